@@ -1,0 +1,14 @@
+// The `scoria` subcommands. Each returns the process exit code:
+// 0 success, 1 failure while running, 2 bad input (usage, config, objects).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace scoria::cli {
+
+int simulate(std::span<const std::string_view> args);
+int plugins(std::span<const std::string_view> args);
+int check_config(std::span<const std::string_view> args);
+
+}  // namespace scoria::cli

@@ -1,0 +1,46 @@
+// scoria: the batch scheduler's command line.
+#include <cstring>
+#include <iostream>
+#include <string_view>
+#include <vector>
+
+#include <scoria/scoria.h>
+
+#include "cli/commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: scoria <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
+    "           [--plugin-dir DIR]... [-v N] FILE...\n"
+    "                        schedule the cluster in FILE (\"-\" for stdin) and print\n"
+    "                        the decisions\n"
+    "  plugins [--plugin-dir DIR]...\n"
+    "                        list the actions and plugins the loader finds\n"
+    "  check-config CONF [--plugin-dir DIR]...\n"
+    "                        validate a scheduler config (TOML or Volcano YAML)\n"
+    "  version               print the version\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  std::string_view cmd = args[0];
+  std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
+  if (cmd == "simulate") return scoria::cli::simulate(rest);
+  if (cmd == "plugins") return scoria::cli::plugins(rest);
+  if (cmd == "check-config") return scoria::cli::check_config(rest);
+  if (cmd == "version" || cmd == "--version") {
+    std::cout << "scoria 0.1.0 (plugin ABI " << SCORIA_ABI_VERSION_MAJOR << "." << SCORIA_ABI_VERSION_MINOR << ")\n";
+    return 0;
+  }
+  std::cerr << "scoria: unknown command \"" << cmd << "\"\n\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,17 @@
+// Which plugin directories a command scans: those named on the command line
+// (--plugin-dir), then the config's plugin_dirs, then the built-in one.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "plugin/plugin_registry.h"
+
+namespace scoria::cli {
+
+/// Scans `extra` then the built-in directory into `registry`, and prints a
+/// warning line per refused file to standard error.
+void scan_plugins(plugin::PluginRegistry& registry,
+                  const std::vector<std::filesystem::path>& extra);
+
+}  // namespace scoria::cli

@@ -1,0 +1,210 @@
+// scoria simulate: the DESIGN.md section 5 contract. Runs N sessions over
+// the cluster in the object files with the same loader, plugins and session
+// code as `serve`, and prints the decisions.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cache/cluster_cache.h"
+#include "cli/commands.h"
+#include "cli/plugin_dirs.h"
+#include "config/scheduler_config.h"
+#include "log/log.h"
+#include "model/error.h"
+#include "model/quantity.h"
+#include "scheduler/scheduler.h"
+#include "source/object_loader.h"
+
+namespace scoria::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::ordered_json;
+
+struct Options {
+  std::string config;
+  int cycles = 1;
+  std::string output = "json";
+  bool timings = false;
+  std::vector<std::filesystem::path> plugin_dirs;
+  std::vector<std::string> files;
+};
+
+const char* phase_name(model::PodGroupPhase p) {
+  switch (p) {
+    case model::PodGroupPhase::Pending:
+      return "Pending";
+    case model::PodGroupPhase::Inqueue:
+      return "Inqueue";
+    case model::PodGroupPhase::Running:
+      return "Running";
+    case model::PodGroupPhase::Unknown:
+      return "Unknown";
+    case model::PodGroupPhase::Completed:
+      return "Completed";
+  }
+  return "Unknown";
+}
+
+// Parses the command line; throws InputError with the usage problem.
+Options parse(std::span<const std::string_view> args) {
+  Options o;
+  auto value = [&](size_t& i) {
+    if (i + 1 >= args.size())
+      throw InputError("simulate: " + std::string(args[i]) + " needs a value");
+    return std::string(args[++i]);
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (a == "--config" || a == "-c") {
+      o.config = value(i);
+    } else if (a == "--cycles") {
+      std::string v = value(i);
+      try {
+        o.cycles = std::stoi(v);
+      } catch (const std::exception&) {
+        o.cycles = 0;
+      }
+      if (o.cycles < 1) throw InputError("simulate: --cycles takes a whole number >= 1, not " + v);
+    } else if (a == "--output" || a == "-o") {
+      o.output = value(i);
+      if (o.output != "json" && o.output != "table")
+        throw InputError("simulate: --output is json or table, not " + o.output);
+    } else if (a == "--timings") {
+      o.timings = true;
+    } else if (a == "--plugin-dir") {
+      o.plugin_dirs.emplace_back(value(i));
+    } else if (a == "-v" || a == "--v") {
+      log::set_verbosity(std::stoi(value(i)));
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      throw InputError("simulate: unknown option " + std::string(a) +
+                       "; see `scoria --help`");
+    } else {
+      o.files.emplace_back(a);
+    }
+  }
+  if (o.config.empty()) throw InputError("simulate: --config CONF is required");
+  if (o.files.empty()) throw InputError("simulate: name at least one object FILE (or - for stdin)");
+  return o;
+}
+
+Json resources(const std::vector<std::string>& dims, const std::vector<double>& v) {
+  Json out = Json::object();
+  for (size_t k = 0; k < dims.size() && k < v.size(); ++k) {
+    if (k == SCORIA_DIM_PODS) continue;
+    if (k > SCORIA_DIM_PODS && v[k] == 0) continue;
+    out[dims[k]] = model::format_quantity(dims[k], v[k]);
+  }
+  return out;
+}
+
+void print_table(const Json& j) {
+  std::printf("cycles: %d\n\n%-40s %s\n", j["cycles"].get<int>(), "POD", "NODE");
+  for (const auto& [pod, node] : j["binds"].items())
+    std::printf("%-40s %s\n", pod.c_str(), node.get<std::string>().c_str());
+  if (!j["pipelined"].empty()) {
+    std::printf("\n%-40s %s\n", "PIPELINED POD", "NODE");
+    for (const auto& [pod, node] : j["pipelined"].items())
+      std::printf("%-40s %s\n", pod.c_str(), node.get<std::string>().c_str());
+  }
+  if (!j["evictions"].empty()) {
+    std::printf("\nEVICTED\n");
+    for (const auto& pod : j["evictions"]) std::printf("%s\n", pod.get<std::string>().c_str());
+  }
+  std::printf("\n%-40s %-10s %s\n", "PODGROUP", "PHASE", "UNSCHEDULABLE");
+  for (const auto& [pg, st] : j["podgroups"].items())
+    std::printf("%-40s %-10s %s\n", pg.c_str(), st["phase"].get<std::string>().c_str(),
+                st.contains("unschedulable") ? st["unschedulable"].get<std::string>().c_str() : "");
+  std::printf("\n%-20s %s\n", "QUEUE", "ALLOCATED");
+  for (const auto& [q, st] : j["queues"].items()) {
+    std::string alloc;
+    for (const auto& [dim, qty] : st["allocated"].items())
+      alloc += (alloc.empty() ? "" : ", ") + dim + "=" + qty.get<std::string>();
+    std::printf("%-20s %s\n", q.c_str(), alloc.c_str());
+  }
+}
+
+}  // namespace
+
+int simulate(std::span<const std::string_view> args) {
+  Options opt;
+  config::SchedulerConfig conf;
+  model::ClusterObjects objects;
+  plugin::PluginRegistry registry;
+  std::unique_ptr<scheduler::Scheduler> sched;
+  double load_ms = 0;
+  try {
+    opt = parse(args);
+    conf = config::load_config(opt.config);
+    std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
+    dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
+    scan_plugins(registry, dirs);
+    sched = std::make_unique<scheduler::Scheduler>(registry, conf);
+    const auto t = Clock::now();
+    objects = source::load_object_files(opt.files);
+    load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  } catch (const InputError& e) {
+    std::cerr << "scoria: " << e.what() << "\n";
+    return 2;
+  }
+
+  cache::ClusterCache cache;
+  const auto ingest = Clock::now();
+  cache.reset(std::move(objects));
+  load_ms += std::chrono::duration<double, std::milli>(Clock::now() - ingest).count();
+
+  std::map<std::string, std::string> binds;
+  std::set<std::string> evictions;
+  session::Outcome last;
+  Json sessions = Json::array();
+  for (int c = 0; c < opt.cycles; ++c) {
+    scheduler::SessionTimings t;
+    last = sched->run_once(cache.snapshot(), &t);
+    for (const auto& b : last.binds) binds[b.pod] = b.node;
+    for (const auto& e : last.evictions) evictions.insert(e);
+    cache.apply(last);
+    Json actions = Json::object();
+    for (const auto& [name, ms] : t.actions_ms) actions[name] = ms;
+    sessions.push_back(
+        {{"open_ms", t.open_ms}, {"actions_ms", actions}, {"close_ms", t.close_ms},
+         {"total_ms", t.total_ms}});
+  }
+
+  Json out;
+  out["cycles"] = opt.cycles;
+  out["binds"] = Json::object();
+  for (const auto& [pod, node] : binds) out["binds"][pod] = node;
+  std::map<std::string, std::string> pipelined;
+  for (const auto& p : last.pipelined) pipelined[p.pod] = p.node;
+  out["pipelined"] = Json::object();
+  for (const auto& [pod, node] : pipelined) out["pipelined"][pod] = node;
+  out["evictions"] = Json::array();
+  for (const auto& e : evictions) out["evictions"].push_back(e);
+  std::map<std::string, Json> groups;
+  for (const auto& g : last.pod_groups) {
+    Json st = {{"phase", phase_name(g.phase)}};
+    if (!g.unschedulable.empty()) st["unschedulable"] = g.unschedulable;
+    groups[g.key] = st;
+  }
+  out["podgroups"] = Json::object();
+  for (auto& [k, v] : groups) out["podgroups"][k] = v;
+  std::map<std::string, Json> queues;
+  for (const auto& [name, alloc] : last.queue_allocated)
+    queues[name] = {{"allocated", resources(cache.dims(), alloc)}};
+  out["queues"] = Json::object();
+  for (auto& [k, v] : queues) out["queues"][k] = v;
+  if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
+
+  if (opt.output == "table")
+    print_table(out);
+  else
+    std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace scoria::cli

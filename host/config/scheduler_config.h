@@ -1,0 +1,71 @@
+// The scheduler configuration: which actions run, in which order, and which
+// plugins sit in which tier with which enable flags and arguments. Read from
+// TOML (native) or from Volcano's YAML scheduler config, unchanged.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scoria::config {
+
+/// A plugin's or action's `arguments`: flat keys ("binpack.weight") mapped
+/// to their text as written ("10", "true", "0.5", "nvidia.com/gpu").
+using Arguments = std::map<std::string, std::string, std::less<>>;
+
+/// Volcano's per-plugin enable flags. A flag left out means enabled.
+enum class Flag : uint32_t {
+  JobOrder, QueueOrder, TaskOrder, ClusterOrder, Predicate, BestNode, NodeOrder,
+  JobReady, JobPipelined, JobEnqueued, JobStarving, Preemptable, Reclaimable,
+  Preemptive, Overused, Allocatable, Victim, Hierarchy, TargetJob, ReservedNodes,
+  HyperNodeOrder, SubJobReady, SubJobPipelined, SubJobOrder, HyperNodeGradient,
+  Count
+};
+inline constexpr size_t kFlagCount = static_cast<size_t>(Flag::Count);
+
+/// The config key of a flag without prefix, e.g. "JobOrder"; both the
+/// "enable" and "enabled" spellings are accepted in front of it.
+std::string_view flag_name(Flag f);
+
+struct PluginOption {
+  std::string name;
+  /// Explicit settings; std::nullopt where the config left the flag out.
+  std::array<std::optional<bool>, kFlagCount> flags{};
+  Arguments arguments;
+
+  bool enabled(Flag f) const {
+    auto v = flags[static_cast<size_t>(f)];
+    return !v.has_value() || *v;
+  }
+};
+
+struct Tier {
+  std::vector<PluginOption> plugins;
+};
+
+struct SchedulerConfig {
+  std::vector<std::string> actions;
+  std::vector<Tier> tiers;
+  /// Per-action arguments (Volcano's `configurations`), by action name.
+  std::map<std::string, Arguments, std::less<>> action_arguments;
+  /// Extra plugin directories named in the config (searched before the
+  /// built-in directory).
+  std::vector<std::filesystem::path> plugin_dirs;
+  /// Session period in milliseconds (`schedule_period`, default 1000).
+  int64_t schedule_period_ms = 1000;
+};
+
+/// Parses a config from text. `file_name` is used in messages; the format
+/// is chosen by extension (.toml, .yaml/.yml/.json) and, failing that, by
+/// content. Throws InputError naming the file, the place and the fix.
+SchedulerConfig parse_config(std::string_view text, const std::string& file_name);
+
+/// Reads and parses a config file. Throws InputError.
+SchedulerConfig load_config(const std::filesystem::path& file);
+
+}  // namespace scoria::config

@@ -1,0 +1,138 @@
+// Kubernetes- and Volcano-shaped objects as the host holds them after
+// parsing (DESIGN.md section 4). Immutable once parsed: sessions point at
+// them instead of copying them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scoria::model {
+
+/// Resource amounts by Kubernetes name, already in Scoria's units:
+/// cpu in millicores, memory in bytes, pods as a count, every other
+/// (extended) resource in milli-units (1 GPU = 1000), as Volcano counts.
+using ResourceList = std::vector<std::pair<std::string, double>>;
+
+enum class TaintEffect : uint32_t { NoSchedule = 1, PreferNoSchedule = 2, NoExecute = 3 };
+
+/// Values match scoria_selector_op in the SDK.
+enum class SelectorOp : uint32_t {
+  In = 1, NotIn = 2, Exists = 3, DoesNotExist = 4, Gt = 5, Lt = 6, Equal = 7
+};
+
+struct Taint {
+  std::string key;
+  std::string value;
+  TaintEffect effect = TaintEffect::NoSchedule;
+};
+
+struct Toleration {
+  std::string key;                      // empty with Exists: tolerates everything
+  std::string value;
+  SelectorOp op = SelectorOp::Equal;    // Equal or Exists
+  uint32_t effect = 0;                  // TaintEffect value, 0 = all effects
+};
+
+struct SelectorRequirement {
+  std::string key;
+  SelectorOp op = SelectorOp::In;
+  std::vector<std::string> values;
+  bool is_field = false;                // matchFields rather than matchExpressions
+};
+
+/// A node selector term; `weight` is set for preferred terms only.
+struct NodeSelectorTerm {
+  std::vector<SelectorRequirement> requirements;
+  int32_t weight = 0;
+};
+
+struct Node {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  bool ready = true;                    // condition Ready=True (absent: true)
+  ResourceList allocatable;
+};
+
+enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
+
+struct Pod {
+  std::string namespace_;
+  std::string name;
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+  std::string group_name;               // annotation scheduling.k8s.io/group-name
+  std::string scheduler_name;           // spec.schedulerName
+  std::string node_name;                // spec.nodeName
+  ResourceList requests;                // sum over containers
+  ResourceList init_requests;           // max(sum containers, each init container)
+  std::map<std::string, std::string> node_selector;
+  std::vector<NodeSelectorTerm> required_affinity;
+  std::vector<NodeSelectorTerm> preferred_affinity;
+  std::vector<Toleration> tolerations;
+  std::string priority_class_name;
+  std::optional<int32_t> priority;      // spec.priority when given
+  bool preempt_never = false;           // preemptionPolicy: Never
+  PodPhase phase = PodPhase::Pending;
+  bool deleting = false;                // metadata.deletionTimestamp set
+  bool preemptable = true;              // volcano.sh/preemptable
+  std::string role;                     // volcano.sh/task-spec
+  int64_t creation_ms = 0;              // metadata.creationTimestamp
+  std::string json;                     // the whole object as JSON
+
+  std::string key() const { return namespace_ + "/" + name; }
+};
+
+enum class PodGroupPhase { Pending, Inqueue, Running, Unknown, Completed };
+
+struct PodGroup {
+  std::string namespace_;
+  std::string name;
+  std::map<std::string, std::string> annotations;
+  int32_t min_member = 1;
+  std::map<std::string, int32_t> min_task_member;
+  ResourceList min_resources;
+  bool has_min_resources = false;
+  std::string queue = "default";
+  std::string priority_class_name;
+  PodGroupPhase phase = PodGroupPhase::Pending;
+  bool implicit = false;                // made up for a pod without a group
+  int64_t creation_ms = 0;
+
+  std::string key() const { return namespace_ + "/" + name; }
+};
+
+struct Queue {
+  std::string name;
+  int32_t weight = 1;
+  int32_t priority = 0;
+  std::string parent;
+  ResourceList capability;              // absent dimension: unlimited
+  ResourceList deserved;
+  ResourceList guarantee;
+  bool reclaimable = true;
+  bool open = true;                     // status.state Open (or unset)
+  int64_t creation_ms = 0;
+};
+
+struct PriorityClass {
+  std::string name;
+  int32_t value = 0;
+  bool global_default = false;
+};
+
+/// Everything read from a set of object files.
+struct ClusterObjects {
+  std::vector<Node> nodes;
+  std::vector<Pod> pods;
+  std::vector<PodGroup> pod_groups;
+  std::vector<Queue> queues;
+  std::vector<PriorityClass> priority_classes;
+};
+
+}  // namespace scoria::model

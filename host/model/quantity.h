@@ -1,0 +1,20 @@
+// Kubernetes resource quantities ("500m", "4Gi", "1e3").
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace scoria::model {
+
+/// Parses a Kubernetes quantity into its plain value ("500m" -> 0.5,
+/// "4Gi" -> 4294967296). Throws std::invalid_argument with a message saying
+/// what is wrong and what a valid quantity looks like.
+double parse_quantity(std::string_view text);
+
+/// Formats `value` of resource `name` (cpu in millicores, memory in bytes,
+/// pods as a count, extended resources in milli-units) the way kubectl
+/// shows it: cpu "4" or "500m", memory "8Gi" / "1536Mi" / "1000", others
+/// as plain numbers ("2").
+std::string format_quantity(std::string_view name, double value);
+
+}  // namespace scoria::model

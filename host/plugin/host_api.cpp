@@ -1,0 +1,528 @@
+// The host's service table: every scoria_host_api function, each a thin
+// adapter from the C ABI onto the session and registry. No logic lives here
+// that a C++ caller inside the host would need too.
+#include "plugin/host_api.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "log/log.h"
+#include "plugin/plugin_ctx.h"
+#include "plugin/reason_table.h"
+#include "session/session.h"
+#include "session/statement.h"
+
+using scoria::session::Job;
+using scoria::session::Node;
+using scoria::session::Queue;
+using scoria::session::Session;
+using scoria::session::Task;
+
+namespace {
+
+scoria_str S(std::string_view s) { return scoria_str{s.data(), s.size()}; }
+std::string_view V(scoria_str s) { return s.len ? std::string_view(s.data, s.len) : ""; }
+Session* mut(const scoria_session* s) {
+  return const_cast<Session*>(reinterpret_cast<const Session*>(s));
+}
+Task* mut(const scoria_task* t) { return const_cast<Task*>(t); }
+Node* mut(const scoria_node* n) { return const_cast<Node*>(n); }
+scoria::session::Statement* stmt_of(scoria_statement* s) {
+  return static_cast<scoria::session::Statement*>(s);
+}
+template <class T>
+bool fits(const T* out, size_t end_offset) {
+  return out != nullptr && out->struct_size >= end_offset;
+}
+#define FILL(out, field, value) \
+  if ((out)->struct_size >= offsetof(std::remove_reference_t<decltype(*(out))>, field) + sizeof((out)->field)) (out)->field = (value)
+
+// --- logging ---------------------------------------------------------------
+void api_log(const scoria_plugin_ctx* ctx, int level, scoria_str msg) {
+  scoria::log::write(level, ctx ? std::string_view(ctx->name) : "plugin", V(msg));
+}
+int api_log_enabled(const scoria_plugin_ctx*, int level) { return scoria::log::enabled(level); }
+void api_report_error(const scoria_plugin_ctx* ctx, scoria_str msg) {
+  scoria::plugin::count_error(ctx, V(msg));
+}
+
+// --- arguments ---------------------------------------------------------------
+const std::string* arg(const scoria_args* a, scoria_str key) {
+  if (a == nullptr) return nullptr;
+  auto it = a->values.find(V(key));
+  return it == a->values.end() ? nullptr : &it->second;
+}
+scoria_code api_args_get_int(const scoria_args* a, scoria_str key, int64_t* out) {
+  const std::string* v = arg(a, key);
+  if (!v) return SCORIA_NOT_FOUND;
+  int64_t x = 0;
+  auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
+  if (ec != std::errc() || p != v->data() + v->size()) return SCORIA_INVALID_ARGUMENT;
+  *out = x;
+  return SCORIA_OK;
+}
+scoria_code api_args_get_float(const scoria_args* a, scoria_str key, double* out) {
+  const std::string* v = arg(a, key);
+  if (!v) return SCORIA_NOT_FOUND;
+  try {
+    size_t used = 0;
+    double x = std::stod(*v, &used);
+    if (used != v->size()) return SCORIA_INVALID_ARGUMENT;
+    *out = x;
+    return SCORIA_OK;
+  } catch (const std::exception&) {
+    return SCORIA_INVALID_ARGUMENT;
+  }
+}
+scoria_code api_args_get_bool(const scoria_args* a, scoria_str key, int* out) {
+  const std::string* v = arg(a, key);
+  if (!v) return SCORIA_NOT_FOUND;
+  if (*v == "true" || *v == "True" || *v == "TRUE") *out = 1;
+  else if (*v == "false" || *v == "False" || *v == "FALSE") *out = 0;
+  else return SCORIA_INVALID_ARGUMENT;
+  return SCORIA_OK;
+}
+scoria_code api_args_get_string(const scoria_args* a, scoria_str key, scoria_str* out) {
+  const std::string* v = arg(a, key);
+  if (!v) return SCORIA_NOT_FOUND;
+  *out = S(*v);
+  return SCORIA_OK;
+}
+size_t api_args_count(const scoria_args* a) { return a ? a->values.size() : 0; }
+scoria_str api_args_key_at(const scoria_args* a, size_t i) {
+  if (!a || i >= a->values.size()) return S("");
+  auto it = a->values.begin();
+  std::advance(it, static_cast<long>(i));
+  return S(it->first);
+}
+
+// --- reasons -------------------------------------------------------------------
+uint32_t api_reason_intern(scoria_str text) { return scoria::plugin::intern_reason(V(text)); }
+scoria_str api_reason_text(uint32_t id) { return S(scoria::plugin::reason_text(id)); }
+
+// --- resources -------------------------------------------------------------------
+size_t api_dim_count(const scoria_session* s) { return mut(s)->dims(); }
+scoria_str api_dim_name(const scoria_session* s, size_t d) {
+  const auto& names = mut(s)->dim_names();
+  return d < names.size() ? S(names[d]) : S("");
+}
+scoria_code api_dim_find(const scoria_session* s, scoria_str name, size_t* dim) {
+  const auto& names = mut(s)->dim_names();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == V(name)) {
+      *dim = i;
+      return SCORIA_OK;
+    }
+  return SCORIA_NOT_FOUND;
+}
+
+// --- iteration ---------------------------------------------------------------------
+size_t api_queue_count(const scoria_session* s) { return mut(s)->queues().size(); }
+const scoria_queue* api_queue_at(const scoria_session* s, size_t i) {
+  auto& v = mut(s)->queues();
+  return i < v.size() ? &v[i] : nullptr;
+}
+size_t api_job_count(const scoria_session* s) { return mut(s)->jobs().size(); }
+const scoria_job* api_job_at(const scoria_session* s, size_t i) {
+  auto& v = mut(s)->jobs();
+  return i < v.size() ? &v[i] : nullptr;
+}
+size_t api_node_count(const scoria_session* s) { return mut(s)->nodes().size(); }
+const scoria_node* api_node_at(const scoria_session* s, size_t i) {
+  auto& v = mut(s)->nodes();
+  return i < v.size() ? &v[i] : nullptr;
+}
+const scoria_node* api_node_find(const scoria_session* s, scoria_str name) {
+  return mut(s)->find_node(V(name));
+}
+const scoria_queue* api_queue_find(const scoria_session* s, scoria_str name) {
+  return mut(s)->find_queue(V(name));
+}
+size_t api_job_task_count(const scoria_job* j) { return j ? j->tasks.size() : 0; }
+const scoria_task* api_job_task_at(const scoria_job* j, size_t i) {
+  if (!j || i >= j->tasks.size()) return nullptr;
+  return &j->ssn->tasks()[j->tasks[i]];
+}
+size_t api_node_task_count(const scoria_node* n) { return n ? n->tasks.size() : 0; }
+const scoria_task* api_node_task_at(const scoria_node* n, size_t i) {
+  if (!n || i >= n->tasks.size()) return nullptr;
+  return &n->ssn->tasks()[n->tasks[i]];
+}
+
+// --- objects ---------------------------------------------------------------------------
+scoria_code api_task_info(const scoria_task* t, scoria_task_info* o) {
+  if (!t || !fits(o, sizeof(uint32_t))) return SCORIA_INVALID_ARGUMENT;
+  const auto& pod = *t->pod;
+  Session& s = *t->ssn;
+  FILL(o, status, t->status);
+  FILL(o, namespace_, S(pod.namespace_));
+  FILL(o, name, S(pod.name));
+  FILL(o, uid, S(t->views->uid));
+  FILL(o, node_name, S(t->node >= 0 ? std::string_view(s.nodes()[static_cast<size_t>(t->node)].spec->name) : std::string_view()));
+  FILL(o, role, S(pod.role));
+  FILL(o, priority_class, S(pod.priority_class_name));
+  FILL(o, priority, t->priority);
+  FILL(o, preemptable, pod.preemptable ? 1 : 0);
+  FILL(o, best_effort, t->best_effort ? 1 : 0);
+  FILL(o, preempt_never, pod.preempt_never ? 1 : 0);
+  FILL(o, resreq, t->resreq);
+  FILL(o, init_resreq, t->init_resreq);
+  FILL(o, job, &s.jobs()[t->job]);
+  FILL(o, creation_ms, pod.creation_ms);
+  FILL(o, index, t->index);
+  return SCORIA_OK;
+}
+scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
+  if (!j || !fits(o, sizeof(uint32_t))) return SCORIA_INVALID_ARGUMENT;
+  const auto& g = *j->group;
+  FILL(o, phase, j->phase);
+  FILL(o, namespace_, S(g.namespace_));
+  FILL(o, name, S(g.name));
+  FILL(o, uid, S(j->uid));
+  FILL(o, queue_name, S(g.queue));
+  FILL(o, queue, j->queue >= 0 ? &j->ssn->queues()[static_cast<size_t>(j->queue)] : nullptr);
+  FILL(o, min_available, g.min_member);
+  FILL(o, priority, j->priority);
+  FILL(o, preemptable, 1);
+  FILL(o, task_count, static_cast<int32_t>(j->tasks.size()));
+  FILL(o, min_resources, j->min_resources);
+  FILL(o, has_min_resources, g.has_min_resources ? 1 : 0);
+  FILL(o, index, j->index);
+  FILL(o, creation_ms, g.creation_ms);
+  if (o->struct_size >= offsetof(scoria_job_info, status_count) + sizeof o->status_count)
+    std::memcpy(o->status_count, j->status_count, sizeof o->status_count);
+  FILL(o, allocated, j->allocated);
+  FILL(o, total_request, j->total_request);
+  return SCORIA_OK;
+}
+scoria_code api_queue_info(const scoria_queue* q, scoria_queue_info* o) {
+  if (!q || !fits(o, sizeof(uint32_t))) return SCORIA_INVALID_ARGUMENT;
+  const auto& spec = *q->spec;
+  FILL(o, index, q->index);
+  FILL(o, name, S(spec.name));
+  FILL(o, parent, S(spec.parent));
+  FILL(o, weight, spec.weight);
+  FILL(o, priority, spec.priority);
+  FILL(o, reclaimable, spec.reclaimable ? 1 : 0);
+  FILL(o, open, spec.open ? 1 : 0);
+  FILL(o, capability, q->capability);
+  FILL(o, deserved, q->deserved);
+  FILL(o, guarantee, q->guarantee);
+  FILL(o, allocated, q->allocated);
+  FILL(o, creation_ms, spec.creation_ms);
+  return SCORIA_OK;
+}
+scoria_code api_node_info(const scoria_node* n, scoria_node_info* o) {
+  if (!n || !fits(o, sizeof(uint32_t))) return SCORIA_INVALID_ARGUMENT;
+  FILL(o, index, n->index);
+  FILL(o, name, S(n->spec->name));
+  FILL(o, ready, n->spec->ready ? 1 : 0);
+  FILL(o, unschedulable, n->spec->unschedulable ? 1 : 0);
+  FILL(o, allocatable, n->allocatable);
+  FILL(o, idle, n->idle);
+  FILL(o, used, n->used);
+  FILL(o, releasing, n->releasing);
+  FILL(o, pipelined, n->pipelined);
+  FILL(o, task_count, static_cast<uint32_t>(n->tasks.size()));
+  return SCORIA_OK;
+}
+const scoria_session* api_job_session(const scoria_job* j) {
+  return j ? reinterpret_cast<const scoria_session*>(j->ssn) : nullptr;
+}
+
+scoria_code lookup(const std::map<std::string, std::string>& m, scoria_str key, scoria_str* v) {
+  auto it = m.find(std::string(V(key)));
+  if (it == m.end()) return SCORIA_NOT_FOUND;
+  if (v) *v = S(it->second);
+  return SCORIA_OK;
+}
+template <class Map>
+void map_at(const Map& m, size_t i, scoria_str* k, scoria_str* v) {
+  if (i >= m.size()) return;
+  auto it = m.begin();
+  std::advance(it, static_cast<long>(i));
+  if (k) *k = S(it->first);
+  if (v) *v = S(it->second);
+}
+scoria_code api_node_label(const scoria_node* n, scoria_str key, scoria_str* v) {
+  return n ? lookup(n->spec->labels, key, v) : SCORIA_INVALID_ARGUMENT;
+}
+size_t api_node_label_count(const scoria_node* n) { return n ? n->spec->labels.size() : 0; }
+void api_node_label_at(const scoria_node* n, size_t i, scoria_str* k, scoria_str* v) {
+  if (n) map_at(n->spec->labels, i, k, v);
+}
+size_t api_node_taint_count(const scoria_node* n) { return n ? n->spec->taints.size() : 0; }
+void api_node_taint_at(const scoria_node* n, size_t i, scoria_taint* out) {
+  if (!n || !out || i >= n->spec->taints.size()) return;
+  const auto& t = n->spec->taints[i];
+  *out = scoria_taint{S(t.key), S(t.value), static_cast<uint32_t>(t.effect)};
+}
+scoria_code api_task_label(const scoria_task* t, scoria_str key, scoria_str* v) {
+  return t ? lookup(t->pod->labels, key, v) : SCORIA_INVALID_ARGUMENT;
+}
+scoria_code api_task_annotation(const scoria_task* t, scoria_str key, scoria_str* v) {
+  return t ? lookup(t->pod->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
+}
+scoria_code api_job_annotation(const scoria_job* j, scoria_str key, scoria_str* v) {
+  return j ? lookup(j->group->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
+}
+size_t api_task_selector_count(const scoria_task* t) {
+  return t ? t->pod->node_selector.size() : 0;
+}
+void api_task_selector_at(const scoria_task* t, size_t i, scoria_str* k, scoria_str* v) {
+  if (t) map_at(t->pod->node_selector, i, k, v);
+}
+size_t api_task_toleration_count(const scoria_task* t) {
+  return t ? t->pod->tolerations.size() : 0;
+}
+void api_task_toleration_at(const scoria_task* t, size_t i, scoria_toleration* out) {
+  if (!t || !out || i >= t->pod->tolerations.size()) return;
+  const auto& x = t->pod->tolerations[i];
+  *out = scoria_toleration{S(x.key), S(x.value), static_cast<uint32_t>(x.op), x.effect};
+}
+const std::vector<scoria::model::NodeSelectorTerm>* terms(const scoria_task* t, uint32_t kind) {
+  if (!t) return nullptr;
+  if (kind == SCORIA_AFFINITY_REQUIRED) return &t->pod->required_affinity;
+  if (kind == SCORIA_AFFINITY_PREFERRED) return &t->pod->preferred_affinity;
+  return nullptr;
+}
+size_t api_term_count(const scoria_task* t, uint32_t kind) {
+  auto* v = terms(t, kind);
+  return v ? v->size() : 0;
+}
+int32_t api_term_weight(const scoria_task* t, uint32_t kind, size_t term) {
+  auto* v = terms(t, kind);
+  return v && term < v->size() ? (*v)[term].weight : 0;
+}
+size_t api_requirement_count(const scoria_task* t, uint32_t kind, size_t term) {
+  auto* v = terms(t, kind);
+  return v && term < v->size() ? (*v)[term].requirements.size() : 0;
+}
+void api_requirement_at(const scoria_task* t, uint32_t kind, size_t term, size_t i,
+                        scoria_selector_requirement* out) {
+  auto* v = terms(t, kind);
+  if (!v || !out || term >= v->size() || i >= (*v)[term].requirements.size()) return;
+  const auto& r = (*v)[term].requirements[i];
+  const auto& values = (kind == SCORIA_AFFINITY_REQUIRED ? t->views->required
+                                                       : t->views->preferred)[term][i];
+  out->key = S(r.key);
+  out->op = static_cast<uint32_t>(r.op);
+  out->is_field = r.is_field ? 1 : 0;
+  out->values = values.data();
+  out->value_count = values.size();
+}
+scoria_str api_task_object_json(const scoria_task* t) { return t ? S(t->pod->json) : S(""); }
+
+// --- session decisions ------------------------------------------------------------------
+int api_job_less(const scoria_session* s, const scoria_job* l, const scoria_job* r) {
+  return mut(s)->job_less(*l, *r);
+}
+int api_queue_less(const scoria_session* s, const scoria_queue* l, const scoria_queue* r) {
+  return mut(s)->queue_less(*l, *r);
+}
+int api_task_less(const scoria_session* s, const scoria_task* l, const scoria_task* r) {
+  return mut(s)->task_less(*l, *r);
+}
+int api_victim_queue_less(const scoria_session* s, const scoria_queue* l,
+                          const scoria_queue* r, const scoria_task* p) {
+  return mut(s)->victim_queue_less(*l, *r, p);
+}
+size_t api_predicate_nodes(scoria_session* s, const scoria_task* t,
+                           const scoria_node* const* cands, size_t count, int check,
+                           const scoria_node** fit) {
+  Session& ssn = *mut(s);
+  if (cands == nullptr) {
+    return ssn.predicate_nodes(*mut(t), ssn.all_nodes(), check != 0, fit);
+  }
+  return ssn.predicate_nodes(*mut(t), {cands, count}, check != 0, fit);
+}
+scoria_code api_predicate(scoria_session* s, const scoria_task* t, const scoria_node* n,
+                          uint32_t* reason) {
+  return mut(s)->predicate(*t, *n, reason);
+}
+scoria_code api_node_scores(scoria_session* s, const scoria_task* t,
+                            const scoria_node* const* nodes, size_t count, double* scores) {
+  mut(s)->node_scores(*t, {nodes, count}, scores);
+  return SCORIA_OK;
+}
+int64_t api_best_node(scoria_session* s, const scoria_task* t, const scoria_node* const* nodes,
+                      const double* scores, size_t count) {
+  return mut(s)->best_node(*t, {nodes, count}, scores);
+}
+int api_job_valid(scoria_session* s, const scoria_job* j, scoria_str* message) {
+  std::string msg;
+  bool ok = mut(s)->job_valid(*j, &msg);
+  if (!ok && message) *message = S(mut(s)->keep_message(std::move(msg)));
+  return ok;
+}
+int api_job_ready(scoria_session* s, const scoria_job* j) { return mut(s)->job_ready(*j); }
+int api_job_pipelined(scoria_session* s, const scoria_job* j) {
+  return mut(s)->job_pipelined(*j);
+}
+int api_job_enqueueable(scoria_session* s, const scoria_job* j) {
+  return mut(s)->job_enqueueable(*j);
+}
+void api_job_enqueued(scoria_session* s, const scoria_job* j) { mut(s)->job_enqueued(*j); }
+int api_job_starving(scoria_session* s, const scoria_job* j) { return mut(s)->job_starving(*j); }
+int api_overused(scoria_session* s, const scoria_queue* q) { return mut(s)->overused(*q); }
+int api_allocatable(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
+  return mut(s)->allocatable(*q, *t);
+}
+void api_preemptable(scoria_session* s, const scoria_task* p, const scoria_task* const* c,
+                     size_t n, uint8_t* sel) {
+  mut(s)->preemptable(*p, {c, n}, sel);
+}
+void api_reclaimable(scoria_session* s, const scoria_task* p, const scoria_task* const* c,
+                     size_t n, uint8_t* sel) {
+  mut(s)->reclaimable(*p, {c, n}, sel);
+}
+void api_victim_tasks(scoria_session* s, const scoria_task* const* c, size_t n, uint8_t* sel) {
+  mut(s)->victim_tasks({c, n}, sel);
+}
+scoria_code api_job_set_phase(scoria_session*, const scoria_job* j, uint32_t phase) {
+  if (!j || phase > SCORIA_PHASE_COMPLETED) return SCORIA_INVALID_ARGUMENT;
+  const_cast<Job*>(j)->phase = phase;
+  return SCORIA_OK;
+}
+void api_job_set_fit_error(scoria_session*, const scoria_job* j, scoria_str message) {
+  if (j) const_cast<Job*>(j)->fit_error = std::string(V(message));
+}
+int api_action_enabled(const scoria_session* s, scoria_str action) {
+  return mut(s)->action_enabled(V(action));
+}
+
+// --- statements ----------------------------------------------------------------------------
+scoria_statement* api_statement_open(scoria_session* s) { return mut(s)->open_statement(); }
+scoria_code api_statement_allocate(scoria_statement* st, const scoria_task* t,
+                                   const scoria_node* n) {
+  if (!st || !t || !n) return SCORIA_INVALID_ARGUMENT;
+  return stmt_of(st)->allocate(*mut(t), *mut(n));
+}
+scoria_code api_statement_pipeline(scoria_statement* st, const scoria_task* t,
+                                   const scoria_node* n) {
+  if (!st || !t || !n) return SCORIA_INVALID_ARGUMENT;
+  return stmt_of(st)->pipeline(*mut(t), *mut(n));
+}
+scoria_code api_statement_evict(scoria_statement* st, const scoria_task* t, scoria_str reason) {
+  if (!st || !t) return SCORIA_INVALID_ARGUMENT;
+  return stmt_of(st)->evict(*mut(t), std::string(V(reason)));
+}
+scoria_code api_statement_commit(scoria_statement* st) {
+  if (!st) return SCORIA_INVALID_ARGUMENT;
+  auto* s = stmt_of(st);
+  s->commit();
+  s->session().close_statement(s);
+  return SCORIA_OK;
+}
+void api_statement_discard(scoria_statement* st) {
+  if (!st) return;
+  auto* s = stmt_of(st);
+  s->discard();
+  s->session().close_statement(s);
+}
+size_t api_statement_size(const scoria_statement* st) {
+  return st ? static_cast<const scoria::session::Statement*>(st)->size() : 0;
+}
+
+const scoria_host_api kApi = {
+    sizeof(scoria_host_api),
+    SCORIA_ABI_VERSION_MAJOR,
+    SCORIA_ABI_VERSION_MINOR,
+    api_log,
+    api_log_enabled,
+    api_report_error,
+    api_args_get_int,
+    api_args_get_float,
+    api_args_get_bool,
+    api_args_get_string,
+    api_args_count,
+    api_args_key_at,
+    api_reason_intern,
+    api_reason_text,
+    api_dim_count,
+    api_dim_name,
+    api_dim_find,
+    api_queue_count,
+    api_queue_at,
+    api_job_count,
+    api_job_at,
+    api_node_count,
+    api_node_at,
+    api_node_find,
+    api_queue_find,
+    api_job_task_count,
+    api_job_task_at,
+    api_node_task_count,
+    api_node_task_at,
+    api_task_info,
+    api_job_info,
+    api_queue_info,
+    api_node_info,
+    api_job_session,
+    api_node_label,
+    api_node_label_count,
+    api_node_label_at,
+    api_node_taint_count,
+    api_node_taint_at,
+    api_task_label,
+    api_task_annotation,
+    api_job_annotation,
+    api_task_selector_count,
+    api_task_selector_at,
+    api_task_toleration_count,
+    api_task_toleration_at,
+    api_term_count,
+    api_term_weight,
+    api_requirement_count,
+    api_requirement_at,
+    api_task_object_json,
+    api_job_less,
+    api_queue_less,
+    api_task_less,
+    api_victim_queue_less,
+    api_predicate_nodes,
+    api_predicate,
+    api_node_scores,
+    api_best_node,
+    api_job_valid,
+    api_job_ready,
+    api_job_pipelined,
+    api_job_enqueueable,
+    api_job_enqueued,
+    api_job_starving,
+    api_overused,
+    api_allocatable,
+    api_preemptable,
+    api_reclaimable,
+    api_victim_tasks,
+    api_job_set_phase,
+    api_job_set_fit_error,
+    api_action_enabled,
+    api_statement_open,
+    api_statement_allocate,
+    api_statement_pipeline,
+    api_statement_evict,
+    api_statement_commit,
+    api_statement_discard,
+    api_statement_size,
+};
+
+}  // namespace
+
+namespace scoria::plugin {
+
+const scoria_host_api* host_api() { return &kApi; }
+
+void count_error(const scoria_plugin_ctx* ctx, std::string_view message) {
+  if (ctx == nullptr) {
+    log::write(log::kError, "plugin", message);
+    return;
+  }
+  const_cast<scoria_plugin_ctx*>(ctx)->errors.fetch_add(1, std::memory_order_relaxed);
+  log::write(log::kError, ctx->name, message);
+}
+
+}  // namespace scoria::plugin

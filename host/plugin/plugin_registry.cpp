@@ -1,0 +1,141 @@
+#include "plugin/plugin_registry.h"
+
+#include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <cstddef>
+
+#include "log/log.h"
+#include "plugin/host_api.h"
+#include "plugin/loaded_plugin.h"
+#include "plugin/plugin_ctx.h"
+
+namespace scoria::plugin {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string version(uint32_t major, uint32_t minor) {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+// The smallest descriptor any 1.x plugin can have: everything up to and
+// including on_execute, as shipped in 1.0.
+constexpr size_t kMinDescriptorSize = offsetof(scoria_descriptor, on_execute) + sizeof(void*);
+
+}  // namespace
+
+PluginRegistry::PluginRegistry() = default;
+PluginRegistry::~PluginRegistry() = default;
+
+void PluginRegistry::scan(const std::vector<fs::path>& dirs) {
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      refusals_.push_back({dir, dir.string() + ": not a directory; check plugin_dirs"});
+      continue;
+    }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".so") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) load(f);
+  }
+}
+
+bool PluginRegistry::load(const fs::path& file) {
+  auto refuse = [&](std::string why) {
+    refusals_.push_back({file, file.string() + ": " + why});
+    log::write(log::kWarning, "loader", refusals_.back().message);
+    return false;
+  };
+
+  auto plugin = std::make_shared<LoadedPlugin>();
+  try {
+    // Local symbol visibility: two plugins may define the same internal
+    // symbols without binding to each other's.
+    plugin->library.load(boost::dll::fs::path(file.string()),
+                         boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    return refuse(std::string("cannot be loaded (") + e.what() +
+                  "); is it a shared object built for this machine?");
+  }
+  if (!plugin->library.has(SCORIA_ENTRY_SYMBOL))
+    return refuse(std::string("no ") + SCORIA_ENTRY_SYMBOL +
+                  " symbol; a Scoria plugin must export it (see sdk/include/scoria/scoria.h, "
+                  "or use SCORIA_DEFINE_PLUGIN)");
+
+  plugin->ctx = std::make_unique<scoria_plugin_ctx>();
+  plugin->ctx->name = file.stem().string();
+  plugin->ctx->file = file.string();
+  auto entry = plugin->library.get<std::remove_pointer_t<scoria_entry_fn>>(SCORIA_ENTRY_SYMBOL);
+  const scoria_descriptor* d =
+      entry(SCORIA_ABI_VERSION_MAJOR, SCORIA_ABI_VERSION_MINOR, host_api(), plugin->ctx.get());
+  if (d == nullptr)
+    return refuse("returned no descriptor (the plugin refused this host; see its log lines)");
+  if (d->struct_size < kMinDescriptorSize)
+    return refuse("descriptor too small (" + std::to_string(d->struct_size) + " bytes, ABI 1.0 needs " +
+                  std::to_string(kMinDescriptorSize) + "); rebuild it against the Scoria SDK");
+
+  const std::string host_v = version(SCORIA_ABI_VERSION_MAJOR, SCORIA_ABI_VERSION_MINOR);
+  const std::string plugin_v = version(d->abi_major, d->abi_minor);
+  if (d->abi_major != SCORIA_ABI_VERSION_MAJOR)
+    return refuse("built for ABI " + plugin_v + ", but this host provides ABI " + host_v +
+                  "; rebuild the plugin against this host's SDK (major versions are not "
+                  "compatible)");
+  if (d->abi_minor > SCORIA_ABI_VERSION_MINOR)
+    return refuse("built for ABI " + plugin_v + ", newer than this host provides ABI " + host_v +
+                  "; upgrade Scoria or rebuild the plugin against this host's SDK");
+  if (d->name == nullptr || d->name[0] == '\0') return refuse("descriptor has no name");
+  if (d->kind == SCORIA_KIND_ACTION && d->on_execute == nullptr)
+    return refuse("action without on_execute; an action must implement it");
+  if (d->kind == SCORIA_KIND_PLUGIN && d->on_session_open == nullptr)
+    return refuse("plugin without on_session_open; a plugin must implement it");
+  if (d->kind != SCORIA_KIND_ACTION && d->kind != SCORIA_KIND_PLUGIN)
+    return refuse("unknown kind " + std::to_string(d->kind) + "; use SCORIA_KIND_ACTION or "
+                  "SCORIA_KIND_PLUGIN");
+  if (auto other = find(d->name))
+    return refuse(std::string("duplicate plugin name \"") + d->name + "\", already loaded from " +
+                  other->file.string() + "; remove one of the two files or rename the plugin");
+
+  plugin->descriptor = d;
+  plugin->file = file;
+  plugin->ctx->name = d->name;
+  plugins_.push_back(std::move(plugin));
+  return true;
+}
+
+std::vector<PluginInfo> PluginRegistry::list() const {
+  std::vector<PluginInfo> out;
+  for (const auto& p : plugins_) {
+    const scoria_descriptor& d = *p->descriptor;
+    out.push_back({d.name, static_cast<scoria_kind>(d.kind), d.version ? d.version : "",
+                   d.description ? d.description : "", d.abi_major, d.abi_minor, p->file});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
+  });
+  return out;
+}
+
+std::shared_ptr<LoadedPlugin> PluginRegistry::find(std::string_view name) const {
+  for (const auto& p : plugins_)
+    if (p->descriptor != nullptr && name == p->descriptor->name) return p;
+  return nullptr;
+}
+
+std::vector<std::string> PluginRegistry::names(scoria_kind kind) const {
+  std::vector<std::string> out;
+  for (const auto& p : plugins_)
+    if (p->descriptor->kind == static_cast<uint32_t>(kind)) out.emplace_back(p->descriptor->name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+fs::path default_plugin_dir() {
+  return fs::path(boost::dll::program_location().parent_path().string()) / ".." / "lib" /
+         "scoria" / "plugins";
+}
+
+}  // namespace scoria::plugin

@@ -1,0 +1,70 @@
+// Discovers plugin shared objects, checks their descriptors and registers
+// them by name. The registry of loaded plugins is the host's one piece of
+// process-wide state; everything else hangs off a session.
+#pragma once
+
+#include <scoria/scoria.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scoria::plugin {
+
+/// One loaded shared object. Shared by every instance it created, so the
+/// library stays mapped until the last instance is gone.
+class LoadedPlugin;
+
+/// What `scoria plugins` prints for one loaded object.
+struct PluginInfo {
+  std::string name;
+  scoria_kind kind;
+  std::string version;
+  std::string description;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  std::filesystem::path file;
+};
+
+/// A file the loader refused, with the message saying why and what to do.
+struct Refusal {
+  std::filesystem::path file;
+  std::string message;
+};
+
+class PluginRegistry {
+ public:
+  PluginRegistry();
+  ~PluginRegistry();
+  PluginRegistry(const PluginRegistry&) = delete;
+  PluginRegistry& operator=(const PluginRegistry&) = delete;
+
+  /// Loads every *.so in each directory (sorted by file name, directories in
+  /// the given order). Files that fail are recorded as refusals; a later
+  /// file with a name already registered is refused as a duplicate.
+  void scan(const std::vector<std::filesystem::path>& dirs);
+
+  /// Loads one file. Returns false (and records a refusal) if refused.
+  bool load(const std::filesystem::path& file);
+
+  const std::vector<Refusal>& refusals() const { return refusals_; }
+  std::vector<PluginInfo> list() const;
+
+  /// The plugin registered as `name`, or nullptr.
+  std::shared_ptr<LoadedPlugin> find(std::string_view name) const;
+
+  /// Names of loaded objects of `kind`, sorted (for "available: ..." messages).
+  std::vector<std::string> names(scoria_kind kind) const;
+
+ private:
+  std::vector<std::shared_ptr<LoadedPlugin>> plugins_;
+  std::vector<Refusal> refusals_;
+};
+
+/// The directory of built-in plugins next to the running executable
+/// (<exe>/../lib/scoria/plugins), used when no directory is configured.
+std::filesystem::path default_plugin_dir();
+
+}  // namespace scoria::plugin

@@ -1,0 +1,106 @@
+#include "scheduler/scheduler.h"
+
+#include <chrono>
+#include <thread>
+
+#include "model/error.h"
+#include "plugin/plugin_ctx.h"
+
+namespace scoria::scheduler {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "(none)" : out;
+}
+
+size_t default_threads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& registry,
+                                              const std::string& name, scoria_kind kind) {
+  const char* what = kind == SCORIA_KIND_ACTION ? "action" : "plugin";
+  auto found = registry.find(name);
+  if (found == nullptr || registry.names(kind).end() == std::find(registry.names(kind).begin(),
+                                                                  registry.names(kind).end(), name))
+    throw InputError(std::string("unknown ") + what + " \"" + name + "\"; available " + what +
+                     "s: " + join(registry.names(kind)) +
+                     ". Check the name, or add the directory holding it to plugin_dirs");
+  return found;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerConfig config,
+                     size_t threads)
+    : config_(std::move(config)), workers_(threads == 0 ? default_threads() : threads) {
+  for (const auto& name : config_.actions) {
+    auto loaded = resolve(registry, name, SCORIA_KIND_ACTION);
+    auto args = config_.action_arguments.find(name);
+    static const config::Arguments kNone;
+    actions_.push_back({name, std::make_unique<plugin::PluginInstance>(
+                                  loaded, args == config_.action_arguments.end() ? kNone
+                                                                                 : args->second)});
+  }
+  for (size_t t = 0; t < config_.tiers.size(); ++t)
+    for (const auto& option : config_.tiers[t].plugins) {
+      auto loaded = resolve(registry, option.name, SCORIA_KIND_PLUGIN);
+      plugins_.push_back(
+          {t, &option, std::make_unique<plugin::PluginInstance>(loaded, option.arguments)});
+    }
+}
+
+Scheduler::~Scheduler() = default;
+
+session::Outcome Scheduler::run_once(const session::Snapshot& snapshot,
+                                     SessionTimings* timings) {
+  const auto start = Clock::now();
+  session::Session ssn(snapshot, config_, &workers_);
+  auto* handle = reinterpret_cast<scoria_session*>(&ssn);
+
+  for (auto& p : plugins_) {
+    const scoria_descriptor& d = p.instance->descriptor();
+    session::PluginHooks hooks;
+    hooks.name = d.name;
+    hooks.option = p.option;
+    hooks.ctx = p.instance->ctx();
+    hooks.serial = (d.flags & SCORIA_FLAG_SERIAL_HOOKS) != 0;
+    hooks.hooks.struct_size = sizeof(scoria_hooks);
+    if (d.on_session_open(p.instance->state(), handle, &hooks.hooks) != SCORIA_OK) {
+      plugin::count_error(hooks.ctx, "on_session_open failed; plugin skipped this session");
+      continue;
+    }
+    ssn.add_plugin_hooks(p.tier, std::move(hooks));
+  }
+  if (timings) timings->open_ms = ms_since(start);
+
+  for (auto& a : actions_) {
+    const auto t = Clock::now();
+    if (a.instance->descriptor().on_execute(a.instance->state(), handle) != SCORIA_OK)
+      plugin::count_error(a.instance->ctx(), "on_execute failed");
+    if (timings) timings->actions_ms.emplace_back(a.name, ms_since(t));
+  }
+
+  const auto close_start = Clock::now();
+  for (auto& p : plugins_) {
+    const scoria_descriptor& d = p.instance->descriptor();
+    if (d.on_session_close) d.on_session_close(p.instance->state(), handle);
+  }
+  session::Outcome out = ssn.close();
+  if (timings) {
+    timings->close_ms = ms_since(close_start);
+    timings->total_ms = ms_since(start);
+  }
+  return out;
+}
+
+}  // namespace scoria::scheduler

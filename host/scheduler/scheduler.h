@@ -1,0 +1,57 @@
+// A scheduler built from one config: the action and plugin instances it
+// names, and the running of one session over a snapshot (Volcano's
+// runOnce: open, plugins register, actions run in order, close).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/scheduler_config.h"
+#include "plugin/plugin_instance.h"
+#include "plugin/plugin_registry.h"
+#include "session/session.h"
+#include "session/worker_pool.h"
+
+namespace scoria::scheduler {
+
+/// Where one session's time went, in milliseconds.
+struct SessionTimings {
+  double open_ms = 0;
+  std::vector<std::pair<std::string, double>> actions_ms;
+  double close_ms = 0;
+  double total_ms = 0;
+};
+
+class Scheduler {
+ public:
+  /// Resolves every action and plugin of `config` in `registry` and creates
+  /// their instances. Throws InputError naming an unknown name and listing
+  /// those available, or a plugin that refused its arguments.
+  Scheduler(const plugin::PluginRegistry& registry, config::SchedulerConfig config,
+            size_t threads = 0);
+  ~Scheduler();
+
+  /// Runs one session over `snapshot` and returns its outcome.
+  session::Outcome run_once(const session::Snapshot& snapshot, SessionTimings* timings = nullptr);
+
+  const config::SchedulerConfig& config() const { return config_; }
+
+ private:
+  struct TierPlugin {
+    size_t tier;
+    const config::PluginOption* option;
+    std::unique_ptr<plugin::PluginInstance> instance;
+  };
+  struct Action {
+    std::string name;
+    std::unique_ptr<plugin::PluginInstance> instance;
+  };
+
+  config::SchedulerConfig config_;
+  std::vector<Action> actions_;
+  std::vector<TierPlugin> plugins_;
+  session::WorkerPool workers_;
+};
+
+}  // namespace scoria::scheduler

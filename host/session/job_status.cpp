@@ -1,0 +1,119 @@
+// Session close: PodGroup phases and the unschedulable condition, computed
+// as Volcano's gang plugin and framework/session.go jobStatus do, and the
+// outcome handed back to the cache.
+#include <algorithm>
+#include <map>
+
+#include "plugin/reason_table.h"
+#include "session/session.h"
+#include "session/task_status.h"
+
+namespace scoria::session {
+
+namespace {
+
+const char* status_name(size_t bit) {
+  static constexpr const char* kNames[] = {"Pending",  "Allocated", "Pipelined", "Binding",
+                                           "Bound",    "Running",   "Releasing", "Succeeded",
+                                           "Failed",   "Unknown"};
+  return bit < 10 ? kNames[bit] : "Unknown";
+}
+
+// kube-scheduler's FitError text: "0/N nodes are available: <count> <reason>, ...".
+// Most frequent reason first, then by text, so the headline is the cause.
+std::string fit_error_text(const FitErrors& fit) {
+  auto reasons = fit.reasons;
+  std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) {
+    if (a.second != b.second) return a.second > b.second;
+    return plugin::reason_text(a.first) < plugin::reason_text(b.first);
+  });
+  std::string out = "0/" + std::to_string(fit.nodes_tried) + " nodes are available";
+  const char* sep = ": ";
+  for (const auto& [id, count] : reasons) {
+    std::string_view text = plugin::reason_text(id);
+    out += sep;
+    out += std::to_string(count) + " " + std::string(text.empty() ? "unknown reason" : text);
+    sep = ", ";
+  }
+  return out + ".";
+}
+
+model::PodGroupPhase phase_of(const Job& job, bool unschedulable) {
+  const int32_t running = job.status_count[5];
+  if (running != 0 && unschedulable) return model::PodGroupPhase::Unknown;
+  const int32_t scheduled = count_in(job.status_count, kScheduledMask);
+  const int32_t completed = count_in(job.status_count, kCompletedMask);
+  if (scheduled >= job.group->min_member) {
+    if (scheduled == completed) return model::PodGroupPhase::Completed;
+    return model::PodGroupPhase::Running;
+  }
+  auto phase = static_cast<model::PodGroupPhase>(job.phase);
+  if (phase != model::PodGroupPhase::Inqueue) return model::PodGroupPhase::Pending;
+  return phase;
+}
+
+}  // namespace
+
+std::string Session::unschedulable_message(const Job& job) {
+  // Volcano's gang message: "<unready>/<tasks> tasks in gang unschedulable:
+  // pod group is not ready, <per-status counts>, <min> minAvailable; Pending:
+  // <n> Unschedulable. Origin reason is <task>: <fit error>".
+  std::vector<std::string> parts;
+  for (size_t b = 0; b < 10; ++b)
+    if (job.status_count[b] > 0)
+      parts.push_back(std::to_string(job.status_count[b]) + " " + status_name(b));
+  parts.push_back(std::to_string(job.group->min_member) + " minAvailable");
+  std::sort(parts.begin(), parts.end());
+  std::string text = "pod group is not ready";
+  for (const auto& p : parts) text += ", " + p;
+  if (int32_t pending = job.status_count[0]; pending > 0)
+    text += "; Pending: " + std::to_string(pending) + " Unschedulable";
+  if (!job.fit_error.empty()) {
+    text += ". Origin reason is: " + job.fit_error;
+  } else {
+    for (uint32_t t : job.tasks) {
+      const Task& task = tasks_[t];
+      if (task.status == SCORIA_TASK_PENDING && task.fit.recorded) {
+        text += ". Origin reason is " + task.pod->name + ": " + fit_error_text(task.fit);
+        break;
+      }
+    }
+  }
+  int32_t ready = count_in(job.status_count, kReadyMask);
+  int32_t unready = std::max(0, job.group->min_member - ready);
+  return std::to_string(unready) + "/" + std::to_string(job.tasks.size()) +
+         " tasks in gang unschedulable: " + text;
+}
+
+Outcome Session::close() {
+  Outcome out;
+  // The cluster source has confirmed the binds of committed statements by
+  // now: they count as Bound, as they will in the next snapshot.
+  for (Task& t : tasks_)
+    if (t.status == SCORIA_TASK_BINDING && t.committed) set_task_status(t, SCORIA_TASK_BOUND);
+
+  out.binds = binds_;
+  out.evictions = evictions_;
+  for (const Task& t : tasks_)
+    if ((t.status == SCORIA_TASK_PIPELINED ||
+         (t.status == SCORIA_TASK_ALLOCATED && !t.committed)) &&
+        t.node >= 0)
+      out.pipelined.push_back({t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name});
+
+  for (const Job& job : jobs_) {
+    Outcome::PodGroupStatus st{job.uid, model::PodGroupPhase::Pending, {}};
+    bool unschedulable = false;
+    if (!job.tasks.empty() && !job_ready(job)) {
+      unschedulable = true;
+      st.unschedulable = unschedulable_message(job);
+    }
+    st.phase = phase_of(job, unschedulable);
+    out.pod_groups.push_back(std::move(st));
+  }
+  for (const Queue& q : queues_)
+    out.queue_allocated.emplace_back(q.spec->name,
+                                     std::vector<double>(q.allocated, q.allocated + dims()));
+  return out;
+}
+
+}  // namespace scoria::session

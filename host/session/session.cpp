@@ -1,0 +1,222 @@
+#include "session/session.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "plugin/reason_table.h"
+#include "session/statement.h"
+#include "session/task_status.h"
+
+namespace scoria::session {
+
+namespace {
+
+size_t status_bit(uint32_t status) { return static_cast<size_t>(std::countr_zero(status)); }
+
+void add(std::span<double> to, std::span<const double> v, double sign) {
+  for (size_t i = 0; i < to.size() && i < v.size(); ++i) to[i] += sign * v[i];
+}
+
+}  // namespace
+
+Session::Session(const Snapshot& snap, const config::SchedulerConfig& config,
+                 WorkerPool* workers)
+    : config_(config), workers_(workers), dim_names_(snap.dims) {
+  const size_t d = dims();
+  size_t task_count = 0;
+  for (const auto& j : snap.jobs) task_count += j.tasks.size();
+  // One arena for every vector: tasks 2, jobs 3, nodes 5, queues 4.
+  arena_.assign(d * (2 * task_count + 3 * snap.jobs.size() + 5 * snap.nodes.size() +
+                     4 * snap.queues.size()),
+                0.0);
+  double* next = arena_.data();
+  auto take = [&](std::span<const double> init = {}) {
+    double* v = next;
+    next += d;
+    std::copy_n(init.begin(), std::min(init.size(), d), v);
+    return v;
+  };
+
+  queues_.resize(snap.queues.size());
+  for (size_t i = 0; i < snap.queues.size(); ++i) {
+    const auto& in = snap.queues[i];
+    Queue& q = queues_[i];
+    q.ssn = this;
+    q.spec = in.spec;
+    q.index = static_cast<uint32_t>(i);
+    q.capability = take(in.capability);
+    q.deserved = take(in.deserved);
+    q.guarantee = take(in.guarantee);
+    q.allocated = take();
+  }
+
+  nodes_.resize(snap.nodes.size());
+  for (size_t i = 0; i < snap.nodes.size(); ++i) {
+    const auto& in = snap.nodes[i];
+    Node& n = nodes_[i];
+    n.ssn = this;
+    n.spec = in.spec;
+    n.index = static_cast<uint32_t>(i);
+    n.allocatable = take(in.allocatable);
+    n.idle = take(in.allocatable);
+    n.used = take();
+    n.releasing = take();
+    n.pipelined = take();
+  }
+
+  jobs_.resize(snap.jobs.size());
+  tasks_.resize(task_count);
+  uint32_t t = 0;
+  for (size_t i = 0; i < snap.jobs.size(); ++i) {
+    const auto& in = snap.jobs[i];
+    Job& j = jobs_[i];
+    j.ssn = this;
+    j.group = in.group;
+    j.index = static_cast<uint32_t>(i);
+    j.queue = in.queue;
+    j.priority = in.priority;
+    j.phase = static_cast<uint32_t>(in.phase);
+    j.allocated = take();
+    j.total_request = take();
+    j.min_resources = take(in.min_resources);
+    j.uid = in.group->key();
+    j.tasks.reserve(in.tasks.size());
+    for (const auto& tin : in.tasks) {
+      Task& task = tasks_[t];
+      task.ssn = this;
+      task.pod = tin.pod;
+      task.views = tin.views;
+      task.index = t;
+      task.job = static_cast<uint32_t>(i);
+      task.priority = tin.priority;
+      task.resreq = take(tin.resreq);
+      task.init_resreq = take(tin.init_resreq);
+      task.best_effort = true;
+      for (size_t k = 0; k < d; ++k)
+        if (k != SCORIA_DIM_PODS && task.resreq[k] >= SCORIA_RESOURCE_EPSILON)
+          task.best_effort = false;
+      j.tasks.push_back(t);
+      add({j.total_request, d}, span(task.resreq), 1);
+      // Status is applied through the same path statements use, so the
+      // accounting rules live in one place.
+      task.status = SCORIA_TASK_PENDING;
+      ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
+      set_task_status(task, tin.status);
+      if (tin.node >= 0) node_add_task(nodes_[static_cast<size_t>(tin.node)], task);
+      ++t;
+    }
+  }
+
+  all_nodes_.reserve(nodes_.size());
+  for (const Node& n : nodes_) all_nodes_.push_back(&n);
+
+  insufficient_reason_.resize(d);
+  for (size_t k = 0; k < d; ++k)
+    insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
+}
+
+Session::~Session() = default;
+
+void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
+  if (tiers_.size() <= tier) tiers_.resize(tier + 1);
+  tiers_[tier].push_back(std::move(hooks));
+}
+
+const Node* Session::find_node(std::string_view name) const {
+  for (const auto& n : nodes_)
+    if (n.spec->name == name) return &n;
+  return nullptr;
+}
+
+const Queue* Session::find_queue(std::string_view name) const {
+  for (const auto& q : queues_)
+    if (q.spec->name == name) return &q;
+  return nullptr;
+}
+
+void Session::set_task_status(Task& task, uint32_t status) {
+  Job& job = jobs_[task.job];
+  const bool was = is_allocated_status(task.status);
+  const bool now = is_allocated_status(status);
+  --job.status_count[status_bit(task.status)];
+  ++job.status_count[status_bit(status)];
+  task.status = status;
+  if (was == now) return;
+  const double sign = now ? 1.0 : -1.0;
+  add({job.allocated, dims()}, span(task.resreq), sign);
+  if (job.queue >= 0)
+    add({queues_[static_cast<size_t>(job.queue)].allocated, dims()}, span(task.resreq), sign);
+}
+
+// Volcano's NodeInfo.AddTask: releasing tasks still use their resources and
+// will give them back; pipelined tasks only reserve what is being released.
+void Session::node_add_task(Node& node, Task& task) {
+  const size_t d = dims();
+  std::span<const double> r = span(task.resreq);
+  task.node = static_cast<int32_t>(node.index);
+  node.tasks.push_back(task.index);
+  if (task.status == SCORIA_TASK_PIPELINED) {
+    add({node.pipelined, d}, r, 1);
+    return;
+  }
+  if (task.status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, 1);
+  add({node.idle, d}, r, -1);
+  add({node.used, d}, r, 1);
+}
+
+void Session::node_remove_task(Node& node, Task& task) {
+  const size_t d = dims();
+  std::span<const double> r = span(task.resreq);
+  auto it = std::find(node.tasks.begin(), node.tasks.end(), task.index);
+  if (it != node.tasks.end()) node.tasks.erase(it);
+  if (task.status == SCORIA_TASK_PIPELINED) {
+    add({node.pipelined, d}, r, -1);
+    return;
+  }
+  if (task.status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, -1);
+  add({node.idle, d}, r, 1);
+  add({node.used, d}, r, -1);
+}
+
+void Session::fire_allocate(const Task& task) {
+  for (auto& tier : tiers_)
+    for (auto& p : tier)
+      if (p.hooks.on_allocate) p.hooks.on_allocate(p.hooks.user_data, &task);
+}
+
+void Session::fire_deallocate(const Task& task) {
+  for (auto& tier : tiers_)
+    for (auto& p : tier)
+      if (p.hooks.on_deallocate) p.hooks.on_deallocate(p.hooks.user_data, &task);
+}
+
+bool Session::action_enabled(std::string_view action) const {
+  return std::find(config_.actions.begin(), config_.actions.end(), action) !=
+         config_.actions.end();
+}
+
+Statement* Session::open_statement() {
+  statements_.push_back(std::make_unique<Statement>(*this));
+  return statements_.back().get();
+}
+
+void Session::close_statement(Statement* stmt) {
+  std::erase_if(statements_, [stmt](const auto& s) { return s.get() == stmt; });
+}
+
+void Session::record_bind(Task& task) {
+  task.committed = true;
+  binds_.push_back({task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name});
+}
+
+void Session::record_eviction(Task& task, std::string_view /*reason*/) {
+  evictions_.push_back(task.views->uid);
+}
+
+std::string& Session::keep_message(std::string message) {
+  messages_.push_back(std::make_unique<std::string>(std::move(message)));
+  return *messages_.back();
+}
+
+}  // namespace scoria::session

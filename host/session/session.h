@@ -1,0 +1,273 @@
+// One scheduling session (Volcano's framework.Session): a snapshot of the
+// cluster in dense arrays, the hooks plugins registered for it, and the
+// tier-dispatched decisions actions ask for.
+//
+// The opaque SDK handles (scoria_task, scoria_job, ...) are defined here:
+// a handle is a pointer to the session's own record, so no lookup is needed
+// to go from handle to data.
+#pragma once
+
+#include <scoria/scoria.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/scheduler_config.h"
+#include "model/objects.h"
+
+namespace scoria::session {
+class Session;
+class Statement;
+}  // namespace scoria::session
+
+/// Predicate failures of one task: reason id -> number of nodes, and how
+/// many nodes were tried (for "0/N nodes are available: ...").
+struct FitErrors {
+  std::vector<std::pair<uint32_t, uint32_t>> reasons;
+  uint32_t nodes_tried = 0;
+  bool recorded = false;
+};
+
+namespace scoria::session {
+/// What the ABI shows of a pod beyond the model: built once per pod by the
+/// cache and shared by every session.
+struct TaskViews {
+  std::string uid;  // "namespace/name"
+  /// Values of each node-affinity requirement as ABI strings, by term.
+  std::vector<std::vector<std::vector<scoria_str>>> required, preferred;
+};
+}  // namespace scoria::session
+
+struct scoria_task {
+  scoria::session::Session* ssn = nullptr;
+  const scoria::model::Pod* pod = nullptr;
+  const scoria::session::TaskViews* views = nullptr;
+  uint32_t index = 0;
+  uint32_t job = 0;
+  int32_t node = -1;  // index of the node it occupies or is headed to
+  uint32_t status = SCORIA_TASK_PENDING;
+  int32_t priority = 0;
+  bool best_effort = false;
+  bool committed = false;  // an allocate of it was committed this session
+  double* resreq = nullptr;
+  double* init_resreq = nullptr;
+  FitErrors fit;
+};
+
+struct scoria_job {
+  scoria::session::Session* ssn = nullptr;
+  const scoria::model::PodGroup* group = nullptr;
+  uint32_t index = 0;
+  int32_t queue = -1;
+  uint32_t phase = SCORIA_PHASE_PENDING;
+  int32_t priority = 0;
+  std::vector<uint32_t> tasks;
+  int32_t status_count[10] = {};
+  double* allocated = nullptr;
+  double* total_request = nullptr;
+  double* min_resources = nullptr;
+  std::string fit_error;  // job-level reason (enqueue refused, invalid, ...)
+  std::string uid;
+};
+
+struct scoria_node {
+  scoria::session::Session* ssn = nullptr;
+  const scoria::model::Node* spec = nullptr;
+  uint32_t index = 0;
+  std::vector<uint32_t> tasks;
+  double* allocatable = nullptr;
+  double* idle = nullptr;
+  double* used = nullptr;
+  double* releasing = nullptr;
+  double* pipelined = nullptr;
+};
+
+struct scoria_queue {
+  scoria::session::Session* ssn = nullptr;
+  const scoria::model::Queue* spec = nullptr;
+  uint32_t index = 0;
+  double* capability = nullptr;
+  double* deserved = nullptr;
+  double* guarantee = nullptr;
+  double* allocated = nullptr;
+};
+
+namespace scoria::session {
+
+using Task = scoria_task;
+using Job = scoria_job;
+using Node = scoria_node;
+using Queue = scoria_queue;
+
+/// Hooks of one plugin in one tier, with the config flags that gate them.
+struct PluginHooks {
+  std::string name;
+  const config::PluginOption* option = nullptr;
+  scoria_plugin_ctx* ctx = nullptr;
+  scoria_hooks hooks{};
+  bool serial = false;  // SCORIA_FLAG_SERIAL_HOOKS
+};
+
+/// What the session decided, handed back to the cache at close.
+struct Outcome {
+  struct Bind {
+    std::string pod;   // "ns/name"
+    std::string node;
+  };
+  struct PodGroupStatus {
+    std::string key;  // "ns/name"
+    model::PodGroupPhase phase;
+    std::string unschedulable;  // condition message; empty if schedulable
+  };
+  std::vector<Bind> binds;
+  std::vector<Bind> pipelined;
+  std::vector<std::string> evictions;
+  std::vector<PodGroupStatus> pod_groups;
+  /// Allocated resources per queue name, by dimension.
+  std::vector<std::pair<std::string, std::vector<double>>> queue_allocated;
+};
+
+/// Input of a session: the snapshot the cache hands over. Pointers stay
+/// valid for the session's life (the cache keeps the objects alive).
+struct Snapshot {
+  std::vector<std::string> dims;  // cpu, memory, pods, extended...
+  struct TaskIn {
+    const model::Pod* pod;
+    const TaskViews* views;
+    uint32_t status;
+    int32_t node;  // node index or -1
+    int32_t priority;
+    std::span<const double> resreq;
+    std::span<const double> init_resreq;
+  };
+  struct JobIn {
+    const model::PodGroup* group;
+    int32_t queue;
+    int32_t priority;
+    model::PodGroupPhase phase;
+    std::span<const double> min_resources;
+    std::vector<TaskIn> tasks;
+  };
+  struct NodeIn {
+    const model::Node* spec;
+    std::span<const double> allocatable;
+  };
+  struct QueueIn {
+    const model::Queue* spec;
+    std::span<const double> capability, deserved, guarantee;
+  };
+  std::vector<NodeIn> nodes;
+  std::vector<QueueIn> queues;
+  std::vector<JobIn> jobs;
+};
+
+class WorkerPool;
+
+class Session {
+ public:
+  Session(const Snapshot& snapshot, const config::SchedulerConfig& config,
+          WorkerPool* workers);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // --- plugins -------------------------------------------------------------
+  /// Registers the hooks of one plugin of tier `tier` (called in tier order).
+  void add_plugin_hooks(size_t tier, PluginHooks hooks);
+  const std::vector<std::vector<PluginHooks>>& tiers() const { return tiers_; }
+
+  // --- data ------------------------------------------------------------------
+  size_t dims() const { return dim_names_.size(); }
+  const std::vector<std::string>& dim_names() const { return dim_names_; }
+  std::vector<Task>& tasks() { return tasks_; }
+  std::vector<Job>& jobs() { return jobs_; }
+  std::vector<Node>& nodes() { return nodes_; }
+  std::vector<Queue>& queues() { return queues_; }
+  std::span<const Node* const> all_nodes() const { return all_nodes_; }
+  const Node* find_node(std::string_view name) const;
+  const Queue* find_queue(std::string_view name) const;
+  std::span<const double> span(const double* v) const { return {v, dims()}; }
+  const config::SchedulerConfig& config() const { return config_; }
+
+  // --- state changes (statements use these) ----------------------------------
+  /// Moves a task to `status`, keeping the job's counts and allocated sums.
+  void set_task_status(Task& task, uint32_t status);
+  /// Puts `task` on node `node` with the task's current status accounting.
+  void node_add_task(Node& node, Task& task);
+  void node_remove_task(Node& node, Task& task);
+  void fire_allocate(const Task& task);
+  void fire_deallocate(const Task& task);
+
+  // --- tier dispatch (tier_dispatch.cpp), Volcano's session_plugins.go ------
+  bool job_less(const Job& l, const Job& r);
+  bool queue_less(const Queue& l, const Queue& r);
+  bool task_less(const Task& l, const Task& r);
+  bool victim_queue_less(const Queue& l, const Queue& r, const Task* preemptor);
+  /// All predicates over `candidates`; returns the nodes that pass, in the
+  /// given order, and records the task's fit errors.
+  size_t predicate_nodes(Task& task, std::span<const Node* const> candidates,
+                         bool check_resources, const Node** fit);
+  scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
+  void node_scores(const Task& task, std::span<const Node* const> nodes, double* scores);
+  int64_t best_node(const Task& task, std::span<const Node* const> nodes,
+                    const double* scores);
+  bool job_valid(const Job& job, std::string* message);
+  bool job_ready(const Job& job);
+  bool job_pipelined(const Job& job);
+  bool job_enqueueable(const Job& job);
+  void job_enqueued(const Job& job);
+  bool job_starving(const Job& job);
+  bool overused(const Queue& queue);
+  bool allocatable(const Queue& queue, const Task& task);
+  void preemptable(const Task& preemptor, std::span<const Task* const> candidates,
+                   uint8_t* selected);
+  void reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
+                   uint8_t* selected);
+  void victim_tasks(std::span<const Task* const> tasks, uint8_t* selected);
+
+  bool action_enabled(std::string_view action) const;
+
+  // --- statements --------------------------------------------------------------
+  Statement* open_statement();
+  /// Ends a statement (after commit or discard) and frees it.
+  void close_statement(Statement* stmt);
+  /// Called by Statement::commit for each committed operation.
+  void record_bind(Task& task);
+  void record_eviction(Task& task, std::string_view reason);
+
+  // --- close ---------------------------------------------------------------------
+  /// Computes PodGroup phases and conditions and everything the cache needs.
+  Outcome close();
+
+  /// Messages of job_valid failures, kept alive until close for the ABI.
+  std::string& keep_message(std::string message);
+
+ private:
+  bool run_votes(bool (*pick)(const scoria_hooks&), config::Flag flag,
+                 scoria_vote (*call)(const scoria_hooks&, const Job&), const Job& job);
+  void check_resources(const Task& task, std::span<const Node* const> nodes,
+                       uint8_t* pass, uint32_t* reasons) const;
+  std::string unschedulable_message(const Job& job);
+
+  const config::SchedulerConfig& config_;
+  WorkerPool* workers_;
+  std::vector<std::string> dim_names_;
+  std::vector<double> arena_;  // every resource vector of the session
+  std::vector<Task> tasks_;
+  std::vector<Job> jobs_;
+  std::vector<Node> nodes_;
+  std::vector<Queue> queues_;
+  std::vector<const Node*> all_nodes_;
+  std::vector<std::vector<PluginHooks>> tiers_;
+  std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
+  std::vector<std::unique_ptr<Statement>> statements_;
+  std::vector<std::unique_ptr<std::string>> messages_;
+  std::vector<Outcome::Bind> binds_;
+  std::vector<std::string> evictions_;
+};
+
+}  // namespace scoria::session

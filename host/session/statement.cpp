@@ -1,0 +1,73 @@
+#include "session/statement.h"
+
+#include "session/task_status.h"
+
+namespace scoria::session {
+
+scoria_code Statement::place(Task& task, Node& node, uint32_t status, Op op) {
+  if (task.status != SCORIA_TASK_PENDING || task.node >= 0) return SCORIA_INVALID_ARGUMENT;
+  ops_.push_back({op, &task, task.status, {}});
+  ssn_.set_task_status(task, status);
+  ssn_.node_add_task(node, task);
+  ssn_.fire_allocate(task);
+  return SCORIA_OK;
+}
+
+scoria_code Statement::allocate(Task& task, Node& node) {
+  return place(task, node, SCORIA_TASK_ALLOCATED, Op::Allocate);
+}
+
+scoria_code Statement::pipeline(Task& task, Node& node) {
+  return place(task, node, SCORIA_TASK_PIPELINED, Op::Pipeline);
+}
+
+scoria_code Statement::evict(Task& task, std::string reason) {
+  if (task.node < 0 || !is_allocated_status(task.status)) return SCORIA_INVALID_ARGUMENT;
+  Node& node = ssn_.nodes()[static_cast<size_t>(task.node)];
+  ops_.push_back({Op::Evict, &task, task.status, std::move(reason)});
+  // A releasing task stays on its node until it is gone: move it between
+  // the node's buckets rather than off the node.
+  ssn_.node_remove_task(node, task);
+  ssn_.set_task_status(task, SCORIA_TASK_RELEASING);
+  ssn_.node_add_task(node, task);
+  ssn_.fire_deallocate(task);
+  return SCORIA_OK;
+}
+
+void Statement::commit() {
+  for (auto& op : ops_) {
+    switch (op.op) {
+      case Op::Allocate:
+        // Bindings are confirmed by the cluster source when the session
+        // closes; until then the task is Binding, as in Volcano.
+        ssn_.set_task_status(*op.task, SCORIA_TASK_BINDING);
+        ssn_.record_bind(*op.task);
+        break;
+      case Op::Pipeline:
+        break;  // pipelined tasks keep their reservation for this session only
+      case Op::Evict:
+        ssn_.record_eviction(*op.task, op.reason);
+        break;
+    }
+  }
+  ops_.clear();
+}
+
+void Statement::discard() {
+  for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+    Task& task = *it->task;
+    Node& node = ssn_.nodes()[static_cast<size_t>(task.node)];
+    ssn_.node_remove_task(node, task);
+    ssn_.set_task_status(task, it->previous_status);
+    if (it->op == Op::Evict) {
+      ssn_.node_add_task(node, task);
+      ssn_.fire_allocate(task);
+    } else {
+      task.node = -1;
+      ssn_.fire_deallocate(task);
+    }
+  }
+  ops_.clear();
+}
+
+}  // namespace scoria::session

@@ -1,0 +1,30 @@
+// Volcano's groups of task statuses (api/helpers.go), as bit masks.
+#pragma once
+
+#include <scoria/scoria.h>
+
+#include <cstdint>
+
+namespace scoria::session {
+
+/// Holds resources on a node: Volcano's AllocatedStatus.
+inline constexpr uint32_t kAllocatedMask =
+    SCORIA_TASK_BOUND | SCORIA_TASK_BINDING | SCORIA_TASK_RUNNING | SCORIA_TASK_ALLOCATED;
+/// Counted as placed for the PodGroup phase: Volcano's ScheduledStatus.
+inline constexpr uint32_t kScheduledMask =
+    SCORIA_TASK_RUNNING | SCORIA_TASK_BOUND | SCORIA_TASK_FAILED | SCORIA_TASK_SUCCEEDED;
+inline constexpr uint32_t kCompletedMask = SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED;
+/// Counted as ready for gang: allocated ones plus succeeded.
+inline constexpr uint32_t kReadyMask = kAllocatedMask | SCORIA_TASK_SUCCEEDED;
+
+inline bool is_allocated_status(uint32_t s) { return (s & kAllocatedMask) != 0; }
+
+/// Sum of the job's task counts over the statuses in `mask`.
+inline int32_t count_in(const int32_t (&counts)[10], uint32_t mask) {
+  int32_t n = 0;
+  for (int b = 0; b < 10; ++b)
+    if (mask & (1u << b)) n += counts[b];
+  return n;
+}
+
+}  // namespace scoria::session

@@ -1,0 +1,440 @@
+// Tier dispatch of every hook, with the rules of Volcano's
+// framework/session_plugins.go: orders take the first decisive answer,
+// predicates must all pass, scores add up, votes follow permit/abstain/reject.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <mutex>
+
+#include "plugin/plugin_ctx.h"
+#include "plugin/reason_table.h"
+#include "session/session.h"
+#include "session/worker_pool.h"
+
+namespace scoria::session {
+
+using config::Flag;
+
+namespace {
+
+bool on(const PluginHooks& p, Flag f) { return p.option == nullptr || p.option->enabled(f); }
+
+// Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
+template <class Fn>
+void each(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Fn&& fn) {
+  for (auto& tier : tiers)
+    for (auto& p : tier)
+      if (on(p, flag)) fn(p);
+}
+
+// First non-zero comparison of `hook` across tiers, or 0.
+template <class Hook, class... Args>
+int first_order(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook,
+                Args... args) {
+  for (auto& tier : tiers)
+    for (auto& p : tier) {
+      auto fn = p.hooks.*hook;
+      if (fn == nullptr || !on(p, flag)) continue;
+      if (int c = fn(p.hooks.user_data, args...); c != 0) return c;
+    }
+  return 0;
+}
+
+// Volcano's task fallback: the pod's index within its task (the number after
+// the last '-' of its name), then creation time, then uid.
+bool pod_index(const std::string& name, long& out) {
+  auto dash = name.rfind('-');
+  if (dash == std::string::npos || dash + 1 == name.size()) return false;
+  const char* b = name.data() + dash + 1;
+  const char* e = name.data() + name.size();
+  auto [ptr, ec] = std::from_chars(b, e, out);
+  return ec == std::errc() && ptr == e;
+}
+
+}  // namespace
+
+bool Session::job_less(const Job& l, const Job& r) {
+  if (int c = first_order(tiers_, Flag::JobOrder, &scoria_hooks::on_job_order, &l, &r); c != 0)
+    return c < 0;
+  if (l.group->creation_ms != r.group->creation_ms)
+    return l.group->creation_ms < r.group->creation_ms;
+  return l.uid < r.uid;
+}
+
+bool Session::queue_less(const Queue& l, const Queue& r) {
+  if (int c = first_order(tiers_, Flag::QueueOrder, &scoria_hooks::on_queue_order, &l, &r);
+      c != 0)
+    return c < 0;
+  if (l.spec->creation_ms != r.spec->creation_ms)
+    return l.spec->creation_ms < r.spec->creation_ms;
+  return l.spec->name < r.spec->name;
+}
+
+bool Session::task_less(const Task& l, const Task& r) {
+  if (int c = first_order(tiers_, Flag::TaskOrder, &scoria_hooks::on_task_order, &l, &r); c != 0)
+    return c < 0;
+  long li = 0, ri = 0;
+  if (pod_index(l.pod->name, li) && pod_index(r.pod->name, ri) && li != ri) return li < ri;
+  if (l.pod->creation_ms != r.pod->creation_ms) return l.pod->creation_ms < r.pod->creation_ms;
+  return l.views->uid < r.views->uid;
+}
+
+bool Session::victim_queue_less(const Queue& l, const Queue& r, const Task* preemptor) {
+  for (auto& tier : tiers_)
+    for (auto& p : tier) {
+      if (p.hooks.on_victim_queue_order == nullptr) continue;
+      if (int c = p.hooks.on_victim_queue_order(p.hooks.user_data, &l, &r, preemptor); c != 0)
+        return c < 0;
+    }
+  return !queue_less(l, r);
+}
+
+// ---------------------------------------------------------------------------
+// Predicates
+
+void Session::check_resources(const Task& task, std::span<const Node* const> nodes,
+                              uint8_t* pass, uint32_t* reasons) const {
+  // Allocate's own check: the task must fit the node's future idle
+  // (idle + releasing - pipelined). A node may miss several dimensions; the
+  // first missing one names the reason, as the histogram counts nodes.
+  const size_t d = dims();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = *nodes[i];
+    pass[i] = 1;
+    for (size_t k = 0; k < d; ++k) {
+      double future = n.idle[k] + n.releasing[k] - n.pipelined[k];
+      double need = task.init_resreq[k];
+      if (!(need < future || std::fabs(need - future) < SCORIA_RESOURCE_EPSILON)) {
+        pass[i] = 0;
+        reasons[i] = insufficient_reason_[k];
+        break;
+      }
+    }
+  }
+}
+
+size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates,
+                                bool resources, const Node** fit) {
+  const size_t n = candidates.size();
+  std::vector<uint8_t> pass(n, 1);
+  std::vector<uint32_t> reasons(n, 0);
+  std::vector<scoria_code> codes;
+  bool serial = false;
+  for (auto& tier : tiers_)
+    for (auto& p : tier)
+      if (on(p, Flag::Predicate) && (p.hooks.on_predicate || p.hooks.on_predicate_batch))
+        serial = serial || p.serial;
+
+  auto run_chunk = [&](size_t, size_t begin, size_t end) {
+    if (begin == end) return;
+    std::span<const Node* const> chunk = candidates.subspan(begin, end - begin);
+    if (resources) check_resources(task, chunk, &pass[begin], &reasons[begin]);
+    std::vector<const Node*> alive;
+    std::vector<size_t> where;
+    std::vector<scoria_code> out_codes;
+    std::vector<uint32_t> out_reasons;
+    for (auto& tier : tiers_)
+      for (auto& p : tier) {
+        if (!on(p, Flag::Predicate)) continue;
+        if (p.hooks.on_predicate_batch != nullptr) {
+          alive.clear();
+          where.clear();
+          for (size_t i = begin; i < end; ++i)
+            if (pass[i]) {
+              alive.push_back(candidates[i]);
+              where.push_back(i);
+            }
+          if (alive.empty()) return;
+          out_codes.assign(alive.size(), SCORIA_OK);
+          out_reasons.assign(alive.size(), 0);
+          scoria_code rc = p.hooks.on_predicate_batch(p.hooks.user_data, &task, alive.data(),
+                                                      alive.size(), out_codes.data(),
+                                                      out_reasons.data());
+          if (rc == SCORIA_ERROR) {
+            plugin::count_error(p.ctx, "batch predicate failed");
+            continue;
+          }
+          for (size_t k = 0; k < alive.size(); ++k) {
+            scoria_code c = out_codes[k];
+            if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
+            if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+              pass[where[k]] = 0;
+              reasons[where[k]] = out_reasons[k];
+            }
+          }
+        } else if (p.hooks.on_predicate != nullptr) {
+          for (size_t i = begin; i < end; ++i) {
+            if (!pass[i]) continue;
+            uint32_t reason = 0;
+            scoria_code c = p.hooks.on_predicate(p.hooks.user_data, &task, candidates[i], &reason);
+            if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
+            if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+              pass[i] = 0;
+              reasons[i] = reason;
+            }
+          }
+        }
+      }
+  };
+
+  // Below a few hundred nodes the hand-off costs more than it saves.
+  if (workers_ != nullptr && !serial && n >= 256)
+    workers_->parallel_for(n, run_chunk);
+  else
+    run_chunk(0, 0, n);
+
+  size_t found = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (pass[i]) fit[found++] = candidates[i];
+
+  task.fit.reasons.clear();
+  task.fit.recorded = found == 0;
+  task.fit.nodes_tried = static_cast<uint32_t>(n);
+  if (found == 0) {
+    for (size_t i = 0; i < n; ++i) {
+      auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
+                             [&](const auto& r) { return r.first == reasons[i]; });
+      if (it == task.fit.reasons.end())
+        task.fit.reasons.emplace_back(reasons[i], 1);
+      else
+        ++it->second;
+    }
+  }
+  return found;
+}
+
+scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* reason) {
+  const Node* one = &node;
+  for (auto& tier : tiers_)
+    for (auto& p : tier) {
+      if (!on(p, Flag::Predicate)) continue;
+      scoria_code c = SCORIA_OK;
+      uint32_t r = 0;
+      if (p.hooks.on_predicate != nullptr) {
+        c = p.hooks.on_predicate(p.hooks.user_data, &task, &node, &r);
+      } else if (p.hooks.on_predicate_batch != nullptr) {
+        scoria_code rc =
+            p.hooks.on_predicate_batch(p.hooks.user_data, &task, &one, 1, &c, &r);
+        if (rc == SCORIA_ERROR) c = SCORIA_ERROR;
+      } else {
+        continue;
+      }
+      if (c == SCORIA_ERROR) {
+        plugin::count_error(p.ctx, "predicate failed");
+        continue;
+      }
+      if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        if (reason) *reason = r;
+        return c;
+      }
+    }
+  if (reason) *reason = 0;
+  return SCORIA_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Scores
+
+void Session::node_scores(const Task& task, std::span<const Node* const> nodes,
+                          double* scores) {
+  std::fill_n(scores, nodes.size(), 0.0);
+  std::vector<double> part;
+  each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
+    if (p.hooks.on_node_order_batch != nullptr) {
+      part.assign(nodes.size(), 0.0);
+      if (p.hooks.on_node_order_batch(p.hooks.user_data, &task, nodes.data(), nodes.size(),
+                                      part.data()) != SCORIA_OK) {
+        plugin::count_error(p.ctx, "batch node order failed");
+        return;
+      }
+      for (size_t i = 0; i < nodes.size(); ++i) scores[i] += part[i];
+    }
+    if (p.hooks.on_node_order != nullptr) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        double s = 0;
+        if (p.hooks.on_node_order(p.hooks.user_data, &task, nodes[i], &s) != SCORIA_OK) {
+          plugin::count_error(p.ctx, "node order failed");
+          continue;
+        }
+        scores[i] += s;
+      }
+    }
+  });
+}
+
+int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,
+                           const double* scores) {
+  if (nodes.empty()) return -1;
+  for (auto& tier : tiers_)
+    for (auto& p : tier) {
+      if (!on(p, Flag::BestNode) || p.hooks.on_best_node == nullptr) continue;
+      int64_t i =
+          p.hooks.on_best_node(p.hooks.user_data, &task, nodes.data(), scores, nodes.size());
+      if (i >= 0 && static_cast<size_t>(i) < nodes.size()) return i;
+    }
+  // Highest score; ties go to the node listed first in the session.
+  size_t best = 0;
+  for (size_t i = 1; i < nodes.size(); ++i)
+    if (scores[i] > scores[best] ||
+        (scores[i] == scores[best] && nodes[i]->index < nodes[best]->index))
+      best = i;
+  return static_cast<int64_t>(best);
+}
+
+// ---------------------------------------------------------------------------
+// Job and queue decisions
+
+bool Session::job_valid(const Job& job, std::string* message) {
+  char buf[512];
+  for (auto& tier : tiers_)
+    for (auto& p : tier) {
+      if (p.hooks.on_job_valid == nullptr) continue;
+      buf[0] = '\0';
+      scoria_code c = p.hooks.on_job_valid(p.hooks.user_data, &job, buf, sizeof buf);
+      if (c == SCORIA_OK || c == SCORIA_SKIP) continue;
+      buf[sizeof buf - 1] = '\0';
+      if (message) *message = buf;
+      return false;
+    }
+  return true;
+}
+
+bool Session::job_ready(const Job& job) {
+  bool ready = true;
+  each(tiers_, Flag::JobReady, [&](PluginHooks& p) {
+    if (ready && p.hooks.on_job_ready && !p.hooks.on_job_ready(p.hooks.user_data, &job))
+      ready = false;
+  });
+  return ready;
+}
+
+namespace {
+// Votes: a reject wins at once; a permit ends the walk after its tier;
+// all abstaining means yes.
+template <class Hook>
+bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, const Job& job) {
+  for (auto& tier : tiers) {
+    bool permitted = false;
+    for (auto& p : tier) {
+      auto fn = p.hooks.*hook;
+      if (fn == nullptr || !on(p, flag)) continue;
+      scoria_vote v = fn(p.hooks.user_data, &job);
+      if (v < 0) return false;
+      if (v > 0) permitted = true;
+    }
+    if (permitted) return true;
+  }
+  return true;
+}
+
+// Victim selection: within a tier, permitted sets intersect; the first tier
+// that yields a non-empty set decides. A plugin that permits nothing clears
+// the tier's set, and the walk moves on to the next tier (as Volcano does).
+template <class Hook>
+void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook,
+                    const Task& who, std::span<const Task* const> cands, uint8_t* selected) {
+  const size_t n = cands.size();
+  std::fill_n(selected, n, uint8_t{0});
+  std::vector<uint8_t> mine(n);
+  for (auto& tier : tiers) {
+    bool have = false;
+    for (auto& p : tier) {
+      auto fn = p.hooks.*hook;
+      if (fn == nullptr || !on(p, flag)) continue;
+      std::fill(mine.begin(), mine.end(), uint8_t{0});
+      if (fn(p.hooks.user_data, &who, cands.data(), n, mine.data()) == SCORIA_VOTE_ABSTAIN)
+        continue;
+      bool any = std::any_of(mine.begin(), mine.end(), [](uint8_t b) { return b != 0; });
+      if (!any) {
+        have = false;
+        break;
+      }
+      if (!have) {
+        std::copy(mine.begin(), mine.end(), selected);
+        have = true;
+      } else {
+        for (size_t i = 0; i < n; ++i) selected[i] = selected[i] && mine[i];
+      }
+    }
+    if (have && std::any_of(selected, selected + n, [](uint8_t b) { return b != 0; })) return;
+    std::fill_n(selected, n, uint8_t{0});
+  }
+}
+}  // namespace
+
+bool Session::job_pipelined(const Job& job) {
+  return vote(tiers_, Flag::JobPipelined, &scoria_hooks::on_job_pipelined, job);
+}
+
+bool Session::job_enqueueable(const Job& job) {
+  return vote(tiers_, Flag::JobEnqueued, &scoria_hooks::on_job_enqueueable, job);
+}
+
+void Session::job_enqueued(const Job& job) {
+  each(tiers_, Flag::JobEnqueued, [&](PluginHooks& p) {
+    if (p.hooks.on_job_enqueued) p.hooks.on_job_enqueued(p.hooks.user_data, &job);
+  });
+}
+
+bool Session::job_starving(const Job& job) {
+  // The first tier with a registered hook decides; all of it must agree.
+  for (auto& tier : tiers_) {
+    bool found = false;
+    for (auto& p : tier) {
+      if (p.hooks.on_job_starving == nullptr || !on(p, Flag::JobStarving)) continue;
+      found = true;
+      if (!p.hooks.on_job_starving(p.hooks.user_data, &job)) return false;
+    }
+    if (found) return true;
+  }
+  return false;
+}
+
+bool Session::overused(const Queue& queue) {
+  bool over = false;
+  each(tiers_, Flag::Overused, [&](PluginHooks& p) {
+    if (!over && p.hooks.on_overused && p.hooks.on_overused(p.hooks.user_data, &queue))
+      over = true;
+  });
+  return over;
+}
+
+bool Session::allocatable(const Queue& queue, const Task& task) {
+  bool ok = true;
+  each(tiers_, Flag::Allocatable, [&](PluginHooks& p) {
+    if (ok && p.hooks.on_allocatable && !p.hooks.on_allocatable(p.hooks.user_data, &queue, &task))
+      ok = false;
+  });
+  return ok;
+}
+
+void Session::preemptable(const Task& preemptor, std::span<const Task* const> candidates,
+                          uint8_t* selected) {
+  select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, preemptor,
+                 candidates, selected);
+}
+
+void Session::reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
+                          uint8_t* selected) {
+  select_victims(tiers_, Flag::Reclaimable, &scoria_hooks::on_reclaimable, reclaimer,
+                 candidates, selected);
+}
+
+void Session::victim_tasks(std::span<const Task* const> tasks, uint8_t* selected) {
+  const size_t n = tasks.size();
+  std::fill_n(selected, n, uint8_t{0});
+  std::vector<uint8_t> mine(n);
+  for (auto& tier : tiers_) {
+    bool any = false;
+    for (auto& p : tier) {
+      if (p.hooks.on_victim_tasks == nullptr || !on(p, Flag::Victim)) continue;
+      std::fill(mine.begin(), mine.end(), uint8_t{0});
+      p.hooks.on_victim_tasks(p.hooks.user_data, tasks.data(), n, mine.data());
+      for (size_t i = 0; i < n; ++i)
+        if (mine[i]) selected[i] = 1, any = true;
+    }
+    if (any) return;
+  }
+}
+
+}  // namespace scoria::session

@@ -1,0 +1,31 @@
+// Reads the section-4 object format (multi-document YAML or JSON) into
+// model::ClusterObjects.
+#pragma once
+
+#include "model/objects.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scoria::source {
+
+/// Parses `text` (the content of `file_name`, used in messages) and appends
+/// the objects to `out`. Throws InputError naming the file, the document
+/// number (1-based), the object (kind and name) and the field, with the fix.
+/// On error nothing is appended.
+void parse_objects(std::string_view text, const std::string& file_name,
+                   model::ClusterObjects& out);
+
+/// Reads every file ("-" is standard input) and then completes the set:
+/// implicit PodGroups (minMember 1, queue "default") for pods without one,
+/// queue "default" unless defined, pod priorities resolved from
+/// PriorityClasses (globalDefault when unnamed). Validates references
+/// (a pod naming a missing PodGroup is an error). All or nothing.
+model::ClusterObjects load_object_files(const std::vector<std::string>& files);
+
+/// The completion step of load_object_files alone, for objects that come
+/// from elsewhere (the local store, tests).
+void complete_objects(model::ClusterObjects& objects);
+
+}  // namespace scoria::source

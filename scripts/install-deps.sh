@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what Scoria needs to build and test, from Debian's packages.
+# Safe to run twice: it installs only what is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libboost-dev libboost-filesystem-dev
+  libtomlplusplus-dev prometheus-cpp-dev libyaml-cpp-dev nlohmann-json3-dev
+  libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 time
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,114 @@
+// Runs every scenario folder through `scoria simulate --output json` and
+// compares the result with the folder's expected.json.
+//
+// Comparison rules (so a scenario states exactly what it means):
+//   binds, pipelined, evictions: compared whole — an extra bind fails;
+//   podgroups, queues: each entry listed must match; fields listed in an
+//     entry must be equal, except "unschedulable", which must be contained
+//     in the actual message;
+//   exit_code (default 0) and stderr_contains: for bad-input scenarios.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> scenarios() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(SCORIA_SCENARIO_DIR))
+    if (e.is_directory() && fs::exists(e.path() / "expected.json"))
+      out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+Run simulate(const fs::path& dir) {
+  fs::path conf = fs::exists(dir / "scheduler.toml") ? dir / "scheduler.toml" : dir / "scheduler.yaml";
+  std::string extra = fs::exists(dir / "args") ? read(dir / "args") : "";
+  for (char& c : extra)
+    if (c == '\n') c = ' ';
+  fs::path err = fs::temp_directory_path() / ("scoria-scenario-" + dir.filename().string() + ".err");
+  std::string cmd = std::string("'") + SCORIA_BINARY + "' simulate --output json --config '" +
+                    conf.string() + "' " + extra + " '" + (dir / "cluster.yaml").string() +
+                    "' 2>'" + err.string() + "'";
+  Run r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = read(err);
+  fs::remove(err);
+  return r;
+}
+
+void expect_entries(const json& expected, const json& actual, const std::string& what) {
+  for (const auto& [key, want] : expected.items()) {
+    ASSERT_TRUE(actual.contains(key)) << what << " has no entry " << key << "\nactual: " << actual.dump(2);
+    for (const auto& [field, value] : want.items()) {
+      ASSERT_TRUE(actual[key].contains(field)) << what << " " << key << " has no " << field
+                                               << "\nactual: " << actual[key].dump(2);
+      if (field == "unschedulable") {
+        EXPECT_NE(actual[key][field].get<std::string>().find(value.get<std::string>()),
+                  std::string::npos)
+            << what << " " << key << ": message\n  " << actual[key][field] << "\nlacks\n  " << value;
+      } else {
+        EXPECT_EQ(actual[key][field], value) << what << " " << key << " " << field;
+      }
+    }
+  }
+}
+
+class Scenario : public testing::TestWithParam<std::string> {};
+
+TEST_P(Scenario, MatchesExpected) {
+  const fs::path dir = fs::path(SCORIA_SCENARIO_DIR) / GetParam();
+  const json expected = json::parse(read(dir / "expected.json"));
+  const Run run = simulate(dir);
+  ASSERT_EQ(run.exit_code, expected.value("exit_code", 0)) << "stderr:\n" << run.err;
+  if (expected.contains("stderr_contains"))
+    EXPECT_NE(run.err.find(expected["stderr_contains"].get<std::string>()), std::string::npos)
+        << "stderr:\n" << run.err;
+  if (run.exit_code != 0) return;
+  const json actual = json::parse(run.out);
+  for (const char* whole : {"binds", "pipelined", "evictions"})
+    if (expected.contains(whole))
+      EXPECT_EQ(actual.at(whole), expected[whole]) << whole << " differ";
+  if (expected.contains("podgroups")) expect_entries(expected["podgroups"], actual["podgroups"], "podgroup");
+  if (expected.contains("queues")) expect_entries(expected["queues"], actual["queues"], "queue");
+  if (expected.contains("cycles")) EXPECT_EQ(actual["cycles"], expected["cycles"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Scenario, testing::ValuesIn(scenarios()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+}  // namespace
