@@ -58,7 +58,18 @@ struct SchedulerConfig {
   std::vector<std::filesystem::path> plugin_dirs;
   /// Session period in milliseconds (`schedule_period`, default 1000).
   int64_t schedule_period_ms = 1000;
+
+  /// How many feasible nodes a predicate search looks for before it stops
+  /// (Volcano's --minimum-feasible-nodes, --minimum-percentage-nodes-to-find
+  /// and --percentage-nodes-to-find). Percentage 0 means adaptive:
+  /// 50% minus 1% per 125 nodes, never below the minimum percentage.
+  int32_t min_nodes_to_find = 100;
+  int32_t min_percentage_of_nodes_to_find = 5;
+  int32_t percentage_of_nodes_to_find = 0;
 };
+
+/// Volcano's CalculateNumOfFeasibleNodesToFind for `nodes` nodes.
+size_t feasible_nodes_to_find(const SchedulerConfig& config, size_t nodes);
 
 /// Parses a config from text. `file_name` is used in messages; the format
 /// is chosen by extension (.toml, .yaml/.yml/.json) and, failing that, by

@@ -258,7 +258,9 @@ size_t api_node_taint_count(const scoria_node* n) { return n ? n->spec->taints.s
 void api_node_taint_at(const scoria_node* n, size_t i, scoria_taint* out) {
   if (!n || !out || i >= n->spec->taints.size()) return;
   const auto& t = n->spec->taints[i];
-  *out = scoria_taint{S(t.key), S(t.value), static_cast<uint32_t>(t.effect)};
+  FILL(out, effect, static_cast<uint32_t>(t.effect));
+  FILL(out, key, S(t.key));
+  FILL(out, value, S(t.value));
 }
 scoria_code api_task_label(const scoria_task* t, scoria_str key, scoria_str* v) {
   return t ? lookup(t->pod->labels, key, v) : SCORIA_INVALID_ARGUMENT;
@@ -281,7 +283,10 @@ size_t api_task_toleration_count(const scoria_task* t) {
 void api_task_toleration_at(const scoria_task* t, size_t i, scoria_toleration* out) {
   if (!t || !out || i >= t->pod->tolerations.size()) return;
   const auto& x = t->pod->tolerations[i];
-  *out = scoria_toleration{S(x.key), S(x.value), static_cast<uint32_t>(x.op), x.effect};
+  FILL(out, op, static_cast<uint32_t>(x.op));
+  FILL(out, effect, x.effect);
+  FILL(out, key, S(x.key));
+  FILL(out, value, S(x.value));
 }
 const std::vector<scoria::model::NodeSelectorTerm>* terms(const scoria_task* t, uint32_t kind) {
   if (!t) return nullptr;
@@ -308,11 +313,11 @@ void api_requirement_at(const scoria_task* t, uint32_t kind, size_t term, size_t
   const auto& r = (*v)[term].requirements[i];
   const auto& values = (kind == SCORIA_AFFINITY_REQUIRED ? t->views->required
                                                        : t->views->preferred)[term][i];
-  out->key = S(r.key);
-  out->op = static_cast<uint32_t>(r.op);
-  out->is_field = r.is_field ? 1 : 0;
-  out->values = values.data();
-  out->value_count = values.size();
+  FILL(out, op, static_cast<uint32_t>(r.op));
+  FILL(out, is_field, r.is_field ? 1u : 0u);
+  FILL(out, key, S(r.key));
+  FILL(out, values, values.data());
+  FILL(out, value_count, values.size());
 }
 scoria_str api_task_object_json(const scoria_task* t) { return t ? S(t->pod->json) : S(""); }
 

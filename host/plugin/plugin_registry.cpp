@@ -74,10 +74,9 @@ bool PluginRegistry::load(const fs::path& file) {
       entry(SCORIA_ABI_VERSION_MAJOR, SCORIA_ABI_VERSION_MINOR, host_api(), plugin->ctx.get());
   if (d == nullptr)
     return refuse("returned no descriptor (the plugin refused this host; see its log lines)");
-  if (d->struct_size < kMinDescriptorSize)
-    return refuse("descriptor too small (" + std::to_string(d->struct_size) + " bytes, ABI 1.0 needs " +
-                  std::to_string(kMinDescriptorSize) + "); rebuild it against the Scoria SDK");
 
+  // Versions first: they sit in the first 8 bytes of every descriptor of
+  // every major, so a 2.x plugin is told it is 2.x, not that it is small.
   const std::string host_v = version(SCORIA_ABI_VERSION_MAJOR, SCORIA_ABI_VERSION_MINOR);
   const std::string plugin_v = version(d->abi_major, d->abi_minor);
   if (d->abi_major != SCORIA_ABI_VERSION_MAJOR)
@@ -87,6 +86,9 @@ bool PluginRegistry::load(const fs::path& file) {
   if (d->abi_minor > SCORIA_ABI_VERSION_MINOR)
     return refuse("built for ABI " + plugin_v + ", newer than this host provides ABI " + host_v +
                   "; upgrade Scoria or rebuild the plugin against this host's SDK");
+  if (d->struct_size < kMinDescriptorSize)
+    return refuse("descriptor too small (" + std::to_string(d->struct_size) + " bytes, ABI 1.0 needs " +
+                  std::to_string(kMinDescriptorSize) + "); rebuild it against the Scoria SDK");
   if (d->name == nullptr || d->name[0] == '\0') return refuse("descriptor has no name");
   if (d->kind == SCORIA_KIND_ACTION && d->on_execute == nullptr)
     return refuse("action without on_execute; an action must implement it");

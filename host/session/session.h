@@ -167,6 +167,14 @@ struct Snapshot {
 
 class WorkerPool;
 
+/// Per-thread buffers of the predicate loop, reused across tasks.
+struct PredicateScratch {
+  std::vector<const Node*> alive;
+  std::vector<size_t> where;
+  std::vector<scoria_code> codes;
+  std::vector<uint32_t> reasons;
+};
+
 class Session {
  public:
   Session(const Snapshot& snapshot, const config::SchedulerConfig& config,
@@ -251,6 +259,8 @@ class Session {
                  scoria_vote (*call)(const scoria_hooks&, const Job&), const Job& job);
   void check_resources(const Task& task, std::span<const Node* const> nodes,
                        uint8_t* pass, uint32_t* reasons) const;
+  void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
+                       PredicateScratch& scratch);
   std::string unschedulable_message(const Job& job);
 
   const config::SchedulerConfig& config_;
@@ -264,6 +274,13 @@ class Session {
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
+  // Predicate search state: rotation cursor and buffers reused per task.
+  size_t predicate_cursor_ = 0;
+  std::vector<const Node*> rotated_;
+  std::vector<uint8_t> pass_;
+  std::vector<uint32_t> reasons_;
+  std::vector<size_t> positions_;
+  std::vector<PredicateScratch> scratch_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
   std::vector<Outcome::Bind> binds_;

@@ -116,91 +116,116 @@ void Session::check_resources(const Task& task, std::span<const Node* const> nod
 size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates,
                                 bool resources, const Node** fit) {
   const size_t n = candidates.size();
-  std::vector<uint8_t> pass(n, 1);
-  std::vector<uint32_t> reasons(n, 0);
-  std::vector<scoria_code> codes;
+  // Volcano's search: stop once enough feasible nodes are found, starting
+  // where the previous search stopped so every node gets its turn. The
+  // rotation is a session counter, so the result stays deterministic.
+  const size_t want = config::feasible_nodes_to_find(config_, n);
+  const size_t start = (want < n && n > 0) ? predicate_cursor_ % n : 0;
+  rotated_.resize(n);
+  for (size_t k = 0; k < n; ++k) rotated_[k] = candidates[(start + k) % n];
+  pass_.assign(n, 0);
+  reasons_.assign(n, 0);
+
   bool serial = false;
   for (auto& tier : tiers_)
     for (auto& p : tier)
       if (on(p, Flag::Predicate) && (p.hooks.on_predicate || p.hooks.on_predicate_batch))
         serial = serial || p.serial;
+  const bool parallel = workers_ != nullptr && workers_->size() > 1 && !serial;
+  if (scratch_.size() < (workers_ ? workers_->size() : 1))
+    scratch_.resize(workers_ ? workers_->size() : 1);
 
-  auto run_chunk = [&](size_t, size_t begin, size_t end) {
-    if (begin == end) return;
-    std::span<const Node* const> chunk = candidates.subspan(begin, end - begin);
-    if (resources) check_resources(task, chunk, &pass[begin], &reasons[begin]);
-    std::vector<const Node*> alive;
-    std::vector<size_t> where;
-    std::vector<scoria_code> out_codes;
-    std::vector<uint32_t> out_reasons;
-    for (auto& tier : tiers_)
-      for (auto& p : tier) {
-        if (!on(p, Flag::Predicate)) continue;
-        if (p.hooks.on_predicate_batch != nullptr) {
-          alive.clear();
-          where.clear();
-          for (size_t i = begin; i < end; ++i)
-            if (pass[i]) {
-              alive.push_back(candidates[i]);
-              where.push_back(i);
-            }
-          if (alive.empty()) return;
-          out_codes.assign(alive.size(), SCORIA_OK);
-          out_reasons.assign(alive.size(), 0);
-          scoria_code rc = p.hooks.on_predicate_batch(p.hooks.user_data, &task, alive.data(),
-                                                      alive.size(), out_codes.data(),
-                                                      out_reasons.data());
-          if (rc == SCORIA_ERROR) {
-            plugin::count_error(p.ctx, "batch predicate failed");
-            continue;
-          }
-          for (size_t k = 0; k < alive.size(); ++k) {
-            scoria_code c = out_codes[k];
-            if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
-            if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
-              pass[where[k]] = 0;
-              reasons[where[k]] = out_reasons[k];
-            }
-          }
-        } else if (p.hooks.on_predicate != nullptr) {
-          for (size_t i = begin; i < end; ++i) {
-            if (!pass[i]) continue;
-            uint32_t reason = 0;
-            scoria_code c = p.hooks.on_predicate(p.hooks.user_data, &task, candidates[i], &reason);
-            if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
-            if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
-              pass[i] = 0;
-              reasons[i] = reason;
-            }
-          }
-        }
-      }
+  auto run_chunk = [&](size_t chunk, size_t begin, size_t end) {
+    if (begin < end) predicate_chunk(task, resources, begin, end, scratch_[chunk]);
   };
 
-  // Below a few hundred nodes the hand-off costs more than it saves.
-  if (workers_ != nullptr && !serial && n >= 256)
-    workers_->parallel_for(n, run_chunk);
-  else
-    run_chunk(0, 0, n);
+  size_t scanned = 0, found = 0;
+  while (scanned < n && found < want) {
+    // Each round covers at least what is still wanted; below a few hundred
+    // nodes the hand-off to the other thread costs more than it saves.
+    const size_t round = std::min(n - scanned, std::max<size_t>(want - found, 256));
+    if (parallel && round >= 256)
+      workers_->parallel_for(round, [&](size_t chunk, size_t b, size_t e) {
+        run_chunk(chunk, scanned + b, scanned + e);
+      });
+    else
+      run_chunk(0, scanned, scanned + round);
+    for (size_t k = scanned; k < scanned + round; ++k) found += pass_[k];
+    scanned += round;
+  }
+  predicate_cursor_ = start + scanned;
 
-  size_t found = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (pass[i]) fit[found++] = candidates[i];
+  // Callers see the fitting nodes in candidate order, whatever the rotation.
+  positions_.clear();
+  for (size_t k = 0; k < scanned && positions_.size() < want; ++k)
+    if (pass_[k]) positions_.push_back((start + k) % n);
+  std::sort(positions_.begin(), positions_.end());
+  const size_t out = positions_.size();
+  for (size_t i = 0; i < out; ++i) fit[i] = candidates[positions_[i]];
 
   task.fit.reasons.clear();
-  task.fit.recorded = found == 0;
-  task.fit.nodes_tried = static_cast<uint32_t>(n);
-  if (found == 0) {
-    for (size_t i = 0; i < n; ++i) {
+  task.fit.recorded = out == 0;
+  task.fit.nodes_tried = static_cast<uint32_t>(scanned);
+  if (out == 0) {
+    for (size_t k = 0; k < scanned; ++k) {
       auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
-                             [&](const auto& r) { return r.first == reasons[i]; });
+                             [&](const auto& r) { return r.first == reasons_[k]; });
       if (it == task.fit.reasons.end())
-        task.fit.reasons.emplace_back(reasons[i], 1);
+        task.fit.reasons.emplace_back(reasons_[k], 1);
       else
         ++it->second;
     }
   }
-  return found;
+  return out;
+}
+
+void Session::predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
+                              PredicateScratch& s) {
+  std::span<const Node* const> chunk(rotated_.data() + begin, end - begin);
+  if (resources) check_resources(task, chunk, &pass_[begin], &reasons_[begin]);
+  else std::fill(pass_.begin() + static_cast<long>(begin), pass_.begin() + static_cast<long>(end), 1);
+  for (auto& tier : tiers_)
+    for (auto& p : tier) {
+      if (!on(p, Flag::Predicate)) continue;
+      if (p.hooks.on_predicate_batch != nullptr) {
+        s.alive.clear();
+        s.where.clear();
+        for (size_t i = begin; i < end; ++i)
+          if (pass_[i]) {
+            s.alive.push_back(rotated_[i]);
+            s.where.push_back(i);
+          }
+        if (s.alive.empty()) return;
+        s.codes.assign(s.alive.size(), SCORIA_OK);
+        s.reasons.assign(s.alive.size(), 0);
+        scoria_code rc = p.hooks.on_predicate_batch(p.hooks.user_data, &task, s.alive.data(),
+                                                    s.alive.size(), s.codes.data(),
+                                                    s.reasons.data());
+        if (rc == SCORIA_ERROR) {
+          plugin::count_error(p.ctx, "batch predicate failed");
+          continue;
+        }
+        for (size_t k = 0; k < s.alive.size(); ++k) {
+          scoria_code c = s.codes[k];
+          if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
+          if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+            pass_[s.where[k]] = 0;
+            reasons_[s.where[k]] = s.reasons[k];
+          }
+        }
+      } else if (p.hooks.on_predicate != nullptr) {
+        for (size_t i = begin; i < end; ++i) {
+          if (!pass_[i]) continue;
+          uint32_t reason = 0;
+          scoria_code c = p.hooks.on_predicate(p.hooks.user_data, &task, rotated_[i], &reason);
+          if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
+          if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+            pass_[i] = 0;
+            reasons_[i] = reason;
+          }
+        }
+      }
+    }
 }
 
 scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* reason) {

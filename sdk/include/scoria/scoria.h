@@ -314,29 +314,37 @@ typedef struct scoria_node_info {
   uint32_t reserved0;
 } scoria_node_info;
 
-/** One taint of a node. */
+/** One taint of a node. Filled by host_api.node_taint_at; the caller sets
+    struct_size first. Strings owned by the host, valid for the session. */
 typedef struct scoria_taint {
+  uint32_t struct_size;
+  uint32_t effect; /**< scoria_taint_effect */
   scoria_str key;
   scoria_str value;
-  uint32_t effect; /**< scoria_taint_effect */
 } scoria_taint;
 
-/** One toleration of a task. An empty key with op EXISTS tolerates all. */
+/** One toleration of a task, filled by host_api.task_toleration_at (caller
+    sets struct_size). An empty key with op EXISTS tolerates all. */
 typedef struct scoria_toleration {
-  scoria_str key;
-  scoria_str value;
+  uint32_t struct_size;
   uint32_t op;     /**< SCORIA_OP_EQUAL or SCORIA_OP_EXISTS */
   uint32_t effect; /**< scoria_taint_effect, or 0 for every effect */
+  uint32_t reserved0;
+  scoria_str key;
+  scoria_str value;
 } scoria_toleration;
 
 /**
- * One requirement of a node selector term (matchExpressions or matchFields).
+ * One requirement of a node selector term (matchExpressions or matchFields),
+ * filled by host_api.task_affinity_requirement_at (caller sets struct_size).
  * For matchFields the key is a field path such as "metadata.name".
  */
 typedef struct scoria_selector_requirement {
-  scoria_str key;
+  uint32_t struct_size;
   uint32_t op;            /**< scoria_selector_op */
   uint32_t is_field;      /**< 1 for matchFields, 0 for matchExpressions */
+  uint32_t reserved0;
+  scoria_str key;
   const scoria_str* values; /**< owned by the host, valid for the session */
   size_t value_count;
 } scoria_selector_requirement;
@@ -619,7 +627,8 @@ typedef struct scoria_host_api {
   /**
    * Runs every predicate of the session for `task` over `candidates` (or
    * all nodes of the session when candidates is NULL), on every core the
-   * host uses, and writes the passing nodes, in node order, into `fit`
+   * host uses, and writes the passing nodes, in the order of `candidates`
+   * (session node order when NULL), into `fit`
    * (host-sized: at least node_count items, owned by the caller). Returns the
    * number written. The per-reason counts of the failures are kept as the
    * task's fit error (the PodGroup's unschedulable message).
@@ -679,7 +688,12 @@ typedef struct scoria_host_api {
 
   /* --- statements ------------------------------------------------------------- */
 
-  /** Opens a statement. Owned by the host; ends with commit or discard. */
+  /** Opens a statement. Owned by the host; ends with commit or discard.
+      A statement still open when the session closes (Volcano's allocate
+      leaves a pipelined gang so) keeps its effects for the rest of the
+      session — its tasks stay Allocated or Pipelined and are reported as
+      pipelined — but nothing of it is bound; the host frees it at close.
+      Several statements may be open at once. */
   scoria_statement* (*statement_open)(scoria_session* ssn);
   /** Tentatively places `task` (Pending) on `node` using idle resources;
       fires on_allocate. */

@@ -1,0 +1,497 @@
+// The allocate action: places Pending tasks on nodes, queue by queue and job by
+// job, and binds a job's placements only once its gang is ready (Volcano's
+// allocate without network topology and sub-job policies).
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using scoria::api;
+
+// Builds a log line only when its level is enabled, so that disabled
+// verbosity costs one host call and no formatting.
+void append(std::string& out, std::string_view s) { out.append(s); }
+// Digits by hand: std::to_string would pull in libstdc++'s digit table, a
+// GNU-unique symbol that the loader exports and that keeps the object from
+// ever unloading.
+template <std::integral Int>
+void append(std::string& out, Int n) {
+  char digits[24];
+  size_t at = sizeof digits;
+  const bool negative = n < 0;
+  auto rest = static_cast<unsigned long long>(n);
+  if (negative) rest = 0ULL - rest;
+  do {
+    digits[--at] = static_cast<char>('0' + rest % 10);
+    rest /= 10;
+  } while (rest != 0);
+  if (negative) digits[--at] = '-';
+  out.append(digits + at, sizeof digits - at);
+}
+template <typename... Parts>
+void log_line(int level, const Parts&... parts) {
+  if (!api().log_enabled(scoria::host().ctx, level)) return;
+  std::string msg;
+  (append(msg, parts), ...);
+  api().log(scoria::host().ctx, level, scoria::str(msg));
+}
+
+// The action's `arguments` (Volcano's per-action configurations).
+struct Config {
+  // Accepted for Volcano compatibility; predicate result caching is the
+  // host's business behind session_predicate_nodes.
+  bool predicate_error_cache = true;
+};
+
+// A statement that is discarded unless it is committed or deliberately left
+// open, so that no early exit leaves half a gang placed.
+class Statement {
+ public:
+  explicit Statement(scoria_statement* s) : s_(s) {}
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { discard(); }
+
+  explicit operator bool() const { return s_ != nullptr; }
+  scoria_statement* get() const { return s_; }
+  size_t size() const { return s_ != nullptr ? api().statement_size(s_) : 0; }
+
+  scoria_code commit() { return api().statement_commit(std::exchange(s_, nullptr)); }
+  void discard() {
+    if (s_ != nullptr) api().statement_discard(std::exchange(s_, nullptr));
+  }
+  // Keeps the operations in the session without binding them (a pipelined
+  // job holds its nodes for this session only).
+  void leave_open() { s_ = nullptr; }
+
+ private:
+  scoria_statement* s_;
+};
+
+// A Pending task to place, with what the hot loop reads of it. The pointers
+// are host-owned and stay valid for the session.
+struct TaskWork {
+  const scoria_task* task;
+  const double* init_resreq;
+  std::string_view role;
+  std::string_view uid;
+};
+
+// A job with tasks to place. Its tasks are tasks_[next, end) in task order.
+struct JobWork {
+  const scoria_job* job;
+  const scoria_queue* queue;
+  std::string_view uid;
+  size_t next;
+  size_t end;
+  // Volcano's NeedContinueAllocating without per-role minimums: a task that
+  // fits nowhere ends the attempt only when every task of the job is needed.
+  bool may_skip_unfit;
+  // Roles (task-spec) with a task that fit nowhere this session: the other
+  // tasks of the role are taken to be alike and are not tried again.
+  std::vector<std::string_view> failed_roles;
+};
+
+// A queue with jobs to place; `jobs` is a heap of positions in jobs_.
+struct QueueWork {
+  const scoria_queue* queue;
+  std::string_view name;
+  std::vector<size_t> jobs;
+};
+
+// The live resource vectors of a node (host-owned, updated as the session
+// allocates), read once per session instead of once per task and node.
+struct NodeState {
+  const scoria_node* node;
+  const double* idle;
+  const double* releasing;
+  const double* pipelined;
+};
+
+// A node chosen for a task, and whether it has the resources idle now (else
+// they are being released and the task is pipelined).
+struct Choice {
+  const scoria_node* node = nullptr;
+  bool idle = false;
+};
+
+// One run of the action over one session.
+class Allocate {
+ public:
+  explicit Allocate(scoria_session* ssn) : ssn_(ssn), dims_(scoria::dims(ssn)) {}
+
+  void run() {
+    read_nodes();
+    collect();
+    log_line(SCORIA_LOG_V3, "try to allocate for ", jobs_.size(), " jobs in ", active_.size(),
+             " queues over ", nodes_.size(), " nodes");
+    allocate_queues();
+  }
+
+ private:
+  // --- setup ----------------------------------------------------------------
+
+  void read_nodes() {
+    const size_t count = api().node_count(ssn_);
+    nodes_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_node* node = api().node_at(ssn_, i);
+      const scoria_node_info ni = scoria::info(node);
+      if (ni.idle == nullptr || ni.releasing == nullptr || ni.pipelined == nullptr) {
+        // Kept so that positions match the session's; never chosen.
+        log_line(SCORIA_LOG_ERROR, "node ", i, " has no resource vectors; it is not used");
+        nodes_.push_back(NodeState{node, nullptr, nullptr, nullptr});
+        continue;
+      }
+      nodes_.push_back(NodeState{node, ni.idle, ni.releasing, ni.pipelined});
+    }
+    // Sized once: session_predicate_nodes writes up to node_count nodes.
+    fit_.resize(count);
+    idle_nodes_.reserve(count);
+    future_nodes_.reserve(count);
+    scores_.resize(count);
+  }
+
+  // Gathers every job that may be allocated and its Pending tasks in task order,
+  // grouped by queue.
+  void collect() {
+    const bool enqueue_enabled = api().session_action_enabled(ssn_, scoria::str("enqueue")) != 0;
+    const size_t queue_count = api().queue_count(ssn_);
+    std::vector<int64_t> slot_of(queue_count, -1);  // queue index -> position in queues_
+    const auto after = [this](size_t a, size_t b) { return job_after(a, b); };
+
+    const size_t job_count = api().job_count(ssn_);
+    for (size_t i = 0; i < job_count; ++i) {
+      const scoria_job* job = api().job_at(ssn_, i);
+      const scoria_job_info ji = scoria::info(job);
+      const std::string_view uid = scoria::view(ji.uid);
+      if (ji.phase == SCORIA_PHASE_PENDING) {
+        if (enqueue_enabled) {
+          log_line(SCORIA_LOG_V4, "job <", uid, "> is Pending; left to enqueue");
+          continue;
+        }
+        // Without an enqueue action nothing else would ever admit the job.
+        api().session_job_set_phase(ssn_, job, SCORIA_PHASE_INQUEUE);
+      }
+      // Cheap test first: a job without Pending tasks has nothing to place,
+      // whatever the checks below would say.
+      if (ji.status_count[0] == 0) continue;
+
+      scoria_str message{};
+      if (api().session_job_valid(ssn_, job, &message) == 0) {
+        log_line(SCORIA_LOG_V4, "job <", uid, "> is not valid: ", scoria::view(message));
+        continue;
+      }
+      if (ji.queue == nullptr) {
+        log_line(SCORIA_LOG_WARNING, "queue <", scoria::view(ji.queue_name), "> of job <", uid,
+                 "> does not exist; job skipped");
+        continue;
+      }
+      const scoria_queue_info qi = scoria::info(ji.queue);
+      if (qi.index >= queue_count) {
+        log_line(SCORIA_LOG_ERROR, "queue <", scoria::view(qi.name), "> of job <", uid,
+                 "> has an index out of range; job skipped");
+        continue;
+      }
+
+      const size_t begin = tasks_.size();
+      collect_tasks(job);
+      if (tasks_.size() == begin) continue;
+
+      if (slot_of[qi.index] < 0) {
+        slot_of[qi.index] = static_cast<int64_t>(queues_.size());
+        active_.push_back(queues_.size());
+        queues_.push_back(QueueWork{ji.queue, scoria::view(qi.name), {}});
+      }
+      jobs_.push_back(
+          JobWork{job, ji.queue, uid, begin, tasks_.size(), ji.min_available < ji.task_count, {}});
+      std::vector<size_t>& heap = queues_[static_cast<size_t>(slot_of[qi.index])].jobs;
+      heap.push_back(jobs_.size() - 1);
+      std::push_heap(heap.begin(), heap.end(), after);
+      log_line(SCORIA_LOG_V4, "job <", uid, "> with ", tasks_.size() - begin,
+               " pending tasks added to queue <", scoria::view(qi.name), ">");
+    }
+  }
+
+  // Appends the job's Pending tasks that ask for resources, in task order.
+  // Best-effort tasks are left to backfill.
+  void collect_tasks(const scoria_job* job) {
+    const size_t begin = tasks_.size();
+    const size_t count = api().job_task_count(job);
+    for (size_t k = 0; k < count; ++k) {
+      const scoria_task* task = api().job_task_at(job, k);
+      const scoria_task_info ti = scoria::info(task);
+      if (ti.status != SCORIA_TASK_PENDING || ti.best_effort != 0) continue;
+      if (ti.init_resreq == nullptr) {
+        log_line(SCORIA_LOG_ERROR, "task <", scoria::view(ti.uid), "> has no request; skipped");
+        continue;
+      }
+      tasks_.push_back(TaskWork{task, ti.init_resreq, scoria::view(ti.role), scoria::view(ti.uid)});
+    }
+    // Heap sort: bounded even if a plugin's order is inconsistent, which
+    // std::sort does not promise.
+    const auto first = tasks_.begin() + static_cast<std::ptrdiff_t>(begin);
+    const auto less = [this](const TaskWork& l, const TaskWork& r) {
+      return api().session_task_less(ssn_, l.task, r.task) != 0;
+    };
+    std::make_heap(first, tasks_.end(), less);
+    std::sort_heap(first, tasks_.end(), less);
+  }
+
+  // Heap order for std::*_heap (a max-heap): `a` sorts below `b` when b goes first.
+  bool job_after(size_t a, size_t b) const {
+    return api().session_job_less(ssn_, jobs_[b].job, jobs_[a].job) != 0;
+  }
+
+  // --- the loop ---------------------------------------------------------------
+
+  // Serves the first queue one job at a time. The queue order is asked afresh
+  // every round because allocation changes the queues' shares; a job's place
+  // among its queue's jobs is re-evaluated when it is pushed back (the other
+  // jobs of the queue did not change meanwhile).
+  void allocate_queues() {
+    const auto after = [this](size_t a, size_t b) { return job_after(a, b); };
+    while (!active_.empty()) {
+      size_t best = 0;
+      for (size_t i = 1; i < active_.size(); ++i) {
+        if (api().session_queue_less(ssn_, queues_[active_[i]].queue,
+                                     queues_[active_[best]].queue) != 0) {
+          best = i;
+        }
+      }
+      QueueWork& qw = queues_[active_[best]];
+      if (api().session_overused(ssn_, qw.queue) != 0) {
+        log_line(SCORIA_LOG_V3, "queue <", qw.name, "> is overused; skipped");
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(best));
+        continue;
+      }
+      if (qw.jobs.empty()) {
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(best));
+        continue;
+      }
+      std::pop_heap(qw.jobs.begin(), qw.jobs.end(), after);
+      const size_t job = qw.jobs.back();
+      qw.jobs.pop_back();
+      if (allocate_job(jobs_[job])) {
+        qw.jobs.push_back(job);
+        std::push_heap(qw.jobs.begin(), qw.jobs.end(), after);
+      }
+    }
+  }
+
+  // Places the job's tasks in order until it is ready or a needed task fits
+  // nowhere. Returns true when the job was committed and has tasks left, so
+  // that it competes again for the rest.
+  bool allocate_job(JobWork& jw) {
+    Statement stmt(api().statement_open(ssn_));
+    if (!stmt) {
+      log_line(SCORIA_LOG_ERROR, "cannot open a statement for job <", jw.uid, ">; job skipped");
+      return false;
+    }
+    while (jw.next < jw.end) {
+      const TaskWork& t = tasks_[jw.next++];
+      if (api().session_allocatable(ssn_, jw.queue, t.task) == 0) {
+        log_line(SCORIA_LOG_V3, "queue of job <", jw.uid, "> cannot take task <", t.uid, ">");
+        continue;
+      }
+      if (!t.role.empty() && role_failed(jw, t.role)) {
+        log_line(SCORIA_LOG_V5, "task <", t.uid, "> skipped: role <", t.role,
+                 "> already fits nowhere");
+        continue;
+      }
+      size_t fit_count = api().session_predicate_nodes(ssn_, t.task, nullptr, 0,
+                                                       /*check_resources=*/1, fit_.data());
+      fit_count = std::min(fit_count, fit_.size());
+      if (fit_count == 0) {
+        log_line(SCORIA_LOG_V3, "task <", t.uid, "> fits no node");
+        if (!t.role.empty()) jw.failed_roles.push_back(t.role);
+        if (jw.may_skip_unfit || api().session_job_ready(ssn_, jw.job) != 0) continue;
+        break;
+      }
+      const Choice choice = choose_node(t, fit_count);
+      if (choice.node == nullptr) continue;
+
+      const scoria_code rc = choice.idle
+                                 ? api().statement_allocate(stmt.get(), t.task, choice.node)
+                                 : api().statement_pipeline(stmt.get(), t.task, choice.node);
+      if (rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, choice.idle ? "allocating" : "pipelining", " task <", t.uid,
+                 "> failed: code ", static_cast<int>(rc));
+        continue;
+      }
+      if (api().log_enabled(scoria::host().ctx, SCORIA_LOG_V3)) {
+        log_line(SCORIA_LOG_V3, choice.idle ? "allocated" : "pipelined", " task <", t.uid,
+                 "> on node <", scoria::view(scoria::info(choice.node).name), ">");
+      }
+      // Stop at the gang minimum so that other jobs get their turn.
+      if (api().session_job_ready(ssn_, jw.job) != 0) break;
+    }
+
+    if (api().session_job_ready(ssn_, jw.job) != 0) {
+      const scoria_code rc = stmt.commit();
+      if (rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, "commit for job <", jw.uid, "> failed: code ",
+                 static_cast<int>(rc));
+      }
+      return jw.next < jw.end;
+    }
+    if (stmt.size() > 0 && api().session_job_pipelined(ssn_, jw.job) != 0) {
+      // As Volcano: the placements hold their nodes for the rest of this
+      // session but nothing is bound; the job tries again next session.
+      log_line(SCORIA_LOG_V3, "job <", jw.uid, "> is pipelined; placements kept unbound");
+      stmt.leave_open();
+      return false;
+    }
+    log_line(SCORIA_LOG_V3, "job <", jw.uid, "> is not ready; placements undone");
+    stmt.discard();
+    return false;
+  }
+
+  static bool role_failed(const JobWork& jw, std::string_view role) {
+    return std::find(jw.failed_roles.begin(), jw.failed_roles.end(), role) != jw.failed_roles.end();
+  }
+
+  // --- node choice -------------------------------------------------------------
+
+  // Prefers nodes with the resources idle now over nodes where they are being
+  // released; within the first group that has any, the best scored node wins.
+  Choice choose_node(const TaskWork& t, size_t fit_count) {
+    idle_nodes_.clear();
+    future_nodes_.clear();
+    const scoria::ResourceView req(t.init_resreq, dims_);
+    size_t cursor = 0;
+    for (size_t k = 0; k < fit_count; ++k) {
+      const NodeState* ns = locate(fit_[k], cursor);
+      if (ns == nullptr || ns->idle == nullptr) continue;
+      if (scoria::less_equal(req, scoria::ResourceView(ns->idle, dims_))) {
+        idle_nodes_.push_back(ns->node);
+      } else if (fits_future_idle(req, *ns)) {
+        future_nodes_.push_back(ns->node);
+      }
+    }
+    if (const scoria_node* node = best_of(t, idle_nodes_)) return Choice{node, true};
+    if (const scoria_node* node = best_of(t, future_nodes_)) return Choice{node, false};
+    return Choice{};
+  }
+
+  // The predicate writes fit nodes in session order, so a forward walk finds
+  // them without a host call; anything else is looked up by index.
+  const NodeState* locate(const scoria_node* node, size_t& cursor) const {
+    while (cursor < nodes_.size() && nodes_[cursor].node != node) ++cursor;
+    if (cursor < nodes_.size()) return &nodes_[cursor++];
+    const uint32_t index = scoria::info(node).index;
+    if (index >= nodes_.size() || nodes_[index].node != node) return nullptr;
+    // The order is not the session's: look up every further node directly.
+    cursor = nodes_.size();
+    return &nodes_[index];
+  }
+
+  // init_resreq <= idle + releasing - pipelined, with Volcano's tolerance.
+  bool fits_future_idle(scoria::ResourceView req, const NodeState& ns) const {
+    for (size_t d = 0; d < dims_; ++d) {
+      const double future = ns.idle[d] + ns.releasing[d] - ns.pipelined[d];
+      if (!(req[d] < future || std::fabs(req[d] - future) < SCORIA_RESOURCE_EPSILON)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const scoria_node* best_of(const TaskWork& t, const std::vector<const scoria_node*>& nodes) {
+    if (nodes.empty()) return nullptr;
+    if (nodes.size() == 1) return nodes.front();
+    const std::span<double> scores(scores_.data(), nodes.size());
+    if (api().session_node_scores(ssn_, t.task, nodes.data(), nodes.size(), scores.data()) !=
+        SCORIA_OK) {
+      // Scores failed: let best_node's plugins or the lowest index decide.
+      std::fill(scores.begin(), scores.end(), 0.0);
+    }
+    const int64_t best =
+        api().session_best_node(ssn_, t.task, nodes.data(), scores.data(), nodes.size());
+    if (best < 0 || static_cast<size_t>(best) >= nodes.size()) return nullptr;
+    return nodes[static_cast<size_t>(best)];
+  }
+
+  scoria_session* ssn_;
+  const size_t dims_;
+
+  std::vector<NodeState> nodes_;  // session order
+  std::vector<TaskWork> tasks_;
+  std::vector<JobWork> jobs_;
+  std::vector<QueueWork> queues_;
+  std::vector<size_t> active_;  // positions in queues_ still served, first seen first
+
+  // Per-task scratch, sized to node_count once per session.
+  std::vector<const scoria_node*> fit_;
+  std::vector<const scoria_node*> idle_nodes_;
+  std::vector<const scoria_node*> future_nodes_;
+  std::vector<double> scores_;
+};
+
+scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* args, void** instance,
+                      char* error, size_t error_capacity) {
+  try {
+    auto config = std::make_unique<Config>();
+    if (args != nullptr) {
+      config->predicate_error_cache =
+          scoria::arg_bool(args, "enablePredicateErrorCache", config->predicate_error_cache);
+    }
+    *instance = config.release();
+    return SCORIA_OK;
+  } catch (const std::exception& e) {
+    scoria::write_message(error, error_capacity, e.what());
+    return SCORIA_ERROR;
+  }
+}
+
+void on_destroy(void* instance) {
+  const std::unique_ptr<Config> owned(static_cast<Config*>(instance));
+}
+
+scoria_code on_execute(void* instance, scoria_session* ssn) {
+  // Nothing may unwind into the host; an exception undoes the open statement.
+  try {
+    // The configuration has nothing that changes how a session runs (see Config).
+    (void)instance;
+    Allocate(ssn).run();
+    return SCORIA_OK;
+  } catch (const std::exception& e) {
+    scoria::report_error(e.what());
+  } catch (...) {
+    scoria::report_error("unknown exception");
+  }
+  return SCORIA_ERROR;
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "allocate",
+    .kind = SCORIA_KIND_ACTION,
+    .flags = 0,
+    .version = "0.1.0",
+    .description = "Places Pending tasks on nodes, binding a job once its gang is ready",
+    .on_create = on_create,
+    .on_destroy = on_destroy,
+    .on_session_open = nullptr,
+    .on_session_close = nullptr,
+    .on_execute = on_execute,
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)

@@ -1,0 +1,156 @@
+// The priority plugin: higher priority goes first, for tasks (pod priority)
+// and for jobs (PodGroup priority); a preemptor may only evict tasks of
+// lower-priority jobs, or lower-priority tasks of its own job (Volcano's
+// priority). It registers no reclaimable hook: reclaim is about fair shares
+// between queues, not priority.
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using scoria::api;
+
+// Builds a log line only when its level is enabled.
+void append(std::string& out, std::string_view s) { out.append(s); }
+// Digits by hand: std::to_string would pull in a GNU-unique symbol of
+// libstdc++ that keeps the object from ever unloading.
+template <std::integral Int>
+void append(std::string& out, Int n) {
+  char digits[24];
+  size_t at = sizeof digits;
+  const bool negative = n < 0;
+  auto rest = static_cast<unsigned long long>(n);
+  if (negative) rest = 0ULL - rest;
+  do {
+    digits[--at] = static_cast<char>('0' + rest % 10);
+    rest /= 10;
+  } while (rest != 0);
+  if (negative) digits[--at] = '-';
+  out.append(digits + at, sizeof digits - at);
+}
+template <typename... Parts>
+void log_line(int level, const Parts&... parts) {
+  if (!api().log_enabled(scoria::host().ctx, level)) return;
+  std::string msg;
+  (append(msg, parts), ...);
+  api().log(scoria::host().ctx, level, scoria::str(msg));
+}
+
+// <0 when l has the higher priority, >0 when r has, 0 when equal.
+int higher_first(int32_t l, int32_t r) {
+  if (l == r) return 0;
+  return l > r ? -1 : 1;
+}
+
+// Priority takes no arguments; the instance exists for the lifecycle only.
+struct Instance {};
+
+int on_task_order(void* /*user_data*/, const scoria_task* l, const scoria_task* r) {
+  return higher_first(scoria::info(l).priority, scoria::info(r).priority);
+}
+
+int on_job_order(void* /*user_data*/, const scoria_job* l, const scoria_job* r) {
+  return higher_first(scoria::info(l).priority, scoria::info(r).priority);
+}
+
+// Across jobs the job priorities decide; within the preemptor's own job the
+// task priorities do. Equal priority never preempts.
+scoria_vote on_preemptable(void* /*user_data*/, const scoria_task* preemptor,
+                           const scoria_task* const* candidates, size_t count, uint8_t* selected) {
+  try {
+    const scoria_task_info pt = scoria::info(preemptor);
+    if (pt.job == nullptr) {
+      log_line(SCORIA_LOG_WARNING, "preemptor <", scoria::view(pt.uid), "> has no job; no victims");
+      return SCORIA_VOTE_PERMIT;
+    }
+    const int32_t preemptor_job_priority = scoria::info(pt.job).priority;
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_task_info ct = scoria::info(candidates[i]);
+      if (ct.job == nullptr) {
+        log_line(SCORIA_LOG_WARNING, "skip victim <", scoria::view(ct.uid), ">: it has no job");
+        continue;
+      }
+      if (ct.job != pt.job) {
+        const int32_t victim_job_priority = scoria::info(ct.job).priority;
+        if (victim_job_priority < preemptor_job_priority) {
+          selected[i] = 1;
+        } else {
+          log_line(SCORIA_LOG_V4, "cannot preempt <", scoria::view(ct.uid), ">: its job priority ",
+                   victim_job_priority, " is not below the preemptor's ", preemptor_job_priority);
+        }
+      } else if (ct.priority < pt.priority) {
+        selected[i] = 1;
+      } else {
+        log_line(SCORIA_LOG_V4, "cannot preempt <", scoria::view(ct.uid), ">: its task priority ",
+                 ct.priority, " is not below the preemptor's ", pt.priority);
+      }
+    }
+  } catch (const std::exception& e) {
+    // Only logging allocates; choose nothing rather than half a decision.
+    std::fill(selected, selected + count, uint8_t{0});
+    scoria::report_error(e.what());
+  }
+  return SCORIA_VOTE_PERMIT;
+}
+
+// A job starves while some of its tasks are neither ready nor pipelined.
+int on_job_starving(void* /*user_data*/, const scoria_job* job) {
+  const scoria_job_info ji = scoria::info(job);
+  const int32_t placed = scoria::count_status(ji, scoria::kReadyStatuses | SCORIA_TASK_PIPELINED);
+  return placed < ji.task_count ? 1 : 0;
+}
+
+scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* /*args*/,
+                      void** instance, char* error, size_t error_capacity) {
+  try {
+    *instance = std::make_unique<Instance>().release();
+    return SCORIA_OK;
+  } catch (const std::exception& e) {
+    scoria::write_message(error, error_capacity, e.what());
+    return SCORIA_ERROR;
+  }
+}
+
+void on_destroy(void* instance) {
+  const std::unique_ptr<Instance> owned(static_cast<Instance*>(instance));
+}
+
+scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hooks* hooks) {
+  // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
+  if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
+  hooks->user_data = instance;
+  hooks->on_task_order = on_task_order;
+  hooks->on_job_order = on_job_order;
+  hooks->on_preemptable = on_preemptable;
+  hooks->on_job_starving = on_job_starving;
+  return SCORIA_OK;
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "priority",
+    .kind = SCORIA_KIND_PLUGIN,
+    .flags = 0,
+    .version = "1.0.0",
+    .description = "Orders jobs and tasks by priority; only lower priority may be preempted",
+    .on_create = on_create,
+    .on_destroy = on_destroy,
+    .on_session_open = on_session_open,
+    .on_session_close = nullptr,
+    .on_execute = nullptr,
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)
