@@ -1459,6 +1459,12 @@ void parse_objects(std::string_view text, const std::string& file_name,
   c.claim_existing(out);
   c.add(parse_text(text, file_name), file_name);
   model::ClusterObjects& fresh = c.objects();
+  // Make room first: the moves below cannot fail, so `out` gets all or nothing.
+  out.nodes.reserve(out.nodes.size() + fresh.nodes.size());
+  out.pods.reserve(out.pods.size() + fresh.pods.size());
+  out.pod_groups.reserve(out.pod_groups.size() + fresh.pod_groups.size());
+  out.queues.reserve(out.queues.size() + fresh.queues.size());
+  out.priority_classes.reserve(out.priority_classes.size() + fresh.priority_classes.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };

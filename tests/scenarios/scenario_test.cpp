@@ -39,12 +39,12 @@ std::vector<std::string> scenarios() {
   return out;
 }
 
-struct Run {
+struct SimResult {
   int exit_code = -1;
   std::string out, err;
 };
 
-Run simulate(const fs::path& dir) {
+SimResult simulate(const fs::path& dir) {
   fs::path conf = fs::exists(dir / "scheduler.toml") ? dir / "scheduler.toml" : dir / "scheduler.yaml";
   std::string extra = fs::exists(dir / "args") ? read(dir / "args") : "";
   for (char& c : extra)
@@ -53,7 +53,7 @@ Run simulate(const fs::path& dir) {
   std::string cmd = std::string("'") + SCORIA_BINARY + "' simulate --output json --config '" +
                     conf.string() + "' " + extra + " '" + (dir / "cluster.yaml").string() +
                     "' 2>'" + err.string() + "'";
-  Run r;
+  SimResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   std::array<char, 4096> buf;
@@ -88,24 +88,33 @@ class Scenario : public testing::TestWithParam<std::string> {};
 TEST_P(Scenario, MatchesExpected) {
   const fs::path dir = fs::path(SCORIA_SCENARIO_DIR) / GetParam();
   const json expected = json::parse(read(dir / "expected.json"));
-  const Run run = simulate(dir);
+  const SimResult run = simulate(dir);
   ASSERT_EQ(run.exit_code, expected.value("exit_code", 0)) << "stderr:\n" << run.err;
-  if (expected.contains("stderr_contains"))
+  if (expected.contains("stderr_contains")) {
     EXPECT_NE(run.err.find(expected["stderr_contains"].get<std::string>()), std::string::npos)
         << "stderr:\n" << run.err;
+  }
   if (run.exit_code != 0) return;
   const json actual = json::parse(run.out);
-  for (const char* whole : {"binds", "pipelined", "evictions"})
-    if (expected.contains(whole))
+  for (const char* whole : {"binds", "pipelined", "evictions"}) {
+    if (expected.contains(whole)) {
       EXPECT_EQ(actual.at(whole), expected[whole]) << whole << " differ";
-  if (expected.contains("podgroups")) expect_entries(expected["podgroups"], actual["podgroups"], "podgroup");
-  if (expected.contains("queues")) expect_entries(expected["queues"], actual["queues"], "queue");
-  if (expected.contains("cycles")) EXPECT_EQ(actual["cycles"], expected["cycles"]);
+    }
+  }
+  if (expected.contains("podgroups")) {
+    expect_entries(expected["podgroups"], actual["podgroups"], "podgroup");
+  }
+  if (expected.contains("queues")) {
+    expect_entries(expected["queues"], actual["queues"], "queue");
+  }
+  if (expected.contains("cycles")) {
+    EXPECT_EQ(actual["cycles"], expected["cycles"]);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Scenario, testing::ValuesIn(scenarios()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+                         [](const testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
                            for (char& c : name)
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            return name;
