@@ -38,10 +38,18 @@ std::string fit_error_text(const FitErrors& fit) {
   return out + ".";
 }
 
-model::PodGroupPhase phase_of(const Job& job, bool unschedulable) {
+// Releasing tasks still on a node keep their gang slot while they terminate.
+int32_t releasing_placed(const Job& job, const std::vector<Task>& tasks) {
+  int32_t n = 0;
+  for (uint32_t t : job.tasks)
+    if (tasks[t].status == SCORIA_TASK_RELEASING && tasks[t].node >= 0) ++n;
+  return n;
+}
+
+model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releasing) {
   const int32_t running = job.status_count[5];
   if (running != 0 && unschedulable) return model::PodGroupPhase::Unknown;
-  const int32_t scheduled = count_in(job.status_count, kScheduledMask);
+  const int32_t scheduled = count_in(job.status_count, kScheduledMask) + releasing;
   const int32_t completed = count_in(job.status_count, kCompletedMask);
   if (scheduled >= job.group->min_member) {
     if (scheduled == completed) return model::PodGroupPhase::Completed;
@@ -66,8 +74,18 @@ std::string Session::unschedulable_message(const Job& job) {
   std::sort(parts.begin(), parts.end());
   std::string text = "pod group is not ready";
   for (const auto& p : parts) text += ", " + p;
-  if (int32_t pending = job.status_count[0]; pending > 0)
-    text += "; Pending: " + std::to_string(pending) + " Unschedulable";
+  // Pending tasks by what their last try showed: placeable before the
+  // gang's statement was discarded ("Schedulable"), or not.
+  int32_t schedulable = 0, unschedulable = 0;
+  for (uint32_t t : job.tasks)
+    if (tasks_[t].status == SCORIA_TASK_PENDING)
+      ++(tasks_[t].last_discarded == SCORIA_TASK_ALLOCATED ? schedulable : unschedulable);
+  std::vector<std::string> pending;
+  if (schedulable) pending.push_back(std::to_string(schedulable) + " Schedulable");
+  if (unschedulable) pending.push_back(std::to_string(unschedulable) + " Unschedulable");
+  std::sort(pending.begin(), pending.end());
+  for (size_t i = 0; i < pending.size(); ++i)
+    text += (i == 0 ? "; Pending: " : ", ") + pending[i];
   if (!job.fit_error.empty()) {
     text += ". Origin reason is: " + job.fit_error;
   } else {
@@ -79,7 +97,7 @@ std::string Session::unschedulable_message(const Job& job) {
       }
     }
   }
-  int32_t ready = count_in(job.status_count, kReadyMask);
+  int32_t ready = count_in(job.status_count, kReadyMask) + schedulable;
   int32_t unready = std::max(0, job.group->min_member - ready);
   return std::to_string(unready) + "/" + std::to_string(job.tasks.size()) +
          " tasks in gang unschedulable: " + text;
@@ -103,11 +121,18 @@ Outcome Session::close() {
   for (const Job& job : jobs_) {
     Outcome::PodGroupStatus st{job.uid, model::PodGroupPhase::Pending, {}};
     bool unschedulable = false;
-    if (!job.tasks.empty() && !job_ready(job)) {
+    const int32_t releasing = releasing_placed(job, tasks_);
+    // A gang whose only missing members are terminating on their nodes is
+    // not unschedulable: it is shutting down (Volcano's releasing skip).
+    const bool shutting_down = releasing > 0 && job.status_count[0] == 0 &&
+                               job.status_count[2] == 0 &&
+                               count_in(job.status_count, kScheduledMask) + releasing >=
+                                   job.group->min_member;
+    if (!job.tasks.empty() && !job_ready(job) && !shutting_down) {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);
     }
-    st.phase = phase_of(job, unschedulable);
+    st.phase = phase_of(job, unschedulable, releasing);
     out.pod_groups.push_back(std::move(st));
   }
   for (const Queue& q : queues_)

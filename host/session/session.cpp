@@ -103,7 +103,9 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config,
       task.status = SCORIA_TASK_PENDING;
       ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
       set_task_status(task, tin.status);
-      if (tin.node >= 0) node_add_task(nodes_[static_cast<size_t>(tin.node)], task);
+      // Finished pods hold nothing on their node (Volcano's cache skips them).
+      if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
+        node_add_task(nodes_[static_cast<size_t>(tin.node)], task);
       ++t;
     }
   }

@@ -53,6 +53,10 @@ struct scoria_task {
   int32_t priority = 0;
   bool best_effort = false;
   bool committed = false;  // an allocate of it was committed this session
+  // Status it had when a statement holding it was discarded (Volcano's
+  // LastTransaction): a pending task that was placeable counts as such in
+  // the gang's message.
+  uint32_t last_discarded = 0;
   double* resreq = nullptr;
   double* init_resreq = nullptr;
   FitErrors fit;
