@@ -93,6 +93,18 @@ Options parse(std::span<const std::string_view> args) {
   return o;
 }
 
+// Builds a JSON object from entries already sorted and unique. ordered_json
+// looks keys up linearly, so inserting 10^5 entries with operator[] would be
+// quadratic; appending keeps the order and costs nothing.
+template <class Map>
+Json sorted_object(const Map& entries) {
+  Json obj = Json::object();
+  auto& items = *obj.get_ptr<Json::object_t*>();
+  items.reserve(entries.size());
+  for (const auto& [k, v] : entries) items.emplace_back(k, v);
+  return obj;
+}
+
 Json resources(const std::vector<std::string>& dims, const std::vector<double>& v) {
   Json out = Json::object();
   for (size_t k = 0; k < dims.size() && k < v.size(); ++k) {
@@ -177,27 +189,23 @@ int simulate(std::span<const std::string_view> args) {
 
   Json out;
   out["cycles"] = opt.cycles;
-  out["binds"] = Json::object();
-  for (const auto& [pod, node] : binds) out["binds"][pod] = node;
+  out["binds"] = sorted_object(binds);
   std::map<std::string, std::string> pipelined;
   for (const auto& p : last.pipelined) pipelined[p.pod] = p.node;
-  out["pipelined"] = Json::object();
-  for (const auto& [pod, node] : pipelined) out["pipelined"][pod] = node;
+  out["pipelined"] = sorted_object(pipelined);
   out["evictions"] = Json::array();
   for (const auto& e : evictions) out["evictions"].push_back(e);
   std::map<std::string, Json> groups;
   for (const auto& g : last.pod_groups) {
     Json st = {{"phase", phase_name(g.phase)}};
     if (!g.unschedulable.empty()) st["unschedulable"] = g.unschedulable;
-    groups[g.key] = st;
+    groups.emplace(g.key, std::move(st));
   }
-  out["podgroups"] = Json::object();
-  for (auto& [k, v] : groups) out["podgroups"][k] = v;
+  out["podgroups"] = sorted_object(groups);
   std::map<std::string, Json> queues;
   for (const auto& [name, alloc] : last.queue_allocated)
-    queues[name] = {{"allocated", resources(cache.dims(), alloc)}};
-  out["queues"] = Json::object();
-  for (auto& [k, v] : queues) out["queues"][k] = v;
+    queues.emplace(name, Json{{"allocated", resources(cache.dims(), alloc)}});
+  out["queues"] = sorted_object(queues);
   if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
 
   if (opt.output == "table")

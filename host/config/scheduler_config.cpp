@@ -1,14 +1,20 @@
-// Reading the scheduler config: TOML (native) and Volcano's YAML (its
-// scheduler ConfigMap content, or the whole ConfigMap), into one model.
+// Reads the scheduler configuration from TOML (native) or from Volcano's YAML
+// (plain, or wrapped in the Kubernetes ConfigMap it is usually deployed as).
+// Both syntaxes are first turned into one small document tree, so that one
+// reader gives them the same meaning and the same messages.
 #include "config/scheduler_config.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <fstream>
-#include <set>
+#include <initializer_list>
 #include <sstream>
+#include <system_error>
+#include <utility>
+
 #include <toml++/toml.h>
+#include <yaml-cpp/yaml.h>
 
 #include "model/error.h"
 
@@ -16,416 +22,899 @@ namespace scoria::config {
 
 namespace {
 
-constexpr std::string_view kFlagNames[kFlagCount] = {
-    "JobOrder",     "QueueOrder",      "TaskOrder",   "ClusterOrder",    "Predicate",
-    "BestNode",     "NodeOrder",       "JobReady",    "JobPipelined",    "JobEnqueued",
-    "JobStarving",  "Preemptable",     "Reclaimable", "Preemptive",      "Overused",
-    "Allocatable",  "Victim",          "Hierarchy",   "TargetJob",       "ReservedNodes",
-    "HyperNodeOrder", "SubJobReady",   "SubJobPipelined", "SubJobOrder", "HyperNodeGradient"};
+// ===========================================================================
+// Enable flags
+// ===========================================================================
 
-// "enableJobOrder" / "enabledJobOrder" -> Flag::JobOrder.
-std::optional<Flag> flag_of(std::string_view key) {
-  std::string_view rest;
-  if (key.starts_with("enabled"))
-    rest = key.substr(7);
-  else if (key.starts_with("enable"))
-    rest = key.substr(6);
-  else
-    return std::nullopt;
-  for (size_t i = 0; i < kFlagCount; ++i)
-    if (kFlagNames[i] == rest) return static_cast<Flag>(i);
+struct FlagKey {
+  std::string_view name;
+  std::string_view prefix;  // the spelling of Volcano's own yaml tag
+};
+
+// Indexed by Flag.
+constexpr std::array<FlagKey, kFlagCount> kFlagKeys = {{
+    {"JobOrder", "enable"},         {"QueueOrder", "enable"},      {"TaskOrder", "enable"},
+    {"ClusterOrder", "enabled"},    {"Predicate", "enable"},       {"BestNode", "enable"},
+    {"NodeOrder", "enable"},        {"JobReady", "enable"},        {"JobPipelined", "enable"},
+    {"JobEnqueued", "enable"},      {"JobStarving", "enable"},     {"Preemptable", "enable"},
+    {"Reclaimable", "enable"},      {"Preemptive", "enable"},      {"Overused", "enabled"},
+    {"Allocatable", "enabled"},     {"Victim", "enabled"},         {"Hierarchy", "enable"},
+    {"TargetJob", "enable"},        {"ReservedNodes", "enable"},   {"HyperNodeOrder", "enabled"},
+    {"SubJobReady", "enabled"},     {"SubJobPipelined", "enabled"}, {"SubJobOrder", "enabled"},
+    {"HyperNodeGradient", "enabled"},
+}};
+
+/// The flag an option key sets, in either spelling ("enableX", "enabledX").
+std::optional<Flag> flag_of_key(std::string_view key) {
+  for (std::string_view prefix : {std::string_view("enabled"), std::string_view("enable")}) {
+    if (!key.starts_with(prefix)) continue;
+    const std::string_view rest = key.substr(prefix.size());
+    for (size_t i = 0; i < kFlagCount; ++i)
+      if (kFlagKeys[i].name == rest) return static_cast<Flag>(i);
+  }
   return std::nullopt;
 }
 
-size_t edit_distance(std::string_view a, std::string_view b) {
+std::string volcano_key(size_t flag) {
+  return std::string(kFlagKeys[flag].prefix) + std::string(kFlagKeys[flag].name);
+}
+
+// ===========================================================================
+// Small text helpers
+// ===========================================================================
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return s.substr(first, last - first + 1);
+}
+
+std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// Case-insensitive edit distance, for "did you mean" suggestions.
+size_t distance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t prev = row[0];
+    size_t diagonal = row[0];
     row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         prev + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1)});
-      prev = cur;
+      const size_t above = row[j];
+      const size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = above;
     }
   }
   return row[b.size()];
 }
 
-std::string closest_flag(std::string_view key) {
-  std::string best;
-  size_t best_d = SIZE_MAX;
-  for (auto name : kFlagNames) {
-    std::string candidate = "enable" + std::string(name);
-    size_t d = edit_distance(key, candidate);
-    if (d < best_d) best_d = d, best = candidate;
-  }
-  return best;
-}
-
-// Splits Volcano's "enqueue, allocate, backfill".
-std::vector<std::string> split_actions(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (!std::isspace(static_cast<unsigned char>(c))) {
-      cur += c;
+/// The candidate closest to `key`, when it is close enough to be a typo.
+std::optional<std::string> closest(std::string_view key, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  size_t best_distance = 0;
+  for (const auto& c : candidates) {
+    const size_t d = distance(key, c);
+    if (best == nullptr || d < best_distance) {
+      best = &c;
+      best_distance = d;
     }
   }
-  out.push_back(cur);
-  std::erase_if(out, [](const std::string& s) { return s.empty(); });
+  if (best == nullptr || best_distance > std::max<size_t>(2, key.size() / 3)) return std::nullopt;
+  return *best;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
 }
 
-// "1s", "500ms", "2m", or a plain number of milliseconds.
-int64_t parse_period(std::string_view text, const std::string& where) {
-  double value = 0;
-  size_t used = 0;
-  try {
-    value = std::stod(std::string(text), &used);
-  } catch (const std::exception&) {
-    throw InputError(where + ": \"" + std::string(text) +
-                     "\" is not a duration; write e.g. \"1s\", \"500ms\" or \"2m\"");
+/// A TOML float as decimal text; integral values keep ".0" so that they read
+/// as the float they were written as.
+std::string float_text(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  std::array<char, 64> buf{};
+  const auto result = std::to_chars(buf.data(), buf.data() + buf.size(), d);
+  std::string s(buf.data(), result.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// ===========================================================================
+// The document tree both syntaxes are read into
+// ===========================================================================
+
+/// A position in the text, 1-based; 0 where unknown.
+struct Place {
+  int line = 0;
+  int column = 0;
+};
+
+struct Entry;
+
+struct Value {
+  enum class Kind { Null, String, Bool, Integer, Float, Other, List, Map };
+  Kind kind = Kind::Null;
+  std::string text;  // a scalar: as written (YAML) or its canonical text (TOML)
+  bool truth = false;  // a Bool's value
+  std::vector<Value> items;  // a List
+  std::vector<Entry> entries;  // a Map, in document order, keys unique
+  Place place;
+
+  bool is_scalar() const { return kind != Kind::List && kind != Kind::Map; }
+};
+
+struct Entry {
+  std::string key;
+  Place place;
+  Value value;
+};
+
+enum class Syntax { Toml, Yaml, Json };
+
+std::optional<Syntax> syntax_by_name(std::string_view name) {
+  std::string ext = std::filesystem::path(name).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), lower);
+  if (ext == ".toml") return Syntax::Toml;
+  if (ext == ".yaml" || ext == ".yml" || ext == ".conf") return Syntax::Yaml;
+  if (ext == ".json") return Syntax::Json;
+  return std::nullopt;
+}
+
+/// TOML when the first line with content is a table header or a `key =`
+/// assignment; YAML (which includes JSON) otherwise.
+Syntax syntax_by_content(std::string_view text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '[') return Syntax::Toml;
+    const size_t sep = line.find_first_of("=:");
+    return sep != std::string_view::npos && line[sep] == '=' ? Syntax::Toml : Syntax::Yaml;
   }
-  std::string_view unit = text.substr(used);
-  double ms = unit == "ms" || unit.empty() ? value
-              : unit == "s"                ? value * 1000
-              : unit == "m"                ? value * 60000
-                                           : -1;
-  if (ms <= 0)
-    throw InputError(where + ": \"" + std::string(text) +
-                     "\" is not a positive duration; write e.g. \"1s\", \"500ms\" or \"2m\"");
-  return static_cast<int64_t>(ms);
+  return Syntax::Yaml;
 }
 
-// Final checks shared by both formats.
-void validate(const SchedulerConfig& c, const std::string& file) {
-  if (c.actions.empty())
-    throw InputError(file + ": actions: the list is empty; name at least one action, e.g. "
-                            "actions = [\"enqueue\", \"allocate\"]");
-  std::set<std::string_view> seen;
-  for (const auto& a : c.actions)
-    if (!seen.insert(a).second)
-      throw InputError(file + ": actions: \"" + a + "\" is listed twice; list each action once");
-  std::set<std::string_view> plugins;
-  for (size_t t = 0; t < c.tiers.size(); ++t)
-    for (size_t p = 0; p < c.tiers[t].plugins.size(); ++p) {
-      const auto& name = c.tiers[t].plugins[p].name;
-      std::string where = file + ": tiers[" + std::to_string(t) + "].plugins[" +
-                          std::to_string(p) + "]";
-      if (name.empty()) throw InputError(where + ": the plugin has no name; add name = \"...\"");
-      if (!plugins.insert(name).second)
-        throw InputError(where + ": plugin \"" + name +
-                         "\" appears twice in the tiers; keep it in one place");
-    }
-}
+/// Where a text sits, for messages: the file itself, or one value inside a
+/// ConfigMap in that file.
+struct Origin {
+  std::string file;
+  std::string inner;  // "data[volcano-scheduler.conf]" when read out of a ConfigMap
+  bool mapped = true;  // places can be shown as the file's lines
+  int line_offset = 0;
+  int column_offset = 0;
 
-// ---------------------------------------------------------------------------
-// YAML (Volcano)
-
-std::string yaml_where(const std::string& file, const YAML::Node& n, const std::string& path) {
-  std::string out = file;
-  if (n.Mark().line >= 0) out += ":" + std::to_string(n.Mark().line + 1);
-  return out + ": " + path;
-}
-
-// Flattens nested maps into dotted keys; scalars keep their text.
-void flatten(const YAML::Node& n, const std::string& prefix, Arguments& out,
-             const std::string& file) {
-  if (n.IsMap()) {
-    for (const auto& kv : n)
-      flatten(kv.second, prefix.empty() ? kv.first.as<std::string>()
-                                        : prefix + "." + kv.first.as<std::string>(),
-              out, file);
-  } else if (n.IsScalar()) {
-    out[prefix] = n.Scalar();
-  } else if (n.IsSequence()) {
-    std::string joined;
-    for (const auto& item : n) {
-      if (!item.IsScalar())
-        throw InputError(yaml_where(file, item, "arguments." + prefix) +
-                         ": lists may hold only plain values");
-      joined += (joined.empty() ? "" : ",") + item.Scalar();
-    }
-    out[prefix] = joined;
+  std::string where(Place p) const {
+    if (p.line <= 0) return inner.empty() ? file : file + ": " + inner;
+    const std::string line = "line " + std::to_string(p.line + (mapped ? line_offset : 0)) +
+                             ", column " + std::to_string(p.column + (mapped ? column_offset : 0));
+    if (inner.empty()) return file + ": " + line;
+    return mapped ? file + ": " + line + " (in " + inner + ")" : file + ": " + inner + ", " + line;
   }
+};
+
+[[noreturn]] void fail(const Origin& origin, Place at, std::string_view path,
+                       std::string_view what) {
+  std::string msg = origin.where(at) + ": ";
+  if (!path.empty()) msg += std::string(path) + ": ";
+  throw InputError(msg + std::string(what));
 }
 
-bool yaml_bool(const YAML::Node& n, const std::string& file, const std::string& path) {
-  if (n.IsScalar()) {
-    const std::string& s = n.Scalar();
-    if (s == "true" || s == "True" || s == "TRUE") return true;
-    if (s == "false" || s == "False" || s == "FALSE") return false;
-  }
-  throw InputError(yaml_where(file, n, path) + ": must be true or false");
+// Deeper than any config; stops a hostile document from exhausting the stack.
+constexpr int kMaxDepth = 64;
+
+// --- from TOML -----------------------------------------------------------------
+
+Place toml_place(const toml::source_region& r) {
+  return {static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
 }
 
-PluginOption yaml_plugin(const YAML::Node& n, const std::string& file, const std::string& path) {
-  if (!n.IsMap())
-    throw InputError(yaml_where(file, n, path) + ": expected a map with at least `name`");
-  PluginOption opt;
-  for (const auto& kv : n) {
-    const std::string key = kv.first.as<std::string>();
-    if (key == "name") {
-      opt.name = kv.second.Scalar();
-    } else if (key == "arguments") {
-      if (!kv.second.IsNull()) {
-        if (!kv.second.IsMap())
-          throw InputError(yaml_where(file, kv.second, path + ".arguments") + ": expected a map");
-        flatten(kv.second, "", opt.arguments, file);
+Value from_toml(const toml::node& n, Place fallback) {
+  Value v;
+  v.place = toml_place(n.source());
+  if (v.place.line == 0) v.place = fallback;
+  switch (n.type()) {
+    case toml::node_type::table:
+      v.kind = Value::Kind::Map;
+      for (auto&& [key, child] : *n.as_table()) {
+        Place kp = toml_place(key.source());
+        if (kp.line == 0) kp = v.place;
+        v.entries.push_back({std::string(key.str()), kp, from_toml(child, kp)});
       }
-    } else if (auto f = flag_of(key)) {
-      opt.flags[static_cast<size_t>(*f)] = yaml_bool(kv.second, file, path + "." + key);
-    } else {
-      throw InputError(yaml_where(file, kv.first, path + "." + key) +
-                       ": unknown plugin option; did you mean " + closest_flag(key) +
-                       "? (options: name, arguments, enable<Hook>/enabled<Hook>)");
+      break;
+    case toml::node_type::array:
+      v.kind = Value::Kind::List;
+      for (const toml::node& item : *n.as_array()) v.items.push_back(from_toml(item, v.place));
+      break;
+    case toml::node_type::string:
+      v.kind = Value::Kind::String;
+      v.text = n.as_string()->get();
+      break;
+    case toml::node_type::integer:
+      v.kind = Value::Kind::Integer;
+      v.text = std::to_string(n.as_integer()->get());
+      break;
+    case toml::node_type::floating_point:
+      v.kind = Value::Kind::Float;
+      v.text = float_text(n.as_floating_point()->get());
+      break;
+    case toml::node_type::boolean:
+      v.kind = Value::Kind::Bool;
+      v.truth = n.as_boolean()->get();
+      v.text = v.truth ? "true" : "false";
+      break;
+    default: {  // dates and times: their TOML text
+      std::ostringstream out;
+      n.visit([&out](const auto& leaf) { out << leaf; });
+      v.kind = Value::Kind::Other;
+      v.text = out.str();
+      break;
     }
   }
-  return opt;
+  return v;
 }
 
-SchedulerConfig parse_yaml(std::string_view text, const std::string& file) {
-  YAML::Node root;
+Value parse_toml(std::string_view text, const Origin& origin) {
   try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& e) {
-    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                     std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
-  }
-  if (!root.IsMap()) throw InputError(file + ": expected a map with `actions` and `tiers`");
-  // The whole ConfigMap: the config is the text of its one data entry.
-  if (root["kind"] && root["kind"].Scalar() == "ConfigMap") {
-    const YAML::Node data = root["data"];
-    if (!data || !data.IsMap() || data.size() != 1)
-      throw InputError(file + ": data: a scheduler ConfigMap holds exactly one entry (usually "
-                              "volcano-scheduler.conf)");
-    auto entry = data.begin();
-    return parse_yaml(entry->second.Scalar(), file + " (data." + entry->first.Scalar() + ")");
-  }
-  SchedulerConfig c;
-  for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
-    const YAML::Node& v = kv.second;
-    if (key == "actions") {
-      if (v.IsSequence())
-        for (const auto& a : v) c.actions.push_back(a.Scalar());
-      else
-        c.actions = split_actions(v.Scalar());
-    } else if (key == "tiers") {
-      if (!v.IsSequence()) throw InputError(yaml_where(file, v, "tiers") + ": expected a list");
-      for (size_t t = 0; t < v.size(); ++t) {
-        Tier tier;
-        const YAML::Node plugins = v[t]["plugins"];
-        std::string path = "tiers[" + std::to_string(t) + "].plugins";
-        if (!plugins || !plugins.IsSequence())
-          throw InputError(yaml_where(file, v[t], path) + ": each tier needs a `plugins` list");
-        for (size_t p = 0; p < plugins.size(); ++p)
-          tier.plugins.push_back(
-              yaml_plugin(plugins[p], file, path + "[" + std::to_string(p) + "]"));
-        c.tiers.push_back(std::move(tier));
-      }
-    } else if (key == "configurations") {
-      if (!v.IsSequence())
-        throw InputError(yaml_where(file, v, "configurations") + ": expected a list");
-      for (size_t i = 0; i < v.size(); ++i) {
-        std::string path = "configurations[" + std::to_string(i) + "]";
-        if (!v[i]["name"])
-          throw InputError(yaml_where(file, v[i], path) + ": needs the action `name`");
-        Arguments& args = c.action_arguments[v[i]["name"].Scalar()];
-        if (v[i]["arguments"] && v[i]["arguments"].IsMap()) flatten(v[i]["arguments"], "", args, file);
-      }
-    } else if (key == "plugin_dirs" || key == "pluginDirs") {
-      for (const auto& d : v) c.plugin_dirs.emplace_back(d.Scalar());
-    } else if (key == "schedule_period" || key == "schedulePeriod") {
-      c.schedule_period_ms = parse_period(v.Scalar(), yaml_where(file, v, key));
-    } else if (key == "metrics") {
-      // Volcano's metrics settings: accepted, not used by Scoria.
-    } else {
-      throw InputError(yaml_where(file, kv.first, key) +
-                       ": unknown key; a scheduler config has actions, tiers, configurations, "
-                       "metrics, plugin_dirs and schedule_period");
-    }
-  }
-  return c;
-}
-
-// ---------------------------------------------------------------------------
-// TOML (native)
-
-std::string toml_where(const std::string& file, const toml::node& n, const std::string& path) {
-  const auto& src = n.source();
-  return file + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column) +
-         ": " + path;
-}
-
-std::string toml_text(const toml::node& n, const std::string& file, const std::string& path) {
-  if (auto s = n.as_string()) return s->get();
-  if (auto b = n.as_boolean()) return b->get() ? "true" : "false";
-  if (auto i = n.as_integer()) return std::to_string(i->get());
-  if (auto f = n.as_floating_point()) {
-    std::ostringstream o;
-    o << f->get();
-    return o.str();
-  }
-  throw InputError(toml_where(file, n, path) + ": expected a string, number or boolean");
-}
-
-void toml_flatten(const toml::table& t, const std::string& prefix, Arguments& out,
-                  const std::string& file, const std::string& path) {
-  for (const auto& [k, v] : t) {
-    std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-    if (auto sub = v.as_table())
-      toml_flatten(*sub, key, out, file, path);
-    else
-      out[key] = toml_text(v, file, path + "." + key);
-  }
-}
-
-PluginOption toml_plugin(const toml::node& n, const std::string& file, const std::string& path) {
-  const toml::table* t = n.as_table();
-  if (t == nullptr)
-    throw InputError(toml_where(file, n, path) + ": expected a table such as { name = \"gang\" }");
-  PluginOption opt;
-  for (const auto& [k, v] : *t) {
-    const std::string key(k.str());
-    if (key == "name") {
-      if (!v.is_string()) throw InputError(toml_where(file, v, path + ".name") + ": expected a string");
-      opt.name = v.as_string()->get();
-    } else if (key == "arguments") {
-      if (!v.is_table()) throw InputError(toml_where(file, v, path + ".arguments") + ": expected a table");
-      toml_flatten(*v.as_table(), "", opt.arguments, file, path + ".arguments");
-    } else if (auto f = flag_of(key)) {
-      if (!v.is_boolean())
-        throw InputError(toml_where(file, v, path + "." + key) + ": must be true or false");
-      opt.flags[static_cast<size_t>(*f)] = v.as_boolean()->get();
-    } else {
-      throw InputError(toml_where(file, v, path + "." + key) +
-                       ": unknown plugin option; did you mean " + closest_flag(key) +
-                       "? (options: name, arguments, enable<Hook>/enabled<Hook>)");
-    }
-  }
-  return opt;
-}
-
-int32_t toml_int(const toml::node& v, const std::string& file, const std::string& key) {
-  if (!v.is_integer()) throw InputError(toml_where(file, v, key) + ": expected a whole number");
-  return static_cast<int32_t>(v.as_integer()->get());
-}
-
-SchedulerConfig parse_toml(std::string_view text, const std::string& file) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
+    const toml::table root = toml::parse(text, origin.file);
+    return from_toml(root, Place{1, 1});
   } catch (const toml::parse_error& e) {
-    throw InputError(file + ":" + std::to_string(e.source().begin.line) + ":" +
-                     std::to_string(e.source().begin.column) + ": TOML syntax error: " +
-                     std::string(e.description()));
+    fail(origin, toml_place(e.source()), "",
+         "invalid TOML (" + std::string(e.description()) +
+             "); check the syntax there: key = value, strings in quotes, [[tiers]] headers");
   }
-  SchedulerConfig c;
-  for (const auto& [k, v] : root) {
-    const std::string key(k.str());
-    if (key == "actions") {
-      if (auto s = v.as_string()) {
-        c.actions = split_actions(s->get());
-      } else if (auto a = v.as_array()) {
-        for (const auto& item : *a) {
-          if (!item.is_string())
-            throw InputError(toml_where(file, item, "actions") + ": action names are strings");
-          c.actions.push_back(item.as_string()->get());
-        }
-      } else {
-        throw InputError(toml_where(file, v, "actions") +
-                         ": expected a list such as [\"enqueue\", \"allocate\"]");
-      }
-    } else if (key == "tiers") {
-      const toml::array* tiers = v.as_array();
-      if (tiers == nullptr)
-        throw InputError(toml_where(file, v, "tiers") + ": expected [[tiers]] tables");
-      for (size_t t = 0; t < tiers->size(); ++t) {
-        std::string path = "tiers[" + std::to_string(t) + "]";
-        const toml::table* tier = (*tiers)[t].as_table();
-        const toml::array* plugins = tier ? (*tier)["plugins"].as_array() : nullptr;
-        if (plugins == nullptr)
-          throw InputError(toml_where(file, (*tiers)[t], path) + ": each tier needs a plugins list");
-        Tier out;
-        for (size_t p = 0; p < plugins->size(); ++p)
-          out.plugins.push_back(
-              toml_plugin((*plugins)[p], file, path + ".plugins[" + std::to_string(p) + "]"));
-        c.tiers.push_back(std::move(out));
-      }
-    } else if (key == "configurations") {
-      const toml::array* list = v.as_array();
-      if (list == nullptr)
-        throw InputError(toml_where(file, v, key) + ": expected [[configurations]] tables");
-      for (size_t i = 0; i < list->size(); ++i) {
-        std::string path = "configurations[" + std::to_string(i) + "]";
-        const toml::table* entry = (*list)[i].as_table();
-        if (entry == nullptr || !(*entry)["name"].is_string())
-          throw InputError(toml_where(file, (*list)[i], path) + ": needs the action `name`");
-        Arguments& args = c.action_arguments[(*entry)["name"].as_string()->get()];
-        if (const toml::table* a = (*entry)["arguments"].as_table())
-          toml_flatten(*a, "", args, file, path + ".arguments");
-      }
-    } else if (key == "plugin_dirs") {
-      const toml::array* dirs = v.as_array();
-      if (dirs == nullptr) throw InputError(toml_where(file, v, key) + ": expected a list of paths");
-      for (const auto& d : *dirs) {
-        if (!d.is_string()) throw InputError(toml_where(file, d, key) + ": paths are strings");
-        c.plugin_dirs.emplace_back(d.as_string()->get());
-      }
-    } else if (key == "schedule_period") {
-      if (auto i = v.as_integer())
-        c.schedule_period_ms = i->get();
-      else
-        c.schedule_period_ms = parse_period(toml_text(v, file, key), toml_where(file, v, key));
-    } else if (key == "min_nodes_to_find") {
-      c.min_nodes_to_find = toml_int(v, file, key);
-    } else if (key == "min_percentage_of_nodes_to_find") {
-      c.min_percentage_of_nodes_to_find = toml_int(v, file, key);
-    } else if (key == "percentage_of_nodes_to_find") {
-      c.percentage_of_nodes_to_find = toml_int(v, file, key);
-    } else {
-      throw InputError(toml_where(file, v, key) +
-                       ": unknown key; a scheduler config has actions, tiers, configurations, "
-                       "plugin_dirs, schedule_period and the *_nodes_to_find settings");
-    }
-  }
-  return c;
 }
 
-bool looks_like_toml(std::string_view text) {
-  // TOML's [[tiers]] or `actions = `; Volcano YAML uses `actions:`.
-  return text.find("[[tiers]]") != std::string_view::npos ||
-         text.find("actions =") != std::string_view::npos ||
-         text.find("actions=") != std::string_view::npos;
+// --- from YAML -----------------------------------------------------------------
+
+Place yaml_place(const YAML::Mark& m) {
+  if (m.is_null()) return {};
+  return {m.line + 1, m.column + 1};
+}
+
+/// Resolves a plain scalar the way Volcano's YAML library (YAML 1.1) does,
+/// so that a flag reads as a boolean exactly where Volcano reads one.
+void resolve_plain(Value& v) {
+  static const std::array<std::string_view, 11> kTrue = {"y",    "Y",    "yes", "Yes", "YES", "true",
+                                                          "True", "TRUE", "on",  "On",  "ON"};
+  static const std::array<std::string_view, 11> kFalse = {
+      "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+  const std::string_view s = v.text;
+  if (std::find(kTrue.begin(), kTrue.end(), s) != kTrue.end()) {
+    v.kind = Value::Kind::Bool;
+    v.truth = true;
+    return;
+  }
+  if (std::find(kFalse.begin(), kFalse.end(), s) != kFalse.end()) {
+    v.kind = Value::Kind::Bool;
+    return;
+  }
+  const std::string_view digits = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? s.substr(1) : s;
+  if (!digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                     [](char c) { return c >= '0' && c <= '9'; })) {
+    v.kind = Value::Kind::Integer;
+    return;
+  }
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ec == std::errc() && ptr == s.data() + s.size() && !s.empty() && s[0] != 'i' &&
+      s[0] != 'n' && s[0] != 'I' && s[0] != 'N') {
+    v.kind = Value::Kind::Float;
+    return;
+  }
+  v.kind = Value::Kind::String;
+}
+
+Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int depth) {
+  Value v;
+  v.place = yaml_place(n.Mark());
+  if (v.place.line == 0) v.place = fallback;
+  if (depth > kMaxDepth) fail(origin, v.place, "", "nested too deeply; this is not a config");
+  switch (n.Type()) {
+    case YAML::NodeType::Map:
+      v.kind = Value::Kind::Map;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        const Place kp = yaml_place(it->first.Mark());
+        if (!it->first.IsScalar())
+          fail(origin, kp, "", "a key here is a list or mapping; keys are plain names");
+        const std::string& key = it->first.Scalar();
+        for (const Entry& e : v.entries)
+          if (e.key == key)
+            fail(origin, kp, key,
+                 "appears twice in the same mapping (first at line " +
+                     std::to_string(e.place.line + (origin.mapped ? origin.line_offset : 0)) +
+                     "); keep one");
+        // An empty value has no position of its own; its key's is the useful one.
+        v.entries.push_back({key, kp, from_yaml(it->second, kp, origin, depth + 1)});
+        if (it->second.IsNull()) v.entries.back().value.place = kp;
+      }
+      break;
+    case YAML::NodeType::Sequence:
+      v.kind = Value::Kind::List;
+      for (const YAML::Node& item : n) v.items.push_back(from_yaml(item, v.place, origin, depth + 1));
+      break;
+    case YAML::NodeType::Scalar: {
+      v.text = n.Scalar();
+      const std::string& tag = n.Tag();
+      if (tag == "?") {
+        resolve_plain(v);
+      } else if (tag == "!" || tag == "tag:yaml.org,2002:str") {
+        v.kind = Value::Kind::String;  // quoted or block text is never resolved
+      } else if (tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:int" ||
+                 tag == "tag:yaml.org,2002:float") {
+        resolve_plain(v);
+      } else {
+        v.kind = Value::Kind::Other;
+      }
+      break;
+    }
+    default:
+      v.kind = Value::Kind::Null;
+      break;
+  }
+  return v;
+}
+
+std::string_view syntax_word(Syntax s) { return s == Syntax::Json ? "JSON" : "YAML"; }
+
+std::vector<YAML::Node> load_yaml(std::string_view text, const Origin& origin, Syntax syntax) {
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
+    std::erase_if(docs, [](const YAML::Node& d) { return d.IsNull(); });
+    return docs;
+  } catch (const YAML::Exception& e) {
+    fail(origin, yaml_place(e.mark), "",
+         "invalid " + std::string(syntax_word(syntax)) + " (" + e.msg +
+             "); check the indentation, the quoting and the ':' after each key there");
+  }
+}
+
+// ===========================================================================
+// Reading the settings out of the tree
+// ===========================================================================
+
+constexpr std::array<std::string_view, 9> kTopKeys = {
+    "actions",         "tiers",       "configurations",    "metrics",
+    "schedule_period", "plugin_dirs", "min_nodes_to_find", "min_percentage_of_nodes_to_find",
+    "percentage_of_nodes_to_find"};
+
+class Reader {
+ public:
+  Reader(const Origin& origin, Syntax syntax) : origin_(origin), syntax_(syntax) {}
+
+  SchedulerConfig read(const Value& root) const {
+    if (root.kind != Value::Kind::Map && root.kind != Value::Kind::Null) {
+      std::string fix = "a config is " + std::string(map_word()) + " of settings (actions, tiers, ...)";
+      if (syntax_ != Syntax::Toml && root.kind == Value::Kind::String &&
+          root.text.find('=') != std::string::npos)
+        fix += "; if this file is TOML, give it the .toml extension";
+      fail(origin_, root.place, "", "is " + describe(root) + ", not " + fix);
+    }
+    SchedulerConfig out;
+    bool has_actions = false;
+    for (const Entry& e : root.entries) {
+      const std::string& key = e.key;
+      const Value& v = e.value;
+      if (key == "actions") {
+        read_actions(v, out);
+        has_actions = true;
+      } else if (key == "tiers") {
+        read_tiers(v, out);
+      } else if (key == "configurations") {
+        read_configurations(v, out);
+      } else if (key == "metrics") {
+        // Volcano's metrics settings; Scoria's metrics are configured elsewhere.
+      } else if (key == "schedule_period") {
+        out.schedule_period_ms = read_period(v, key);
+      } else if (key == "plugin_dirs") {
+        read_plugin_dirs(v, out);
+      } else if (key == "min_nodes_to_find") {
+        out.min_nodes_to_find = read_int(v, key, 0, 1'000'000'000);
+      } else if (key == "min_percentage_of_nodes_to_find") {
+        out.min_percentage_of_nodes_to_find = read_int(v, key, 0, 100);
+      } else if (key == "percentage_of_nodes_to_find") {
+        out.percentage_of_nodes_to_find = read_int(v, key, 0, 100);
+      } else {
+        std::vector<std::string> known(kTopKeys.begin(), kTopKeys.end());
+        std::string what = "unknown setting";
+        if (auto near = closest(key, known)) what += "; did you mean " + quote(*near) + "?";
+        fail(origin_, e.place, key, what + " The settings are " + join(known));
+      }
+    }
+    if (!has_actions)
+      fail(origin_, root.place, "actions",
+           "missing; name the actions to run, in order, e.g. " + example_actions());
+    return out;
+  }
+
+ private:
+  using Kind = Value::Kind;
+
+  std::string_view map_word() const { return syntax_ == Syntax::Toml ? "a table" : "a mapping"; }
+
+  std::string describe(const Value& v) const {
+    switch (v.kind) {
+      case Kind::Null:
+        return "empty";
+      case Kind::String:
+        return "the text " + quote(v.text);
+      case Kind::Bool:
+        return "the boolean " + v.text;
+      case Kind::Integer:
+      case Kind::Float:
+        return "the number " + v.text;
+      case Kind::Other:
+        return "the value " + v.text;
+      case Kind::List:
+        return "a list";
+      case Kind::Map:
+        return std::string(map_word());
+    }
+    return "a value";
+  }
+
+  /// `key = value` or `key: value`, as a fix in the file's own syntax.
+  std::string setting(std::string_view key, std::string_view toml_value,
+                      std::string_view yaml_value) const {
+    if (syntax_ == Syntax::Toml) return std::string(key) + " = " + std::string(toml_value);
+    if (syntax_ == Syntax::Json) return quote(key) + ": " + std::string(yaml_value);
+    return std::string(key) + ": " + std::string(yaml_value);
+  }
+
+  std::string example_actions() const {
+    return setting("actions", R"(["enqueue", "allocate"])", R"("enqueue, allocate")");
+  }
+
+  [[noreturn]] void fail_at(const Value& v, std::string_view path, std::string_view what) const {
+    fail(origin_, v.place, path, what);
+  }
+
+  /// Calls `each` for a list's items; an empty value is an empty list.
+  template <typename F>
+  void for_each_item(const Value& v, const std::string& path, std::string_view of, F each) const {
+    if (v.kind == Kind::Null) return;
+    if (v.kind != Kind::List)
+      fail_at(v, path, "is " + describe(v) + "; it must be a list of " + std::string(of));
+    for (size_t i = 0; i < v.items.size(); ++i)
+      each(v.items[i], path + "[" + std::to_string(i) + "]");
+  }
+
+  void require_map(const Value& v, const std::string& path, std::string_view fix) const {
+    if (v.kind != Kind::Map)
+      fail_at(v, path, "is " + describe(v) + "; it must be " + std::string(map_word()) + " " +
+                           std::string(fix));
+  }
+
+  [[noreturn]] void unknown_key(const Entry& e, const std::string& path,
+                                std::vector<std::string> known) const {
+    std::string what = "unknown key";
+    if (auto near = closest(e.key, known)) what += "; did you mean " + quote(*near) + "?";
+    fail(origin_, e.place, path + "." + e.key, what + " The keys here are " + join(known));
+  }
+
+  // --- actions ---------------------------------------------------------------
+
+  void read_actions(const Value& v, SchedulerConfig& out) const {
+    struct Named {
+      std::string name;
+      std::string path;
+      Place place;
+    };
+    std::vector<Named> names;
+    const bool listed = v.kind == Kind::List;
+    if (v.kind == Kind::String) {
+      // Volcano's form: one comma-separated string.
+      std::string_view rest = v.text;
+      for (size_t i = 0;; ++i) {
+        const size_t comma = rest.find(',');
+        names.push_back({std::string(trim(rest.substr(0, comma))), "actions", v.place});
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+      }
+      if (names.size() == 1 && names[0].name.empty()) names.clear();
+    } else if (listed) {
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        const Value& item = v.items[i];
+        const std::string path = "actions[" + std::to_string(i) + "]";
+        if (item.kind != Kind::String)
+          fail_at(item, path, "is " + describe(item) + "; an action is named by a string");
+        names.push_back({std::string(trim(item.text)), path, item.place});
+      }
+    } else if (v.kind != Kind::Null) {
+      fail_at(v, "actions",
+              "is " + describe(v) + "; name the actions to run, in order, e.g. " +
+                  example_actions());
+    }
+    if (names.empty())
+      fail_at(v, "actions",
+              "lists no action; name the actions to run, in order, e.g. " + example_actions());
+    for (size_t i = 0; i < names.size(); ++i) {
+      const Named& a = names[i];
+      if (a.name.empty())
+        fail(origin_, a.place, a.path,
+             listed ? "is an empty name; remove it or name an action"
+                    : "action " + std::to_string(i + 1) +
+                          " is empty; remove the extra comma or name an action there");
+      for (size_t j = 0; j < i; ++j)
+        if (names[j].name == a.name)
+          fail(origin_, a.place, a.path,
+               quote(a.name) + " is listed twice" +
+                   (listed ? " (first at " + names[j].path + ")" : std::string()) +
+                   "; an action runs once per session, remove one");
+      out.actions.push_back(a.name);
+    }
+  }
+
+  // --- tiers and plugins -----------------------------------------------------
+
+  void read_tiers(const Value& v, SchedulerConfig& out) const {
+    std::map<std::string, std::string, std::less<>> seen;  // plugin name -> its path
+    for_each_item(v, "tiers", "tiers, each with its plugins", [&](const Value& t, const std::string& path) {
+      Tier tier;
+      if (t.kind != Kind::Null) {
+        require_map(t, path, "with a list of plugins");
+        for (const Entry& e : t.entries) {
+          if (e.key != "plugins") unknown_key(e, path, {"plugins"});
+          for_each_item(e.value, path + ".plugins", "plugins",
+                        [&](const Value& p, const std::string& ppath) {
+                          PluginOption option = read_plugin(p, ppath);
+                          auto [it, fresh] = seen.emplace(option.name, ppath);
+                          if (!fresh)
+                            fail_at(p, ppath,
+                                    "plugin " + quote(option.name) + " is already at " +
+                                        it->second +
+                                        "; a plugin takes one place in the tiers, remove one");
+                          tier.plugins.push_back(std::move(option));
+                        });
+        }
+      }
+      out.tiers.push_back(std::move(tier));
+    });
+  }
+
+  static std::vector<std::string> plugin_keys() {
+    std::vector<std::string> keys = {"name", "arguments"};
+    for (size_t f = 0; f < kFlagCount; ++f) keys.push_back(volcano_key(f));
+    return keys;
+  }
+
+  PluginOption read_plugin(const Value& v, const std::string& path) const {
+    const std::string example = syntax_ == Syntax::Toml ? R"({ name = "gang" })" : "name: gang";
+    if (v.kind == Kind::String)
+      fail_at(v, path, "is " + describe(v) + "; a plugin is " + std::string(map_word()) +
+                           " with its name, e.g. " + setting("name", quote(v.text), v.text));
+    if (v.kind != Kind::Null) require_map(v, path, "with the plugin's name, flags and arguments");
+    PluginOption option;
+    std::array<std::string, kFlagCount> flag_keys;  // the key that set each flag
+    bool named = false;
+    for (const Entry& e : v.entries) {
+      const std::string epath = path + "." + e.key;
+      if (e.key == "name") {
+        if (e.value.kind != Kind::String || e.value.text.empty())
+          fail_at(e.value, epath,
+                  "is " + describe(e.value) + "; give the plugin's name, e.g. " + example);
+        option.name = e.value.text;
+        named = true;
+      } else if (e.key == "arguments") {
+        option.arguments = read_arguments(e.value, epath);
+      } else if (auto flag = flag_of_key(e.key)) {
+        const auto f = static_cast<size_t>(*flag);
+        if (e.value.kind != Kind::Bool)
+          fail_at(e.value, epath,
+                  "is " + describe(e.value) + ", not a boolean; write " +
+                      setting(e.key, "true", "true") + " or false");
+        if (!flag_keys[f].empty())
+          fail(origin_, e.place, epath,
+               "sets " + std::string(kFlagKeys[f].name) + " again (already set by " +
+                   flag_keys[f] + "); keep one of the two spellings");
+        flag_keys[f] = e.key;
+        option.flags[f] = e.value.truth;
+      } else {
+        std::vector<std::string> known = plugin_keys();
+        // Both spellings are valid, so the closer one is the better hint.
+        for (size_t f = 0; f < kFlagCount; ++f)
+          known.push_back(std::string(kFlagKeys[f].prefix == "enable" ? "enabled" : "enable") +
+                          std::string(kFlagKeys[f].name));
+        std::string what = "unknown plugin option";
+        if (auto near = closest(e.key, known)) {
+          what += "; did you mean " + quote(*near) + "?";
+        } else {
+          what += "; a plugin takes name, arguments and the flags enable<Flag> (or enabled<Flag>) "
+                  "for <Flag> in ";
+          for (size_t f = 0; f < kFlagCount; ++f)
+            what += std::string(f ? ", " : "") + std::string(kFlagKeys[f].name);
+          what += ". A setting of the plugin itself goes under arguments";
+        }
+        fail(origin_, e.place, epath, what);
+      }
+    }
+    if (!named)
+      fail_at(v, path, "has no name; add " + setting("name", "\"<plugin>\"", "<plugin>"));
+    return option;
+  }
+
+  // --- arguments ---------------------------------------------------------------
+
+  Arguments read_arguments(const Value& v, const std::string& path) const {
+    Arguments out;
+    if (v.kind == Kind::Null) return out;
+    require_map(v, path, "of argument names and values");
+    flatten(v, "", path, out);
+    return out;
+  }
+
+  /// Nested mappings become dotted keys ({a: {b: 1}} is "a.b" = "1") and
+  /// list items take their index ("a.0"), so every argument is one flat key.
+  void flatten(const Value& v, const std::string& key, const std::string& path,
+               Arguments& out) const {
+    if (v.kind == Kind::Map) {
+      for (const Entry& e : v.entries) flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, out);
+      return;
+    }
+    if (v.kind == Kind::List) {
+      for (size_t i = 0; i < v.items.size(); ++i)
+        flatten(v.items[i], key + "." + std::to_string(i), path, out);
+      return;
+    }
+    if (!out.emplace(key, v.text).second)
+      fail_at(v, path + "[" + key + "]",
+              "is given twice (once as a dotted key, once nested); keep one");
+  }
+
+  // --- configurations ----------------------------------------------------------
+
+  void read_configurations(const Value& v, SchedulerConfig& out) const {
+    std::map<std::string, std::string, std::less<>> seen;
+    for_each_item(v, "configurations", "action configurations (name and arguments)",
+                  [&](const Value& c, const std::string& path) {
+                    require_map(c, path, "with the action's name and its arguments");
+                    std::optional<std::string> name;
+                    Arguments args;
+                    for (const Entry& e : c.entries) {
+                      if (e.key == "name") {
+                        if (e.value.kind != Kind::String || e.value.text.empty())
+                          fail_at(e.value, path + ".name",
+                                  "is " + describe(e.value) + "; name the action, e.g. " +
+                                      setting("name", "\"allocate\"", "allocate"));
+                        name = e.value.text;
+                      } else if (e.key == "arguments") {
+                        args = read_arguments(e.value, path + ".arguments");
+                      } else {
+                        unknown_key(e, path, {"name", "arguments"});
+                      }
+                    }
+                    if (!name)
+                      fail_at(c, path,
+                              "has no name; add the action it configures, e.g. " +
+                                  setting("name", "\"allocate\"", "allocate"));
+                    auto [it, fresh] = seen.emplace(*name, path);
+                    if (!fresh)
+                      fail_at(c, path,
+                              "configures " + quote(*name) + " again (already at " + it->second +
+                                  "); merge their arguments into one");
+                    out.action_arguments.emplace(*name, std::move(args));
+                  });
+  }
+
+  // --- scalar settings ---------------------------------------------------------
+
+  int64_t read_period(const Value& v, const std::string& path) const {
+    const std::string fix = "; write a duration such as " +
+                            setting("schedule_period", "\"500ms\"", "500ms") +
+                            " (or \"2s\", \"1m\"), or whole milliseconds as a number";
+    if (v.kind == Kind::Integer) {
+      const int64_t ms = parse_integer(v, path);
+      if (ms <= 0) fail_at(v, path, "is " + v.text + " ms; the period must be positive" + fix);
+      return ms;
+    }
+    if (v.kind != Kind::String) fail_at(v, path, "is " + describe(v) + fix);
+    const std::optional<double> ms = duration_ms(trim(v.text));
+    if (!ms) fail_at(v, path, "is " + describe(v) + ", not a duration" + fix);
+    if (*ms < 1 || *ms > 1e12)
+      fail_at(v, path, "is " + describe(v) + "; the period must be between 1ms and years" + fix);
+    return std::llround(*ms);
+  }
+
+  /// A Go-style duration ("1m30s", "1.5s", "500ms") in milliseconds.
+  static std::optional<double> duration_ms(std::string_view s) {
+    static constexpr std::array<std::pair<std::string_view, double>, 8> kUnits = {{
+        {"ns", 1e-6}, {"us", 1e-3}, {"\xC2\xB5s", 1e-3}, {"\xCE\xBCs", 1e-3},  // µs, μs
+        {"ms", 1.0}, {"s", 1e3}, {"m", 60e3}, {"h", 3600e3},
+    }};
+    if (s.empty()) return std::nullopt;
+    double total = 0;
+    while (!s.empty()) {
+      size_t n = 0;
+      while (n < s.size() && ((s[n] >= '0' && s[n] <= '9') || s[n] == '.')) ++n;
+      double number = 0;
+      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + n, number);
+      if (n == 0 || ec != std::errc() || ptr != s.data() + n) return std::nullopt;
+      s.remove_prefix(n);
+      bool matched = false;
+      for (const auto& [unit, scale] : kUnits) {
+        // "ms" before "m" and "s": the table lists longer units first where they share a letter.
+        if (s.starts_with(unit)) {
+          total += number * scale;
+          s.remove_prefix(unit.size());
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) return std::nullopt;
+    }
+    return total;
+  }
+
+  int64_t parse_integer(const Value& v, const std::string& path) const {
+    std::string_view s = v.text;
+    if (s.starts_with('+')) s.remove_prefix(1);
+    int64_t x = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (ec != std::errc() || ptr != s.data() + s.size())
+      fail_at(v, path, "is " + describe(v) + ", too large; write a smaller whole number");
+    return x;
+  }
+
+  int32_t read_int(const Value& v, const std::string& path, int32_t min, int32_t max) const {
+    if (v.kind != Kind::Integer)
+      fail_at(v, path, "is " + describe(v) + "; write a whole number");
+    const int64_t x = parse_integer(v, path);
+    if (x < min || x > max)
+      fail_at(v, path, "is " + v.text + "; it must be between " + std::to_string(min) + " and " +
+                           std::to_string(max));
+    return static_cast<int32_t>(x);
+  }
+
+  void read_plugin_dirs(const Value& v, SchedulerConfig& out) const {
+    auto add = [&](const Value& d, const std::string& path) {
+      if (d.kind != Kind::String || trim(d.text).empty())
+        fail_at(d, path, "is " + describe(d) + "; name a directory holding plugin .so files");
+      out.plugin_dirs.emplace_back(d.text);
+    };
+    if (v.kind == Kind::String)
+      add(v, "plugin_dirs");
+    else
+      for_each_item(v, "plugin_dirs", "directories", add);
+  }
+
+  const Origin& origin_;
+  Syntax syntax_;
+};
+
+// ===========================================================================
+// Documents and the ConfigMap wrapper
+// ===========================================================================
+
+SchedulerConfig parse_document(std::string_view text, const Origin& origin, Syntax syntax,
+                               bool may_be_configmap);
+
+bool is_configmap_field(std::string_view key) {
+  return key == "apiVersion" || key == "kind" || key == "metadata" || key == "immutable" ||
+         key == "data";
+}
+
+/// Reads the config a ConfigMap carries in its single `data` key. The
+/// inner text keeps the file's line numbers when it is a literal block
+/// (`key: |`), as `kubectl get configmap -o yaml` writes it.
+SchedulerConfig parse_configmap(const YAML::Node& root, std::string_view text,
+                                const Origin& origin) {
+  Place data_place;
+  YAML::Node data;
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
+    const Place kp = yaml_place(it->first.Mark());
+    if (!is_configmap_field(key))
+      fail(origin, kp, key,
+           "unknown key beside data; a ConfigMap carries the scheduler config as text under "
+           "data, so move it there");
+    if (key == "kind" && !(it->second.IsScalar() && it->second.Scalar() == "ConfigMap"))
+      fail(origin, kp, key,
+           "is not ConfigMap; Scoria reads a scheduler config, or a ConfigMap holding one in "
+           "data");
+    if (key == "data") {
+      data = it->second;
+      data_place = kp;
+    }
+  }
+  if (!data.IsMap() || data.size() != 1) {
+    std::vector<std::string> keys;
+    if (data.IsMap())
+      for (auto it = data.begin(); it != data.end(); ++it) keys.push_back(it->first.as<std::string>(""));
+    fail(origin, data_place, "data",
+         data.IsMap() && !keys.empty()
+             ? "holds " + std::to_string(keys.size()) + " keys (" + join(keys) +
+                   "); a scheduler ConfigMap holds one, e.g. volcano-scheduler.conf: keep that one"
+             : "holds no config; put the config text under one key, e.g. "
+               "volcano-scheduler.conf: |");
+  }
+  const auto entry = data.begin();
+  const std::string key = entry->first.as<std::string>("");
+  const YAML::Node& value = entry->second;
+  const std::string path = "data[" + key + "]";
+  if (!value.IsScalar())
+    fail(origin, yaml_place(value.Mark()), path,
+         "is a list or mapping; it must be the config as text, e.g. " + key + ": |");
+
+  Origin inner{origin.file, path, false, 0, 0};
+  const YAML::Mark mark = value.Mark();
+  const bool literal = !mark.is_null() && static_cast<size_t>(mark.pos) < text.size() &&
+                       text[static_cast<size_t>(mark.pos)] == '|';
+  if (literal) {
+    // The text starts on the line after the indicator, indented by the
+    // indentation of its first line that has content.
+    const size_t body = text.find('\n', static_cast<size_t>(mark.pos));
+    if (body != std::string_view::npos) {
+      size_t line = body + 1;
+      while (line < text.size()) {
+        const size_t end = std::min(text.find('\n', line), text.size());
+        const std::string_view content = text.substr(line, end - line);
+        if (!trim(content).empty()) {
+          inner.column_offset = static_cast<int>(content.find_first_not_of(' '));
+          break;
+        }
+        line = end + 1;
+      }
+      inner.mapped = true;
+      inner.line_offset = mark.line + 1 + origin.line_offset;
+    }
+  }
+  const std::string& payload = value.Scalar();
+  const Syntax syntax = syntax_by_name(key).value_or(syntax_by_content(payload));
+  return parse_document(payload, inner, syntax, false);
+}
+
+SchedulerConfig parse_document(std::string_view text, const Origin& origin, Syntax syntax,
+                               bool may_be_configmap) {
+  if (syntax == Syntax::Toml) return Reader(origin, syntax).read(parse_toml(text, origin));
+
+  const std::vector<YAML::Node> docs = load_yaml(text, origin, syntax);
+  if (docs.size() > 1)
+    fail(origin, yaml_place(docs[1].Mark()), "",
+         "a second " + std::string(syntax_word(syntax)) +
+             " document starts here; the file must hold one config (or one ConfigMap), remove "
+             "the others");
+  if (docs.empty()) return Reader(origin, syntax).read(Value{});
+  const YAML::Node& root = docs.front();
+  if (may_be_configmap && root.IsMap() && root["data"]) return parse_configmap(root, text, origin);
+  return Reader(origin, syntax).read(from_yaml(root, Place{1, 1}, origin, 0));
 }
 
 }  // namespace
 
-std::string_view flag_name(Flag f) { return kFlagNames[static_cast<size_t>(f)]; }
+std::string_view flag_name(Flag f) {
+  const auto i = static_cast<size_t>(f);
+  return i < kFlagCount ? kFlagKeys[i].name : std::string_view();
+}
 
 SchedulerConfig parse_config(std::string_view text, const std::string& file_name) {
-  std::string ext = std::filesystem::path(file_name).extension().string();
-  bool toml = ext == ".toml" ||
-              (ext != ".yaml" && ext != ".yml" && ext != ".json" && ext != ".conf" &&
-               looks_like_toml(text));
-  SchedulerConfig c = toml ? parse_toml(text, file_name) : parse_yaml(text, file_name);
-  validate(c, file_name);
-  return c;
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
+  const Syntax syntax = syntax_by_name(file_name).value_or(syntax_by_content(text));
+  return parse_document(text, Origin{file_name, "", true, 0, 0}, syntax, true);
 }
 
 SchedulerConfig load_config(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(name + ": is a directory; name the scheduler config file in it");
   std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw InputError(file.string() + ": cannot be read; check the path given to --config");
-  std::stringstream text;
+  if (!in) throw InputError(name + ": cannot open it; check that the file exists and is readable");
+  std::ostringstream text;
   text << in.rdbuf();
-  return parse_config(text.str(), file.string());
+  if (in.bad()) throw InputError(name + ": reading it failed; check the file");
+  SchedulerConfig config = parse_config(text.str(), name);
+  // Relative plugin directories belong to the config, not to wherever the
+  // scheduler happens to be started from.
+  for (auto& dir : config.plugin_dirs)
+    if (dir.is_relative()) dir = file.parent_path() / dir;
+  return config;
 }
 
 }  // namespace scoria::config
