@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "model/resource.h"
 #include "plugin/reason_table.h"
 #include "session/statement.h"
 #include "session/task_status.h"
@@ -13,10 +14,7 @@ namespace scoria::session {
 namespace {
 
 size_t status_bit(uint32_t status) { return static_cast<size_t>(std::countr_zero(status)); }
-
-void add(std::span<double> to, std::span<const double> v, double sign) {
-  for (size_t i = 0; i < to.size() && i < v.size(); ++i) to[i] += sign * v[i];
-}
+using model::add;
 
 }  // namespace
 
@@ -92,10 +90,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config,
       task.priority = tin.priority;
       task.resreq = take(tin.resreq);
       task.init_resreq = take(tin.init_resreq);
-      task.best_effort = true;
-      for (size_t k = 0; k < d; ++k)
-        if (k != SCORIA_DIM_PODS && task.resreq[k] >= SCORIA_RESOURCE_EPSILON)
-          task.best_effort = false;
+      task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
       j.tasks.push_back(t);
       add({j.total_request, d}, span(task.resreq), 1);
       // Status is applied through the same path statements use, so the

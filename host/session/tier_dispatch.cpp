@@ -6,6 +6,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "model/resource.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -97,19 +98,12 @@ void Session::check_resources(const Task& task, std::span<const Node* const> nod
   // Allocate's own check: the task must fit the node's future idle
   // (idle + releasing - pipelined). A node may miss several dimensions; the
   // first missing one names the reason, as the histogram counts nodes.
-  const size_t d = dims();
+  std::span<const double> need = span(task.init_resreq);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node& n = *nodes[i];
-    pass[i] = 1;
-    for (size_t k = 0; k < d; ++k) {
-      double future = n.idle[k] + n.releasing[k] - n.pipelined[k];
-      double need = task.init_resreq[k];
-      if (!(need < future || std::fabs(need - future) < SCORIA_RESOURCE_EPSILON)) {
-        pass[i] = 0;
-        reasons[i] = insufficient_reason_[k];
-        break;
-      }
-    }
+    size_t k = model::first_short_dimension(need, n.idle, n.releasing, n.pipelined);
+    pass[i] = k == need.size();
+    if (!pass[i]) reasons[i] = insufficient_reason_[k];
   }
 }
 
