@@ -33,14 +33,14 @@ struct FlagKey {
 
 // Indexed by Flag.
 constexpr std::array<FlagKey, kFlagCount> kFlagKeys = {{
-    {"JobOrder", "enable"},         {"QueueOrder", "enable"},      {"TaskOrder", "enable"},
-    {"ClusterOrder", "enabled"},    {"Predicate", "enable"},       {"BestNode", "enable"},
-    {"NodeOrder", "enable"},        {"JobReady", "enable"},        {"JobPipelined", "enable"},
-    {"JobEnqueued", "enable"},      {"JobStarving", "enable"},     {"Preemptable", "enable"},
-    {"Reclaimable", "enable"},      {"Preemptive", "enable"},      {"Overused", "enabled"},
-    {"Allocatable", "enabled"},     {"Victim", "enabled"},         {"Hierarchy", "enable"},
-    {"TargetJob", "enable"},        {"ReservedNodes", "enable"},   {"HyperNodeOrder", "enabled"},
-    {"SubJobReady", "enabled"},     {"SubJobPipelined", "enabled"}, {"SubJobOrder", "enabled"},
+    {"JobOrder", "enable"},           {"QueueOrder", "enable"},       {"TaskOrder", "enable"},
+    {"ClusterOrder", "enabled"},      {"Predicate", "enable"},        {"BestNode", "enable"},
+    {"NodeOrder", "enable"},          {"JobReady", "enable"},         {"JobPipelined", "enable"},
+    {"JobEnqueued", "enable"},        {"JobStarving", "enable"},      {"Preemptable", "enable"},
+    {"Reclaimable", "enable"},        {"Preemptive", "enable"},       {"Overused", "enabled"},
+    {"Allocatable", "enabled"},       {"Victim", "enabled"},          {"Hierarchy", "enable"},
+    {"TargetJob", "enable"},          {"ReservedNodes", "enable"},    {"HyperNodeOrder", "enabled"},
+    {"SubJobReady", "enabled"},       {"SubJobPipelined", "enabled"}, {"SubJobOrder", "enabled"},
     {"HyperNodeGradient", "enabled"},
 }};
 
@@ -91,19 +91,41 @@ size_t distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-/// The candidate closest to `key`, when it is close enough to be a typo.
-std::optional<std::string> closest(std::string_view key, const std::vector<std::string>& candidates) {
+/// Whether `key` is `word` with letters left out ("args" of "arguments").
+bool abbreviates(std::string_view key, std::string_view word) {
+  if (key.size() < 3 || key.size() * 3 < word.size() || lower(key[0]) != lower(word[0]))
+    return false;
+  size_t i = 0;
+  for (size_t j = 0; i < key.size() && j < word.size(); ++j)
+    if (lower(key[i]) == lower(word[j])) ++i;
+  return i == key.size();
+}
+
+/// The candidate closest to `key`, when it is close enough to be a typo or
+/// an abbreviation.
+std::optional<std::string> closest(std::string_view key,
+                                   const std::vector<std::string>& candidates) {
   const std::string* best = nullptr;
   size_t best_distance = 0;
   for (const auto& c : candidates) {
     const size_t d = distance(key, c);
+    if (d > std::max<size_t>(2, key.size() / 3) && !abbreviates(key, c)) continue;
     if (best == nullptr || d < best_distance) {
       best = &c;
       best_distance = d;
     }
   }
-  if (best == nullptr || best_distance > std::max<size_t>(2, key.size() / 3)) return std::nullopt;
+  if (best == nullptr) return std::nullopt;
   return *best;
+}
+
+/// "unknown key; did you mean "tiers"?" or "unknown key." before a list of
+/// the valid keys.
+std::string unknown(std::string_view what, std::string_view key,
+                    const std::vector<std::string>& candidates) {
+  if (auto near = closest(key, candidates))
+    return std::string(what) + "; did you mean \"" + *near + "\"?";
+  return std::string(what) + ".";
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -139,9 +161,9 @@ struct Entry;
 struct Value {
   enum class Kind { Null, String, Bool, Integer, Float, Other, List, Map };
   Kind kind = Kind::Null;
-  std::string text;  // a scalar: as written (YAML) or its canonical text (TOML)
-  bool truth = false;  // a Bool's value
-  std::vector<Value> items;  // a List
+  std::string text;            // a scalar: as written (YAML) or its canonical text (TOML)
+  bool truth = false;          // a Bool's value
+  std::vector<Value> items;    // a List
   std::vector<Entry> entries;  // a Map, in document order, keys unique
   Place place;
 
@@ -186,7 +208,7 @@ Syntax syntax_by_content(std::string_view text) {
 /// ConfigMap in that file.
 struct Origin {
   std::string file;
-  std::string inner;  // "data[volcano-scheduler.conf]" when read out of a ConfigMap
+  std::string inner;   // "data[volcano-scheduler.conf]" when read out of a ConfigMap
   bool mapped = true;  // places can be shown as the file's lines
   int line_offset = 0;
   int column_offset = 0;
@@ -282,9 +304,9 @@ Place yaml_place(const YAML::Mark& m) {
 /// Resolves a plain scalar the way Volcano's YAML library (YAML 1.1) does,
 /// so that a flag reads as a boolean exactly where Volcano reads one.
 void resolve_plain(Value& v) {
-  static const std::array<std::string_view, 11> kTrue = {"y",    "Y",    "yes", "Yes", "YES", "true",
-                                                          "True", "TRUE", "on",  "On",  "ON"};
-  static const std::array<std::string_view, 11> kFalse = {
+  static constexpr std::array<std::string_view, 11> kTrue = {
+      "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static constexpr std::array<std::string_view, 11> kFalse = {
       "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
   const std::string_view s = v.text;
   if (std::find(kTrue.begin(), kTrue.end(), s) != kTrue.end()) {
@@ -297,15 +319,15 @@ void resolve_plain(Value& v) {
     return;
   }
   const std::string_view digits = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? s.substr(1) : s;
-  if (!digits.empty() && std::all_of(digits.begin(), digits.end(),
-                                     [](char c) { return c >= '0' && c <= '9'; })) {
+  if (!digits.empty() &&
+      std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     v.kind = Value::Kind::Integer;
     return;
   }
   double d = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (ec == std::errc() && ptr == s.data() + s.size() && !s.empty() && s[0] != 'i' &&
-      s[0] != 'n' && s[0] != 'I' && s[0] != 'N') {
+  if (ec == std::errc() && ptr == s.data() + s.size() && !s.empty() && s[0] != 'i' && s[0] != 'n' &&
+      s[0] != 'I' && s[0] != 'N') {
     v.kind = Value::Kind::Float;
     return;
   }
@@ -323,7 +345,7 @@ Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int d
       for (auto it = n.begin(); it != n.end(); ++it) {
         const Place kp = yaml_place(it->first.Mark());
         if (!it->first.IsScalar())
-          fail(origin, kp, "", "a key here is a list or mapping; keys are plain names");
+          fail(origin, kp, "", "a key here is not a plain name; write keys as names, e.g. tiers:");
         const std::string& key = it->first.Scalar();
         for (const Entry& e : v.entries)
           if (e.key == key)
@@ -338,7 +360,8 @@ Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int d
       break;
     case YAML::NodeType::Sequence:
       v.kind = Value::Kind::List;
-      for (const YAML::Node& item : n) v.items.push_back(from_yaml(item, v.place, origin, depth + 1));
+      for (const YAML::Node& item : n)
+        v.items.push_back(from_yaml(item, v.place, origin, depth + 1));
       break;
     case YAML::NodeType::Scalar: {
       v.text = n.Scalar();
@@ -380,10 +403,15 @@ std::vector<YAML::Node> load_yaml(std::string_view text, const Origin& origin, S
 // Reading the settings out of the tree
 // ===========================================================================
 
-constexpr std::array<std::string_view, 9> kTopKeys = {
-    "actions",         "tiers",       "configurations",    "metrics",
-    "schedule_period", "plugin_dirs", "min_nodes_to_find", "min_percentage_of_nodes_to_find",
-    "percentage_of_nodes_to_find"};
+constexpr std::array<std::string_view, 9> kTopKeys = {"actions",
+                                                      "tiers",
+                                                      "configurations",
+                                                      "metrics",
+                                                      "schedule_period",
+                                                      "plugin_dirs",
+                                                      "min_nodes_to_find",
+                                                      "min_percentage_of_nodes_to_find",
+                                                      "percentage_of_nodes_to_find"};
 
 class Reader {
  public:
@@ -391,11 +419,12 @@ class Reader {
 
   SchedulerConfig read(const Value& root) const {
     if (root.kind != Value::Kind::Map && root.kind != Value::Kind::Null) {
-      std::string fix = "a config is " + std::string(map_word()) + " of settings (actions, tiers, ...)";
+      std::string what = "is " + describe(root) + "; a config is " + std::string(map_word()) +
+                         " of settings (actions, tiers, ...)";
       if (syntax_ != Syntax::Toml && root.kind == Value::Kind::String &&
           root.text.find('=') != std::string::npos)
-        fix += "; if this file is TOML, give it the .toml extension";
-      fail(origin_, root.place, "", "is " + describe(root) + ", not " + fix);
+        what += "; if this file is TOML, give it the .toml extension";
+      fail(origin_, root.place, "", what);
     }
     SchedulerConfig out;
     bool has_actions = false;
@@ -422,10 +451,9 @@ class Reader {
       } else if (key == "percentage_of_nodes_to_find") {
         out.percentage_of_nodes_to_find = read_int(v, key, 0, 100);
       } else {
-        std::vector<std::string> known(kTopKeys.begin(), kTopKeys.end());
-        std::string what = "unknown setting";
-        if (auto near = closest(key, known)) what += "; did you mean " + quote(*near) + "?";
-        fail(origin_, e.place, key, what + " The settings are " + join(known));
+        const std::vector<std::string> known(kTopKeys.begin(), kTopKeys.end());
+        fail(origin_, e.place, key,
+             unknown("unknown setting", key, known) + " The settings are " + join(known));
       }
     }
     if (!has_actions)
@@ -488,15 +516,15 @@ class Reader {
 
   void require_map(const Value& v, const std::string& path, std::string_view fix) const {
     if (v.kind != Kind::Map)
-      fail_at(v, path, "is " + describe(v) + "; it must be " + std::string(map_word()) + " " +
-                           std::string(fix));
+      fail_at(
+          v, path,
+          "is " + describe(v) + "; it must be " + std::string(map_word()) + " " + std::string(fix));
   }
 
   [[noreturn]] void unknown_key(const Entry& e, const std::string& path,
                                 std::vector<std::string> known) const {
-    std::string what = "unknown key";
-    if (auto near = closest(e.key, known)) what += "; did you mean " + quote(*near) + "?";
-    fail(origin_, e.place, path + "." + e.key, what + " The keys here are " + join(known));
+    fail(origin_, e.place, path + "." + e.key,
+         unknown("unknown key", e.key, known) + " The keys here are " + join(known));
   }
 
   // --- actions ---------------------------------------------------------------
@@ -512,7 +540,7 @@ class Reader {
     if (v.kind == Kind::String) {
       // Volcano's form: one comma-separated string.
       std::string_view rest = v.text;
-      for (size_t i = 0;; ++i) {
+      for (;;) {
         const size_t comma = rest.find(',');
         names.push_back({std::string(trim(rest.substr(0, comma))), "actions", v.place});
         if (comma == std::string_view::npos) break;
@@ -528,9 +556,9 @@ class Reader {
         names.push_back({std::string(trim(item.text)), path, item.place});
       }
     } else if (v.kind != Kind::Null) {
-      fail_at(v, "actions",
-              "is " + describe(v) + "; name the actions to run, in order, e.g. " +
-                  example_actions());
+      fail_at(
+          v, "actions",
+          "is " + describe(v) + "; name the actions to run, in order, e.g. " + example_actions());
     }
     if (names.empty())
       fail_at(v, "actions",
@@ -556,27 +584,28 @@ class Reader {
 
   void read_tiers(const Value& v, SchedulerConfig& out) const {
     std::map<std::string, std::string, std::less<>> seen;  // plugin name -> its path
-    for_each_item(v, "tiers", "tiers, each with its plugins", [&](const Value& t, const std::string& path) {
-      Tier tier;
-      if (t.kind != Kind::Null) {
-        require_map(t, path, "with a list of plugins");
-        for (const Entry& e : t.entries) {
-          if (e.key != "plugins") unknown_key(e, path, {"plugins"});
-          for_each_item(e.value, path + ".plugins", "plugins",
-                        [&](const Value& p, const std::string& ppath) {
-                          PluginOption option = read_plugin(p, ppath);
-                          auto [it, fresh] = seen.emplace(option.name, ppath);
-                          if (!fresh)
-                            fail_at(p, ppath,
-                                    "plugin " + quote(option.name) + " is already at " +
-                                        it->second +
-                                        "; a plugin takes one place in the tiers, remove one");
-                          tier.plugins.push_back(std::move(option));
-                        });
-        }
-      }
-      out.tiers.push_back(std::move(tier));
-    });
+    for_each_item(
+        v, "tiers", "tiers, each with its plugins", [&](const Value& t, const std::string& path) {
+          Tier tier;
+          if (t.kind != Kind::Null) {
+            require_map(t, path, "with a list of plugins");
+            for (const Entry& e : t.entries) {
+              if (e.key != "plugins") unknown_key(e, path, {"plugins"});
+              for_each_item(e.value, path + ".plugins", "plugins",
+                            [&](const Value& p, const std::string& ppath) {
+                              PluginOption option = read_plugin(p, ppath);
+                              auto [it, fresh] = seen.emplace(option.name, ppath);
+                              if (!fresh)
+                                fail_at(p, ppath,
+                                        "plugin " + quote(option.name) + " is already at " +
+                                            it->second +
+                                            "; a plugin takes one place in the tiers, remove one");
+                              tier.plugins.push_back(std::move(option));
+                            });
+            }
+          }
+          out.tiers.push_back(std::move(tier));
+        });
   }
 
   static std::vector<std::string> plugin_keys() {
@@ -588,8 +617,9 @@ class Reader {
   PluginOption read_plugin(const Value& v, const std::string& path) const {
     const std::string example = syntax_ == Syntax::Toml ? R"({ name = "gang" })" : "name: gang";
     if (v.kind == Kind::String)
-      fail_at(v, path, "is " + describe(v) + "; a plugin is " + std::string(map_word()) +
-                           " with its name, e.g. " + setting("name", quote(v.text), v.text));
+      fail_at(v, path,
+              "is " + describe(v) + "; a plugin is " + std::string(map_word()) +
+                  " with its name, e.g. " + setting("name", quote(v.text), v.text));
     if (v.kind != Kind::Null) require_map(v, path, "with the plugin's name, flags and arguments");
     PluginOption option;
     std::array<std::string, kFlagCount> flag_keys;  // the key that set each flag
@@ -612,8 +642,8 @@ class Reader {
                       setting(e.key, "true", "true") + " or false");
         if (!flag_keys[f].empty())
           fail(origin_, e.place, epath,
-               "sets " + std::string(kFlagKeys[f].name) + " again (already set by " +
-                   flag_keys[f] + "); keep one of the two spellings");
+               "sets " + std::string(kFlagKeys[f].name) + " again (already set by " + flag_keys[f] +
+                   "); keep one of the two spellings");
         flag_keys[f] = e.key;
         option.flags[f] = e.value.truth;
       } else {
@@ -626,8 +656,9 @@ class Reader {
         if (auto near = closest(e.key, known)) {
           what += "; did you mean " + quote(*near) + "?";
         } else {
-          what += "; a plugin takes name, arguments and the flags enable<Flag> (or enabled<Flag>) "
-                  "for <Flag> in ";
+          what +=
+              "; a plugin takes name, arguments and the flags enable<Flag> (or enabled<Flag>) "
+              "for <Flag> in ";
           for (size_t f = 0; f < kFlagCount; ++f)
             what += std::string(f ? ", " : "") + std::string(kFlagKeys[f].name);
           what += ". A setting of the plugin itself goes under arguments";
@@ -635,8 +666,7 @@ class Reader {
         fail(origin_, e.place, epath, what);
       }
     }
-    if (!named)
-      fail_at(v, path, "has no name; add " + setting("name", "\"<plugin>\"", "<plugin>"));
+    if (!named) fail_at(v, path, "has no name; add " + setting("name", "\"<plugin>\"", "<plugin>"));
     return option;
   }
 
@@ -655,7 +685,8 @@ class Reader {
   void flatten(const Value& v, const std::string& key, const std::string& path,
                Arguments& out) const {
     if (v.kind == Kind::Map) {
-      for (const Entry& e : v.entries) flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, out);
+      for (const Entry& e : v.entries)
+        flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, out);
       return;
     }
     if (v.kind == Kind::List) {
@@ -725,8 +756,14 @@ class Reader {
   /// A Go-style duration ("1m30s", "1.5s", "500ms") in milliseconds.
   static std::optional<double> duration_ms(std::string_view s) {
     static constexpr std::array<std::pair<std::string_view, double>, 8> kUnits = {{
-        {"ns", 1e-6}, {"us", 1e-3}, {"\xC2\xB5s", 1e-3}, {"\xCE\xBCs", 1e-3},  // µs, μs
-        {"ms", 1.0}, {"s", 1e3}, {"m", 60e3}, {"h", 3600e3},
+        {"ns", 1e-6},
+        {"us", 1e-3},
+        {"\xC2\xB5s", 1e-3},
+        {"\xCE\xBCs", 1e-3},  // µs, μs
+        {"ms", 1.0},
+        {"s", 1e3},
+        {"m", 60e3},
+        {"h", 3600e3},
     }};
     if (s.empty()) return std::nullopt;
     double total = 0;
@@ -763,12 +800,12 @@ class Reader {
   }
 
   int32_t read_int(const Value& v, const std::string& path, int32_t min, int32_t max) const {
-    if (v.kind != Kind::Integer)
-      fail_at(v, path, "is " + describe(v) + "; write a whole number");
+    if (v.kind != Kind::Integer) fail_at(v, path, "is " + describe(v) + "; write a whole number");
     const int64_t x = parse_integer(v, path);
     if (x < min || x > max)
-      fail_at(v, path, "is " + v.text + "; it must be between " + std::to_string(min) + " and " +
-                           std::to_string(max));
+      fail_at(v, path,
+              "is " + v.text + "; it must be between " + std::to_string(min) + " and " +
+                  std::to_string(max));
     return static_cast<int32_t>(x);
   }
 
@@ -826,7 +863,8 @@ SchedulerConfig parse_configmap(const YAML::Node& root, std::string_view text,
   if (!data.IsMap() || data.size() != 1) {
     std::vector<std::string> keys;
     if (data.IsMap())
-      for (auto it = data.begin(); it != data.end(); ++it) keys.push_back(it->first.as<std::string>(""));
+      for (auto it = data.begin(); it != data.end(); ++it)
+        keys.push_back(it->first.as<std::string>(""));
     fail(origin, data_place, "data",
          data.IsMap() && !keys.empty()
              ? "holds " + std::to_string(keys.size()) + " keys (" + join(keys) +

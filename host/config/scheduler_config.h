@@ -18,7 +18,8 @@ namespace scoria::config {
 /// to their text as written ("10", "true", "0.5", "nvidia.com/gpu").
 using Arguments = std::map<std::string, std::string, std::less<>>;
 
-/// Volcano's per-plugin enable flags. A flag left out means enabled.
+/// Volcano's per-plugin enable flags. A flag left out means enabled, except
+/// Hierarchy and ClusterOrder (see PluginOption::enabled).
 enum class Flag : uint32_t {
   JobOrder, QueueOrder, TaskOrder, ClusterOrder, Predicate, BestNode, NodeOrder,
   JobReady, JobPipelined, JobEnqueued, JobStarving, Preemptable, Reclaimable,
@@ -38,9 +39,12 @@ struct PluginOption {
   std::array<std::optional<bool>, kFlagCount> flags{};
   Arguments arguments;
 
+  /// Whether hook `f` is on: as set, else Volcano's default — on, except
+  /// hierarchy and cluster order, which must be asked for.
   bool enabled(Flag f) const {
     auto v = flags[static_cast<size_t>(f)];
-    return !v.has_value() || *v;
+    if (v.has_value()) return *v;
+    return f != Flag::Hierarchy && f != Flag::ClusterOrder;
   }
 };
 

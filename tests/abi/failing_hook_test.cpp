@@ -1,0 +1,54 @@
+// A hook that returns SCORIA_ERROR is counted and skipped; it never stops
+// the session or the host.
+#include <gtest/gtest.h>
+
+#include "cache/cluster_cache.h"
+#include "config/scheduler_config.h"
+#include "plugin/loaded_plugin.h"
+#include "plugin/plugin_registry.h"
+#include "scheduler/scheduler.h"
+#include "source/object_loader.h"
+
+namespace scoria {
+namespace {
+
+constexpr const char* kCluster = R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n0}
+status: {allocatable: {cpu: "4", memory: 8Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {namespace: ns, name: p-0}
+spec:
+  containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]
+)";
+
+TEST(FailingHook, IsCountedAndSkippedAndTheTaskIsStillBound) {
+  plugin::PluginRegistry registry;
+  registry.scan({std::string(SCORIA_ABI_FIXTURES) + "/hook_returns_error", SCORIA_BUILTIN_PLUGINS});
+  auto failing = registry.find("hook_returns_error");
+  ASSERT_NE(failing, nullptr);
+
+  config::SchedulerConfig conf = config::parse_config(
+      "actions = [\"allocate\"]\n[[tiers]]\nplugins = [{ name = \"hook_returns_error\" }]\n",
+      "failing.toml");
+  scheduler::Scheduler sched(registry, conf, 1);
+
+  model::ClusterObjects objects;
+  source::parse_objects(kCluster, "cluster.yaml", objects);
+  source::complete_objects(objects);
+  cache::ClusterCache cache;
+  cache.reset(std::move(objects));
+
+  session::Outcome out = sched.run_once(cache.snapshot());
+  ASSERT_EQ(out.binds.size(), 1u);
+  EXPECT_EQ(out.binds[0].pod, "ns/p-0");
+  EXPECT_EQ(out.binds[0].node, "n0");
+  EXPECT_GE(failing->ctx->errors.load(), 1u);
+  EXPECT_GE(failing->ctx->reports.load(), 1u);
+}
+
+}  // namespace
+}  // namespace scoria
