@@ -280,6 +280,11 @@ class Session {
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
   // Predicate search state: rotation cursor and buffers reused per task.
   size_t predicate_cursor_ = 0;
+  // Measured cost of one node through every predicate (moving average), and
+  // how long a round must be expected to take before it is worth splitting
+  // between threads (a hand-off costs tens of microseconds).
+  static constexpr double kParallelRoundNs = 400'000;
+  double ns_per_node_ = 0;
   std::vector<const Node*> rotated_;
   std::vector<uint8_t> pass_;
   std::vector<uint32_t> reasons_;

@@ -3,6 +3,7 @@
 // predicates must all pass, scores add up, votes follow permit/abstain/reject.
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <mutex>
 
@@ -135,15 +136,23 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
 
   size_t scanned = 0, found = 0;
   while (scanned < n && found < want) {
-    // Each round covers at least what is still wanted; below a few hundred
-    // nodes the hand-off to the other thread costs more than it saves.
+    // Each round covers at least what is still wanted. Waking the other
+    // thread costs tens of microseconds, so a round is split only when the
+    // per-node cost measured so far says it will take much longer than that.
     const size_t round = std::min(n - scanned, std::max<size_t>(want - found, 256));
-    if (parallel && round >= 256)
+    const bool split = parallel && ns_per_node_ * static_cast<double>(round) > kParallelRoundNs;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (split)
       workers_->parallel_for(round, [&](size_t chunk, size_t b, size_t e) {
         run_chunk(chunk, scanned + b, scanned + e);
       });
     else
       run_chunk(0, scanned, scanned + round);
+    // Per-node cost in thread time, so the estimate holds either way.
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() *
+        (split ? static_cast<double>(workers_->size()) : 1.0);
+    ns_per_node_ = 0.9 * ns_per_node_ + 0.1 * (ns / static_cast<double>(round));
     for (size_t k = scanned; k < scanned + round; ++k) found += pass_[k];
     scanned += round;
   }
