@@ -1,0 +1,660 @@
+// The preempt action: a starving job takes the room of lower-priority running
+// tasks of its own queue (Volcano's preempt in its normal, node-by-node mode).
+//
+// Per queue, in queue order: first every starving job, in job order, tries to
+// place its Pending tasks by evicting tasks of other jobs of the queue; the
+// job's evictions and placements are kept only if the job ends up pipelined
+// (its gang is met by allocated plus pipelined tasks). Then each starving job
+// tries to place its remaining Pending tasks by evicting lower-priority tasks
+// of its own, one task at a time. Which running tasks may go is the
+// plugins' decision (session_preemptable: gang, priority, conformance, ...);
+// the action adds Volcano's own rules: only Bound or Running tasks, never a
+// task marked volcano.sh/preemptable=false, a best-effort preemptor only
+// evicts best-effort tasks, and a pod with preemptionPolicy Never never
+// preempts. The preemptor is pipelined onto the node; it is bound in a later
+// session, once its victims are gone.
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pod_fields.h"
+
+namespace {
+
+using scoria::api;
+
+// Builds a log line only when its level is enabled.
+void append(std::string& out, std::string_view s) { out.append(s); }
+// Digits by hand: std::to_string would pull in a GNU-unique symbol of
+// libstdc++ that keeps the object from ever unloading.
+template <std::integral Int>
+void append(std::string& out, Int n) {
+  char digits[24];
+  size_t at = sizeof digits;
+  const bool negative = n < 0;
+  auto rest = static_cast<unsigned long long>(n);
+  if (negative) rest = 0ULL - rest;
+  do {
+    digits[--at] = static_cast<char>('0' + rest % 10);
+    rest /= 10;
+  } while (rest != 0);
+  if (negative) digits[--at] = '-';
+  out.append(digits + at, sizeof digits - at);
+}
+template <typename... Parts>
+void log_line(int level, const Parts&... parts) {
+  if (!api().log_enabled(scoria::host().ctx, level)) return;
+  std::string msg;
+  (append(msg, parts), ...);
+  api().log(scoria::host().ctx, level, scoria::str(msg));
+}
+
+// The action's `arguments`, with Volcano's names and defaults. Only the
+// normal preemption is implemented; the rest is accepted so that Volcano
+// configurations load, and has no effect (see on_create).
+struct Config {
+  bool predicate_error_cache = true;
+  bool topology_aware = false;
+  int64_t topology_workers = 16;
+  int64_t min_candidate_percentage = 10;
+  int64_t min_candidate_absolute = 1;
+  int64_t max_candidate_absolute = 100;
+};
+
+// A statement that is discarded unless it is committed.
+class Statement {
+ public:
+  explicit Statement(scoria_statement* s) : s_(s) {}
+  Statement(Statement&& other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
+  Statement& operator=(Statement&& other) noexcept {
+    if (this != &other) {
+      discard();
+      s_ = std::exchange(other.s_, nullptr);
+    }
+    return *this;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { discard(); }
+
+  explicit operator bool() const { return s_ != nullptr; }
+  scoria_statement* get() const { return s_; }
+
+  scoria_code commit() {
+    return s_ != nullptr ? api().statement_commit(std::exchange(s_, nullptr)) : SCORIA_OK;
+  }
+  void discard() {
+    if (s_ != nullptr) api().statement_discard(std::exchange(s_, nullptr));
+  }
+
+ private:
+  scoria_statement* s_;
+};
+
+// The statements of one preemption attempt (one per node that was used),
+// kept or undone together. Volcano merges each node's statement into the
+// job's; ABI 1.0 has no merge, so the open statements are kept in order:
+// committed oldest first, discarded newest first.
+class Transaction {
+ public:
+  Transaction() = default;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction() { discard(); }
+
+  void adopt(Statement&& part) { parts_.push_back(std::move(part)); }
+  bool empty() const { return parts_.empty(); }
+
+  void commit() {
+    for (Statement& part : parts_) {
+      if (const scoria_code rc = part.commit(); rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, "commit of a preemption failed: code ", static_cast<int>(rc));
+      }
+    }
+    parts_.clear();
+  }
+  void discard() {
+    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) it->discard();
+    parts_.clear();
+  }
+
+ private:
+  std::vector<Statement> parts_;
+};
+
+// Whose tasks a preemptor may evict: other jobs of its queue, or its own job.
+enum class Scope { kOtherJobsInQueue, kOwnJob };
+
+// A task that wants room, as read at the start of its attempt.
+struct Preemptor {
+  const scoria_task* task;
+  scoria_task_info info;
+  const scoria_job* job;
+  const scoria_queue* queue;
+  std::string_view queue_name;
+};
+
+// A running task that could make room. Pointers are host-owned, valid for
+// the session.
+struct Victim {
+  const scoria_task* task;
+  const scoria_job* job;
+  const scoria_queue* queue;
+  const double* resreq;
+  std::string_view uid;
+};
+
+// A starving job and the Pending tasks it had when the action started, in
+// task order; tasks from `next` on are still to try.
+struct JobWork {
+  const scoria_job* job;
+  std::string_view uid;
+  std::vector<const scoria_task*> tasks;
+  size_t next = 0;
+};
+
+// A queue with starving jobs; `jobs` are positions in jobs_, in session order.
+struct QueueWork {
+  const scoria_queue* queue;
+  std::string_view name;
+  std::vector<size_t> jobs;
+};
+
+// One run of the action over one session.
+class Preempt {
+ public:
+  explicit Preempt(scoria_session* ssn) : ssn_(ssn), dims_(scoria::dims(ssn)) {}
+
+  void run() {
+    collect();
+    if (queues_.empty()) return;
+    log_line(SCORIA_LOG_V3, "preempt: ", jobs_.size(), " starving jobs in ", queues_.size(),
+             " queues");
+    // Each queue is served once, in the queue order as it stands when its
+    // turn comes.
+    std::vector<size_t> remaining(queues_.size());
+    for (size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
+    while (!remaining.empty()) {
+      size_t best = 0;
+      for (size_t i = 1; i < remaining.size(); ++i) {
+        if (api().session_queue_less(ssn_, queues_[remaining[i]].queue,
+                                     queues_[remaining[best]].queue) != 0) {
+          best = i;
+        }
+      }
+      const QueueWork& qw = queues_[remaining[best]];
+      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+      preempt_between_jobs(qw);
+      preempt_within_jobs(qw);
+    }
+  }
+
+ private:
+  // --- setup ------------------------------------------------------------------
+
+  // Gathers every starving job that is past Pending, valid and in a known
+  // queue, with its Pending tasks in task order, grouped by queue.
+  void collect() {
+    const size_t queue_count = api().queue_count(ssn_);
+    std::vector<int64_t> slot_of(queue_count, -1);  // queue index -> position in queues_
+    const size_t job_count = api().job_count(ssn_);
+    for (size_t i = 0; i < job_count; ++i) {
+      const scoria_job* job = api().job_at(ssn_, i);
+      const scoria_job_info ji = scoria::info(job);
+      const std::string_view uid = scoria::view(ji.uid);
+      if (ji.phase == SCORIA_PHASE_PENDING) continue;
+      // Without Pending tasks a job has no preemptor: nothing below could
+      // change the outcome for it.
+      if (ji.status_count[0] == 0) continue;
+      scoria_str message{};
+      if (api().session_job_valid(ssn_, job, &message) == 0) {
+        log_line(SCORIA_LOG_V4, "job <", uid, "> skips preemption: ", scoria::view(message));
+        continue;
+      }
+      if (ji.queue == nullptr) {
+        log_line(SCORIA_LOG_V3, "queue <", scoria::view(ji.queue_name), "> of job <", uid,
+                 "> not found; job skips preemption");
+        continue;
+      }
+      if (api().session_job_starving(ssn_, job) == 0) continue;
+      const scoria_queue_info qi = scoria::info(ji.queue);
+      if (qi.index >= queue_count) {
+        log_line(SCORIA_LOG_ERROR, "queue <", scoria::view(qi.name), "> of job <", uid,
+                 "> has an index out of range; job skipped");
+        continue;
+      }
+
+      JobWork jw{job, uid, pending_tasks(job), 0};
+      if (slot_of[qi.index] < 0) {
+        slot_of[qi.index] = static_cast<int64_t>(queues_.size());
+        queues_.push_back(QueueWork{ji.queue, scoria::view(qi.name), {}});
+      }
+      queues_[static_cast<size_t>(slot_of[qi.index])].jobs.push_back(jobs_.size());
+      log_line(SCORIA_LOG_V4, "job <", uid, "> is starving with ", jw.tasks.size(),
+               " pending tasks");
+      jobs_.push_back(std::move(jw));
+    }
+  }
+
+  // The job's Pending tasks that are not held back by scheduling gates, in
+  // task order. Best-effort tasks are included: they may evict best-effort
+  // tasks.
+  std::vector<const scoria_task*> pending_tasks(const scoria_job* job) const {
+    std::vector<const scoria_task*> out;
+    const size_t count = api().job_task_count(job);
+    for (size_t k = 0; k < count; ++k) {
+      const scoria_task* task = api().job_task_at(job, k);
+      if (task == nullptr || scoria::info(task).status != SCORIA_TASK_PENDING) continue;
+      if (preempt::read_preemptor_fields(scoria::view(api().task_object_json(task)))
+              .scheduling_gated) {
+        continue;
+      }
+      out.push_back(task);
+    }
+    // Heap sort: bounded even if a plugin's order is inconsistent.
+    const auto less = [this](const scoria_task* l, const scoria_task* r) {
+      return api().session_task_less(ssn_, l, r) != 0;
+    };
+    std::make_heap(out.begin(), out.end(), less);
+    std::sort_heap(out.begin(), out.end(), less);
+    return out;
+  }
+
+  // --- the two passes -----------------------------------------------------------
+
+  // Jobs of the queue, in job order, evict tasks of the queue's other jobs.
+  // A job's work is kept only if it ends up pipelined: a gang that cannot be
+  // met evicts nothing.
+  void preempt_between_jobs(const QueueWork& qw) {
+    std::vector<size_t> remaining = qw.jobs;
+    while (!remaining.empty()) {
+      size_t best = 0;
+      for (size_t i = 1; i < remaining.size(); ++i) {
+        if (api().session_job_less(ssn_, jobs_[remaining[i]].job, jobs_[remaining[best]].job) !=
+            0) {
+          best = i;
+        }
+      }
+      JobWork& jw = jobs_[remaining[best]];
+      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+
+      Transaction tx;
+      while (api().session_job_starving(ssn_, jw.job) != 0) {
+        if (jw.next >= jw.tasks.size()) {
+          log_line(SCORIA_LOG_V3, "no preemptor task left in job <", jw.uid, ">");
+          break;
+        }
+        const scoria_task* task = jw.tasks[jw.next++];
+        if (scoria::info(task).status != SCORIA_TASK_PENDING) continue;
+        preempt(task, Scope::kOtherJobsInQueue, tx);
+      }
+      if (api().session_job_pipelined(ssn_, jw.job) != 0) {
+        tx.commit();
+      } else {
+        if (!tx.empty()) {
+          log_line(SCORIA_LOG_V3, "job <", jw.uid, "> is not pipelined; its preemptions undone");
+        }
+        tx.discard();
+      }
+    }
+  }
+
+  // Each starving job of the queue evicts lower-priority tasks of its own, one
+  // Pending task at a time, until a task cannot be placed.
+  void preempt_within_jobs(const QueueWork& qw) {
+    for (size_t j : qw.jobs) {
+      const JobWork& jw = jobs_[j];
+      for (const scoria_task* task : pending_tasks(jw.job)) {
+        Transaction tx;
+        if (!preempt(task, Scope::kOwnJob, tx)) break;
+        tx.commit();
+      }
+    }
+  }
+
+  // --- one preemptor --------------------------------------------------------------
+
+  // Tries the nodes where only resources (or other things that evictions may
+  // change) keep `task` out, best scored first, and stops at the first node
+  // where evicting enough victims lets it in. Its evictions and the
+  // preemptor's pipelining go into `tx`.
+  bool preempt(const scoria_task* task, Scope scope, Transaction& tx) {
+    Preemptor p{task, scoria::info(task), nullptr, nullptr, {}};
+    p.job = p.info.job;
+    const std::string_view uid = scoria::view(p.info.uid);
+    if (p.job == nullptr || p.info.init_resreq == nullptr) {
+      log_line(SCORIA_LOG_ERROR, "preemptor <", uid, "> has no job or request; skipped");
+      return false;
+    }
+    const scoria_job_info ji = scoria::info(p.job);
+    p.queue = ji.queue;
+    p.queue_name = scoria::view(ji.queue_name);
+    if (!eligible(p)) return false;
+
+    const std::vector<const scoria_node*> nodes = candidate_nodes(p);
+    for (const scoria_node* node : nodes) {
+      if (try_node(p, node, scope, tx)) return true;
+    }
+    log_line(SCORIA_LOG_V3, "preemptor <", uid, "> found no node to preempt on (", nodes.size(),
+             " candidates)");
+    return false;
+  }
+
+  // Volcano's taskEligibleToPreempt: preemptionPolicy Never does not preempt.
+  // A pod nominated to a node by an earlier preemption preempts again only if
+  // that node is in the session and fails its predicates, and then only if
+  // the failure is unresolvable or no lower-priority pod there is still
+  // terminating from a preemption.
+  bool eligible(const Preemptor& p) const {
+    const std::string_view uid = scoria::view(p.info.uid);
+    if (p.info.preempt_never != 0) {
+      log_line(SCORIA_LOG_V3, "preemptor <", uid,
+               "> has preemptionPolicy Never; it does not preempt");
+      return false;
+    }
+    const preempt::PreemptorFields fields =
+        preempt::read_preemptor_fields(scoria::view(api().task_object_json(p.task)));
+    if (fields.nominated_node.empty()) return true;
+
+    const scoria_node* node = api().node_find(ssn_, scoria::str(fields.nominated_node));
+    if (node == nullptr) {
+      log_line(SCORIA_LOG_V3, "preemptor <", uid, "> is nominated to node <", fields.nominated_node,
+               ">, which is not in the session; it does not preempt");
+      return false;
+    }
+    uint32_t reason = 0;
+    const scoria_code code = api().session_predicate(ssn_, p.task, node, &reason);
+    if (code == SCORIA_OK) {
+      log_line(SCORIA_LOG_V3, "preemptor <", uid, "> passes the predicates of its nominated node <",
+               fields.nominated_node, ">; it does not preempt");
+      return false;
+    }
+    if (code == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) return true;
+    const size_t count = api().node_task_count(node);
+    for (size_t k = 0; k < count; ++k) {
+      const scoria_task* other = api().node_task_at(node, k);
+      if (other == nullptr || scoria::info(other).priority >= p.info.priority) continue;
+      if (preempt::terminating_by_preemption(scoria::view(api().task_object_json(other)))) {
+        log_line(SCORIA_LOG_V3, "preemptor <", uid, "> waits for a preempted pod on node <",
+                 fields.nominated_node, "> to terminate");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Nodes whose predicates fail, if at all, only in a way preemption can fix
+  // (SCORIA_UNSCHEDULABLE), in descending score, session order among equals.
+  // Asked node by node: session_predicate_nodes would also drop the fixable
+  // failures (such as the pod count) and replace the task's fit error from
+  // allocate. Every node is asked, where Volcano stops at its quota of
+  // feasible nodes.
+  std::vector<const scoria_node*> candidate_nodes(const Preemptor& p) {
+    std::vector<const scoria_node*> nodes;
+    const size_t count = api().node_count(ssn_);
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_node* node = api().node_at(ssn_, i);
+      uint32_t reason = 0;
+      const scoria_code code = api().session_predicate(ssn_, p.task, node, &reason);
+      if (code == SCORIA_OK || code == SCORIA_UNSCHEDULABLE) nodes.push_back(node);
+    }
+    if (nodes.size() < 2) return nodes;
+    std::vector<double> scores(nodes.size(), 0.0);
+    if (api().session_node_scores(ssn_, p.task, nodes.data(), nodes.size(), scores.data()) !=
+        SCORIA_OK) {
+      return nodes;  // unscored: session order
+    }
+    std::vector<size_t> order(nodes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    std::vector<const scoria_node*> sorted;
+    sorted.reserve(nodes.size());
+    for (size_t i : order) sorted.push_back(nodes[i]);
+    return sorted;
+  }
+
+  // Evicts on `node`, lowest victim first, only as many victims as the
+  // preemptor needs, then pipelines the preemptor there. Nothing is evicted
+  // unless all the permitted victims together would make enough room.
+  bool try_node(const Preemptor& p, const scoria_node* node, Scope scope, Transaction& tx) {
+    const scoria_node_info ni = scoria::info(node);
+    const std::string_view node_name = scoria::view(ni.name);
+    if (ni.idle == nullptr || ni.releasing == nullptr || ni.pipelined == nullptr) return false;
+
+    std::vector<Victim> victims = candidates_on(p, node, scope);
+    const scoria::ResourceView need(p.info.init_resreq, dims_);
+    // Cheap bound first: if every candidate together is not enough, the
+    // plugins' choice (a subset) is not either.
+    if (!fits_with(need, ni, victims)) return false;
+    // Ordered before the vote, so that a plugin that permits only some of
+    // them (gang keeps minAvailable) spares the ones evicted last.
+    order_victims(p, victims);
+    victims = permitted(p, std::move(victims));
+    if (!fits_with(need, ni, victims)) {
+      log_line(SCORIA_LOG_V3, "no valid victims on node <", node_name, "> for <",
+               scoria::view(p.info.uid), ">");
+      return false;
+    }
+
+    Statement stmt(api().statement_open(ssn_));
+    if (!stmt) {
+      log_line(SCORIA_LOG_ERROR, "cannot open a statement on node <", node_name, ">");
+      return false;
+    }
+    bool fits = fits_now(p, node, ni);
+    size_t evicted = 0;
+    for (const Victim& v : victims) {
+      if (fits) break;
+      log_line(SCORIA_LOG_V3, "try to preempt <", v.uid, "> for <", scoria::view(p.info.uid),
+               "> on node <", node_name, ">");
+      const scoria_code rc = api().statement_evict(stmt.get(), v.task, scoria::str("preempt"));
+      if (rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, "evicting <", v.uid, "> failed: code ", static_cast<int>(rc));
+      } else {
+        ++evicted;
+      }
+      fits = fits_now(p, node, ni);
+    }
+    if (!fits) {
+      log_line(SCORIA_LOG_V3, "<", scoria::view(p.info.uid), "> does not fit node <", node_name,
+               "> even after ", evicted, " evictions");
+      return false;  // stmt discards the evictions
+    }
+    const scoria_code rc = api().statement_pipeline(stmt.get(), p.task, node);
+    if (rc != SCORIA_OK) {
+      log_line(SCORIA_LOG_ERROR, "pipelining <", scoria::view(p.info.uid), "> onto node <",
+               node_name, "> failed: code ", static_cast<int>(rc));
+      return false;
+    }
+    log_line(SCORIA_LOG_V3, "preempted ", evicted, " tasks on node <", node_name, "> for <",
+             scoria::view(p.info.uid), ">, pipelined there");
+    tx.adopt(std::move(stmt));
+    return true;
+  }
+
+  // Volcano's filter before the plugins vote: Bound or Running tasks that are
+  // preemptable, best-effort if the preemptor is, of another job of the same
+  // queue or of the preemptor's own job.
+  std::vector<Victim> candidates_on(const Preemptor& p, const scoria_node* node,
+                                    Scope scope) const {
+    std::vector<Victim> out;
+    const size_t count = api().node_task_count(node);
+    for (size_t k = 0; k < count; ++k) {
+      const scoria_task* task = api().node_task_at(node, k);
+      if (task == nullptr) continue;
+      const scoria_task_info ti = scoria::info(task);
+      if (ti.status != SCORIA_TASK_BOUND && ti.status != SCORIA_TASK_RUNNING) continue;
+      if (p.info.best_effort != 0 && ti.best_effort == 0) continue;
+      if (ti.preemptable == 0 || ti.job == nullptr || ti.resreq == nullptr) continue;
+      const scoria_job_info vj = scoria::info(ti.job);
+      if (scope == Scope::kOwnJob) {
+        if (ti.job != p.job) continue;
+      } else if (ti.job == p.job || scoria::view(vj.queue_name) != p.queue_name) {
+        continue;
+      }
+      out.push_back(Victim{task, ti.job, vj.queue, ti.resreq, scoria::view(ti.uid)});
+    }
+    return out;
+  }
+
+  // The candidates every deciding plugin lets the preemptor evict, in their
+  // given order.
+  std::vector<Victim> permitted(const Preemptor& p, std::vector<Victim> candidates) {
+    if (candidates.empty()) return candidates;
+    std::vector<const scoria_task*> tasks;
+    tasks.reserve(candidates.size());
+    for (const Victim& v : candidates) tasks.push_back(v.task);
+    std::vector<uint8_t> selected(candidates.size(), 0);
+    api().session_preemptable(ssn_, p.task, tasks.data(), tasks.size(), selected.data());
+    std::vector<Victim> out;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      if (selected[i] != 0) out.push_back(candidates[i]);
+    }
+    return out;
+  }
+
+  // Volcano's victim order: the task that goes first in the victim order is
+  // the one the session would schedule last — within a job the reverse task
+  // order, across queues the victim queue order, otherwise the reverse job
+  // order.
+  void order_victims(const Preemptor& p, std::vector<Victim>& victims) const {
+    // Heap sort: bounded even if a plugin's order is inconsistent.
+    const auto first = [&](const Victim& l, const Victim& r) { return evict_before(p, l, r); };
+    std::make_heap(victims.begin(), victims.end(), first);
+    std::sort_heap(victims.begin(), victims.end(), first);
+  }
+
+  bool evict_before(const Preemptor& p, const Victim& l, const Victim& r) const {
+    if (l.job == r.job) return api().session_task_less(ssn_, r.task, l.task) != 0;
+    if (l.queue != r.queue && l.queue != nullptr && r.queue != nullptr) {
+      return api().session_victim_queue_less(ssn_, l.queue, r.queue, p.task) != 0;
+    }
+    return api().session_job_less(ssn_, r.job, l.job) != 0;
+  }
+
+  // need <= idle + releasing - pipelined + the victims' requests.
+  bool fits_with(scoria::ResourceView need, const scoria_node_info& ni,
+                 std::span<const Victim> victims) const {
+    for (size_t d = 0; d < dims_; ++d) {
+      double room = ni.idle[d] + ni.releasing[d] - ni.pipelined[d];
+      for (const Victim& v : victims) room += v.resreq[d];
+      if (!(need[d] < room || std::fabs(need[d] - room) < SCORIA_RESOURCE_EPSILON)) return false;
+    }
+    return true;
+  }
+
+  // Volcano's preemptorFitsOnNode: the queue may take the preemptor, it fits
+  // the node's future idle as it stands now, and every predicate passes.
+  bool fits_now(const Preemptor& p, const scoria_node* node, const scoria_node_info& ni) {
+    if (p.queue != nullptr && api().session_allocatable(ssn_, p.queue, p.task) == 0) return false;
+    if (!fits_with(scoria::ResourceView(p.info.init_resreq, dims_), ni, {})) return false;
+    uint32_t reason = 0;
+    return api().session_predicate(ssn_, p.task, node, &reason) == SCORIA_OK;
+  }
+
+  scoria_session* ssn_;
+  const size_t dims_;
+  std::vector<JobWork> jobs_;
+  std::vector<QueueWork> queues_;
+};
+
+// Reads a Volcano argument, keeping the default (with a warning) when it has
+// the wrong type, as Volcano's Arguments.GetBool/GetInt do.
+bool read_bool(const scoria_args* args, std::string_view key, bool def) {
+  int v = def ? 1 : 0;
+  const scoria_code rc = api().args_get_bool(args, scoria::str(key), &v);
+  if (rc == SCORIA_INVALID_ARGUMENT) {
+    log_line(SCORIA_LOG_WARNING, "preempt argument ", key, " is not a boolean; default used");
+  }
+  return rc == SCORIA_OK ? v != 0 : def;
+}
+int64_t read_int(const scoria_args* args, std::string_view key, int64_t def) {
+  int64_t v = def;
+  const scoria_code rc = api().args_get_int(args, scoria::str(key), &v);
+  if (rc == SCORIA_INVALID_ARGUMENT) {
+    log_line(SCORIA_LOG_WARNING, "preempt argument ", key, " is not an integer; default used");
+  }
+  return rc == SCORIA_OK ? v : def;
+}
+
+scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* args, void** instance,
+                      char* error, size_t error_capacity) {
+  try {
+    auto config = std::make_unique<Config>();
+    if (args != nullptr) {
+      // The predicate results are the host's to cache, behind session_predicate.
+      config->predicate_error_cache =
+          read_bool(args, "enablePredicateErrorCache", config->predicate_error_cache);
+      config->topology_aware =
+          read_bool(args, "enableTopologyAwarePreemption", config->topology_aware);
+      config->topology_workers =
+          read_int(args, "topologyAwarePreemptWorkerNum", config->topology_workers);
+      config->min_candidate_percentage =
+          read_int(args, "minCandidateNodesPercentage", config->min_candidate_percentage);
+      config->min_candidate_absolute =
+          read_int(args, "minCandidateNodesAbsolute", config->min_candidate_absolute);
+      config->max_candidate_absolute =
+          read_int(args, "maxCandidateNodesAbsolute", config->max_candidate_absolute);
+    }
+    if (config->topology_aware) {
+      log_line(SCORIA_LOG_WARNING,
+               "enableTopologyAwarePreemption is not implemented; normal preemption is used");
+    }
+    *instance = config.release();
+    return SCORIA_OK;
+  } catch (const std::exception& e) {
+    scoria::write_message(error, error_capacity, e.what());
+    return SCORIA_ERROR;
+  }
+}
+
+void on_destroy(void* instance) {
+  const std::unique_ptr<Config> owned(static_cast<Config*>(instance));
+}
+
+scoria_code on_execute(void* instance, scoria_session* ssn) {
+  // Nothing may unwind into the host; an exception undoes open statements.
+  try {
+    (void)instance;  // no argument changes how normal preemption runs
+    Preempt(ssn).run();
+    return SCORIA_OK;
+  } catch (const std::exception& e) {
+    scoria::report_error(e.what());
+  } catch (...) {
+    scoria::report_error("unknown exception");
+  }
+  return SCORIA_ERROR;
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "preempt",
+    .kind = SCORIA_KIND_ACTION,
+    .flags = 0,
+    .version = "0.1.0",
+    .description = "Evicts lower-priority tasks of a queue so that its starving jobs can run",
+    .on_create = on_create,
+    .on_destroy = on_destroy,
+    .on_session_open = nullptr,
+    .on_session_close = nullptr,
+    .on_execute = on_execute,
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)
