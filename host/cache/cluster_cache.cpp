@@ -47,8 +47,7 @@ std::vector<std::vector<std::vector<scoria_str>>> value_views(
 
 }  // namespace
 
-std::vector<double> ClusterCache::vectorize(const model::ResourceList& list,
-                                            double absent) const {
+std::vector<double> ClusterCache::vectorize(const model::ResourceList& list, double absent) const {
   std::vector<double> v(dims_.size(), absent);
   for (const auto& [name, value] : list) v[dim_index_.at(name)] = value;
   return v;
@@ -151,7 +150,8 @@ session::Snapshot ClusterCache::snapshot() const {
   s.nodes.reserve(nodes_.size());
   for (const auto& n : nodes_) s.nodes.push_back({&n.node, n.allocatable});
   s.queues.reserve(queues_.size());
-  for (const auto& q : queues_) s.queues.push_back({&q.queue, q.capability, q.deserved, q.guarantee});
+  for (const auto& q : queues_)
+    s.queues.push_back({&q.queue, q.capability, q.deserved, q.guarantee});
   s.jobs.reserve(groups_.size());
   for (const auto& g : groups_) {
     session::Snapshot::JobIn j{&g.group, g.queue, g.priority, g.phase, g.min_resources, {}};
@@ -162,8 +162,8 @@ session::Snapshot ClusterCache::snapshot() const {
       // A pod bound to a node the cache does not know stays out of the
       // session: it cannot be accounted anywhere.
       if (p.node < 0 && p.status != SCORIA_TASK_PENDING) continue;
-      j.tasks.push_back({&p.pod, &p.views, p.status, p.node, p.pod.priority.value_or(0),
-                         p.resreq, p.init_resreq});
+      j.tasks.push_back({&p.pod, &p.views, p.status, p.node, p.pod.priority.value_or(0), p.resreq,
+                         p.init_resreq});
     }
     s.jobs.push_back(std::move(j));
   }

@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   if (cmd == "plugins") return scoria::cli::plugins(rest);
   if (cmd == "check-config") return scoria::cli::check_config(rest);
   if (cmd == "version" || cmd == "--version") {
-    std::cout << "scoria 0.1.0 (plugin ABI " << SCORIA_ABI_VERSION_MAJOR << "." << SCORIA_ABI_VERSION_MINOR << ")\n";
+    std::cout << "scoria 0.1.0 (plugin ABI " << SCORIA_ABI_VERSION_MAJOR << "."
+              << SCORIA_ABI_VERSION_MINOR << ")\n";
     return 0;
   }
   std::cerr << "scoria: unknown command \"" << cmd << "\"\n\n" << kUsage;

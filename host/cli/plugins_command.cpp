@@ -23,8 +23,8 @@ int plugins(std::span<const std::string_view> args) {
   std::printf("%-14s %-7s %-9s %-5s %s\n", "NAME", "KIND", "VERSION", "ABI", "FILE");
   for (const auto& p : registry.list())
     std::printf("%-14s %-7s %-9s %u.%-3u %s\n", p.name.c_str(),
-                p.kind == SCORIA_KIND_ACTION ? "action" : "plugin", p.version.c_str(),
-                p.abi_major, p.abi_minor, p.file.lexically_normal().c_str());
+                p.kind == SCORIA_KIND_ACTION ? "action" : "plugin", p.version.c_str(), p.abi_major,
+                p.abi_minor, p.file.lexically_normal().c_str());
   for (const auto& r : registry.refusals()) std::printf("refused: %s\n", r.message.c_str());
   return 0;
 }

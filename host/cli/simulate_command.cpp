@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "cache/cluster_cache.h"
@@ -82,8 +82,7 @@ Options parse(std::span<const std::string_view> args) {
     } else if (a == "-v" || a == "--v") {
       log::set_verbosity(std::stoi(value(i)));
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      throw InputError("simulate: unknown option " + std::string(a) +
-                       "; see `scoria --help`");
+      throw InputError("simulate: unknown option " + std::string(a) + "; see `scoria --help`");
     } else {
       o.files.emplace_back(a);
     }
@@ -182,9 +181,10 @@ int simulate(std::span<const std::string_view> args) {
     cache.apply(last);
     Json actions = Json::object();
     for (const auto& [name, ms] : t.actions_ms) actions[name] = ms;
-    sessions.push_back(
-        {{"open_ms", t.open_ms}, {"actions_ms", actions}, {"close_ms", t.close_ms},
-         {"total_ms", t.total_ms}});
+    sessions.push_back({{"open_ms", t.open_ms},
+                        {"actions_ms", actions},
+                        {"close_ms", t.close_ms},
+                        {"total_ms", t.total_ms}});
   }
 
   Json out;

@@ -21,10 +21,31 @@ using Arguments = std::map<std::string, std::string, std::less<>>;
 /// Volcano's per-plugin enable flags. A flag left out means enabled, except
 /// Hierarchy and ClusterOrder (see PluginOption::enabled).
 enum class Flag : uint32_t {
-  JobOrder, QueueOrder, TaskOrder, ClusterOrder, Predicate, BestNode, NodeOrder,
-  JobReady, JobPipelined, JobEnqueued, JobStarving, Preemptable, Reclaimable,
-  Preemptive, Overused, Allocatable, Victim, Hierarchy, TargetJob, ReservedNodes,
-  HyperNodeOrder, SubJobReady, SubJobPipelined, SubJobOrder, HyperNodeGradient,
+  JobOrder,
+  QueueOrder,
+  TaskOrder,
+  ClusterOrder,
+  Predicate,
+  BestNode,
+  NodeOrder,
+  JobReady,
+  JobPipelined,
+  JobEnqueued,
+  JobStarving,
+  Preemptable,
+  Reclaimable,
+  Preemptive,
+  Overused,
+  Allocatable,
+  Victim,
+  Hierarchy,
+  TargetJob,
+  ReservedNodes,
+  HyperNodeOrder,
+  SubJobReady,
+  SubJobPipelined,
+  SubJobOrder,
+  HyperNodeGradient,
   Count
 };
 inline constexpr size_t kFlagCount = static_cast<size_t>(Flag::Count);

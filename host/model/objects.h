@@ -21,7 +21,13 @@ enum class TaintEffect : uint32_t { NoSchedule = 1, PreferNoSchedule = 2, NoExec
 
 /// Values match scoria_selector_op in the SDK.
 enum class SelectorOp : uint32_t {
-  In = 1, NotIn = 2, Exists = 3, DoesNotExist = 4, Gt = 5, Lt = 6, Equal = 7
+  In = 1,
+  NotIn = 2,
+  Exists = 3,
+  DoesNotExist = 4,
+  Gt = 5,
+  Lt = 6,
+  Equal = 7
 };
 
 struct Taint {
@@ -31,17 +37,17 @@ struct Taint {
 };
 
 struct Toleration {
-  std::string key;                      // empty with Exists: tolerates everything
+  std::string key;  // empty with Exists: tolerates everything
   std::string value;
-  SelectorOp op = SelectorOp::Equal;    // Equal or Exists
-  uint32_t effect = 0;                  // TaintEffect value, 0 = all effects
+  SelectorOp op = SelectorOp::Equal;  // Equal or Exists
+  uint32_t effect = 0;                // TaintEffect value, 0 = all effects
 };
 
 struct SelectorRequirement {
   std::string key;
   SelectorOp op = SelectorOp::In;
   std::vector<std::string> values;
-  bool is_field = false;                // matchFields rather than matchExpressions
+  bool is_field = false;  // matchFields rather than matchExpressions
 };
 
 /// A node selector term; `weight` is set for preferred terms only.
@@ -55,7 +61,7 @@ struct Node {
   std::map<std::string, std::string> labels;
   std::vector<Taint> taints;
   bool unschedulable = false;
-  bool ready = true;                    // condition Ready=True (absent: true)
+  bool ready = true;  // condition Ready=True (absent: true)
   ResourceList allocatable;
 };
 
@@ -66,24 +72,24 @@ struct Pod {
   std::string name;
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
-  std::string group_name;               // annotation scheduling.k8s.io/group-name
-  std::string scheduler_name;           // spec.schedulerName
-  std::string node_name;                // spec.nodeName
-  ResourceList requests;                // sum over containers
-  ResourceList init_requests;           // max(sum containers, each init container)
+  std::string group_name;      // annotation scheduling.k8s.io/group-name
+  std::string scheduler_name;  // spec.schedulerName
+  std::string node_name;       // spec.nodeName
+  ResourceList requests;       // sum over containers
+  ResourceList init_requests;  // max(sum containers, each init container)
   std::map<std::string, std::string> node_selector;
   std::vector<NodeSelectorTerm> required_affinity;
   std::vector<NodeSelectorTerm> preferred_affinity;
   std::vector<Toleration> tolerations;
   std::string priority_class_name;
-  std::optional<int32_t> priority;      // spec.priority when given
-  bool preempt_never = false;           // preemptionPolicy: Never
+  std::optional<int32_t> priority;  // spec.priority when given
+  bool preempt_never = false;       // preemptionPolicy: Never
   PodPhase phase = PodPhase::Pending;
-  bool deleting = false;                // metadata.deletionTimestamp set
-  bool preemptable = true;              // volcano.sh/preemptable
-  std::string role;                     // volcano.sh/task-spec
-  int64_t creation_ms = 0;              // metadata.creationTimestamp
-  std::string json;                     // the whole object as JSON
+  bool deleting = false;    // metadata.deletionTimestamp set
+  bool preemptable = true;  // volcano.sh/preemptable
+  std::string role;         // volcano.sh/task-spec
+  int64_t creation_ms = 0;  // metadata.creationTimestamp
+  std::string json;         // the whole object as JSON
 
   std::string key() const { return namespace_ + "/" + name; }
 };
@@ -101,7 +107,7 @@ struct PodGroup {
   std::string queue = "default";
   std::string priority_class_name;
   PodGroupPhase phase = PodGroupPhase::Pending;
-  bool implicit = false;                // made up for a pod without a group
+  bool implicit = false;  // made up for a pod without a group
   int64_t creation_ms = 0;
 
   std::string key() const { return namespace_ + "/" + name; }
@@ -112,11 +118,11 @@ struct Queue {
   int32_t weight = 1;
   int32_t priority = 0;
   std::string parent;
-  ResourceList capability;              // absent dimension: unlimited
+  ResourceList capability;  // absent dimension: unlimited
   ResourceList deserved;
   ResourceList guarantee;
   bool reclaimable = true;
-  bool open = true;                     // status.state Open (or unset)
+  bool open = true;  // status.state Open (or unset)
   int64_t creation_ms = 0;
 };
 

@@ -14,9 +14,7 @@ namespace scoria::model {
 inline constexpr double kResourceEpsilon = 0.1;
 
 /// l <= r within the tolerance.
-inline bool less_equal(double l, double r) {
-  return l < r || std::fabs(l - r) < kResourceEpsilon;
-}
+inline bool less_equal(double l, double r) { return l < r || std::fabs(l - r) < kResourceEpsilon; }
 
 /// l <= r in every dimension.
 inline bool less_equal(std::span<const double> l, std::span<const double> r) {

@@ -37,8 +37,10 @@ template <class T>
 bool fits(const T* out, size_t end_offset) {
   return out != nullptr && out->struct_size >= end_offset;
 }
-#define FILL(out, field, value) \
-  if ((out)->struct_size >= offsetof(std::remove_reference_t<decltype(*(out))>, field) + sizeof((out)->field)) (out)->field = (value)
+#define FILL(out, field, value)                                                          \
+  if ((out)->struct_size >=                                                              \
+      offsetof(std::remove_reference_t<decltype(*(out))>, field) + sizeof((out)->field)) \
+  (out)->field = (value)
 
 // --- logging ---------------------------------------------------------------
 void api_log(const scoria_plugin_ctx* ctx, int level, scoria_str msg) {
@@ -80,9 +82,12 @@ scoria_code api_args_get_float(const scoria_args* a, scoria_str key, double* out
 scoria_code api_args_get_bool(const scoria_args* a, scoria_str key, int* out) {
   const std::string* v = arg(a, key);
   if (!v) return SCORIA_NOT_FOUND;
-  if (*v == "true" || *v == "True" || *v == "TRUE") *out = 1;
-  else if (*v == "false" || *v == "False" || *v == "FALSE") *out = 0;
-  else return SCORIA_INVALID_ARGUMENT;
+  if (*v == "true" || *v == "True" || *v == "TRUE")
+    *out = 1;
+  else if (*v == "false" || *v == "False" || *v == "FALSE")
+    *out = 0;
+  else
+    return SCORIA_INVALID_ARGUMENT;
   return SCORIA_OK;
 }
 scoria_code api_args_get_string(const scoria_args* a, scoria_str key, scoria_str* out) {
@@ -161,7 +166,9 @@ scoria_code api_task_info(const scoria_task* t, scoria_task_info* o) {
   FILL(o, namespace_, S(pod.namespace_));
   FILL(o, name, S(pod.name));
   FILL(o, uid, S(t->views->uid));
-  FILL(o, node_name, S(t->node >= 0 ? std::string_view(s.nodes()[static_cast<size_t>(t->node)].spec->name) : std::string_view()));
+  FILL(o, node_name,
+       S(t->node >= 0 ? std::string_view(s.nodes()[static_cast<size_t>(t->node)].spec->name)
+                      : std::string_view()));
   FILL(o, role, S(pod.role));
   FILL(o, priority_class, S(pod.priority_class_name));
   FILL(o, priority, t->priority);
@@ -311,8 +318,8 @@ void api_requirement_at(const scoria_task* t, uint32_t kind, size_t term, size_t
   auto* v = terms(t, kind);
   if (!v || !out || term >= v->size() || i >= (*v)[term].requirements.size()) return;
   const auto& r = (*v)[term].requirements[i];
-  const auto& values = (kind == SCORIA_AFFINITY_REQUIRED ? t->views->required
-                                                       : t->views->preferred)[term][i];
+  const auto& values =
+      (kind == SCORIA_AFFINITY_REQUIRED ? t->views->required : t->views->preferred)[term][i];
   FILL(out, op, static_cast<uint32_t>(r.op));
   FILL(out, is_field, r.is_field ? 1u : 0u);
   FILL(out, key, S(r.key));
@@ -331,13 +338,12 @@ int api_queue_less(const scoria_session* s, const scoria_queue* l, const scoria_
 int api_task_less(const scoria_session* s, const scoria_task* l, const scoria_task* r) {
   return mut(s)->task_less(*l, *r);
 }
-int api_victim_queue_less(const scoria_session* s, const scoria_queue* l,
-                          const scoria_queue* r, const scoria_task* p) {
+int api_victim_queue_less(const scoria_session* s, const scoria_queue* l, const scoria_queue* r,
+                          const scoria_task* p) {
   return mut(s)->victim_queue_less(*l, *r, p);
 }
-size_t api_predicate_nodes(scoria_session* s, const scoria_task* t,
-                           const scoria_node* const* cands, size_t count, int check,
-                           const scoria_node** fit) {
+size_t api_predicate_nodes(scoria_session* s, const scoria_task* t, const scoria_node* const* cands,
+                           size_t count, int check, const scoria_node** fit) {
   Session& ssn = *mut(s);
   if (cands == nullptr) {
     return ssn.predicate_nodes(*mut(t), ssn.all_nodes(), check != 0, fit);
@@ -364,9 +370,7 @@ int api_job_valid(scoria_session* s, const scoria_job* j, scoria_str* message) {
   return ok;
 }
 int api_job_ready(scoria_session* s, const scoria_job* j) { return mut(s)->job_ready(*j); }
-int api_job_pipelined(scoria_session* s, const scoria_job* j) {
-  return mut(s)->job_pipelined(*j);
-}
+int api_job_pipelined(scoria_session* s, const scoria_job* j) { return mut(s)->job_pipelined(*j); }
 int api_job_enqueueable(scoria_session* s, const scoria_job* j) {
   return mut(s)->job_enqueueable(*j);
 }
@@ -376,12 +380,12 @@ int api_overused(scoria_session* s, const scoria_queue* q) { return mut(s)->over
 int api_allocatable(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
   return mut(s)->allocatable(*q, *t);
 }
-void api_preemptable(scoria_session* s, const scoria_task* p, const scoria_task* const* c,
-                     size_t n, uint8_t* sel) {
+void api_preemptable(scoria_session* s, const scoria_task* p, const scoria_task* const* c, size_t n,
+                     uint8_t* sel) {
   mut(s)->preemptable(*p, {c, n}, sel);
 }
-void api_reclaimable(scoria_session* s, const scoria_task* p, const scoria_task* const* c,
-                     size_t n, uint8_t* sel) {
+void api_reclaimable(scoria_session* s, const scoria_task* p, const scoria_task* const* c, size_t n,
+                     uint8_t* sel) {
   mut(s)->reclaimable(*p, {c, n}, sel);
 }
 void api_victim_tasks(scoria_session* s, const scoria_task* const* c, size_t n, uint8_t* sel) {

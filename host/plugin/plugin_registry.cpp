@@ -87,15 +87,17 @@ bool PluginRegistry::load(const fs::path& file) {
     return refuse("built for ABI " + plugin_v + ", newer than this host provides ABI " + host_v +
                   "; upgrade Scoria or rebuild the plugin against this host's SDK");
   if (d->struct_size < kMinDescriptorSize)
-    return refuse("descriptor too small (" + std::to_string(d->struct_size) + " bytes, ABI 1.0 needs " +
-                  std::to_string(kMinDescriptorSize) + "); rebuild it against the Scoria SDK");
+    return refuse("descriptor too small (" + std::to_string(d->struct_size) +
+                  " bytes, ABI 1.0 needs " + std::to_string(kMinDescriptorSize) +
+                  "); rebuild it against the Scoria SDK");
   if (d->name == nullptr || d->name[0] == '\0') return refuse("descriptor has no name");
   if (d->kind == SCORIA_KIND_ACTION && d->on_execute == nullptr)
     return refuse("action without on_execute; an action must implement it");
   if (d->kind == SCORIA_KIND_PLUGIN && d->on_session_open == nullptr)
     return refuse("plugin without on_session_open; a plugin must implement it");
   if (d->kind != SCORIA_KIND_ACTION && d->kind != SCORIA_KIND_PLUGIN)
-    return refuse("unknown kind " + std::to_string(d->kind) + "; use SCORIA_KIND_ACTION or "
+    return refuse("unknown kind " + std::to_string(d->kind) +
+                  "; use SCORIA_KIND_ACTION or "
                   "SCORIA_KIND_PLUGIN");
   if (auto other = find(d->name))
     return refuse(std::string("duplicate plugin name \"") + d->name + "\", already loaded from " +
@@ -136,8 +138,8 @@ std::vector<std::string> PluginRegistry::names(scoria_kind kind) const {
 }
 
 fs::path default_plugin_dir() {
-  return fs::path(boost::dll::program_location().parent_path().string()) / ".." / "lib" /
-         "scoria" / "plugins";
+  return fs::path(boost::dll::program_location().parent_path().string()) / ".." / "lib" / "scoria" /
+         "plugins";
 }
 
 }  // namespace scoria::plugin

@@ -47,9 +47,9 @@ Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerCo
     auto loaded = resolve(registry, name, SCORIA_KIND_ACTION);
     auto args = config_.action_arguments.find(name);
     static const config::Arguments kNone;
-    actions_.push_back({name, std::make_unique<plugin::PluginInstance>(
-                                  loaded, args == config_.action_arguments.end() ? kNone
-                                                                                 : args->second)});
+    actions_.push_back(
+        {name, std::make_unique<plugin::PluginInstance>(
+                   loaded, args == config_.action_arguments.end() ? kNone : args->second)});
   }
   for (size_t t = 0; t < config_.tiers.size(); ++t)
     for (const auto& option : config_.tiers[t].plugins) {
@@ -61,8 +61,7 @@ Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerCo
 
 Scheduler::~Scheduler() = default;
 
-session::Outcome Scheduler::run_once(const session::Snapshot& snapshot,
-                                     SessionTimings* timings) {
+session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionTimings* timings) {
   const auto start = Clock::now();
   session::Session ssn(snapshot, config_, &workers_);
   auto* handle = reinterpret_cast<scoria_session*>(&ssn);

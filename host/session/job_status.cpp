@@ -13,9 +13,9 @@ namespace scoria::session {
 namespace {
 
 const char* status_name(size_t bit) {
-  static constexpr const char* kNames[] = {"Pending",  "Allocated", "Pipelined", "Binding",
-                                           "Bound",    "Running",   "Releasing", "Succeeded",
-                                           "Failed",   "Unknown"};
+  static constexpr const char* kNames[] = {"Pending", "Allocated", "Pipelined", "Binding",
+                                           "Bound",   "Running",   "Releasing", "Succeeded",
+                                           "Failed",  "Unknown"};
   return bit < 10 ? kNames[bit] : "Unknown";
 }
 
@@ -84,8 +84,7 @@ std::string Session::unschedulable_message(const Job& job) {
   if (schedulable) pending.push_back(std::to_string(schedulable) + " Schedulable");
   if (unschedulable) pending.push_back(std::to_string(unschedulable) + " Unschedulable");
   std::sort(pending.begin(), pending.end());
-  for (size_t i = 0; i < pending.size(); ++i)
-    text += (i == 0 ? "; Pending: " : ", ") + pending[i];
+  for (size_t i = 0; i < pending.size(); ++i) text += (i == 0 ? "; Pending: " : ", ") + pending[i];
   if (!job.fit_error.empty()) {
     text += ". Origin reason is: " + job.fit_error;
   } else {
@@ -124,10 +123,9 @@ Outcome Session::close() {
     const int32_t releasing = releasing_placed(job, tasks_);
     // A gang whose only missing members are terminating on their nodes is
     // not unschedulable: it is shutting down (Volcano's releasing skip).
-    const bool shutting_down = releasing > 0 && job.status_count[0] == 0 &&
-                               job.status_count[2] == 0 &&
-                               count_in(job.status_count, kScheduledMask) + releasing >=
-                                   job.group->min_member;
+    const bool shutting_down =
+        releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
+        count_in(job.status_count, kScheduledMask) + releasing >= job.group->min_member;
     if (!job.tasks.empty() && !job_ready(job) && !shutting_down) {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);

@@ -18,16 +18,15 @@ using model::add;
 
 }  // namespace
 
-Session::Session(const Snapshot& snap, const config::SchedulerConfig& config,
-                 WorkerPool* workers)
+Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, WorkerPool* workers)
     : config_(config), workers_(workers), dim_names_(snap.dims) {
   const size_t d = dims();
   size_t task_count = 0;
   for (const auto& j : snap.jobs) task_count += j.tasks.size();
   // One arena for every vector: tasks 2, jobs 3, nodes 5, queues 4.
-  arena_.assign(d * (2 * task_count + 3 * snap.jobs.size() + 5 * snap.nodes.size() +
-                     4 * snap.queues.size()),
-                0.0);
+  arena_.assign(
+      d * (2 * task_count + 3 * snap.jobs.size() + 5 * snap.nodes.size() + 4 * snap.queues.size()),
+      0.0);
   double* next = arena_.data();
   auto take = [&](std::span<const double> init = {}) {
     double* v = next;
@@ -189,8 +188,7 @@ void Session::fire_deallocate(const Task& task) {
 }
 
 bool Session::action_enabled(std::string_view action) const {
-  return std::find(config_.actions.begin(), config_.actions.end(), action) !=
-         config_.actions.end();
+  return std::find(config_.actions.begin(), config_.actions.end(), action) != config_.actions.end();
 }
 
 Statement* Session::open_statement() {

@@ -119,7 +119,7 @@ struct PluginHooks {
 /// What the session decided, handed back to the cache at close.
 struct Outcome {
   struct Bind {
-    std::string pod;   // "ns/name"
+    std::string pod;  // "ns/name"
     std::string node;
   };
   struct PodGroupStatus {
@@ -181,8 +181,7 @@ struct PredicateScratch {
 
 class Session {
  public:
-  Session(const Snapshot& snapshot, const config::SchedulerConfig& config,
-          WorkerPool* workers);
+  Session(const Snapshot& snapshot, const config::SchedulerConfig& config, WorkerPool* workers);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -221,12 +220,11 @@ class Session {
   bool victim_queue_less(const Queue& l, const Queue& r, const Task* preemptor);
   /// All predicates over `candidates`; returns the nodes that pass, in the
   /// given order, and records the task's fit errors.
-  size_t predicate_nodes(Task& task, std::span<const Node* const> candidates,
-                         bool check_resources, const Node** fit);
+  size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
+                         const Node** fit);
   scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
   void node_scores(const Task& task, std::span<const Node* const> nodes, double* scores);
-  int64_t best_node(const Task& task, std::span<const Node* const> nodes,
-                    const double* scores);
+  int64_t best_node(const Task& task, std::span<const Node* const> nodes, const double* scores);
   bool job_valid(const Job& job, std::string* message);
   bool job_ready(const Job& job);
   bool job_pipelined(const Job& job);
@@ -261,8 +259,8 @@ class Session {
  private:
   bool run_votes(bool (*pick)(const scoria_hooks&), config::Flag flag,
                  scoria_vote (*call)(const scoria_hooks&, const Job&), const Job& job);
-  void check_resources(const Task& task, std::span<const Node* const> nodes,
-                       uint8_t* pass, uint32_t* reasons) const;
+  void check_resources(const Task& task, std::span<const Node* const> nodes, uint8_t* pass,
+                       uint32_t* reasons) const;
   void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                        PredicateScratch& scratch);
   std::string unschedulable_message(const Job& job);

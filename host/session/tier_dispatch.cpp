@@ -31,8 +31,7 @@ void each(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Fn&& fn) {
 
 // First non-zero comparison of `hook` across tiers, or 0.
 template <class Hook, class... Args>
-int first_order(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook,
-                Args... args) {
+int first_order(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, Args... args) {
   for (auto& tier : tiers)
     for (auto& p : tier) {
       auto fn = p.hooks.*hook;
@@ -64,11 +63,9 @@ bool Session::job_less(const Job& l, const Job& r) {
 }
 
 bool Session::queue_less(const Queue& l, const Queue& r) {
-  if (int c = first_order(tiers_, Flag::QueueOrder, &scoria_hooks::on_queue_order, &l, &r);
-      c != 0)
+  if (int c = first_order(tiers_, Flag::QueueOrder, &scoria_hooks::on_queue_order, &l, &r); c != 0)
     return c < 0;
-  if (l.spec->creation_ms != r.spec->creation_ms)
-    return l.spec->creation_ms < r.spec->creation_ms;
+  if (l.spec->creation_ms != r.spec->creation_ms) return l.spec->creation_ms < r.spec->creation_ms;
   return l.spec->name < r.spec->name;
 }
 
@@ -94,8 +91,8 @@ bool Session::victim_queue_less(const Queue& l, const Queue& r, const Task* pree
 // ---------------------------------------------------------------------------
 // Predicates
 
-void Session::check_resources(const Task& task, std::span<const Node* const> nodes,
-                              uint8_t* pass, uint32_t* reasons) const {
+void Session::check_resources(const Task& task, std::span<const Node* const> nodes, uint8_t* pass,
+                              uint32_t* reasons) const {
   // Allocate's own check: the task must fit the node's future idle
   // (idle + releasing - pipelined). A node may miss several dimensions; the
   // first missing one names the reason, as the histogram counts nodes.
@@ -108,8 +105,8 @@ void Session::check_resources(const Task& task, std::span<const Node* const> nod
   }
 }
 
-size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates,
-                                bool resources, const Node** fit) {
+size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates, bool resources,
+                                const Node** fit) {
   const size_t n = candidates.size();
   // Volcano's search: stop once enough feasible nodes are found, starting
   // where the previous search stopped so every node gets its turn. The
@@ -185,8 +182,10 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
 void Session::predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                               PredicateScratch& s) {
   std::span<const Node* const> chunk(rotated_.data() + begin, end - begin);
-  if (resources) check_resources(task, chunk, &pass_[begin], &reasons_[begin]);
-  else std::fill(pass_.begin() + static_cast<long>(begin), pass_.begin() + static_cast<long>(end), 1);
+  if (resources)
+    check_resources(task, chunk, &pass_[begin], &reasons_[begin]);
+  else
+    std::fill(pass_.begin() + static_cast<long>(begin), pass_.begin() + static_cast<long>(end), 1);
   for (auto& tier : tiers_)
     for (auto& p : tier) {
       if (!on(p, Flag::Predicate)) continue;
@@ -201,9 +200,9 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
         if (s.alive.empty()) return;
         s.codes.assign(s.alive.size(), SCORIA_OK);
         s.reasons.assign(s.alive.size(), 0);
-        scoria_code rc = p.hooks.on_predicate_batch(p.hooks.user_data, &task, s.alive.data(),
-                                                    s.alive.size(), s.codes.data(),
-                                                    s.reasons.data());
+        scoria_code rc =
+            p.hooks.on_predicate_batch(p.hooks.user_data, &task, s.alive.data(), s.alive.size(),
+                                       s.codes.data(), s.reasons.data());
         if (rc == SCORIA_ERROR) {
           plugin::count_error(p.ctx, "batch predicate failed");
           continue;
@@ -241,8 +240,7 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
       if (p.hooks.on_predicate != nullptr) {
         c = p.hooks.on_predicate(p.hooks.user_data, &task, &node, &r);
       } else if (p.hooks.on_predicate_batch != nullptr) {
-        scoria_code rc =
-            p.hooks.on_predicate_batch(p.hooks.user_data, &task, &one, 1, &c, &r);
+        scoria_code rc = p.hooks.on_predicate_batch(p.hooks.user_data, &task, &one, 1, &c, &r);
         if (rc == SCORIA_ERROR) c = SCORIA_ERROR;
       } else {
         continue;
@@ -263,8 +261,7 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
 // ---------------------------------------------------------------------------
 // Scores
 
-void Session::node_scores(const Task& task, std::span<const Node* const> nodes,
-                          double* scores) {
+void Session::node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) {
   std::fill_n(scores, nodes.size(), 0.0);
   std::vector<double> part;
   each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
@@ -421,8 +418,7 @@ bool Session::job_starving(const Job& job) {
 bool Session::overused(const Queue& queue) {
   bool over = false;
   each(tiers_, Flag::Overused, [&](PluginHooks& p) {
-    if (!over && p.hooks.on_overused && p.hooks.on_overused(p.hooks.user_data, &queue))
-      over = true;
+    if (!over && p.hooks.on_overused && p.hooks.on_overused(p.hooks.user_data, &queue)) over = true;
   });
   return over;
 }
@@ -438,14 +434,14 @@ bool Session::allocatable(const Queue& queue, const Task& task) {
 
 void Session::preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                           uint8_t* selected) {
-  select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, preemptor,
-                 candidates, selected);
+  select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, preemptor, candidates,
+                 selected);
 }
 
 void Session::reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
                           uint8_t* selected) {
-  select_victims(tiers_, Flag::Reclaimable, &scoria_hooks::on_reclaimable, reclaimer,
-                 candidates, selected);
+  select_victims(tiers_, Flag::Reclaimable, &scoria_hooks::on_reclaimable, reclaimer, candidates,
+                 selected);
 }
 
 void Session::victim_tasks(std::span<const Task* const> tasks, uint8_t* selected) {

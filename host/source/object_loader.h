@@ -14,8 +14,7 @@ namespace scoria::source {
 /// the objects to `out`. Throws InputError naming the file, the document
 /// number (1-based), the object (kind and name) and the field, with the fix.
 /// On error nothing is appended.
-void parse_objects(std::string_view text, const std::string& file_name,
-                   model::ClusterObjects& out);
+void parse_objects(std::string_view text, const std::string& file_name, model::ClusterObjects& out);
 
 /// Reads every file ("-" is standard input) and then completes the set:
 /// implicit PodGroups (minMember 1, queue "default") for pods without one,

@@ -146,8 +146,8 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
 // version (row i is ABI 1.i). Bumping the minor appends a row, repeating the
 // size of every struct that did not grow.
 struct SizesAtMinor {
-  size_t task_info, job_info, queue_info, node_info, hooks, host_api, descriptor, taint,
-      toleration, requirement;
+  size_t task_info, job_info, queue_info, node_info, hooks, host_api, descriptor, taint, toleration,
+      requirement;
 };
 constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0

@@ -9,6 +9,7 @@
 //   exit_code (default 0) and stderr_contains: for bad-input scenarios.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -16,7 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -45,11 +45,13 @@ struct SimResult {
 };
 
 SimResult simulate(const fs::path& dir) {
-  fs::path conf = fs::exists(dir / "scheduler.toml") ? dir / "scheduler.toml" : dir / "scheduler.yaml";
+  fs::path conf =
+      fs::exists(dir / "scheduler.toml") ? dir / "scheduler.toml" : dir / "scheduler.yaml";
   std::string extra = fs::exists(dir / "args") ? read(dir / "args") : "";
   for (char& c : extra)
     if (c == '\n') c = ' ';
-  fs::path err = fs::temp_directory_path() / ("scoria-scenario-" + dir.filename().string() + ".err");
+  fs::path err =
+      fs::temp_directory_path() / ("scoria-scenario-" + dir.filename().string() + ".err");
   std::string cmd = std::string("'") + SCORIA_BINARY + "' simulate --output json --config '" +
                     conf.string() + "' " + extra + " '" + (dir / "cluster.yaml").string() +
                     "' 2>'" + err.string() + "'";
@@ -68,14 +70,16 @@ SimResult simulate(const fs::path& dir) {
 
 void expect_entries(const json& expected, const json& actual, const std::string& what) {
   for (const auto& [key, want] : expected.items()) {
-    ASSERT_TRUE(actual.contains(key)) << what << " has no entry " << key << "\nactual: " << actual.dump(2);
+    ASSERT_TRUE(actual.contains(key))
+        << what << " has no entry " << key << "\nactual: " << actual.dump(2);
     for (const auto& [field, value] : want.items()) {
-      ASSERT_TRUE(actual[key].contains(field)) << what << " " << key << " has no " << field
-                                               << "\nactual: " << actual[key].dump(2);
+      ASSERT_TRUE(actual[key].contains(field))
+          << what << " " << key << " has no " << field << "\nactual: " << actual[key].dump(2);
       if (field == "unschedulable") {
         EXPECT_NE(actual[key][field].get<std::string>().find(value.get<std::string>()),
                   std::string::npos)
-            << what << " " << key << ": message\n  " << actual[key][field] << "\nlacks\n  " << value;
+            << what << " " << key << ": message\n  " << actual[key][field] << "\nlacks\n  "
+            << value;
       } else {
         EXPECT_EQ(actual[key][field], value) << what << " " << key << " " << field;
       }
@@ -92,7 +96,8 @@ TEST_P(Scenario, MatchesExpected) {
   ASSERT_EQ(run.exit_code, expected.value("exit_code", 0)) << "stderr:\n" << run.err;
   if (expected.contains("stderr_contains")) {
     EXPECT_NE(run.err.find(expected["stderr_contains"].get<std::string>()), std::string::npos)
-        << "stderr:\n" << run.err;
+        << "stderr:\n"
+        << run.err;
   }
   if (run.exit_code != 0) return;
   const json actual = json::parse(run.out);

@@ -9,7 +9,9 @@
 namespace scoria::model {
 namespace {
 
-TEST(Resource, ToleranceMatchesTheSdk) { EXPECT_DOUBLE_EQ(kResourceEpsilon, SCORIA_RESOURCE_EPSILON); }
+TEST(Resource, ToleranceMatchesTheSdk) {
+  EXPECT_DOUBLE_EQ(kResourceEpsilon, SCORIA_RESOURCE_EPSILON);
+}
 
 TEST(Resource, LessEqualForgivesDifferencesBelowTheTolerance) {
   EXPECT_TRUE(less_equal(1000.0, 1000.0));

@@ -42,18 +42,20 @@ class SessionFixture {
     g.creation_ms = created;
     vectors_.push_back({0, 0, 0});
     snap.jobs.push_back({&g, queue, 0, model::PodGroupPhase::Inqueue, vectors_.back(), {}});
-    for (size_t i = 0; i < tasks; ++i) task(snap.jobs.size() - 1, name + "-" + std::to_string(i), cpu_m);
+    for (size_t i = 0; i < tasks; ++i)
+      task(snap.jobs.size() - 1, name + "-" + std::to_string(i), cpu_m);
     return snap.jobs.size() - 1;
   }
-  void task(size_t job, const std::string& name, double cpu_m, uint32_t status = SCORIA_TASK_PENDING,
-            int32_t node = -1, int32_t priority = 0) {
+  void task(size_t job, const std::string& name, double cpu_m,
+            uint32_t status = SCORIA_TASK_PENDING, int32_t node = -1, int32_t priority = 0) {
     auto& p = pods_.emplace_back();
     p.namespace_ = "ns";
     p.name = name;
     auto& v = views_.emplace_back();
     v.uid = "ns/" + name;
     vectors_.push_back({cpu_m, 0, 1});
-    snap.jobs[job].tasks.push_back({&p, &v, status, node, priority, vectors_.back(), vectors_.back()});
+    snap.jobs[job].tasks.push_back(
+        {&p, &v, status, node, priority, vectors_.back(), vectors_.back()});
   }
 
   session::Snapshot snap;

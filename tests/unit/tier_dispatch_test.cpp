@@ -82,8 +82,8 @@ class TierDispatch : public ::testing::Test {
 };
 
 TEST_F(TierDispatch, OrderFallsBackToCreationTimeThenUid) {
-  EXPECT_TRUE(ssn->job_less(job(2), job(0)));   // older first
-  EXPECT_TRUE(ssn->job_less(job(1), job(0)));   // same time: by uid
+  EXPECT_TRUE(ssn->job_less(job(2), job(0)));  // older first
+  EXPECT_TRUE(ssn->job_less(job(1), job(0)));  // same time: by uid
   EXPECT_FALSE(ssn->job_less(job(0), job(1)));
 }
 
