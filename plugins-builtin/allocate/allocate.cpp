@@ -6,13 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <memory>
 #include <span>
-#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -20,37 +16,17 @@
 namespace {
 
 using scoria::api;
-
-// Builds a log line only when its level is enabled, so that disabled
-// verbosity costs one host call and no formatting.
-void append(std::string& out, std::string_view s) { out.append(s); }
-// Digits by hand: std::to_string would pull in libstdc++'s digit table, a
-// GNU-unique symbol that the loader exports and that keeps the object from
-// ever unloading.
-template <std::integral Int>
-void append(std::string& out, Int n) {
-  char digits[24];
-  size_t at = sizeof digits;
-  const bool negative = n < 0;
-  auto rest = static_cast<unsigned long long>(n);
-  if (negative) rest = 0ULL - rest;
-  do {
-    digits[--at] = static_cast<char>('0' + rest % 10);
-    rest /= 10;
-  } while (rest != 0);
-  if (negative) digits[--at] = '-';
-  out.append(digits + at, sizeof digits - at);
-}
-template <typename... Parts>
-void log_line(int level, const Parts&... parts) {
-  if (!api().log_enabled(scoria::host().ctx, level)) return;
-  std::string msg;
-  (append(msg, parts), ...);
-  api().log(scoria::host().ctx, level, scoria::str(msg));
-}
+using scoria::log_line;
 
 // The action's `arguments` (Volcano's per-action configurations).
 struct Config {
+  explicit Config(const scoria_args* args) {
+    if (args != nullptr) {
+      predicate_error_cache =
+          scoria::arg_bool(args, "enablePredicateErrorCache", predicate_error_cache);
+    }
+  }
+
   // Accepted for Volcano compatibility; predicate result caching is the
   // host's business behind session_predicate_nodes.
   bool predicate_error_cache = true;
@@ -441,39 +417,10 @@ class Allocate {
   std::vector<double> scores_;
 };
 
-scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* args, void** instance,
-                      char* error, size_t error_capacity) {
-  try {
-    auto config = std::make_unique<Config>();
-    if (args != nullptr) {
-      config->predicate_error_cache =
-          scoria::arg_bool(args, "enablePredicateErrorCache", config->predicate_error_cache);
-    }
-    *instance = config.release();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::write_message(error, error_capacity, e.what());
-    return SCORIA_ERROR;
-  }
-}
-
-void on_destroy(void* instance) {
-  const std::unique_ptr<Config> owned(static_cast<Config*>(instance));
-}
-
-scoria_code on_execute(void* instance, scoria_session* ssn) {
-  // Nothing may unwind into the host; an exception undoes the open statement.
-  try {
-    // The configuration has nothing that changes how a session runs (see Config).
-    (void)instance;
-    Allocate(ssn).run();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::report_error(e.what());
-  } catch (...) {
-    scoria::report_error("unknown exception");
-  }
-  return SCORIA_ERROR;
+// The configuration has nothing that changes how a session runs (see Config).
+scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
+  // An exception undoes the open statement on its way out to guarded.
+  return scoria::guarded([ssn] { Allocate(ssn).run(); });
 }
 
 const scoria_descriptor kDescriptor = {
@@ -483,10 +430,10 @@ const scoria_descriptor kDescriptor = {
     .name = "allocate",
     .kind = SCORIA_KIND_ACTION,
     .flags = 0,
-    .version = "0.1.0",
+    .version = "1.0.0",
     .description = "Places Pending tasks on nodes, binding a job once its gang is ready",
-    .on_create = on_create,
-    .on_destroy = on_destroy,
+    .on_create = scoria::create_instance<Config>,
+    .on_destroy = scoria::destroy_instance<Config>,
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,

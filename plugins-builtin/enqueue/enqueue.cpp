@@ -5,46 +5,15 @@
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <memory>
-#include <string>
 #include <string_view>
 #include <vector>
 
 namespace {
 
 using scoria::api;
-
-// Builds a log line only when its level is enabled, so that disabled
-// verbosity costs one host call and no formatting.
-void append(std::string& out, std::string_view s) { out.append(s); }
-// Digits by hand: std::to_string would pull in libstdc++'s digit table, a
-// GNU-unique symbol that the loader exports and that keeps the object from
-// ever unloading.
-template <std::integral Int>
-void append(std::string& out, Int n) {
-  char digits[24];
-  size_t at = sizeof digits;
-  const bool negative = n < 0;
-  auto rest = static_cast<unsigned long long>(n);
-  if (negative) rest = 0ULL - rest;
-  do {
-    digits[--at] = static_cast<char>('0' + rest % 10);
-    rest /= 10;
-  } while (rest != 0);
-  if (negative) digits[--at] = '-';
-  out.append(digits + at, sizeof digits - at);
-}
-template <typename... Parts>
-void log_line(int level, const Parts&... parts) {
-  if (!api().log_enabled(scoria::host().ctx, level)) return;
-  std::string msg;
-  (append(msg, parts), ...);
-  api().log(scoria::host().ctx, level, scoria::str(msg));
-}
+using scoria::log_line;
 
 // A queue with Pending jobs waiting for admission.
 struct QueueWork {
@@ -160,32 +129,8 @@ class Enqueue {
 // The action takes no arguments; it keeps no state between sessions.
 struct Instance {};
 
-scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* /*args*/,
-                      void** instance, char* error, size_t error_capacity) {
-  try {
-    *instance = std::make_unique<Instance>().release();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::write_message(error, error_capacity, e.what());
-    return SCORIA_ERROR;
-  }
-}
-
-void on_destroy(void* instance) {
-  const std::unique_ptr<Instance> owned(static_cast<Instance*>(instance));
-}
-
 scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
-  // Nothing may unwind into the host.
-  try {
-    Enqueue(ssn).run();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::report_error(e.what());
-  } catch (...) {
-    scoria::report_error("unknown exception");
-  }
-  return SCORIA_ERROR;
+  return scoria::guarded([ssn] { Enqueue(ssn).run(); });
 }
 
 const scoria_descriptor kDescriptor = {
@@ -195,10 +140,10 @@ const scoria_descriptor kDescriptor = {
     .name = "enqueue",
     .kind = SCORIA_KIND_ACTION,
     .flags = 0,
-    .version = "0.1.0",
+    .version = "1.0.0",
     .description = "Admits Pending PodGroups to Inqueue in queue and job order",
-    .on_create = on_create,
-    .on_destroy = on_destroy,
+    .on_create = scoria::create_instance<Instance>,
+    .on_destroy = scoria::destroy_instance<Instance>,
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,

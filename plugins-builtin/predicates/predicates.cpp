@@ -14,16 +14,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <memory>
 #include <span>
-#include <string>
 #include <string_view>
 #include <vector>
 
 namespace {
 
 using scoria::api;
+using scoria::log_line;
 using scoria::view;
 
 // Volcano's argument keys for the checks this plugin implements. Its other
@@ -58,24 +56,9 @@ struct Reasons {
   uint32_t too_many_pods = 0;
 };
 
-// Immutable after on_create: hooks on several threads read it.
-struct Instance {
-  bool node_affinity = true;     // nodeSelector and required node affinity
-  bool taint_toleration = true;  // NoSchedule and NoExecute taints
-  Reasons reasons;
-};
-
-// Writes a log line during on_create (host logging is not for concurrent hooks).
-template <typename... Parts>
-void log_line(int level, const Parts&... parts) {
-  if (!api().log_enabled(scoria::host().ctx, level)) return;
-  std::string msg;
-  (msg.append(parts), ...);
-  api().log(scoria::host().ctx, level, scoria::str(msg));
-}
-
 // Reads a boolean switch; a value that is not a boolean keeps the default,
-// as Volcano's Arguments.GetBool does, but says so.
+// as Volcano's Arguments.GetBool does, but says so. For on_create only: host
+// logging is not for the concurrent hooks.
 bool read_switch(const scoria_args* args, std::string_view key, bool def) {
   if (args == nullptr) return def;
   int value = def ? 1 : 0;
@@ -90,6 +73,21 @@ bool read_switch(const scoria_args* args, std::string_view key, bool def) {
       return def;
   }
 }
+
+uint32_t intern(std::string_view reason) { return api().reason_intern(scoria::str(reason)); }
+
+// Built by on_create, immutable after: hooks on several threads read it.
+struct Instance {
+  explicit Instance(const scoria_args* args)
+      : node_affinity(read_switch(args, kNodeAffinityEnable, true)),
+        taint_toleration(read_switch(args, kTaintTolerationEnable, true)),
+        reasons{intern(kReasonNotReady), intern(kReasonUnschedulable), intern(kReasonNodeAffinity),
+                intern(kReasonTaint), intern(kReasonTooManyPods)} {}
+
+  bool node_affinity;     // nodeSelector and required node affinity
+  bool taint_toleration;  // NoSchedule and NoExecute taints
+  Reasons reasons;
+};
 
 // Go's strconv.ParseInt(s, 10, 64), which Kubernetes uses for Gt and Lt: an
 // optional sign, then decimal digits only, in range. By hand rather than
@@ -393,30 +391,6 @@ scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
   }
 }
 
-scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* args, void** instance,
-                      char* error, size_t error_capacity) {
-  try {
-    auto inst = std::make_unique<Instance>();
-    inst->node_affinity = read_switch(args, kNodeAffinityEnable, true);
-    inst->taint_toleration = read_switch(args, kTaintTolerationEnable, true);
-    const auto intern = [](std::string_view text) {
-      return api().reason_intern(scoria::str(text));
-    };
-    inst->reasons =
-        Reasons{intern(kReasonNotReady), intern(kReasonUnschedulable), intern(kReasonNodeAffinity),
-                intern(kReasonTaint), intern(kReasonTooManyPods)};
-    *instance = inst.release();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::write_message(error, error_capacity, e.what());
-    return SCORIA_ERROR;
-  }
-}
-
-void on_destroy(void* instance) {
-  const std::unique_ptr<Instance> owned(static_cast<Instance*>(instance));
-}
-
 scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hooks* hooks) {
   // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
   if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
@@ -435,8 +409,8 @@ const scoria_descriptor kDescriptor = {
     .flags = 0,
     .version = "1.0.0",
     .description = "Node filters: readiness, cordon, node selector and affinity, taints, pod limit",
-    .on_create = on_create,
-    .on_destroy = on_destroy,
+    .on_create = scoria::create_instance<Instance>,
+    .on_destroy = scoria::destroy_instance<Instance>,
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,

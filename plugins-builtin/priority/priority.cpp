@@ -7,43 +7,15 @@
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <memory>
-#include <string>
 #include <string_view>
 
 namespace {
 
 using scoria::api;
-
-// Builds a log line only when its level is enabled.
-void append(std::string& out, std::string_view s) { out.append(s); }
-// Digits by hand: std::to_string would pull in a GNU-unique symbol of
-// libstdc++ that keeps the object from ever unloading.
-template <std::integral Int>
-void append(std::string& out, Int n) {
-  char digits[24];
-  size_t at = sizeof digits;
-  const bool negative = n < 0;
-  auto rest = static_cast<unsigned long long>(n);
-  if (negative) rest = 0ULL - rest;
-  do {
-    digits[--at] = static_cast<char>('0' + rest % 10);
-    rest /= 10;
-  } while (rest != 0);
-  if (negative) digits[--at] = '-';
-  out.append(digits + at, sizeof digits - at);
-}
-template <typename... Parts>
-void log_line(int level, const Parts&... parts) {
-  if (!api().log_enabled(scoria::host().ctx, level)) return;
-  std::string msg;
-  (append(msg, parts), ...);
-  api().log(scoria::host().ctx, level, scoria::str(msg));
-}
+using scoria::log_line;
 
 // <0 when l has the higher priority, >0 when r has, 0 when equal.
 int higher_first(int32_t l, int32_t r) {
@@ -109,21 +81,6 @@ int on_job_starving(void* /*user_data*/, const scoria_job* job) {
   return placed < ji.task_count ? 1 : 0;
 }
 
-scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* /*args*/,
-                      void** instance, char* error, size_t error_capacity) {
-  try {
-    *instance = std::make_unique<Instance>().release();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::write_message(error, error_capacity, e.what());
-    return SCORIA_ERROR;
-  }
-}
-
-void on_destroy(void* instance) {
-  const std::unique_ptr<Instance> owned(static_cast<Instance*>(instance));
-}
-
 scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hooks* hooks) {
   // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
   if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
@@ -144,8 +101,8 @@ const scoria_descriptor kDescriptor = {
     .flags = 0,
     .version = "1.0.0",
     .description = "Orders jobs and tasks by priority; only lower priority may be preempted",
-    .on_create = on_create,
-    .on_destroy = on_destroy,
+    .on_create = scoria::create_instance<Instance>,
+    .on_destroy = scoria::destroy_instance<Instance>,
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,

@@ -2,20 +2,28 @@
 //
 // Compiled into each plugin; nothing here crosses the ABI boundary. It offers
 // string_view conversions, info getters that return values, resource
-// comparisons with Volcano's tolerance, and SCORIA_DEFINE_PLUGIN, which
-// writes the exported entry function for a descriptor.
+// comparisons with Volcano's tolerance, log_line for lazily formatted log
+// lines, create_instance / destroy_instance for the descriptor's lifecycle
+// callbacks, guarded to keep exceptions from unwinding into the host, and
+// SCORIA_DEFINE_PLUGIN, which writes the exported entry function for a
+// descriptor.
 #ifndef SCORIA_SCORIA_HPP
 #define SCORIA_SCORIA_HPP
 
 #include <scoria/scoria.h>
 
 #include <cmath>
+#include <concepts>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace scoria {
 
@@ -41,6 +49,56 @@ inline void log(int level, std::string_view msg) {
   if (api().log_enabled(host().ctx, level)) api().log(host().ctx, level, str(msg));
 }
 inline void report_error(std::string_view msg) { api().report_error(host().ctx, str(msg)); }
+
+namespace detail {
+
+inline void append(std::string& out, std::string_view s) { out.append(s); }
+
+// Integers that log_line writes in decimal. bool and char are left out so
+// that neither is ever written as a number by mistake.
+template <class T>
+concept LogInteger = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char>;
+
+// Digits by hand: std::to_string and std::to_chars pull in libstdc++'s digit
+// table, a GNU-unique symbol that the loader exports and that keeps the
+// plugin from ever unloading.
+template <LogInteger Int>
+void append(std::string& out, Int n) {
+  char digits[24];
+  size_t at = sizeof digits;
+  const bool negative = n < 0;
+  auto rest = static_cast<unsigned long long>(n);
+  if (negative) rest = 0ULL - rest;
+  do {
+    digits[--at] = static_cast<char>('0' + rest % 10);
+    rest /= 10;
+  } while (rest != 0);
+  if (negative) digits[--at] = '-';
+  out.append(digits + at, sizeof digits - at);
+}
+
+// What guarded runs: something callable without arguments that returns
+// nothing or a scoria_code (never a value that would be dropped unseen).
+template <class F>
+concept GuardedBody = std::invocable<F> &&
+    (std::is_void_v<std::invoke_result_t<F>> || std::same_as<std::invoke_result_t<F>, scoria_code>);
+
+}  // namespace detail
+
+/// Writes one log line at `level`: the `parts` concatenated, each a string
+/// (anything that converts to std::string_view) or an integer (in decimal;
+/// not bool or char). Nothing is formatted unless the host writes lines of
+/// that level, so a disabled verbosity costs one host call. Not for the hooks
+/// the host may call concurrently (see Threading in scoria.h).
+///
+///   scoria::log_line(SCORIA_LOG_V3, "job <", uid, "> has ", count, " tasks");
+template <class... Parts>
+void log_line(int level, const Parts&... parts) {
+  if (!api().log_enabled(host().ctx, level)) return;
+  std::string msg;
+  (detail::append(msg, parts), ...);
+  api().log(host().ctx, level, str(msg));
+}
 
 /// Writes `msg` into a host-owned buffer, truncating and NUL-terminating.
 inline void write_message(char* buf, size_t cap, std::string_view msg) {
@@ -124,6 +182,83 @@ inline bool is_empty(ResourceView r) {
   for (size_t i = 0; i < r.size(); ++i)
     if (i != SCORIA_DIM_PODS && r[i] >= SCORIA_RESOURCE_EPSILON) return false;
   return true;
+}
+
+// --- lifecycle -----------------------------------------------------------------
+//
+// An instance is whatever the plugin keeps from on_create to on_destroy: its
+// parsed arguments and anything derived from them once. With these two
+// templates the descriptor needs no hand-written lifecycle code:
+//
+//   struct Config {
+//     explicit Config(const scoria_args* args) {
+//       if (args != nullptr) cache = scoria::arg_bool(args, "cache", cache);
+//     }
+//     bool cache = true;
+//   };
+//   ... .on_create = scoria::create_instance<Config>,
+//       .on_destroy = scoria::destroy_instance<Config>, ...
+//
+// The hooks and on_execute then receive the instance as `void*` and cast it
+// back to `Config*`.
+
+/// on_create for instances of type T. T is built from the plugin's arguments
+/// when it has a constructor taking `const scoria_args*` (which may be NULL),
+/// else value-initialized; aggregates always are, since C++20 would otherwise
+/// initialize their first member from the pointer. An exception thrown while
+/// building it becomes the error message and SCORIA_ERROR.
+template <class T>
+scoria_code create_instance(const scoria_plugin_ctx* /*ctx*/, const scoria_args* args,
+                            void** instance, char* error, size_t error_capacity) noexcept {
+  try {
+    std::unique_ptr<T> made;
+    if constexpr (!std::is_aggregate_v<T> && std::is_constructible_v<T, const scoria_args*>) {
+      made = std::make_unique<T>(args);
+    } else {
+      (void)args;
+      made = std::make_unique<T>();
+    }
+    *instance = made.release();
+    return SCORIA_OK;
+  } catch (const std::exception& e) {
+    write_message(error, error_capacity, e.what());
+  } catch (...) {
+    write_message(error, error_capacity, "unknown exception");
+  }
+  return SCORIA_ERROR;
+}
+
+/// on_destroy for instances made by create_instance<T>.
+template <class T>
+void destroy_instance(void* instance) noexcept {
+  const std::unique_ptr<T> owned(static_cast<T*>(instance));
+}
+
+/// Runs `f` so that nothing unwinds into the host, which is C and cannot
+/// take an exception: returns SCORIA_OK when `f` returns normally (or what
+/// `f` returns, if it returns a scoria_code), else reports the exception
+/// through report_error and returns SCORIA_ERROR. For on_execute and the
+/// hooks the host calls on its session thread; report_error is not for the
+/// concurrent hooks.
+///
+///   scoria_code on_execute(void* instance, scoria_session* ssn) {
+///     return scoria::guarded([&] { Action(ssn).run(); });
+///   }
+template <detail::GuardedBody F>
+scoria_code guarded(F&& f) noexcept {
+  try {
+    if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+      std::forward<F>(f)();
+      return SCORIA_OK;
+    } else {
+      return std::forward<F>(f)();
+    }
+  } catch (const std::exception& e) {
+    report_error(e.what());
+  } catch (...) {
+    report_error("unknown exception");
+  }
+  return SCORIA_ERROR;
 }
 
 }  // namespace scoria
