@@ -35,36 +35,14 @@ namespace {
 
 using scoria::api;
 
-// Builds a log line only when its level is enabled.
-void append(std::string& out, std::string_view s) { out.append(s); }
-// Digits by hand: std::to_string would pull in a GNU-unique symbol of
-// libstdc++ that keeps the object from ever unloading.
-template <std::integral Int>
-void append(std::string& out, Int n) {
-  char digits[24];
-  size_t at = sizeof digits;
-  const bool negative = n < 0;
-  auto rest = static_cast<unsigned long long>(n);
-  if (negative) rest = 0ULL - rest;
-  do {
-    digits[--at] = static_cast<char>('0' + rest % 10);
-    rest /= 10;
-  } while (rest != 0);
-  if (negative) digits[--at] = '-';
-  out.append(digits + at, sizeof digits - at);
-}
-template <typename... Parts>
-void log_line(int level, const Parts&... parts) {
-  if (!api().log_enabled(scoria::host().ctx, level)) return;
-  std::string msg;
-  (append(msg, parts), ...);
-  api().log(scoria::host().ctx, level, scoria::str(msg));
-}
+using scoria::log_line;
 
 // The action's `arguments`, with Volcano's names and defaults. Only the
 // normal preemption is implemented; the rest is accepted so that Volcano
-// configurations load, and has no effect (see on_create).
+// configurations load, and has no effect (see the constructor).
 struct Config {
+  explicit Config(const scoria_args* args);
+
   bool predicate_error_cache = true;
   bool topology_aware = false;
   int64_t topology_workers = 16;
@@ -590,53 +568,27 @@ int64_t read_int(const scoria_args* args, std::string_view key, int64_t def) {
   return rc == SCORIA_OK ? v : def;
 }
 
-scoria_code on_create(const scoria_plugin_ctx* /*ctx*/, const scoria_args* args, void** instance,
-                      char* error, size_t error_capacity) {
-  try {
-    auto config = std::make_unique<Config>();
-    if (args != nullptr) {
-      // The predicate results are the host's to cache, behind session_predicate.
-      config->predicate_error_cache =
-          read_bool(args, "enablePredicateErrorCache", config->predicate_error_cache);
-      config->topology_aware =
-          read_bool(args, "enableTopologyAwarePreemption", config->topology_aware);
-      config->topology_workers =
-          read_int(args, "topologyAwarePreemptWorkerNum", config->topology_workers);
-      config->min_candidate_percentage =
-          read_int(args, "minCandidateNodesPercentage", config->min_candidate_percentage);
-      config->min_candidate_absolute =
-          read_int(args, "minCandidateNodesAbsolute", config->min_candidate_absolute);
-      config->max_candidate_absolute =
-          read_int(args, "maxCandidateNodesAbsolute", config->max_candidate_absolute);
-    }
-    if (config->topology_aware) {
-      log_line(SCORIA_LOG_WARNING,
-               "enableTopologyAwarePreemption is not implemented; normal preemption is used");
-    }
-    *instance = config.release();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::write_message(error, error_capacity, e.what());
-    return SCORIA_ERROR;
+Config::Config(const scoria_args* args) {
+  if (args != nullptr) {
+    // The predicate results are the host's to cache, behind session_predicate.
+    predicate_error_cache = read_bool(args, "enablePredicateErrorCache", predicate_error_cache);
+    topology_aware = read_bool(args, "enableTopologyAwarePreemption", topology_aware);
+    topology_workers = read_int(args, "topologyAwarePreemptWorkerNum", topology_workers);
+    min_candidate_percentage =
+        read_int(args, "minCandidateNodesPercentage", min_candidate_percentage);
+    min_candidate_absolute = read_int(args, "minCandidateNodesAbsolute", min_candidate_absolute);
+    max_candidate_absolute = read_int(args, "maxCandidateNodesAbsolute", max_candidate_absolute);
+  }
+  if (topology_aware) {
+    log_line(SCORIA_LOG_WARNING,
+             "enableTopologyAwarePreemption is not implemented; normal preemption is used");
   }
 }
 
-void on_destroy(void* instance) {
-  const std::unique_ptr<Config> owned(static_cast<Config*>(instance));
-}
-
-scoria_code on_execute(void* instance, scoria_session* ssn) {
-  // Nothing may unwind into the host; an exception undoes open statements.
-  try {
-    (void)instance;  // no argument changes how normal preemption runs
-    Preempt(ssn).run();
-    return SCORIA_OK;
-  } catch (const std::exception& e) {
-    scoria::report_error(e.what());
-  } catch (...) {
-    scoria::report_error("unknown exception");
-  }
-  return SCORIA_ERROR;
+scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
+  // No argument changes how normal preemption runs; an exception undoes
+  // the open statements and never reaches the host.
+  return scoria::guarded([&] { Preempt(ssn).run(); });
 }
 
 const scoria_descriptor kDescriptor = {
@@ -646,10 +598,10 @@ const scoria_descriptor kDescriptor = {
     .name = "preempt",
     .kind = SCORIA_KIND_ACTION,
     .flags = 0,
-    .version = "0.1.0",
+    .version = "1.0.0",
     .description = "Evicts lower-priority tasks of a queue so that its starving jobs can run",
-    .on_create = on_create,
-    .on_destroy = on_destroy,
+    .on_create = scoria::create_instance<Config>,
+    .on_destroy = scoria::destroy_instance<Config>,
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
