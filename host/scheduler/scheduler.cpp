@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "model/error.h"
+#include "plugin/loaded_plugin.h"
 #include "plugin/plugin_ctx.h"
 
 namespace scoria::scheduler {
@@ -30,8 +31,7 @@ std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& regi
                                               const std::string& name, scoria_kind kind) {
   const char* what = kind == SCORIA_KIND_ACTION ? "action" : "plugin";
   auto found = registry.find(name);
-  if (found == nullptr || registry.names(kind).end() == std::find(registry.names(kind).begin(),
-                                                                  registry.names(kind).end(), name))
+  if (found == nullptr || found->descriptor->kind != static_cast<uint32_t>(kind))
     throw InputError(std::string("unknown ") + what + " \"" + name + "\"; available " + what +
                      "s: " + join(registry.names(kind)) +
                      ". Check the name, or add the directory holding it to plugin_dirs");

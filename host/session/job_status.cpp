@@ -2,7 +2,6 @@
 // as Volcano's gang plugin and framework/session.go jobStatus do, and the
 // outcome handed back to the cache.
 #include <algorithm>
-#include <map>
 
 #include "plugin/reason_table.h"
 #include "session/session.h"

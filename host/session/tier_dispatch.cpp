@@ -21,6 +21,12 @@ namespace {
 
 bool on(const PluginHooks& p, Flag f) { return p.option == nullptr || p.option->enabled(f); }
 
+// A predicate's answer that keeps the task off the node (SCORIA_ERROR does
+// not: a failing plugin is counted and skipped).
+bool rejects(scoria_code c) {
+  return c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+}
+
 // Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
 template <class Fn>
 void each(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Fn&& fn) {
@@ -210,7 +216,7 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
         for (size_t k = 0; k < s.alive.size(); ++k) {
           scoria_code c = s.codes[k];
           if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
-          if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+          if (rejects(c)) {
             pass_[s.where[k]] = 0;
             reasons_[s.where[k]] = s.reasons[k];
           }
@@ -221,7 +227,7 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
           uint32_t reason = 0;
           scoria_code c = p.hooks.on_predicate(p.hooks.user_data, &task, rotated_[i], &reason);
           if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
-          if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+          if (rejects(c)) {
             pass_[i] = 0;
             reasons_[i] = reason;
           }
@@ -249,7 +255,7 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
         plugin::count_error(p.ctx, "predicate failed");
         continue;
       }
-      if (c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) {
+      if (rejects(c)) {
         if (reason) *reason = r;
         return c;
       }
