@@ -203,8 +203,11 @@ int simulate(std::span<const std::string_view> args) {
   }
   out["podgroups"] = sorted_object(groups);
   std::map<std::string, Json> queues;
-  for (const auto& [name, alloc] : last.queue_allocated)
-    queues.emplace(name, Json{{"allocated", resources(cache.dims(), alloc)}});
+  for (const auto& q : last.queues) {
+    Json st = {{"allocated", resources(cache.dims(), q.allocated)}};
+    if (!q.deserved.empty()) st["deserved"] = resources(cache.dims(), q.deserved);
+    queues.emplace(q.name, std::move(st));
+  }
   out["queues"] = sorted_object(queues);
   if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
 

@@ -67,6 +67,16 @@ struct Node {
 
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
 
+/// Parts of a pod's spec that only some plugins read; bit values match
+/// SCORIA_TASK_FEATURE_* in the SDK.
+enum PodFeature : uint32_t {
+  kPodAffinity = 0x1,
+  kPodAntiAffinity = 0x2,
+  kPreferredPodAffinity = 0x4,
+  kTopologySpread = 0x8,
+  kHostPorts = 0x10,
+};
+
 struct Pod {
   std::string namespace_;
   std::string name;
@@ -85,11 +95,14 @@ struct Pod {
   std::optional<int32_t> priority;  // spec.priority when given
   bool preempt_never = false;       // preemptionPolicy: Never
   PodPhase phase = PodPhase::Pending;
-  bool deleting = false;    // metadata.deletionTimestamp set
-  bool preemptable = true;  // volcano.sh/preemptable
-  std::string role;         // volcano.sh/task-spec
-  int64_t creation_ms = 0;  // metadata.creationTimestamp
-  std::string json;         // the whole object as JSON
+  bool deleting = false;          // metadata.deletionTimestamp set
+  bool preemptable = true;        // volcano.sh/preemptable
+  std::string role;               // volcano.sh/task-spec
+  int64_t creation_ms = 0;        // metadata.creationTimestamp
+  uint32_t features = 0;          // PodFeature bits
+  bool scheduling_gated = false;  // spec.schedulingGates not empty
+  std::string nominated_node;     // status.nominatedNodeName
+  std::string json;               // the whole object as JSON
 
   std::string key() const { return namespace_ + "/" + name; }
 };
@@ -107,7 +120,8 @@ struct PodGroup {
   std::string queue = "default";
   std::string priority_class_name;
   PodGroupPhase phase = PodGroupPhase::Pending;
-  bool implicit = false;  // made up for a pod without a group
+  bool preemptable = true;  // volcano.sh/preemptable (annotation, else label)
+  bool implicit = false;    // made up for a pod without a group
   int64_t creation_ms = 0;
 
   std::string key() const { return namespace_ + "/" + name; }
@@ -115,6 +129,7 @@ struct PodGroup {
 
 struct Queue {
   std::string name;
+  std::map<std::string, std::string> annotations;
   int32_t weight = 1;
   int32_t priority = 0;
   std::string parent;

@@ -180,6 +180,9 @@ scoria_code api_task_info(const scoria_task* t, scoria_task_info* o) {
   FILL(o, job, &s.jobs()[t->job]);
   FILL(o, creation_ms, pod.creation_ms);
   FILL(o, index, t->index);
+  FILL(o, features, pod.features);
+  FILL(o, scheduling_gated, pod.scheduling_gated ? 1 : 0);
+  FILL(o, nominated_node, S(pod.nominated_node));
   return SCORIA_OK;
 }
 scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
@@ -193,7 +196,7 @@ scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
   FILL(o, queue, j->queue >= 0 ? &j->ssn->queues()[static_cast<size_t>(j->queue)] : nullptr);
   FILL(o, min_available, g.min_member);
   FILL(o, priority, j->priority);
-  FILL(o, preemptable, 1);
+  FILL(o, preemptable, g.preemptable ? 1 : 0);
   FILL(o, task_count, static_cast<int32_t>(j->tasks.size()));
   FILL(o, min_resources, j->min_resources);
   FILL(o, has_min_resources, g.has_min_resources ? 1 : 0);
@@ -277,6 +280,9 @@ scoria_code api_task_annotation(const scoria_task* t, scoria_str key, scoria_str
 }
 scoria_code api_job_annotation(const scoria_job* j, scoria_str key, scoria_str* v) {
   return j ? lookup(j->group->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
+}
+scoria_code api_queue_annotation(const scoria_queue* q, scoria_str key, scoria_str* v) {
+  return q ? lookup(q->spec->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
 }
 size_t api_task_selector_count(const scoria_task* t) {
   return t ? t->pod->node_selector.size() : 0;
@@ -399,6 +405,13 @@ scoria_code api_job_set_phase(scoria_session*, const scoria_job* j, uint32_t pha
 void api_job_set_fit_error(scoria_session*, const scoria_job* j, scoria_str message) {
   if (j) const_cast<Job*>(j)->fit_error = std::string(V(message));
 }
+scoria_code api_session_queue_set_deserved(scoria_session* s, const scoria_queue* q,
+                                           const double* deserved) {
+  if (!s || !q || !deserved || q->ssn != mut(s)) return SCORIA_INVALID_ARGUMENT;
+  const size_t dims = mut(s)->dims();
+  const_cast<Queue*>(q)->status_deserved.assign(deserved, deserved + dims);
+  return SCORIA_OK;
+}
 int api_action_enabled(const scoria_session* s, scoria_str action) {
   return mut(s)->action_enabled(V(action));
 }
@@ -517,6 +530,8 @@ const scoria_host_api kApi = {
     api_statement_commit,
     api_statement_discard,
     api_statement_size,
+    api_queue_annotation,
+    api_session_queue_set_deserved,
 };
 
 }  // namespace

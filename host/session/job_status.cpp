@@ -132,9 +132,10 @@ Outcome Session::close() {
     st.phase = phase_of(job, unschedulable, releasing);
     out.pod_groups.push_back(std::move(st));
   }
-  for (const Queue& q : queues_)
-    out.queue_allocated.emplace_back(q.spec->name,
-                                     std::vector<double>(q.allocated, q.allocated + dims()));
+  for (const Queue& q : queues_) {
+    out.queues.push_back(Outcome::QueueStatus{
+        q.spec->name, std::vector<double>(q.allocated, q.allocated + dims()), q.status_deserved});
+  }
   return out;
 }
 

@@ -98,6 +98,9 @@ struct scoria_queue {
   double* deserved = nullptr;
   double* guarantee = nullptr;
   double* allocated = nullptr;
+  // Deserved share a plugin computed this session (session_queue_set_deserved);
+  // empty until one does.
+  std::vector<double> status_deserved;
 };
 
 namespace scoria::session {
@@ -131,8 +134,12 @@ struct Outcome {
   std::vector<Bind> pipelined;
   std::vector<std::string> evictions;
   std::vector<PodGroupStatus> pod_groups;
-  /// Allocated resources per queue name, by dimension.
-  std::vector<std::pair<std::string, std::vector<double>>> queue_allocated;
+  struct QueueStatus {
+    std::string name;
+    std::vector<double> allocated;  // by dimension
+    std::vector<double> deserved;   // by dimension; empty if no plugin set it
+  };
+  std::vector<QueueStatus> queues;
 };
 
 /// Input of a session: the snapshot the cache hands over. Pointers stay

@@ -679,6 +679,58 @@ std::optional<bool> go_bool(std::string_view s) {
   return std::nullopt;
 }
 
+/// volcano.sh/preemptable, as Volcano reads it for pods and PodGroups: the
+/// annotation, else the label; true when neither is set.
+bool read_preemptable(const Reader& r, const std::map<std::string, std::string>& annotations,
+                      const std::map<std::string, std::string>& labels, const Path& meta_path) {
+  for (std::string_view where : {"annotations", "labels"}) {
+    const auto& m = where == "annotations" ? annotations : labels;
+    auto it = m.find(std::string(kPreemptableKey));
+    if (it == m.end()) continue;
+    const std::optional<bool> b = go_bool(it->second);
+    if (!b) {
+      r.fail(meta_path.field(where).field(kPreemptableKey),
+             quote(it->second) + " is not a boolean; write \"true\" or \"false\"");
+    }
+    return *b;
+  }
+  return true;
+}
+
+/// True if `key` of `m` holds a non-empty list.
+bool has_items(const Mapping& m, std::string_view key) {
+  const YAML::Node n = m.get(key);
+  return n.IsSequence() && n.size() > 0;
+}
+
+/// Which pod (anti-)affinity terms the pod has; their content is read by the
+/// plugins that use them, from the pod's JSON.
+uint32_t pod_affinity_features(const Reader& r, const Mapping& affinity, const Path& aff_path) {
+  constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+  constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
+  uint32_t features = 0;
+  const Mapping pod_affinity = r.map_field(affinity, "podAffinity", aff_path);
+  const Mapping anti_affinity = r.map_field(affinity, "podAntiAffinity", aff_path);
+  if (has_items(pod_affinity, kRequired)) features |= model::kPodAffinity;
+  if (has_items(anti_affinity, kRequired)) features |= model::kPodAntiAffinity;
+  if (has_items(pod_affinity, kPreferred) || has_items(anti_affinity, kPreferred))
+    features |= model::kPreferredPodAffinity;
+  return features;
+}
+
+/// True if a container or init container asks for a host port.
+bool uses_host_ports(const Reader& r, const Mapping& spec, const Path& spec_path) {
+  bool found = false;
+  for (std::string_view list : {"containers", "initContainers"}) {
+    r.each_map(spec, list, spec_path, [&](const Mapping& c, const Path& cp) {
+      r.each_map(c, "ports", cp, [&](const Mapping& port, const Path& pp) {
+        if (r.int_field(port, "hostPort", pp).value_or(0) > 0) found = true;
+      });
+    });
+  }
+  return found;
+}
+
 model::PodPhase pod_phase(const Reader& r, const std::string& phase, const Path& at) {
   if (phase.empty() || phase == "Pending") return model::PodPhase::Pending;
   if (phase == "Running") return model::PodPhase::Running;
@@ -692,6 +744,7 @@ model::PodPhase pod_phase(const Reader& r, const std::string& phase, const Path&
 void read_affinity(const Reader& r, const Mapping& spec, const Path& spec_path, model::Pod& pod) {
   const Path aff_path = spec_path.field("affinity");
   const Mapping affinity = r.map_field(spec, "affinity", spec_path);
+  pod.features |= pod_affinity_features(r, affinity, aff_path);
   const Path na_path = aff_path.field("nodeAffinity");
   const Mapping node_affinity = r.map_field(affinity, "nodeAffinity", aff_path);
   const Path req_path = na_path.field("requiredDuringSchedulingIgnoredDuringExecution");
@@ -734,18 +787,7 @@ model::Pod read_pod(const Reader& r, const Mapping& obj, const Path& root, const
     pod.group_name = g->second;
 
   // volcano.sh/preemptable and volcano.sh/task-spec: annotation, else label.
-  for (std::string_view where : {"annotations", "labels"}) {
-    const auto& m = where == "annotations" ? pod.annotations : pod.labels;
-    auto it = m.find(std::string(kPreemptableKey));
-    if (it == m.end()) continue;
-    const std::optional<bool> b = go_bool(it->second);
-    if (!b) {
-      r.fail(meta_path.field(where).field(kPreemptableKey),
-             quote(it->second) + " is not a boolean; write \"true\" or \"false\"");
-    }
-    pod.preemptable = *b;
-    break;
-  }
+  pod.preemptable = read_preemptable(r, pod.annotations, pod.labels, meta_path);
   for (const auto* m : {&pod.annotations, &pod.labels}) {
     auto it = m->find(std::string(kTaskSpecKey));
     if (it != m->end() && !it->second.empty()) {
@@ -798,10 +840,14 @@ model::Pod read_pod(const Reader& r, const Mapping& obj, const Path& root, const
   r.each_map(spec, "tolerations", spec_path, [&](const Mapping& t, const Path& tp) {
     pod.tolerations.push_back(toleration(r, t, tp));
   });
+  if (has_items(spec, "topologySpreadConstraints")) pod.features |= model::kTopologySpread;
+  if (uses_host_ports(r, spec, spec_path)) pod.features |= model::kHostPorts;
+  pod.scheduling_gated = has_items(spec, "schedulingGates");
 
   const Path status_path = root.field("status");
   const Mapping status = r.map_field(obj, "status", root);
   pod.phase = pod_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
+  pod.nominated_node = r.text_field(status, "nominatedNodeName", status_path);
   pod.json = to_json(obj.node()).dump();
   return pod;
 }
@@ -820,6 +866,8 @@ model::PodGroup read_pod_group(const Reader& r, const Mapping& obj, const Path& 
                                const Mapping& meta, const Path& meta_path) {
   model::PodGroup g;
   g.annotations = r.string_map(meta, "annotations", meta_path);
+  g.preemptable =
+      read_preemptable(r, g.annotations, r.string_map(meta, "labels", meta_path), meta_path);
   g.creation_ms = r.timestamp(meta, "creationTimestamp", meta_path);
   const Path spec_path = root.field("spec");
   const Mapping spec = r.map_field(obj, "spec", root);
@@ -848,6 +896,7 @@ model::PodGroup read_pod_group(const Reader& r, const Mapping& obj, const Path& 
 model::Queue read_queue(const Reader& r, const Mapping& obj, const Path& root, const Mapping& meta,
                         const Path& meta_path) {
   model::Queue q;
+  q.annotations = r.string_map(meta, "annotations", meta_path);
   q.creation_ms = r.timestamp(meta, "creationTimestamp", meta_path);
   const Path spec_path = root.field("spec");
   const Mapping spec = r.map_field(obj, "spec", root);
@@ -1420,6 +1469,7 @@ void complete(model::ClusterObjects& objects, const Origins* origins) {
     auto q = p.annotations.find(std::string(kQueueNameKey));
     g.queue = q != p.annotations.end() ? q->second : std::string(kDefaultQueue);
     g.priority_class_name = p.priority_class_name;
+    g.preemptable = p.preemptable;
     g.creation_ms = p.creation_ms;
     g.min_resources = p.init_requests;
     max_into(g.min_resources, p.requests);

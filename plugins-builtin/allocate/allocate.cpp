@@ -203,7 +203,8 @@ class Allocate {
   }
 
   // Appends the job's Pending tasks that ask for resources, in task order.
-  // Best-effort tasks are left to backfill.
+  // Best-effort tasks are left to backfill; a pod held by scheduling gates
+  // waits until they are removed.
   void collect_tasks(const scoria_job* job) {
     const size_t begin = tasks_.size();
     const size_t count = api().job_task_count(job);
@@ -211,6 +212,7 @@ class Allocate {
       const scoria_task* task = api().job_task_at(job, k);
       const scoria_task_info ti = scoria::info(task);
       if (ti.status != SCORIA_TASK_PENDING || ti.best_effort != 0) continue;
+      if (ti.scheduling_gated != 0) continue;
       if (ti.init_resreq == nullptr) {
         log_line(SCORIA_LOG_ERROR, "task <", scoria::view(ti.uid), "> has no request; skipped");
         continue;

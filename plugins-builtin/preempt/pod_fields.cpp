@@ -22,28 +22,6 @@ const json* member(const json& object, const char* key) {
 
 }  // namespace
 
-PreemptorFields read_preemptor_fields(std::string_view pod_json) {
-  PreemptorFields out;
-  // Almost no pending pod has either field: skip the parse unless the text
-  // could hold one of them.
-  if (pod_json.find("nominatedNodeName") == std::string_view::npos &&
-      pod_json.find("schedulingGates") == std::string_view::npos) {
-    return out;
-  }
-  const json pod = parse_object(pod_json);
-  if (const json* status = member(pod, "status")) {
-    const json* nominated = member(*status, "nominatedNodeName");
-    if (nominated != nullptr && nominated->is_string()) {
-      out.nominated_node = nominated->get<std::string>();
-    }
-  }
-  if (const json* spec = member(pod, "spec")) {
-    const json* gates = member(*spec, "schedulingGates");
-    out.scheduling_gated = gates != nullptr && gates->is_array() && !gates->empty();
-  }
-  return out;
-}
-
 bool terminating_by_preemption(std::string_view pod_json) {
   if (pod_json.find("PreemptionByScheduler") == std::string_view::npos) return false;
   const json pod = parse_object(pod_json);

@@ -234,11 +234,9 @@ class Preempt {
     const size_t count = api().job_task_count(job);
     for (size_t k = 0; k < count; ++k) {
       const scoria_task* task = api().job_task_at(job, k);
-      if (task == nullptr || scoria::info(task).status != SCORIA_TASK_PENDING) continue;
-      if (preempt::read_preemptor_fields(scoria::view(api().task_object_json(task)))
-              .scheduling_gated) {
-        continue;
-      }
+      if (task == nullptr) continue;
+      const scoria_task_info ti = scoria::info(task);
+      if (ti.status != SCORIA_TASK_PENDING || ti.scheduling_gated != 0) continue;
       out.push_back(task);
     }
     // Heap sort: bounded even if a plugin's order is inconsistent.
@@ -342,13 +340,12 @@ class Preempt {
                "> has preemptionPolicy Never; it does not preempt");
       return false;
     }
-    const preempt::PreemptorFields fields =
-        preempt::read_preemptor_fields(scoria::view(api().task_object_json(p.task)));
-    if (fields.nominated_node.empty()) return true;
+    const std::string_view nominated = scoria::view(p.info.nominated_node);
+    if (nominated.empty()) return true;
 
-    const scoria_node* node = api().node_find(ssn_, scoria::str(fields.nominated_node));
+    const scoria_node* node = api().node_find(ssn_, p.info.nominated_node);
     if (node == nullptr) {
-      log_line(SCORIA_LOG_V3, "preemptor <", uid, "> is nominated to node <", fields.nominated_node,
+      log_line(SCORIA_LOG_V3, "preemptor <", uid, "> is nominated to node <", nominated,
                ">, which is not in the session; it does not preempt");
       return false;
     }
@@ -356,7 +353,7 @@ class Preempt {
     const scoria_code code = api().session_predicate(ssn_, p.task, node, &reason);
     if (code == SCORIA_OK) {
       log_line(SCORIA_LOG_V3, "preemptor <", uid, "> passes the predicates of its nominated node <",
-               fields.nominated_node, ">; it does not preempt");
+               nominated, ">; it does not preempt");
       return false;
     }
     if (code == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE) return true;
@@ -366,7 +363,7 @@ class Preempt {
       if (other == nullptr || scoria::info(other).priority >= p.info.priority) continue;
       if (preempt::terminating_by_preemption(scoria::view(api().task_object_json(other)))) {
         log_line(SCORIA_LOG_V3, "preemptor <", uid, "> waits for a preempted pod on node <",
-                 fields.nominated_node, "> to terminate");
+                 nominated, "> to terminate");
         return false;
       }
     }

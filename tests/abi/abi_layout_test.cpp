@@ -37,6 +37,12 @@ TEST(AbiLayout, MacroValues) {
   EXPECT_EQ(SCORIA_RESOURCE_EPSILON, 0.1);
   EXPECT_EQ(SCORIA_TASK_ANY, 0x3FFu);
   EXPECT_EQ(SCORIA_FLAG_SERIAL_HOOKS, 0x1u);
+  // 1.1
+  EXPECT_EQ(SCORIA_TASK_FEATURE_POD_AFFINITY, 0x1u);
+  EXPECT_EQ(SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY, 0x2u);
+  EXPECT_EQ(SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY, 0x4u);
+  EXPECT_EQ(SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD, 0x8u);
+  EXPECT_EQ(SCORIA_TASK_FEATURE_HOST_PORTS, 0x10u);
 }
 
 TEST(AbiLayout, CodeValues) {
@@ -151,6 +157,7 @@ struct SizesAtMinor {
 };
 constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
+    {184, 176, 96, 80, 192, 640, 80, 40, 48, 48},  // 1.1
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -231,6 +238,10 @@ TEST(AbiLayout, OffsetsOfTaskInfo) {
   EXPECT_OFFSET(scoria_task_info, creation_ms, 144);
   EXPECT_OFFSET(scoria_task_info, index, 152);
   EXPECT_OFFSET(scoria_task_info, reserved0, 156);
+  // 1.1
+  EXPECT_OFFSET(scoria_task_info, features, 160);
+  EXPECT_OFFSET(scoria_task_info, scheduling_gated, 164);
+  EXPECT_OFFSET(scoria_task_info, nominated_node, 168);
 }
 
 TEST(AbiLayout, OffsetsOfJobInfo) {
@@ -420,6 +431,9 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, statement_commit, 600);
   EXPECT_OFFSET(scoria_host_api, statement_discard, 608);
   EXPECT_OFFSET(scoria_host_api, statement_size, 616);
+  // 1.1
+  EXPECT_OFFSET(scoria_host_api, queue_annotation, 624);
+  EXPECT_OFFSET(scoria_host_api, session_queue_set_deserved, 632);
 }
 
 TEST(AbiLayout, OffsetsOfDescriptor) {

@@ -1013,5 +1013,83 @@ TEST(ObjectLoaderErrors, UnreadableFile) {
   }
 }
 
+TEST(ObjectLoaderPods, FeatureBitsGatesAndNomination) {
+  const ClusterObjects o = parse(R"(apiVersion: v1
+kind: Pod
+metadata: {namespace: ns, name: rich}
+spec:
+  schedulingGates: [{name: wait}]
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {labelSelector: {matchLabels: {app: db}}, topologyKey: zone}
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 10
+        podAffinityTerm: {labelSelector: {matchLabels: {app: web}}, topologyKey: zone}
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}
+  initContainers:
+  - name: init
+    ports: [{containerPort: 80, hostPort: 8080}]
+  containers: [{name: main}]
+status: {nominatedNodeName: node-a}
+---
+apiVersion: v1
+kind: Pod
+metadata: {namespace: ns, name: plain}
+spec:
+  affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: []}}
+  containers:
+  - name: main
+    ports: [{containerPort: 80}]
+)");
+  const model::Pod& rich = by_name(o.pods, "rich");
+  EXPECT_EQ(rich.features, model::kPodAffinity | model::kPreferredPodAffinity |
+                               model::kTopologySpread | model::kHostPorts);
+  EXPECT_TRUE(rich.scheduling_gated);
+  EXPECT_EQ(rich.nominated_node, "node-a");
+  const model::Pod& plain = by_name(o.pods, "plain");
+  EXPECT_EQ(plain.features, 0u) << "an empty term list and a port without hostPort use nothing";
+  EXPECT_FALSE(plain.scheduling_gated);
+  EXPECT_EQ(plain.nominated_node, "");
+}
+
+TEST(ObjectLoaderGroups, PreemptableFromAnnotationElseLabel) {
+  const ClusterObjects o = parse(R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {namespace: ns, name: pinned, annotations: {volcano.sh/preemptable: "false"}}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {namespace: ns, name: labelled, labels: {volcano.sh/preemptable: "0"}}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {namespace: ns, name: plain}
+)");
+  EXPECT_FALSE(by_name(o.pod_groups, "pinned").preemptable);
+  EXPECT_FALSE(by_name(o.pod_groups, "labelled").preemptable);
+  EXPECT_TRUE(by_name(o.pod_groups, "plain").preemptable);
+  EXPECT_TRUE(contains(parse_error(R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {namespace: ns, name: bad, annotations: {volcano.sh/preemptable: "maybe"}}
+)"),
+                       "metadata.annotations[volcano.sh/preemptable]: \"maybe\" is not a boolean"));
+}
+
+TEST(ObjectLoaderQueues, AnnotationsKept) {
+  const ClusterObjects o = parse(R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata:
+  name: eng
+  annotations: {volcano.sh/hierarchy: root/eng, volcano.sh/hierarchy-weights: 1/2}
+)");
+  const model::Queue& q = by_name(o.queues, "eng");
+  ASSERT_EQ(q.annotations.size(), 2u);
+  EXPECT_EQ(q.annotations.at("volcano.sh/hierarchy"), "root/eng");
+  EXPECT_EQ(q.annotations.at("volcano.sh/hierarchy-weights"), "1/2");
+}
+
 }  // namespace
 }  // namespace scoria::source

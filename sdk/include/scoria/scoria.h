@@ -55,7 +55,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 0
+#define SCORIA_ABI_VERSION_MINOR 1
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -255,7 +255,27 @@ typedef struct scoria_task_info {
   int64_t creation_ms;     /**< creation time, ms since the epoch, 0 if unknown */
   uint32_t index;          /**< position of the task in its session, dense */
   uint32_t reserved0;
+  /* --- since 1.1 --------------------------------------------------------- */
+  uint32_t features;       /**< SCORIA_TASK_FEATURE_* bits: which parts of
+                                the pod's spec are used, so that a plugin
+                                parses task_object_json only when needed */
+  int32_t scheduling_gated; /**< 1 if spec.schedulingGates is not empty: the
+                                 pod must not be scheduled yet */
+  scoria_str nominated_node; /**< status.nominatedNodeName; empty if unset */
 } scoria_task_info;
+
+/** scoria_task_info.features (1.1): required podAffinity terms. */
+#define SCORIA_TASK_FEATURE_POD_AFFINITY 0x1u
+/** scoria_task_info.features (1.1): required podAntiAffinity terms. */
+#define SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY 0x2u
+/** scoria_task_info.features (1.1): preferred podAffinity or podAntiAffinity
+    terms (scoring only). */
+#define SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY 0x4u
+/** scoria_task_info.features (1.1): spec.topologySpreadConstraints. */
+#define SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD 0x8u
+/** scoria_task_info.features (1.1): a container or init container port
+    with a hostPort. */
+#define SCORIA_TASK_FEATURE_HOST_PORTS 0x10u
 
 /** What a job (PodGroup) is. Filled by host_api.job_info. */
 typedef struct scoria_job_info {
@@ -711,6 +731,21 @@ typedef struct scoria_host_api {
   void (*statement_discard)(scoria_statement* stmt);
   /** Number of operations recorded so far. */
   size_t (*statement_size)(const scoria_statement* stmt);
+
+  /* --- since 1.1 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /** A Queue annotation (for example volcano.sh/hierarchy);
+      SCORIA_NOT_FOUND if absent. *value is owned by the host, valid for the
+      session. */
+  scoria_code (*queue_annotation)(const scoria_queue* queue, scoria_str key,
+                                  scoria_str* value);
+  /** Records the share a queue deserves in this session, as computed by a
+      fair-share plugin (proportion, capacity), `deserved` holding one value
+      per dimension (read during the call). Written back to the Queue's
+      status at close and shown by `scoria simulate` and metrics; the last
+      call for a queue wins. queue_info.deserved keeps spec.deserved. */
+  scoria_code (*session_queue_set_deserved)(scoria_session* ssn, const scoria_queue* queue,
+                                            const double* deserved);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */
