@@ -412,6 +412,9 @@ scoria_code api_session_queue_set_deserved(scoria_session* s, const scoria_queue
   const_cast<Queue*>(q)->status_deserved.assign(deserved, deserved + dims);
   return SCORIA_OK;
 }
+int api_preemptive(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
+  return s && q && t ? mut(s)->preemptive(*q, *t) : 0;
+}
 int api_action_enabled(const scoria_session* s, scoria_str action) {
   return mut(s)->action_enabled(V(action));
 }
@@ -532,6 +535,7 @@ const scoria_host_api kApi = {
     api_statement_size,
     api_queue_annotation,
     api_session_queue_set_deserved,
+    api_preemptive,
 };
 
 }  // namespace

@@ -240,6 +240,7 @@ class Session {
   bool job_starving(const Job& job);
   bool overused(const Queue& queue);
   bool allocatable(const Queue& queue, const Task& task);
+  bool preemptive(const Queue& queue, const Task& task);
   void preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                    uint8_t* selected);
   void reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,

@@ -438,6 +438,15 @@ bool Session::allocatable(const Queue& queue, const Task& task) {
   return ok;
 }
 
+bool Session::preemptive(const Queue& queue, const Task& task) {
+  bool ok = true;
+  each(tiers_, Flag::Preemptive, [&](PluginHooks& p) {
+    if (ok && p.hooks.on_preemptive && !p.hooks.on_preemptive(p.hooks.user_data, &queue, &task))
+      ok = false;
+  });
+  return ok;
+}
+
 void Session::preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                           uint8_t* selected) {
   select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, preemptor, candidates,

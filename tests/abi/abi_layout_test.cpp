@@ -157,7 +157,7 @@ struct SizesAtMinor {
 };
 constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
-    {184, 176, 96, 80, 192, 640, 80, 40, 48, 48},  // 1.1
+    {184, 176, 96, 80, 200, 648, 80, 40, 48, 48},  // 1.1
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -348,6 +348,8 @@ TEST(AbiLayout, OffsetsOfHooks) {
   EXPECT_OFFSET(scoria_hooks, on_victim_tasks, 168);
   EXPECT_OFFSET(scoria_hooks, on_allocate, 176);
   EXPECT_OFFSET(scoria_hooks, on_deallocate, 184);
+  // 1.1
+  EXPECT_OFFSET(scoria_hooks, on_preemptive, 192);
 }
 
 TEST(AbiLayout, OffsetsOfHostApi) {
@@ -434,6 +436,7 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   // 1.1
   EXPECT_OFFSET(scoria_host_api, queue_annotation, 624);
   EXPECT_OFFSET(scoria_host_api, session_queue_set_deserved, 632);
+  EXPECT_OFFSET(scoria_host_api, session_preemptive, 640);
 }
 
 TEST(AbiLayout, OffsetsOfDescriptor) {

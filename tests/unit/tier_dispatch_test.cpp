@@ -34,6 +34,7 @@ scoria_hooks hooks_for(Fake& f) {
   h.on_job_starving = [](void* u, const scoria_job*) { return F(u)->yes; };
   h.on_overused = [](void* u, const scoria_queue*) { return F(u)->yes; };
   h.on_allocatable = [](void* u, const scoria_queue*, const scoria_task*) { return F(u)->yes; };
+  h.on_preemptive = [](void* u, const scoria_queue*, const scoria_task*) { return F(u)->yes; };
   h.on_predicate = [](void* u, const scoria_task*, const scoria_node*, uint32_t* r) {
     *r = F(u)->reason;
     return F(u)->predicate;
@@ -123,14 +124,17 @@ TEST_F(TierDispatch, ReadyAllocatableNeedEveryPluginOverusedNeedsOne) {
   add(0, yes);
   EXPECT_TRUE(ssn->job_ready(job(0)));
   EXPECT_TRUE(ssn->overused(ssn->queues()[0]));
+  EXPECT_TRUE(ssn->preemptive(ssn->queues()[0], ssn->tasks()[0]));
   add(1, no);
   EXPECT_FALSE(ssn->job_ready(job(0)));
   EXPECT_FALSE(ssn->allocatable(ssn->queues()[0], ssn->tasks()[0]));
+  EXPECT_FALSE(ssn->preemptive(ssn->queues()[0], ssn->tasks()[0]));
   EXPECT_TRUE(ssn->overused(ssn->queues()[0]));
 }
 
 TEST_F(TierDispatch, NoHooksMeansReadyAndNotOverused) {
   EXPECT_TRUE(ssn->job_ready(job(0)));
+  EXPECT_TRUE(ssn->preemptive(ssn->queues()[0], ssn->tasks()[0]));
   EXPECT_TRUE(ssn->job_pipelined(job(0)));
   EXPECT_FALSE(ssn->overused(ssn->queues()[0]));
   EXPECT_FALSE(ssn->job_starving(job(0)));

@@ -392,7 +392,7 @@ typedef enum scoria_affinity_kind {
  *   predicates      every one must pass;
  *   node scores     added up over all plugins;
  *   best node       first plugin that picks one;
- *   job_valid, job_ready, allocatable   every one must pass;
+ *   job_valid, job_ready, allocatable, preemptive   every one must pass;
  *   overused        any one says yes;
  *   job_pipelined, job_enqueueable      a reject wins; a permit in a tier
  *                   ends the walk; all abstain means yes;
@@ -498,6 +498,14 @@ typedef struct scoria_hooks {
   void (*on_allocate)(void* user_data, const scoria_task* task);
   /** Event: `task` was deallocated or evicted (tentatively). */
   void (*on_deallocate)(void* user_data, const scoria_task* task);
+
+  /* --- since 1.1 --------------------------------------------------------- */
+
+  /** Preemptive: 1 if `queue` may reclaim resources from other queues so
+      that `task` can run (Volcano's AddPreemptiveFn; proportion and capacity
+      answer whether the queue would stay within its share). Every plugin
+      must agree. */
+  int (*on_preemptive)(void* user_data, const scoria_queue* queue, const scoria_task* task);
 } scoria_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -746,6 +754,10 @@ typedef struct scoria_host_api {
       call for a queue wins. queue_info.deserved keeps spec.deserved. */
   scoria_code (*session_queue_set_deserved)(scoria_session* ssn, const scoria_queue* queue,
                                             const double* deserved);
+  /** Preemptive over all plugins (every one must agree; none registered
+      means yes): may `queue` reclaim from other queues for `task`? */
+  int (*session_preemptive)(scoria_session* ssn, const scoria_queue* queue,
+                            const scoria_task* task);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */
