@@ -448,6 +448,15 @@ void api_statement_discard(scoria_statement* st) {
   s->discard();
   s->session().close_statement(s);
 }
+scoria_code api_statement_merge(scoria_statement* into, scoria_statement* from) {
+  if (!into || !from || into == from) return SCORIA_INVALID_ARGUMENT;
+  auto* target = stmt_of(into);
+  auto* source = stmt_of(from);
+  if (&target->session() != &source->session()) return SCORIA_INVALID_ARGUMENT;
+  target->merge(*source);
+  source->session().close_statement(source);
+  return SCORIA_OK;
+}
 size_t api_statement_size(const scoria_statement* st) {
   return st ? static_cast<const scoria::session::Statement*>(st)->size() : 0;
 }
@@ -536,6 +545,7 @@ const scoria_host_api kApi = {
     api_queue_annotation,
     api_session_queue_set_deserved,
     api_preemptive,
+    api_statement_merge,
 };
 
 }  // namespace

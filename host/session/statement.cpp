@@ -1,5 +1,7 @@
 #include "session/statement.h"
 
+#include <iterator>
+
 #include "session/task_status.h"
 
 namespace scoria::session {
@@ -51,6 +53,12 @@ void Statement::commit() {
     }
   }
   ops_.clear();
+}
+
+void Statement::merge(Statement& other) {
+  ops_.insert(ops_.end(), std::make_move_iterator(other.ops_.begin()),
+              std::make_move_iterator(other.ops_.end()));
+  other.ops_.clear();
 }
 
 void Statement::discard() {

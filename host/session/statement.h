@@ -24,6 +24,8 @@ class Statement : public scoria_statement {
   scoria_code evict(Task& task, std::string reason);
   void commit();
   void discard();
+  /// Takes over `other`'s operations, after its own; `other` is left empty.
+  void merge(Statement& other);
   size_t size() const { return ops_.size(); }
   Session& session() { return ssn_; }
 

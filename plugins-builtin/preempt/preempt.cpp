@@ -51,67 +51,6 @@ struct Config {
   int64_t max_candidate_absolute = 100;
 };
 
-// A statement that is discarded unless it is committed.
-class Statement {
- public:
-  explicit Statement(scoria_statement* s) : s_(s) {}
-  Statement(Statement&& other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
-  Statement& operator=(Statement&& other) noexcept {
-    if (this != &other) {
-      discard();
-      s_ = std::exchange(other.s_, nullptr);
-    }
-    return *this;
-  }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement() { discard(); }
-
-  explicit operator bool() const { return s_ != nullptr; }
-  scoria_statement* get() const { return s_; }
-
-  scoria_code commit() {
-    return s_ != nullptr ? api().statement_commit(std::exchange(s_, nullptr)) : SCORIA_OK;
-  }
-  void discard() {
-    if (s_ != nullptr) api().statement_discard(std::exchange(s_, nullptr));
-  }
-
- private:
-  scoria_statement* s_;
-};
-
-// The statements of one preemption attempt (one per node that was used),
-// kept or undone together. Volcano merges each node's statement into the
-// job's; ABI 1.0 has no merge, so the open statements are kept in order:
-// committed oldest first, discarded newest first.
-class Transaction {
- public:
-  Transaction() = default;
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() { discard(); }
-
-  void adopt(Statement&& part) { parts_.push_back(std::move(part)); }
-  bool empty() const { return parts_.empty(); }
-
-  void commit() {
-    for (Statement& part : parts_) {
-      if (const scoria_code rc = part.commit(); rc != SCORIA_OK) {
-        log_line(SCORIA_LOG_ERROR, "commit of a preemption failed: code ", static_cast<int>(rc));
-      }
-    }
-    parts_.clear();
-  }
-  void discard() {
-    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) it->discard();
-    parts_.clear();
-  }
-
- private:
-  std::vector<Statement> parts_;
-};
-
 // Whose tasks a preemptor may evict: other jobs of its queue, or its own job.
 enum class Scope { kOtherJobsInQueue, kOwnJob };
 
@@ -266,7 +205,8 @@ class Preempt {
       JobWork& jw = jobs_[remaining[best]];
       remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
 
-      Transaction tx;
+      // The job's preemptions, one merged statement per node used.
+      scoria::Statement tx(ssn_);
       while (api().session_job_starving(ssn_, jw.job) != 0) {
         if (jw.next >= jw.tasks.size()) {
           log_line(SCORIA_LOG_V3, "no preemptor task left in job <", jw.uid, ">");
@@ -279,7 +219,7 @@ class Preempt {
       if (api().session_job_pipelined(ssn_, jw.job) != 0) {
         tx.commit();
       } else {
-        if (!tx.empty()) {
+        if (tx.size() > 0) {
           log_line(SCORIA_LOG_V3, "job <", jw.uid, "> is not pipelined; its preemptions undone");
         }
         tx.discard();
@@ -293,7 +233,7 @@ class Preempt {
     for (size_t j : qw.jobs) {
       const JobWork& jw = jobs_[j];
       for (const scoria_task* task : pending_tasks(jw.job)) {
-        Transaction tx;
+        scoria::Statement tx(ssn_);
         if (!preempt(task, Scope::kOwnJob, tx)) break;
         tx.commit();
       }
@@ -306,7 +246,7 @@ class Preempt {
   // change) keep `task` out, best scored first, and stops at the first node
   // where evicting enough victims lets it in. Its evictions and the
   // preemptor's pipelining go into `tx`.
-  bool preempt(const scoria_task* task, Scope scope, Transaction& tx) {
+  bool preempt(const scoria_task* task, Scope scope, scoria::Statement& tx) {
     Preemptor p{task, scoria::info(task), nullptr, nullptr, {}};
     p.job = p.info.job;
     const std::string_view uid = scoria::view(p.info.uid);
@@ -404,7 +344,7 @@ class Preempt {
   // Evicts on `node`, lowest victim first, only as many victims as the
   // preemptor needs, then pipelines the preemptor there. Nothing is evicted
   // unless all the permitted victims together would make enough room.
-  bool try_node(const Preemptor& p, const scoria_node* node, Scope scope, Transaction& tx) {
+  bool try_node(const Preemptor& p, const scoria_node* node, Scope scope, scoria::Statement& tx) {
     const scoria_node_info ni = scoria::info(node);
     const std::string_view node_name = scoria::view(ni.name);
     if (ni.idle == nullptr || ni.releasing == nullptr || ni.pipelined == nullptr) return false;
@@ -424,7 +364,7 @@ class Preempt {
       return false;
     }
 
-    Statement stmt(api().statement_open(ssn_));
+    scoria::Statement stmt(ssn_);
     if (!stmt) {
       log_line(SCORIA_LOG_ERROR, "cannot open a statement on node <", node_name, ">");
       return false;
@@ -456,7 +396,11 @@ class Preempt {
     }
     log_line(SCORIA_LOG_V3, "preempted ", evicted, " tasks on node <", node_name, "> for <",
              scoria::view(p.info.uid), ">, pipelined there");
-    tx.adopt(std::move(stmt));
+    if (const scoria_code merged = stmt.merge_into(tx); merged != SCORIA_OK) {
+      log_line(SCORIA_LOG_ERROR, "merging the preemption on node <", node_name, "> failed: code ",
+               static_cast<int>(merged));
+      return false;
+    }
     return true;
   }
 

@@ -157,7 +157,7 @@ struct SizesAtMinor {
 };
 constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
-    {184, 176, 96, 80, 200, 648, 80, 40, 48, 48},  // 1.1
+    {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -437,6 +437,7 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, queue_annotation, 624);
   EXPECT_OFFSET(scoria_host_api, session_queue_set_deserved, 632);
   EXPECT_OFFSET(scoria_host_api, session_preemptive, 640);
+  EXPECT_OFFSET(scoria_host_api, statement_merge, 648);
 }
 
 TEST(AbiLayout, OffsetsOfDescriptor) {

@@ -109,5 +109,32 @@ TEST_F(StatementTest, CannotAllocateATaskTwice) {
   EXPECT_EQ(st->size(), 1u);
 }
 
+TEST_F(StatementTest, MergedOperationsAreDiscardedWithTheTarget) {
+  Statement* job_stmt = ssn->open_statement();
+  job_stmt->allocate(ssn->tasks()[0], ssn->nodes()[0]);
+  Statement* node_stmt = ssn->open_statement();
+  node_stmt->pipeline(ssn->tasks()[1], ssn->nodes()[0]);
+  job_stmt->merge(*node_stmt);
+  EXPECT_EQ(job_stmt->size(), 2u);
+  EXPECT_EQ(node_stmt->size(), 0u);
+  node_stmt->discard();  // empty: changes nothing
+  EXPECT_EQ(ssn->tasks()[1].status, SCORIA_TASK_PIPELINED);
+  job_stmt->discard();
+  for (const auto& t : ssn->tasks()) EXPECT_EQ(t.status, SCORIA_TASK_PENDING);
+  EXPECT_DOUBLE_EQ(ssn->nodes()[0].idle[0], 4000);
+  EXPECT_DOUBLE_EQ(ssn->nodes()[0].pipelined[0], 0);
+}
+
+TEST_F(StatementTest, MergedOperationsAreCommittedWithTheTarget) {
+  Statement* job_stmt = ssn->open_statement();
+  Statement* node_stmt = ssn->open_statement();
+  node_stmt->allocate(ssn->tasks()[0], ssn->nodes()[0]);
+  node_stmt->allocate(ssn->tasks()[1], ssn->nodes()[0]);
+  job_stmt->merge(*node_stmt);
+  job_stmt->commit();
+  Outcome out = ssn->close();
+  EXPECT_EQ(out.binds.size(), 2u);
+}
+
 }  // namespace
 }  // namespace scoria::session

@@ -758,6 +758,11 @@ typedef struct scoria_host_api {
       means yes): may `queue` reclaim from other queues for `task`? */
   int (*session_preemptive)(scoria_session* ssn, const scoria_queue* queue,
                             const scoria_task* task);
+  /** Moves every operation of `from` to the end of `into` (Volcano's
+      Statement.Merge) and frees `from`; the operations stay in effect and
+      are committed or discarded with `into`. Both must belong to the same
+      session. */
+  scoria_code (*statement_merge)(scoria_statement* into, scoria_statement* from);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -184,6 +184,56 @@ inline bool is_empty(ResourceView r) {
   return true;
 }
 
+// --- statements ---------------------------------------------------------------
+
+/// A statement that is discarded unless it is committed (or merged into
+/// another), so that an early return or an exception undoes its operations.
+///
+///   scoria::Statement stmt(ssn);
+///   if (!stmt) return;
+///   api().statement_allocate(stmt.get(), task, node);
+///   if (job_is_ready) stmt.commit();   // else the destructor discards
+class Statement {
+ public:
+  Statement() = default;
+  explicit Statement(scoria_session* ssn) : s_(api().statement_open(ssn)) {}
+  Statement(Statement&& other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
+  Statement& operator=(Statement&& other) noexcept {
+    if (this != &other) {
+      discard();
+      s_ = std::exchange(other.s_, nullptr);
+    }
+    return *this;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { discard(); }
+
+  explicit operator bool() const { return s_ != nullptr; }
+  scoria_statement* get() const { return s_; }
+  size_t size() const { return s_ != nullptr ? api().statement_size(s_) : 0; }
+
+  scoria_code commit() {
+    return s_ != nullptr ? api().statement_commit(std::exchange(s_, nullptr)) : SCORIA_OK;
+  }
+  void discard() noexcept {
+    if (s_ != nullptr) api().statement_discard(std::exchange(s_, nullptr));
+  }
+  /// Hands every operation to `into` (ABI 1.1: statement_merge); this
+  /// statement is gone afterwards.
+  scoria_code merge_into(Statement& into) {
+    if (s_ == nullptr) return SCORIA_OK;
+    if (!into) return SCORIA_INVALID_ARGUMENT;
+    scoria_statement* from = std::exchange(s_, nullptr);
+    const scoria_code rc = api().statement_merge(into.get(), from);
+    if (rc != SCORIA_OK) api().statement_discard(from);
+    return rc;
+  }
+
+ private:
+  scoria_statement* s_ = nullptr;
+};
+
 // --- lifecycle -----------------------------------------------------------------
 //
 // An instance is whatever the plugin keeps from on_create to on_destroy: its
@@ -265,15 +315,15 @@ scoria_code guarded(F&& f) noexcept {
 
 /// Defines the exported entry function returning `descriptor` (a static
 /// scoria_descriptor). Refuses a host of another major version.
-#define SCORIA_DEFINE_PLUGIN(descriptor)                                              \
-  extern "C" SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(              \
-      uint32_t host_major, uint32_t host_minor, const scoria_host_api* host_api,      \
-      const scoria_plugin_ctx* ctx) {                                                 \
-    (void)host_minor;                                                                 \
+#define SCORIA_DEFINE_PLUGIN(descriptor)                                               \
+  extern "C" SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(               \
+      uint32_t host_major, uint32_t host_minor, const scoria_host_api* host_api,       \
+      const scoria_plugin_ctx* ctx) {                                                  \
+    (void)host_minor;                                                                  \
     if (host_major != SCORIA_ABI_VERSION_MAJOR || host_api == nullptr) return nullptr; \
-    ::scoria::host().api = host_api;                                                  \
-    ::scoria::host().ctx = ctx;                                                       \
-    return &(descriptor);                                                             \
+    ::scoria::host().api = host_api;                                                   \
+    ::scoria::host().ctx = ctx;                                                        \
+    return &(descriptor);                                                              \
   }
 
 #endif  // SCORIA_SCORIA_HPP
