@@ -32,31 +32,6 @@ struct Config {
   bool predicate_error_cache = true;
 };
 
-// A statement that is discarded unless it is committed or deliberately left
-// open, so that no early exit leaves half a gang placed.
-class Statement {
- public:
-  explicit Statement(scoria_statement* s) : s_(s) {}
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement() { discard(); }
-
-  explicit operator bool() const { return s_ != nullptr; }
-  scoria_statement* get() const { return s_; }
-  size_t size() const { return s_ != nullptr ? api().statement_size(s_) : 0; }
-
-  scoria_code commit() { return api().statement_commit(std::exchange(s_, nullptr)); }
-  void discard() {
-    if (s_ != nullptr) api().statement_discard(std::exchange(s_, nullptr));
-  }
-  // Keeps the operations in the session without binding them (a pipelined
-  // job holds its nodes for this session only).
-  void leave_open() { s_ = nullptr; }
-
- private:
-  scoria_statement* s_;
-};
-
 // A Pending task to place, with what the hot loop reads of it. The pointers
 // are host-owned and stay valid for the session.
 struct TaskWork {
@@ -274,7 +249,7 @@ class Allocate {
   // nowhere. Returns true when the job was committed and has tasks left, so
   // that it competes again for the rest.
   bool allocate_job(JobWork& jw) {
-    Statement stmt(api().statement_open(ssn_));
+    scoria::Statement stmt(ssn_);
     if (!stmt) {
       log_line(SCORIA_LOG_ERROR, "cannot open a statement for job <", jw.uid, ">; job skipped");
       return false;

@@ -219,6 +219,10 @@ class Statement {
   void discard() noexcept {
     if (s_ != nullptr) api().statement_discard(std::exchange(s_, nullptr));
   }
+  /// Leaves the operations in effect for the rest of the session without
+  /// committing them (Volcano's allocate keeps a pipelined job so); the host
+  /// frees the statement at close.
+  void leave_open() noexcept { s_ = nullptr; }
   /// Hands every operation to `into` (ABI 1.1: statement_merge); this
   /// statement is gone afterwards.
   scoria_code merge_into(Statement& into) {
