@@ -356,7 +356,7 @@ class Preempt {
     if (!fits_with(need, ni, victims)) return false;
     // Ordered before the vote, so that a plugin that permits only some of
     // them (gang keeps minAvailable) spares the ones evicted last.
-    order_victims(p, victims);
+    scoria::sort_victims(ssn_, p.task, victims);
     victims = permitted(p, std::move(victims));
     if (!fits_with(need, ni, victims)) {
       log_line(SCORIA_LOG_V3, "no valid victims on node <", node_name, "> for <",
@@ -443,25 +443,6 @@ class Preempt {
       if (selected[i] != 0) out.push_back(candidates[i]);
     }
     return out;
-  }
-
-  // Volcano's victim order: the task that goes first in the victim order is
-  // the one the session would schedule last — within a job the reverse task
-  // order, across queues the victim queue order, otherwise the reverse job
-  // order.
-  void order_victims(const Preemptor& p, std::vector<Victim>& victims) const {
-    // Heap sort: bounded even if a plugin's order is inconsistent.
-    const auto first = [&](const Victim& l, const Victim& r) { return evict_before(p, l, r); };
-    std::make_heap(victims.begin(), victims.end(), first);
-    std::sort_heap(victims.begin(), victims.end(), first);
-  }
-
-  bool evict_before(const Preemptor& p, const Victim& l, const Victim& r) const {
-    if (l.job == r.job) return api().session_task_less(ssn_, r.task, l.task) != 0;
-    if (l.queue != r.queue && l.queue != nullptr && r.queue != nullptr) {
-      return api().session_victim_queue_less(ssn_, l.queue, r.queue, p.task) != 0;
-    }
-    return api().session_job_less(ssn_, r.job, l.job) != 0;
   }
 
   // need <= idle + releasing - pipelined + the victims' requests.

@@ -12,6 +12,7 @@
 
 #include <scoria/scoria.h>
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace scoria {
 
@@ -237,6 +239,33 @@ class Statement {
  private:
   scoria_statement* s_ = nullptr;
 };
+
+// --- victims ------------------------------------------------------------------
+
+/// Volcano's victim order (BuildVictimsPriorityQueue), for preempt- and
+/// reclaim-like actions: true if victim `l` should be evicted before `r`.
+/// The task evicted first is the one the session would schedule last: within
+/// a job the reverse task order, across queues the victim queue order,
+/// otherwise the reverse job order. `V` has members `task`, `job` and
+/// `queue` (queue may be NULL).
+template <class V>
+bool evict_before(const scoria_session* ssn, const scoria_task* preemptor, const V& l, const V& r) {
+  if (l.job == r.job) return api().session_task_less(ssn, r.task, l.task) != 0;
+  if (l.queue != r.queue && l.queue != nullptr && r.queue != nullptr) {
+    return api().session_victim_queue_less(ssn, l.queue, r.queue, preemptor) != 0;
+  }
+  return api().session_job_less(ssn, r.job, l.job) != 0;
+}
+
+/// Sorts victims so that the first to evict comes first (evict_before).
+/// A heap sort: bounded even if a plugin's order is inconsistent, which
+/// std::sort does not promise.
+template <class V>
+void sort_victims(const scoria_session* ssn, const scoria_task* preemptor, std::vector<V>& v) {
+  const auto first = [&](const V& l, const V& r) { return evict_before(ssn, preemptor, l, r); };
+  std::make_heap(v.begin(), v.end(), first);
+  std::sort_heap(v.begin(), v.end(), first);
+}
 
 // --- lifecycle -----------------------------------------------------------------
 //
