@@ -128,6 +128,7 @@ Outcome Session::close() {
     if (!job.tasks.empty() && !job_ready(job) && !shutting_down) {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);
+      out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
     }
     st.phase = phase_of(job, unschedulable, releasing);
     out.pod_groups.push_back(std::move(st));

@@ -140,6 +140,8 @@ struct Outcome {
     std::vector<double> deserved;   // by dimension; empty if no plugin set it
   };
   std::vector<QueueStatus> queues;
+  /// Pending tasks of the jobs that ended the session unschedulable.
+  size_t unschedulable_tasks = 0;
 };
 
 /// Input of a session: the snapshot the cache hands over. Pointers stay
