@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-dev libboost-filesystem-dev
   libtomlplusplus-dev prometheus-cpp-dev libyaml-cpp-dev nlohmann-json3-dev
-  libsqlite3-dev
+  libsqlite3-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time
 )

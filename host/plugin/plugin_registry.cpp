@@ -1,5 +1,7 @@
 #include "plugin/plugin_registry.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -36,12 +38,28 @@ void PluginRegistry::scan(const std::vector<fs::path>& dirs) {
       refusals_.push_back({dir, dir.string() + ": not a directory; check plugin_dirs"});
       continue;
     }
+    if (!safe_to_load(dir)) continue;
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(dir, ec))
       if (entry.path().extension() == ".so") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     for (const auto& f : files) load(f);
   }
+}
+
+bool PluginRegistry::safe_to_load(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || (st.st_mode & S_IWOTH) == 0) return true;
+  const std::string problem =
+      path.string() + ": writable by other users, who could replace it " + "with code of their own";
+  if (allow_writable_) {
+    log::write(log::kWarning, "loader", problem + "; loaded anyway (--allow-writable-plugins)");
+    return true;
+  }
+  refusals_.push_back({path, problem + "; fix: chmod o-w " + path.string() +
+                                 " (or pass --allow-writable-plugins)"});
+  log::write(log::kWarning, "loader", refusals_.back().message);
+  return false;
 }
 
 bool PluginRegistry::load(const fs::path& file) {
@@ -51,6 +69,7 @@ bool PluginRegistry::load(const fs::path& file) {
     return false;
   };
 
+  if (!safe_to_load(file)) return false;
   auto plugin = std::make_shared<LoadedPlugin>();
   try {
     // Local symbol visibility: two plugins may define the same internal

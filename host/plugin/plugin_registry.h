@@ -46,6 +46,11 @@ class PluginRegistry {
   /// file with a name already registered is refused as a duplicate.
   void scan(const std::vector<std::filesystem::path>& dirs);
 
+  /// Whether files and directories that other users may write are loaded
+  /// (with a warning) instead of refused. Off by default: such a file could
+  /// be replaced by anyone's code.
+  void set_allow_writable(bool allow) { allow_writable_ = allow; }
+
   /// Loads one file. Returns false (and records a refusal) if refused.
   bool load(const std::filesystem::path& file);
 
@@ -61,6 +66,11 @@ class PluginRegistry {
  private:
   std::vector<std::shared_ptr<LoadedPlugin>> plugins_;
   std::vector<Refusal> refusals_;
+  bool allow_writable_ = false;
+
+  /// True if `path` may be used; records a refusal (or logs a warning when
+  /// allowed) if other users can write it.
+  bool safe_to_load(const std::filesystem::path& path);
 };
 
 /// The directory of built-in plugins next to the running executable

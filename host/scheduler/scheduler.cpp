@@ -102,4 +102,11 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
   return out;
 }
 
+std::vector<std::pair<std::string, uint64_t>> Scheduler::plugin_errors() const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const auto& a : actions_) out.emplace_back(a.name, a.instance->ctx()->errors.load());
+  for (const auto& p : plugins_) out.emplace_back(p.option->name, p.instance->ctx()->errors.load());
+  return out;
+}
+
 }  // namespace scoria::scheduler

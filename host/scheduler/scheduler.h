@@ -37,6 +37,9 @@ class Scheduler {
 
   const config::SchedulerConfig& config() const { return config_; }
 
+  /// Hook failures counted so far, per action and plugin instance.
+  std::vector<std::pair<std::string, uint64_t>> plugin_errors() const;
+
  private:
   struct TierPlugin {
     size_t tier;

@@ -226,4 +226,48 @@ TEST_F(Loader, MissingDirectoryIsARefusalNotACrash) {
   EXPECT_TRUE(Contains(registry.refusals().front().message, missing.string()));
 }
 
+// A copy of a sound plugin in a fresh directory, for permission tests.
+class WritablePlugin : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() /
+          ("scoria-writable-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+           "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::others_write, fs::perm_options::remove);
+    file = dir / "good_older_minor.so";
+    fs::copy_file(fixture("good_older_minor", "good_older_minor.so"), file);
+    fs::permissions(file, fs::perms::others_write, fs::perm_options::add);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  fs::path dir, file;
+  PluginRegistry registry;
+};
+
+TEST_F(WritablePlugin, FileWritableByOthersIsRefusedWithTheFix) {
+  registry.scan({dir});
+  EXPECT_EQ(registry.find("good_older_minor"), nullptr);
+  ASSERT_EQ(registry.refusals().size(), 1u);
+  EXPECT_TRUE(
+      Contains(registry.refusals()[0].message, file.string() + ": writable by other users"));
+  EXPECT_TRUE(Contains(registry.refusals()[0].message, "chmod o-w " + file.string()));
+}
+
+TEST_F(WritablePlugin, DirectoryWritableByOthersIsRefused) {
+  fs::permissions(file, fs::perms::others_write, fs::perm_options::remove);
+  fs::permissions(dir, fs::perms::others_write, fs::perm_options::add);
+  registry.scan({dir});
+  EXPECT_EQ(registry.find("good_older_minor"), nullptr);
+  ASSERT_EQ(registry.refusals().size(), 1u);
+  EXPECT_EQ(registry.refusals()[0].file, dir);
+}
+
+TEST_F(WritablePlugin, ExplicitOverrideLoadsIt) {
+  registry.set_allow_writable(true);
+  registry.scan({dir});
+  EXPECT_NE(registry.find("good_older_minor"), nullptr);
+  EXPECT_TRUE(registry.refusals().empty());
+}
+
 }  // namespace
