@@ -79,6 +79,15 @@ void append(std::string& out, Int n) {
   out.append(digits + at, sizeof digits - at);
 }
 
+// Floating-point numbers, as printf's %g writes them (6 significant digits).
+template <std::floating_point Float>
+void append(std::string& out, Float x) {
+  char buf[32];
+  const int n = std::snprintf(buf, sizeof buf, "%g", static_cast<double>(x));
+  if (n > 0)
+    out.append(buf, static_cast<size_t>(n) < sizeof buf ? static_cast<size_t>(n) : sizeof buf - 1);
+}
+
 // What guarded runs: something callable without arguments that returns
 // nothing or a scoria_code (never a value that would be dropped unseen).
 template <class F>
@@ -88,10 +97,10 @@ concept GuardedBody = std::invocable<F> &&
 }  // namespace detail
 
 /// Writes one log line at `level`: the `parts` concatenated, each a string
-/// (anything that converts to std::string_view) or an integer (in decimal;
-/// not bool or char). Nothing is formatted unless the host writes lines of
-/// that level, so a disabled verbosity costs one host call. Not for the hooks
-/// the host may call concurrently (see Threading in scoria.h).
+/// (anything that converts to std::string_view), an integer (in decimal;
+/// not bool or char) or a floating-point number (as %g). Nothing is formatted unless the host
+/// writes lines of that level, so a disabled verbosity costs one host call. Not for the hooks the
+/// host may call concurrently (see Threading in scoria.h).
 ///
 ///   scoria::log_line(SCORIA_LOG_V3, "job <", uid, "> has ", count, " tasks");
 template <class... Parts>

@@ -1,0 +1,123 @@
+// The overcommit plugin (Volcano's overcommit): the enqueue action admits a
+// job only while what admitted jobs may still claim fits the cluster's
+// capacity times `overcommit-factor` (default 1.2). Admitted-but-unplaced
+// jobs thus cannot pile up far beyond what the nodes can ever run.
+//
+// Per session: idle = total allocatable * factor - used on the nodes;
+// inqueue = minResources of every Inqueue job, plus the part of minResources
+// that a Running job (with at least minMember tasks placed) has not yet been
+// allocated. A job with minResources is enqueueable if inqueue + its
+// minResources <= idle in every dimension it asks for; a job without
+// minResources always is.
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace {
+
+using scoria::api;
+using scoria::log_line;
+
+constexpr double kDefaultFactor = 1.2;
+
+struct Overcommit {
+  explicit Overcommit(const scoria_args* args) {
+    if (args == nullptr) return;
+    factor = scoria::arg_float(args, "overcommit-factor", kDefaultFactor);
+    if (factor < 1.0) {
+      log_line(SCORIA_LOG_WARNING, "overcommit-factor ", factor,
+               " is below 1; the default 1.2 is used");
+      factor = kDefaultFactor;
+    }
+  }
+
+  double factor = kDefaultFactor;
+  // Per session.
+  size_t dims = 0;
+  std::vector<double> idle;
+  std::vector<double> inqueue;
+};
+
+void open_session(Overcommit& self, const scoria_session* ssn) {
+  self.dims = scoria::dims(ssn);
+  self.idle.assign(self.dims, 0.0);
+  self.inqueue.assign(self.dims, 0.0);
+  const size_t nodes = api().node_count(ssn);
+  for (size_t n = 0; n < nodes; ++n) {
+    const scoria_node_info ni = scoria::info(api().node_at(ssn, n));
+    for (size_t d = 0; d < self.dims; ++d)
+      self.idle[d] += ni.allocatable[d] * self.factor - ni.used[d];
+  }
+  const size_t jobs = api().job_count(ssn);
+  for (size_t j = 0; j < jobs; ++j) {
+    const scoria_job_info ji = scoria::info(api().job_at(ssn, j));
+    if (ji.has_min_resources == 0) continue;
+    if (ji.phase == SCORIA_PHASE_INQUEUE) {
+      for (size_t d = 0; d < self.dims; ++d) self.inqueue[d] += ji.min_resources[d];
+    } else if (ji.phase == SCORIA_PHASE_RUNNING &&
+               scoria::count_status(ji, scoria::kAllocatedStatuses) >= ji.min_available) {
+      // What the running job may still claim towards its minimum.
+      for (size_t d = 0; d < self.dims; ++d)
+        self.inqueue[d] += std::max(0.0, ji.min_resources[d] - ji.allocated[d]);
+    }
+  }
+}
+
+scoria_vote enqueueable(void* user_data, const scoria_job* job) {
+  const auto& self = *static_cast<const Overcommit*>(user_data);
+  const scoria_job_info ji = scoria::info(job);
+  if (ji.has_min_resources == 0) return SCORIA_VOTE_PERMIT;
+  // Only the dimensions the job asks for are compared.
+  for (size_t d = 0; d < self.dims; ++d) {
+    const double need = ji.min_resources[d];
+    if (need <= 0) continue;
+    const double after = self.inqueue[d] + need;
+    if (!(after < self.idle[d] || std::fabs(after - self.idle[d]) < SCORIA_RESOURCE_EPSILON)) {
+      log_line(SCORIA_LOG_V4, "resource in cluster is overused; job <", scoria::view(ji.uid),
+               "> is not enqueueable");
+      return SCORIA_VOTE_REJECT;
+    }
+  }
+  return SCORIA_VOTE_PERMIT;
+}
+
+void enqueued(void* user_data, const scoria_job* job) {
+  auto& self = *static_cast<Overcommit*>(user_data);
+  const scoria_job_info ji = scoria::info(job);
+  if (ji.has_min_resources == 0) return;
+  for (size_t d = 0; d < self.dims; ++d) self.inqueue[d] += ji.min_resources[d];
+}
+
+scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
+  return scoria::guarded([&] {
+    auto& self = *static_cast<Overcommit*>(instance);
+    open_session(self, ssn);
+    hooks->user_data = &self;
+    hooks->on_job_enqueueable = enqueueable;
+    hooks->on_job_enqueued = enqueued;
+  });
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "overcommit",
+    .kind = SCORIA_KIND_PLUGIN,
+    .flags = 0,
+    .version = "1.0.0",
+    .description = "Admits jobs while they fit the cluster times overcommit-factor",
+    .on_create = scoria::create_instance<Overcommit>,
+    .on_destroy = scoria::destroy_instance<Overcommit>,
+    .on_session_open = on_session_open,
+    .on_session_close = nullptr,
+    .on_execute = nullptr,
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)
