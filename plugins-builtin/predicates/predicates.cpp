@@ -2,21 +2,28 @@
 // (the host's resource check does those)? Follows Volcano's predicates plugin
 // and the kube-scheduler filters it runs, with kube-scheduler's reason texts:
 // node readiness, cordoned nodes, node selector and required node affinity,
-// taints, and the node's pod limit.
+// taints, the node's pod limit, host ports, topology spread constraints
+// (DoNotSchedule) and required inter-pod affinity and anti-affinity.
 //
 // Hooks may run concurrently for different nodes, so they only read: the
-// instance is immutable after on_create, and everything a call derives from
-// the task lives on that call's stack.
+// instance's switches are immutable after on_create, its per-session pod
+// terms are written at session open before any hook runs, and everything a
+// call derives from the task lives on that call's stack.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "node_affinity.h"
+#include "pod_rules.h"
+#include "pod_terms.h"
+#include "toleration.h"
 
 namespace {
 
@@ -25,11 +32,13 @@ using scoria::log_line;
 using scoria::view;
 
 // Volcano's argument keys for the checks this plugin implements. Its other
-// switches (predicate.NodePortsEnable, predicate.PodAffinityEnable,
-// predicate.VolumeBindingEnable, predicate.CacheEnable, ...) are accepted and
-// have no effect: those filters do not exist here.
+// switches (predicate.VolumeBindingEnable, predicate.CacheEnable, ...) are
+// accepted and have no effect: those filters do not exist here.
 constexpr std::string_view kNodeAffinityEnable = "predicate.NodeAffinityEnable";
 constexpr std::string_view kTaintTolerationEnable = "predicate.TaintTolerationEnable";
+constexpr std::string_view kNodePortsEnable = "predicate.NodePortsEnable";
+constexpr std::string_view kPodAffinityEnable = "predicate.PodAffinityEnable";
+constexpr std::string_view kPodTopologySpreadEnable = "predicate.PodTopologySpreadEnable";
 
 // Reason texts as kube-scheduler words them, so that the fit-error histogram
 // reads as users know it. The taint reason leaves out the taint itself so that
@@ -40,12 +49,19 @@ constexpr std::string_view kReasonNodeAffinity =
     "node(s) didn't match Pod's node affinity/selector";
 constexpr std::string_view kReasonTaint = "node(s) had untolerated taint";
 constexpr std::string_view kReasonTooManyPods = "Too many pods";
+constexpr std::string_view kReasonAffinity = "node(s) didn't match pod affinity rules";
+constexpr std::string_view kReasonAntiAffinity = "node(s) didn't match pod anti-affinity rules";
+constexpr std::string_view kReasonExistingAntiAffinity =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+constexpr std::string_view kReasonSpread = "node(s) didn't match pod topology spread constraints";
+constexpr std::string_view kReasonSpreadLabel =
+    "node(s) didn't match pod topology spread constraints (missing required label)";
+constexpr std::string_view kReasonPorts =
+    "node(s) didn't have free ports for the requested pod ports";
 
 // The taint a cordoned node is treated as having (kube-scheduler's
 // NodeUnschedulable filter): a pod that tolerates it may still go there.
 constexpr std::string_view kUnschedulableTaintKey = "node.kubernetes.io/unschedulable";
-
-constexpr std::string_view kNodeNameField = "metadata.name";
 
 // Reason ids, interned once per instance.
 struct Reasons {
@@ -76,157 +92,34 @@ bool read_switch(const scoria_args* args, std::string_view key, bool def) {
 
 uint32_t intern(std::string_view reason) { return api().reason_intern(scoria::str(reason)); }
 
-// Built by on_create, immutable after: hooks on several threads read it.
+// Switches and reasons built by on_create; the pod terms of the session set
+// at session open. Hooks on several threads only read it.
 struct Instance {
   explicit Instance(const scoria_args* args)
       : node_affinity(read_switch(args, kNodeAffinityEnable, true)),
         taint_toleration(read_switch(args, kTaintTolerationEnable, true)),
+        pod_switches{read_switch(args, kPodAffinityEnable, true),
+                     read_switch(args, kPodTopologySpreadEnable, true),
+                     read_switch(args, kNodePortsEnable, true)},
         reasons{intern(kReasonNotReady), intern(kReasonUnschedulable), intern(kReasonNodeAffinity),
-                intern(kReasonTaint), intern(kReasonTooManyPods)} {}
+                intern(kReasonTaint), intern(kReasonTooManyPods)},
+        pod_reasons{intern(kReasonAffinity),
+                    intern(kReasonAntiAffinity),
+                    intern(kReasonExistingAntiAffinity),
+                    intern(kReasonSpread),
+                    intern(kReasonSpreadLabel),
+                    intern(kReasonPorts)} {}
 
   bool node_affinity;     // nodeSelector and required node affinity
   bool taint_toleration;  // NoSchedule and NoExecute taints
+  predicates::PodRuleSwitches pod_switches;
   Reasons reasons;
+  predicates::PodRuleReasons pod_reasons;
+
+  // Per session.
+  const scoria_session* ssn = nullptr;
+  kube::SessionPodTerms pod_terms;
 };
-
-// Go's strconv.ParseInt(s, 10, 64), which Kubernetes uses for Gt and Lt: an
-// optional sign, then decimal digits only, in range. By hand rather than
-// std::from_chars, whose digit table is a GNU-unique symbol that would keep
-// the object loaded for good.
-bool parse_int64(std::string_view s, int64_t& out) {
-  bool negative = false;
-  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
-    negative = s.front() == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return false;
-  // Accumulate the magnitude; the negative range is one larger.
-  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  uint64_t magnitude = 0;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (magnitude > (limit - digit) / 10) return false;
-    magnitude = magnitude * 10 + digit;
-  }
-  out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-  return true;
-}
-
-// An array of n items kept inline up to N, so that the usual handful of
-// tolerations or affinity terms costs no heap allocation per call.
-template <typename T, size_t N>
-class SmallBuffer {
- public:
-  explicit SmallBuffer(size_t n) : size_(n) {
-    if (n > N) heap_.resize(n);
-  }
-  SmallBuffer(const SmallBuffer&) = delete;
-  SmallBuffer& operator=(const SmallBuffer&) = delete;
-
-  std::span<T> items() { return {size_ > N ? heap_.data() : inline_.data(), size_}; }
-  std::span<const T> items() const { return {size_ > N ? heap_.data() : inline_.data(), size_}; }
-  bool empty() const { return size_ == 0; }
-
- private:
-  std::array<T, N> inline_{};
-  std::vector<T> heap_;
-  size_t size_;
-};
-
-// One requirement of a required node-affinity term, checked once per call.
-struct Requirement {
-  std::string_view key;
-  uint32_t op = 0;
-  bool is_field = false;
-  std::span<const scoria_str> values;
-  int64_t bound = 0;  // the parsed value of Gt and Lt
-};
-
-// A term: requirements [first, first + count) of the flat list. A term with
-// no requirements or an invalid one matches no node, as in Kubernetes.
-struct Term {
-  size_t first = 0;
-  size_t count = 0;
-  bool valid = false;
-};
-
-bool contains(std::span<const scoria_str> values, std::string_view v) {
-  return std::any_of(values.begin(), values.end(),
-                     [v](const scoria_str& s) { return view(s) == v; });
-}
-
-// Kubernetes' validation of a requirement: operator and value count agree,
-// Gt and Lt carry one integer, fields know only In and NotIn with one value.
-bool prepare(Requirement& r) {
-  if (r.is_field) return r.values.size() == 1 && (r.op == SCORIA_OP_IN || r.op == SCORIA_OP_NOT_IN);
-  switch (r.op) {
-    case SCORIA_OP_IN:
-    case SCORIA_OP_NOT_IN:
-      return !r.values.empty();
-    case SCORIA_OP_EXISTS:
-    case SCORIA_OP_DOES_NOT_EXIST:
-      return r.values.empty();
-    case SCORIA_OP_GT:
-    case SCORIA_OP_LT:
-      return r.values.size() == 1 && parse_int64(view(r.values[0]), r.bound);
-    default:
-      return false;
-  }
-}
-
-// Whether a node satisfies one valid requirement.
-bool matches(const Requirement& r, const scoria_node* node, std::string_view node_name) {
-  if (r.is_field) {
-    // Only the node's name is a selectable field; any other reads as empty.
-    const std::string_view field = r.key == kNodeNameField ? node_name : std::string_view{};
-    const bool equal = field == view(r.values[0]);
-    return r.op == SCORIA_OP_IN ? equal : !equal;
-  }
-  scoria_str label{};
-  const bool has = api().node_label(node, scoria::str(r.key), &label) == SCORIA_OK;
-  switch (r.op) {
-    case SCORIA_OP_IN:
-      return has && contains(r.values, view(label));
-    case SCORIA_OP_NOT_IN:
-      return !has || !contains(r.values, view(label));
-    case SCORIA_OP_EXISTS:
-      return has;
-    case SCORIA_OP_DOES_NOT_EXIST:
-      return !has;
-    case SCORIA_OP_GT:
-    case SCORIA_OP_LT: {
-      int64_t n = 0;
-      if (!has || !parse_int64(view(label), n)) return false;
-      return r.op == SCORIA_OP_GT ? n > r.bound : n < r.bound;
-    }
-    default:
-      return false;
-  }
-}
-
-// kube-scheduler's Toleration.ToleratesTaint.
-bool tolerates(const scoria_toleration& t, std::string_view key, std::string_view value,
-               uint32_t effect) {
-  if (t.effect != 0 && t.effect != effect) return false;
-  if (t.key.len != 0 && view(t.key) != key) return false;
-  switch (t.op) {
-    case SCORIA_OP_EXISTS:
-      return true;
-    case 0:  // unset reads as Equal
-    case SCORIA_OP_EQUAL:
-      return view(t.value) == value;
-    default:
-      return false;
-  }
-}
-
-size_t required_requirement_count(const scoria_task* task, size_t terms) {
-  size_t n = 0;
-  for (size_t t = 0; t < terms; ++t)
-    n += api().task_affinity_requirement_count(task, SCORIA_AFFINITY_REQUIRED, t);
-  return n;
-}
 
 // What a task asks of a node, read from the host once per hook call and then
 // checked against each node.
@@ -235,10 +128,8 @@ class TaskConstraints {
   TaskConstraints(const Instance& inst, const scoria_task* task)
       : inst_(inst),
         selector_(inst.node_affinity ? api().task_node_selector_count(task) : 0),
-        terms_(inst.node_affinity ? api().task_affinity_term_count(task, SCORIA_AFFINITY_REQUIRED)
-                                  : 0),
-        requirements_(required_requirement_count(task, terms_.items().size())),
-        tolerations_(api().task_toleration_count(task)) {
+        required_(task, inst.node_affinity ? SCORIA_AFFINITY_REQUIRED : 0),
+        tolerations_(task) {
     std::span<Label> selector = selector_.items();
     for (size_t i = 0; i < selector.size(); ++i) {
       scoria_str key{};
@@ -246,35 +137,14 @@ class TaskConstraints {
       api().task_node_selector_at(task, i, &key, &value);
       selector[i] = Label{view(key), view(value)};
     }
-
-    std::span<Term> terms = terms_.items();
-    std::span<Requirement> requirements = requirements_.items();
-    size_t next = 0;
-    for (size_t t = 0; t < terms.size(); ++t) {
-      const size_t count =
-          std::min(api().task_affinity_requirement_count(task, SCORIA_AFFINITY_REQUIRED, t),
-                   requirements.size() - next);
-      Term& term = terms[t];
-      term = Term{next, count, count != 0};
-      for (size_t i = 0; i < count; ++i) {
-        scoria_selector_requirement raw{};
-        raw.struct_size = sizeof raw;
-        api().task_affinity_requirement_at(task, SCORIA_AFFINITY_REQUIRED, t, i, &raw);
-        Requirement& r = requirements[next + i];
-        r = Requirement{view(raw.key), raw.op, raw.is_field != 0,
-                        std::span<const scoria_str>(raw.values, raw.value_count), 0};
-        if (!prepare(r)) term.valid = false;
-      }
-      next += count;
+    tolerates_unschedulable_ =
+        tolerations_.tolerate(kUnschedulableTaintKey, {}, SCORIA_TAINT_NO_SCHEDULE);
+    if (inst.ssn != nullptr) {
+      pod_rules_.emplace(inst.ssn, task, inst.pod_terms, inst.pod_switches, inst.pod_reasons,
+                         [this](const scoria_node* node) {
+                           return matches_node_affinity(node, view(scoria::info(node).name));
+                         });
     }
-
-    std::span<scoria_toleration> tolerations = tolerations_.items();
-    for (size_t i = 0; i < tolerations.size(); ++i) {
-      tolerations[i] = scoria_toleration{};
-      tolerations[i].struct_size = sizeof(scoria_toleration);
-      api().task_toleration_at(task, i, &tolerations[i]);
-    }
-    tolerates_unschedulable_ = tolerated(kUnschedulableTaintKey, {}, SCORIA_TAINT_NO_SCHEDULE);
   }
 
   // SCORIA_OK, or the first failing check's code with its reason id in
@@ -294,6 +164,7 @@ class TaskConstraints {
     if (inst_.taint_toleration && has_untolerated_taint(node))
       return fail(reason, why.taint, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE);
     if (too_many_pods(ni)) return fail(reason, why.too_many_pods, SCORIA_UNSCHEDULABLE);
+    if (pod_rules_) return pod_rules_->check(node, ni.index, reason);
     return SCORIA_OK;
   }
 
@@ -308,13 +179,6 @@ class TaskConstraints {
     return code;
   }
 
-  bool tolerated(std::string_view key, std::string_view value, uint32_t effect) const {
-    const std::span<const scoria_toleration> all = tolerations_.items();
-    return std::any_of(all.begin(), all.end(), [&](const scoria_toleration& t) {
-      return tolerates(t, key, value, effect);
-    });
-  }
-
   // nodeSelector: every pair must be a label of the node. Required affinity:
   // at least one term whose requirements all hold.
   bool matches_node_affinity(const scoria_node* node, std::string_view node_name) const {
@@ -324,15 +188,7 @@ class TaskConstraints {
           view(have) != want.value)
         return false;
     }
-    const std::span<const Term> terms = terms_.items();
-    if (terms.empty()) return true;
-    const std::span<const Requirement> requirements = requirements_.items();
-    return std::any_of(terms.begin(), terms.end(), [&](const Term& term) {
-      if (!term.valid) return false;
-      const auto reqs = requirements.subspan(term.first, term.count);
-      return std::all_of(reqs.begin(), reqs.end(),
-                         [&](const Requirement& r) { return matches(r, node, node_name); });
-    });
+    return required_.empty() || required_.any_matches(node, node_name);
   }
 
   // Only NoSchedule and NoExecute keep a pod away; PreferNoSchedule is a
@@ -345,7 +201,7 @@ class TaskConstraints {
       api().node_taint_at(node, i, &taint);
       if (taint.effect != SCORIA_TAINT_NO_SCHEDULE && taint.effect != SCORIA_TAINT_NO_EXECUTE)
         continue;
-      if (!tolerated(view(taint.key), view(taint.value), taint.effect)) return true;
+      if (!tolerations_.tolerate(view(taint.key), view(taint.value), taint.effect)) return true;
     }
     return false;
   }
@@ -360,11 +216,11 @@ class TaskConstraints {
   }
 
   const Instance& inst_;
-  SmallBuffer<Label, 8> selector_;
-  SmallBuffer<Term, 4> terms_;
-  SmallBuffer<Requirement, 16> requirements_;
-  SmallBuffer<scoria_toleration, 8> tolerations_;
+  kube::SmallBuffer<Label, 8> selector_;
+  kube::NodeAffinityTerms required_;
+  kube::Tolerations tolerations_;
   bool tolerates_unschedulable_ = false;
+  std::optional<predicates::PodRules> pod_rules_;
 };
 
 scoria_code on_predicate(void* user_data, const scoria_task* task, const scoria_node* node,
@@ -391,13 +247,23 @@ scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
   }
 }
 
-scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hooks* hooks) {
+scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
   // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
   if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
-  hooks->user_data = instance;
-  hooks->on_predicate = on_predicate;
-  hooks->on_predicate_batch = on_predicate_batch;
-  return SCORIA_OK;
+  return scoria::guarded([&] {
+    auto& self = *static_cast<Instance*>(instance);
+    self.ssn = ssn;
+    self.pod_terms = kube::SessionPodTerms(ssn);
+    hooks->user_data = instance;
+    hooks->on_predicate = on_predicate;
+    hooks->on_predicate_batch = on_predicate_batch;
+  });
+}
+
+void on_session_close(void* instance, scoria_session* /*ssn*/) {
+  auto& self = *static_cast<Instance*>(instance);
+  self.ssn = nullptr;
+  self.pod_terms = kube::SessionPodTerms();
 }
 
 const scoria_descriptor kDescriptor = {
@@ -408,11 +274,13 @@ const scoria_descriptor kDescriptor = {
     .kind = SCORIA_KIND_PLUGIN,
     .flags = 0,
     .version = "1.0.0",
-    .description = "Node filters: readiness, cordon, node selector and affinity, taints, pod limit",
+    .description =
+        "Node filters: readiness, cordon, node selector and affinity, taints, pod limit, host "
+        "ports, topology spread, inter-pod affinity",
     .on_create = scoria::create_instance<Instance>,
     .on_destroy = scoria::destroy_instance<Instance>,
     .on_session_open = on_session_open,
-    .on_session_close = nullptr,
+    .on_session_close = on_session_close,
     .on_execute = nullptr,
 };
 

@@ -1,0 +1,208 @@
+#include "pod_terms.h"
+
+#include <scoria/scoria.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace kube {
+
+namespace {
+
+using nlohmann::json;
+
+const json* member(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string text(const json* value, std::string_view def = {}) {
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string(def);
+}
+
+int32_t integer(const json* value, int32_t def) {
+  return value != nullptr && value->is_number_integer() ? value->get<int32_t>() : def;
+}
+
+LabelSelector parse_selector(const json* selector) {
+  LabelSelector out;
+  if (selector == nullptr || !selector->is_object()) return out;
+  out.present = true;
+  if (const json* labels = member(*selector, "matchLabels"); labels != nullptr) {
+    if (!labels->is_object())
+      out.valid = false;
+    else
+      for (const auto& [key, value] : labels->items())
+        out.requirements.push_back({key, LabelRequirement::Op::kIn, {text(&value)}});
+  }
+  if (const json* exprs = member(*selector, "matchExpressions"); exprs != nullptr) {
+    if (!exprs->is_array()) {
+      out.valid = false;
+      return out;
+    }
+    for (const json& e : *exprs) {
+      LabelRequirement r;
+      r.key = text(member(e, "key"));
+      const std::string op = text(member(e, "operator"));
+      if (const json* values = member(e, "values"); values != nullptr && values->is_array())
+        for (const json& v : *values) r.values.push_back(text(&v));
+      if (op == "In" || op == "NotIn") {
+        r.op = op == "In" ? LabelRequirement::Op::kIn : LabelRequirement::Op::kNotIn;
+        if (r.values.empty()) out.valid = false;
+      } else if (op == "Exists" || op == "DoesNotExist") {
+        r.op = op == "Exists" ? LabelRequirement::Op::kExists : LabelRequirement::Op::kDoesNotExist;
+        if (!r.values.empty()) out.valid = false;
+      } else {
+        out.valid = false;
+      }
+      out.requirements.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+PodAffinityTerm parse_term(const json& term, int32_t weight) {
+  PodAffinityTerm out;
+  out.weight = weight;
+  out.selector = parse_selector(member(term, "labelSelector"));
+  out.topology_key = text(member(term, "topologyKey"));
+  if (const json* list = member(term, "namespaces"); list != nullptr && list->is_array())
+    for (const json& ns : *list) out.namespaces.push_back(text(&ns));
+  // An empty namespaceSelector selects every namespace. One with terms would
+  // need the namespaces' labels, which the cluster model does not carry: it
+  // then adds nothing to the listed namespaces.
+  if (const json* ns_selector = member(term, "namespaceSelector"); ns_selector != nullptr)
+    out.all_namespaces = ns_selector->is_object() && ns_selector->empty();
+  return out;
+}
+
+void parse_terms(const json* block, std::vector<PodAffinityTerm>& required,
+                 std::vector<PodAffinityTerm>& preferred) {
+  if (block == nullptr) return;
+  if (const json* list = member(*block, "requiredDuringSchedulingIgnoredDuringExecution");
+      list != nullptr && list->is_array())
+    for (const json& term : *list) required.push_back(parse_term(term, 0));
+  if (const json* list = member(*block, "preferredDuringSchedulingIgnoredDuringExecution");
+      list != nullptr && list->is_array())
+    for (const json& item : *list)
+      if (const json* term = member(item, "podAffinityTerm"); term != nullptr)
+        preferred.push_back(parse_term(*term, integer(member(item, "weight"), 0)));
+}
+
+void parse_ports(const json* containers, std::vector<HostPort>& out) {
+  if (containers == nullptr || !containers->is_array()) return;
+  for (const json& c : *containers) {
+    const json* ports = member(c, "ports");
+    if (ports == nullptr || !ports->is_array()) continue;
+    for (const json& p : *ports) {
+      const int32_t port = integer(member(p, "hostPort"), 0);
+      if (port <= 0) continue;
+      out.push_back({text(member(p, "hostIP")), text(member(p, "protocol"), "TCP"), port});
+    }
+  }
+}
+
+bool wildcard(const std::string& ip) { return ip.empty() || ip == "0.0.0.0"; }
+
+}  // namespace
+
+bool PodAffinityTerm::selects(std::string_view owner_namespace, const scoria_task* other,
+                              std::string_view other_namespace) const {
+  if (!all_namespaces) {
+    const bool listed = namespaces.empty() ? other_namespace == owner_namespace
+                                           : std::find(namespaces.begin(), namespaces.end(),
+                                                       other_namespace) != namespaces.end();
+    if (!listed) return false;
+  }
+  return selector.matches(other);
+}
+
+bool HostPort::conflicts(const HostPort& other) const {
+  return port == other.port && protocol == other.protocol &&
+         (ip == other.ip || wildcard(ip) || wildcard(other.ip));
+}
+
+PodTerms parse_pod_terms(std::string_view pod_json) {
+  PodTerms out;
+  const json pod = json::parse(pod_json.begin(), pod_json.end(), nullptr, false);
+  const json* spec = member(pod, "spec");
+  if (spec == nullptr) return out;
+  if (const json* affinity = member(*spec, "affinity"); affinity != nullptr) {
+    parse_terms(member(*affinity, "podAffinity"), out.affinity, out.preferred_affinity);
+    parse_terms(member(*affinity, "podAntiAffinity"), out.anti_affinity,
+                out.preferred_anti_affinity);
+  }
+  if (const json* list = member(*spec, "topologySpreadConstraints");
+      list != nullptr && list->is_array()) {
+    for (const json& c : *list) {
+      SpreadConstraint s;
+      s.max_skew = integer(member(c, "maxSkew"), 1);
+      s.topology_key = text(member(c, "topologyKey"));
+      s.hard = text(member(c, "whenUnsatisfiable"), "DoNotSchedule") == "DoNotSchedule";
+      s.selector = parse_selector(member(c, "labelSelector"));
+      s.min_domains = std::max(1, integer(member(c, "minDomains"), 1));
+      s.honor_node_affinity = text(member(c, "nodeAffinityPolicy"), "Honor") == "Honor";
+      s.honor_node_taints = text(member(c, "nodeTaintsPolicy"), "Ignore") == "Honor";
+      out.spread.push_back(std::move(s));
+    }
+  }
+  parse_ports(member(*spec, "initContainers"), out.host_ports);
+  parse_ports(member(*spec, "containers"), out.host_ports);
+  return out;
+}
+
+SessionPodTerms::SessionPodTerms(const scoria_session* ssn) {
+  const scoria_host_api& api = scoria::api();
+  // Job tasks, then what sits on nodes without a job of this session.
+  const size_t jobs = api.job_count(ssn);
+  for (size_t j = 0; j < jobs; ++j) {
+    const scoria_job* job = api.job_at(ssn, j);
+    const size_t tasks = api.job_task_count(job);
+    for (size_t t = 0; t < tasks; ++t) add(api.job_task_at(job, t));
+  }
+  const size_t nodes = api.node_count(ssn);
+  for (size_t n = 0; n < nodes; ++n) {
+    const scoria_node* node = api.node_at(ssn, n);
+    const size_t tasks = api.node_task_count(node);
+    for (size_t t = 0; t < tasks; ++t) add(api.node_task_at(node, t));
+  }
+}
+
+void SessionPodTerms::add(const scoria_task* task) {
+  const scoria_task_info ti = scoria::info(task);
+  if ((ti.features & kPodTermFeatures) == 0 || by_index_.contains(ti.index)) return;
+  auto terms = std::make_unique<PodTerms>(
+      parse_pod_terms(scoria::view(scoria::api().task_object_json(task))));
+  if (!terms->anti_affinity.empty()) anti_affinity_.push_back(task);
+  if (!terms->affinity.empty() || !terms->anti_affinity.empty() ||
+      !terms->preferred_affinity.empty() || !terms->preferred_anti_affinity.empty())
+    pod_affinity_.push_back(task);
+  if (!terms->host_ports.empty()) host_ports_.push_back(task);
+  by_index_.emplace(ti.index, std::move(terms));
+}
+
+const PodTerms* SessionPodTerms::of(const scoria_task* task) const {
+  if (by_index_.empty()) return nullptr;
+  const auto it = by_index_.find(scoria::info(task).index);
+  return it == by_index_.end() ? nullptr : it->second.get();
+}
+
+bool node_label(const scoria_node* node, std::string_view key, std::string_view& value) {
+  scoria_str v{};
+  if (scoria::api().node_label(node, scoria::str(key), &v) != SCORIA_OK) {
+    value = {};
+    return false;
+  }
+  value = scoria::view(v);
+  return true;
+}
+
+bool occupies_node(const scoria_task_info& info) {
+  constexpr uint32_t kOnNode = SCORIA_TASK_ALLOCATED | SCORIA_TASK_PIPELINED | SCORIA_TASK_BINDING |
+                               SCORIA_TASK_BOUND | SCORIA_TASK_RUNNING | SCORIA_TASK_RELEASING;
+  return (info.status & kOnNode) != 0 && info.node_name.len != 0;
+}
+
+}  // namespace kube
