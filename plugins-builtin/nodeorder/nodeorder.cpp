@@ -1,0 +1,236 @@
+// The nodeorder plugin (Volcano's nodeorder): scores nodes with
+// kube-scheduler's score plugins, each normalized to 0..100 and multiplied
+// by its weight, the weights read from Volcano's argument names:
+//
+//   leastrequested.weight    (1)  NodeResourcesFit, LeastAllocated
+//   mostrequested.weight     (0)  NodeResourcesFit, MostAllocated
+//   balancedresource.weight  (1)  NodeResourcesBalancedAllocation
+//   nodeaffinity.weight      (2)  NodeAffinity (preferred terms)
+//   tainttoleration.weight   (3)  TaintToleration (PreferNoSchedule)
+//   podaffinity.weight       (2)  InterPodAffinity (preferred terms)
+//
+// imagelocality.weight and podtopologyspread.weight are read and have no
+// effect: the cluster model carries no node images, and spreading is scored
+// only through the predicates' hard constraints.
+//
+// One batch hook scores every candidate node of a task at once, because
+// three of the scores are normalized over the candidates.
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "node_affinity.h"
+#include "pod_affinity_score.h"
+#include "pod_terms.h"
+#include "resource_scores.h"
+#include "toleration.h"
+
+namespace {
+
+using scoria::api;
+using scoria::view;
+
+constexpr int64_t kMaxNodeScore = 100;
+constexpr std::string_view kGpuResource = "nvidia.com/gpu";
+
+struct Weights {
+  int64_t least_requested = 1;
+  int64_t most_requested = 0;
+  int64_t balanced_resource = 1;
+  int64_t node_affinity = 2;
+  int64_t taint_toleration = 3;
+  int64_t pod_affinity = 2;
+};
+
+struct NodeOrder {
+  explicit NodeOrder(const scoria_args* args) {
+    if (args == nullptr) return;
+    w.least_requested = scoria::arg_int(args, "leastrequested.weight", w.least_requested);
+    w.most_requested = scoria::arg_int(args, "mostrequested.weight", w.most_requested);
+    w.balanced_resource = scoria::arg_int(args, "balancedresource.weight", w.balanced_resource);
+    w.node_affinity = scoria::arg_int(args, "nodeaffinity.weight", w.node_affinity);
+    w.taint_toleration = scoria::arg_int(args, "tainttoleration.weight", w.taint_toleration);
+    w.pod_affinity = scoria::arg_int(args, "podaffinity.weight", w.pod_affinity);
+  }
+
+  Weights w;
+  // Per session.
+  const scoria_session* ssn = nullptr;
+  std::optional<size_t> gpu_dim;
+  kube::SessionPodTerms pod_terms;
+};
+
+int64_t whole(double x) { return static_cast<int64_t>(x); }
+
+// kube-scheduler's DefaultNormalizeScore: scale so the best node gets 100
+// (reverse: so the worst gets 0).
+void normalize_to_max(std::vector<int64_t>& raw, bool reverse) {
+  const int64_t max = raw.empty() ? 0 : *std::max_element(raw.begin(), raw.end());
+  if (max == 0) {
+    if (reverse) std::fill(raw.begin(), raw.end(), kMaxNodeScore);
+    return;
+  }
+  for (int64_t& s : raw) {
+    s = kMaxNodeScore * s / max;
+    if (reverse) s = kMaxNodeScore - s;
+  }
+}
+
+// InterPodAffinity's normalization: min to 0, max to 100.
+void normalize_min_max(std::vector<int64_t>& raw) {
+  if (raw.empty()) return;
+  const auto [lo, hi] = std::minmax_element(raw.begin(), raw.end());
+  const int64_t min = *lo;
+  const int64_t diff = *hi - min;
+  for (int64_t& s : raw) {
+    s = diff > 0 ? whole(static_cast<double>(kMaxNodeScore) * static_cast<double>(s - min) /
+                         static_cast<double>(diff))
+                 : 0;
+  }
+}
+
+void add_weighted(std::span<double> scores, const std::vector<int64_t>& part, int64_t weight) {
+  for (size_t i = 0; i < part.size() && i < scores.size(); ++i)
+    scores[i] += static_cast<double>(part[i] * weight);
+}
+
+void resource_scores(const NodeOrder& self, const scoria_task_info& ti,
+                     std::span<const scoria_node* const> nodes, std::span<double> scores) {
+  const Weights& w = self.w;
+  if (w.least_requested == 0 && w.most_requested == 0 && w.balanced_resource == 0) return;
+  const int64_t cpu = whole(ti.resreq[SCORIA_DIM_CPU]);
+  const int64_t memory = whole(ti.resreq[SCORIA_DIM_MEMORY]);
+  const int64_t cpu_nonzero = cpu != 0 ? cpu : nodeorder::kDefaultMilliCpuRequest;
+  const int64_t memory_nonzero = memory != 0 ? memory : nodeorder::kDefaultMemoryRequest;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const scoria_node_info ni = scoria::info(nodes[i]);
+    const auto use = [&](size_t dim, int64_t pod) {
+      return nodeorder::ResourceUse{whole(ni.allocatable[dim]), whole(ni.used[dim]), pod};
+    };
+    double s = 0;
+    if (w.least_requested != 0)
+      s += static_cast<double>(nodeorder::least_allocated(use(SCORIA_DIM_CPU, cpu_nonzero),
+                                                          use(SCORIA_DIM_MEMORY, memory_nonzero)) *
+                               w.least_requested);
+    if (w.most_requested != 0)
+      s += static_cast<double>(nodeorder::most_allocated(use(SCORIA_DIM_CPU, cpu_nonzero),
+                                                         use(SCORIA_DIM_MEMORY, memory_nonzero)) *
+                               w.most_requested);
+    if (w.balanced_resource != 0) {
+      std::optional<nodeorder::ResourceUse> gpu;
+      if (self.gpu_dim) gpu = use(*self.gpu_dim, whole(ti.resreq[*self.gpu_dim]));
+      s += static_cast<double>(nodeorder::balanced_allocation(use(SCORIA_DIM_CPU, cpu),
+                                                              use(SCORIA_DIM_MEMORY, memory), gpu) *
+                               w.balanced_resource);
+    }
+    scores[i] += s;
+  }
+}
+
+void node_affinity_scores(const NodeOrder& self, const scoria_task* task,
+                          std::span<const scoria_node* const> nodes, std::span<double> scores) {
+  if (self.w.node_affinity == 0) return;
+  const kube::NodeAffinityTerms preferred(task, SCORIA_AFFINITY_PREFERRED);
+  if (preferred.empty()) return;
+  std::vector<int64_t> raw(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    raw[i] = preferred.matched_weight(nodes[i], view(scoria::info(nodes[i]).name));
+  normalize_to_max(raw, false);
+  add_weighted(scores, raw, self.w.node_affinity);
+}
+
+// The number of PreferNoSchedule taints the task does not tolerate; fewer is
+// better.
+void taint_scores(const NodeOrder& self, const scoria_task* task,
+                  std::span<const scoria_node* const> nodes, std::span<double> scores) {
+  if (self.w.taint_toleration == 0) return;
+  const kube::Tolerations tolerations(task);
+  std::vector<int64_t> raw(nodes.size(), 0);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const size_t count = api().node_taint_count(nodes[i]);
+    for (size_t t = 0; t < count; ++t) {
+      scoria_taint taint{};
+      taint.struct_size = sizeof taint;
+      api().node_taint_at(nodes[i], t, &taint);
+      if (taint.effect == SCORIA_TAINT_PREFER_NO_SCHEDULE &&
+          !tolerations.tolerate_with_effect(view(taint.key), view(taint.value), taint.effect))
+        ++raw[i];
+    }
+  }
+  normalize_to_max(raw, true);
+  add_weighted(scores, raw, self.w.taint_toleration);
+}
+
+void pod_affinity_scores(const NodeOrder& self, const scoria_task* task,
+                         std::span<const scoria_node* const> nodes, std::span<double> scores) {
+  if (self.w.pod_affinity == 0 || self.ssn == nullptr) return;
+  std::vector<int64_t> raw = nodeorder::pod_affinity_scores(self.ssn, task, self.pod_terms, nodes);
+  if (raw.empty()) return;
+  normalize_min_max(raw);
+  add_weighted(scores, raw, self.w.pod_affinity);
+}
+
+scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_node* const* nodes,
+                        size_t count, double* scores) {
+  try {
+    const auto& self = *static_cast<const NodeOrder*>(user_data);
+    const std::span<const scoria_node* const> candidates(nodes, count);
+    const std::span<double> out(scores, count);
+    std::fill(out.begin(), out.end(), 0.0);
+    resource_scores(self, scoria::info(task), candidates, out);
+    node_affinity_scores(self, task, candidates, out);
+    taint_scores(self, task, candidates, out);
+    pod_affinity_scores(self, task, candidates, out);
+    return SCORIA_OK;
+  } catch (...) {
+    return SCORIA_ERROR;
+  }
+}
+
+scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
+  return scoria::guarded([&] {
+    auto& self = *static_cast<NodeOrder*>(instance);
+    self.ssn = ssn;
+    size_t dim = 0;
+    self.gpu_dim.reset();
+    if (api().resource_dim_find(ssn, scoria::str(kGpuResource), &dim) == SCORIA_OK)
+      self.gpu_dim = dim;
+    if (self.w.pod_affinity != 0) self.pod_terms = kube::SessionPodTerms(ssn);
+    hooks->user_data = &self;
+    hooks->on_node_order_batch = score_batch;
+  });
+}
+
+void on_session_close(void* instance, scoria_session* /*ssn*/) {
+  auto& self = *static_cast<NodeOrder*>(instance);
+  self.ssn = nullptr;
+  self.pod_terms = kube::SessionPodTerms();
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "nodeorder",
+    .kind = SCORIA_KIND_PLUGIN,
+    .flags = 0,
+    .version = "1.0.0",
+    .description =
+        "kube-scheduler's node scores: least/most requested, balanced resources, node "
+        "affinity, taint toleration, inter-pod affinity",
+    .on_create = scoria::create_instance<NodeOrder>,
+    .on_destroy = scoria::destroy_instance<NodeOrder>,
+    .on_session_open = on_session_open,
+    .on_session_close = on_session_close,
+    .on_execute = nullptr,
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)
