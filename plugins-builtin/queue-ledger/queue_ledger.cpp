@@ -1,0 +1,143 @@
+#include "queue_ledger.h"
+
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ledger {
+
+namespace {
+
+using scoria::api;
+
+void add(Vec& into, const double* v, double sign = 1) {
+  if (v == nullptr) return;
+  for (size_t d = 0; d < into.size(); ++d) into[d] += sign * v[d];
+}
+
+bool le(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE_EPSILON; }
+
+}  // namespace
+
+QueueLedger::QueueLedger(const scoria_session* ssn) : dims_(scoria::dims(ssn)), total_(dims_, 0) {
+  const size_t nodes = api().node_count(ssn);
+  for (size_t n = 0; n < nodes; ++n) add(total_, scoria::info(api().node_at(ssn, n)).allocatable);
+
+  const size_t queues = api().queue_count(ssn);
+  accounts_.resize(queues);
+  Vec total_guarantee(dims_, 0);
+  for (size_t q = 0; q < queues; ++q) {
+    QueueAccount& a = accounts_[q];
+    a.queue = api().queue_at(ssn, q);
+    const scoria_queue_info qi = scoria::info(a.queue);
+    a.name = scoria::view(qi.name);
+    a.weight = qi.weight;
+    a.priority = qi.priority;
+    a.open = qi.open != 0;
+    for (Vec* v : {&a.allocated, &a.request, &a.inqueue, &a.elastic, &a.guarantee, &a.deserved})
+      v->assign(dims_, 0);
+    a.capability.assign(qi.capability, qi.capability + dims_);
+    add(a.guarantee, qi.guarantee);
+    add(total_guarantee, qi.guarantee);
+  }
+  for (QueueAccount& a : accounts_) {
+    // The cluster less every guarantee, plus this queue's own, capped by
+    // its capability.
+    a.real_capability.resize(dims_);
+    for (size_t d = 0; d < dims_; ++d)
+      a.real_capability[d] =
+          std::min(std::max(0.0, total_[d] - total_guarantee[d]) + a.guarantee[d], a.capability[d]);
+  }
+
+  const size_t jobs = api().job_count(ssn);
+  for (size_t j = 0; j < jobs; ++j) {
+    const scoria_job* job = api().job_at(ssn, j);
+    const scoria_job_info ji = scoria::info(job);
+    if (ji.queue == nullptr) continue;
+    QueueAccount& a = accounts_[scoria::info(ji.queue).index];
+    a.has_jobs = true;
+    const size_t tasks = api().job_task_count(job);
+    for (size_t t = 0; t < tasks; ++t) {
+      const scoria_task_info ti = scoria::info(api().job_task_at(job, t));
+      if ((ti.status & scoria::kAllocatedStatuses) != 0) {
+        add(a.allocated, ti.resreq);
+        add(a.request, ti.resreq);
+      } else if (ti.status == SCORIA_TASK_PENDING) {
+        add(a.request, ti.resreq);
+      }
+    }
+    // What an admitted job may still claim towards its minimum.
+    const bool running_at_min =
+        ji.phase == SCORIA_PHASE_RUNNING &&
+        scoria::count_status(ji, scoria::kAllocatedStatuses) >= ji.min_available;
+    if (ji.has_min_resources != 0 && (ji.phase == SCORIA_PHASE_INQUEUE || running_at_min))
+      for (size_t d = 0; d < dims_; ++d)
+        a.inqueue[d] += std::max(0.0, ji.min_resources[d] - ji.allocated[d]);
+    // What it holds beyond its minimum (all of it without minResources).
+    for (size_t d = 0; d < dims_; ++d)
+      a.elastic[d] += std::max(0.0, ji.allocated[d] - ji.min_resources[d]);
+  }
+}
+
+QueueAccount* QueueLedger::of(const scoria_queue* queue) {
+  if (queue == nullptr) return nullptr;
+  const uint32_t index = scoria::info(queue).index;
+  return index < accounts_.size() ? &accounts_[index] : nullptr;
+}
+
+QueueAccount* QueueLedger::of_task(const scoria_task* task) {
+  const scoria_task_info ti = scoria::info(task);
+  return ti.job == nullptr ? nullptr : of(scoria::info(ti.job).queue);
+}
+
+void QueueLedger::update_share(QueueAccount& a) {
+  double share = 0;
+  for (size_t d = 0; d < a.deserved.size(); ++d) {
+    if (d == SCORIA_DIM_PODS) continue;
+    const double held = a.allocated[d];
+    const double due = a.deserved[d];
+    share = std::max(share, due == 0 ? (held == 0 ? 0.0 : 1.0) : held / due);
+  }
+  a.share = share;
+}
+
+void QueueLedger::allocate(const scoria_task* task, double sign) {
+  QueueAccount* a = of_task(task);
+  if (a == nullptr) return;
+  add(a->allocated, scoria::info(task).resreq, sign);
+  update_share(*a);
+}
+
+bool QueueLedger::less_equal(std::span<const double> l, std::span<const double> r,
+                             std::span<const double> only_where) const {
+  for (size_t d = 0; d < dims_; ++d) {
+    if (d == SCORIA_DIM_PODS) continue;
+    if (!only_where.empty() && only_where[d] <= 0) continue;
+    if (!le(l[d], r[d])) return false;
+  }
+  return true;
+}
+
+bool QueueLedger::fits(const QueueAccount& a, const scoria_task* task, const Vec& bound) const {
+  const scoria_task_info ti = scoria::info(task);
+  const std::span<const double> req(ti.resreq, dims_);
+  Vec future = a.allocated;
+  add(future, ti.resreq);
+  return less_equal(future, bound, req);
+}
+
+bool QueueLedger::admits(const QueueAccount& a, const scoria_job_info& job) const {
+  const std::span<const double> min(job.min_resources, dims_);
+  Vec r(dims_);
+  for (size_t d = 0; d < dims_; ++d) r[d] = min[d] + a.allocated[d] + a.inqueue[d] - a.elastic[d];
+  return less_equal(r, a.real_capability, min);
+}
+
+void QueueLedger::enqueued(const scoria_job* job) {
+  const scoria_job_info ji = scoria::info(job);
+  if (ji.has_min_resources == 0) return;
+  if (QueueAccount* a = of(ji.queue)) add(a->inqueue, ji.min_resources);
+}
+
+}  // namespace ledger

@@ -1,0 +1,75 @@
+// The per-queue accounts that Volcano's fair-share plugins (proportion,
+// capacity) keep for a session: what each queue's jobs hold (allocated),
+// ask for in all (request), have been admitted for but not yet placed
+// (inqueue), hold beyond their minimum (elastic), and the queue's guarantee,
+// capability and real capability (the cluster less every other queue's
+// guarantee, capped by the capability). A plugin decides the deserved share;
+// the ledger answers the questions both plugins ask of it.
+//
+// Resource vectors follow the session's dimensions; the pod-count dimension
+// is left out of every comparison, as Volcano's resource type has none.
+#ifndef SCORIA_QUEUE_LEDGER_H
+#define SCORIA_QUEUE_LEDGER_H
+
+#include <scoria/scoria.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ledger {
+
+using Vec = std::vector<double>;
+
+struct QueueAccount {
+  const scoria_queue* queue = nullptr;
+  std::string_view name;
+  int32_t weight = 1;
+  int32_t priority = 0;
+  bool open = true;
+  bool has_jobs = false;  // Volcano keeps accounts only for queues with jobs
+  Vec allocated, request, inqueue, elastic, guarantee, capability, real_capability, deserved;
+  double share = 0;
+};
+
+class QueueLedger {
+ public:
+  QueueLedger() = default;
+  explicit QueueLedger(const scoria_session* ssn);
+
+  size_t dims() const { return dims_; }
+  const Vec& total() const { return total_; }
+  std::span<QueueAccount> accounts() { return accounts_; }
+  QueueAccount* of(const scoria_queue* queue);
+  QueueAccount* of_task(const scoria_task* task);
+
+  // share = max over dimensions of allocated / deserved (Volcano's
+  // helpers.Share: 1 where nothing is deserved but something is held).
+  static void update_share(QueueAccount& a);
+  // Allocation events.
+  void allocate(const scoria_task* task, double sign);
+
+  // l <= r with Volcano's tolerance, in every dimension but pods
+  // (`only_where`: only where that vector is positive).
+  bool less_equal(std::span<const double> l, std::span<const double> r,
+                  std::span<const double> only_where = {}) const;
+  // allocated + request of `task` within `bound` in the dimensions the task
+  // asks for.
+  bool fits(const QueueAccount& a, const scoria_task* task, const Vec& bound) const;
+  // minResources + allocated + inqueue - elastic within the real capability,
+  // in the dimensions minResources names (Volcano's enqueue check).
+  bool admits(const QueueAccount& a, const scoria_job_info& job) const;
+  // Record an admitted job's minimum as inqueue.
+  void enqueued(const scoria_job* job);
+
+ private:
+  size_t dims_ = 0;
+  Vec total_;
+  std::vector<QueueAccount> accounts_;  // by queue index
+};
+
+}  // namespace ledger
+
+#endif  // SCORIA_QUEUE_LEDGER_H
