@@ -1,0 +1,149 @@
+// The drf plugin (Volcano's drf): dominant resource fairness between jobs.
+// A job's share is the largest, over the cluster's resources, of what it
+// holds divided by the cluster's total. The job with the lower share goes
+// first; a preemptor may take a task from a job whose share, without that
+// task, would still be at least the preemptor's share with its new task.
+//
+// Volcano's enableHierarchy (hierarchical DRF over the queues'
+// volcano.sh/hierarchy annotations) is not offered: the argument is read
+// and a warning says it has no effect.
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace {
+
+using scoria::api;
+using scoria::log_line;
+
+// Volcano's tolerance when comparing shares for preemption.
+constexpr double kShareDelta = 0.000001;
+
+struct JobAccount {
+  std::vector<double> allocated;
+  double share = 0;
+};
+
+struct Drf {
+  explicit Drf(const scoria_args* args) {
+    if (args != nullptr && scoria::arg_bool(args, "enableHierarchy", false))
+      log_line(SCORIA_LOG_WARNING,
+               "drf: enableHierarchy is not supported; jobs are ordered by flat DRF");
+  }
+
+  // Per session.
+  std::vector<double> total;
+  std::vector<JobAccount> jobs;  // by job index
+
+  double share_of(const std::vector<double>& allocated) const {
+    double share = 0;
+    for (size_t d = 0; d < total.size(); ++d) {
+      if (d == SCORIA_DIM_PODS || total[d] <= 0) continue;
+      share = std::max(share, allocated[d] / total[d]);
+    }
+    return share;
+  }
+  JobAccount* of(const scoria_job* job) {
+    if (job == nullptr) return nullptr;
+    const uint32_t index = scoria::info(job).index;
+    return index < jobs.size() ? &jobs[index] : nullptr;
+  }
+};
+
+Drf& self_of(void* user_data) { return *static_cast<Drf*>(user_data); }
+
+int job_order(void* user_data, const scoria_job* l, const scoria_job* r) {
+  Drf& self = self_of(user_data);
+  const JobAccount* la = self.of(l);
+  const JobAccount* ra = self.of(r);
+  if (la == nullptr || ra == nullptr || la->share == ra->share) return 0;
+  return la->share < ra->share ? -1 : 1;
+}
+
+scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
+                        const scoria_task* const* candidates, size_t count, uint8_t* selected) {
+  Drf& self = self_of(user_data);
+  const scoria_task_info pi = scoria::info(preemptor);
+  const JobAccount* mine = self.of(pi.job);
+  if (mine == nullptr) return SCORIA_VOTE_PERMIT;
+  std::vector<double> grown = mine->allocated;
+  for (size_t d = 0; d < grown.size(); ++d) grown[d] += pi.resreq[d];
+  const double ls = self.share_of(grown);
+
+  // Each victim job's holdings shrink as its tasks are chosen, in order.
+  std::vector<std::pair<const scoria_job*, std::vector<double>>> left;
+  for (size_t i = 0; i < count; ++i) {
+    const scoria_task_info ti = scoria::info(candidates[i]);
+    const JobAccount* theirs = self.of(ti.job);
+    if (theirs == nullptr) continue;
+    auto it =
+        std::find_if(left.begin(), left.end(), [&](const auto& l) { return l.first == ti.job; });
+    if (it == left.end()) it = left.insert(left.end(), {ti.job, theirs->allocated});
+    for (size_t d = 0; d < it->second.size(); ++d) it->second[d] -= ti.resreq[d];
+    const double rs = self.share_of(it->second);
+    if (ls < rs || std::fabs(ls - rs) <= kShareDelta) selected[i] = 1;
+  }
+  return SCORIA_VOTE_PERMIT;
+}
+
+void change(void* user_data, const scoria_task* task, double sign) {
+  Drf& self = self_of(user_data);
+  const scoria_task_info ti = scoria::info(task);
+  JobAccount* a = self.of(ti.job);
+  if (a == nullptr) return;
+  for (size_t d = 0; d < a->allocated.size(); ++d) a->allocated[d] += sign * ti.resreq[d];
+  a->share = self.share_of(a->allocated);
+}
+void on_allocate(void* user_data, const scoria_task* task) { change(user_data, task, 1); }
+void on_deallocate(void* user_data, const scoria_task* task) { change(user_data, task, -1); }
+
+scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
+  return scoria::guarded([&] {
+    Drf& self = *static_cast<Drf*>(instance);
+    const size_t dims = scoria::dims(ssn);
+    self.total.assign(dims, 0);
+    const size_t nodes = api().node_count(ssn);
+    for (size_t n = 0; n < nodes; ++n) {
+      const scoria_node_info ni = scoria::info(api().node_at(ssn, n));
+      for (size_t d = 0; d < dims; ++d) self.total[d] += ni.allocatable[d];
+    }
+    const size_t jobs = api().job_count(ssn);
+    self.jobs.assign(jobs, JobAccount{});
+    for (size_t j = 0; j < jobs; ++j) {
+      const scoria_job_info ji = scoria::info(api().job_at(ssn, j));
+      if (ji.index >= jobs) continue;
+      JobAccount& a = self.jobs[ji.index];
+      a.allocated.assign(ji.allocated, ji.allocated + dims);
+      a.share = self.share_of(a.allocated);
+    }
+    hooks->user_data = &self;
+    hooks->on_job_order = job_order;
+    hooks->on_preemptable = preemptable;
+    hooks->on_allocate = on_allocate;
+    hooks->on_deallocate = on_deallocate;
+  });
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "drf",
+    .kind = SCORIA_KIND_PLUGIN,
+    .flags = 0,
+    .version = "1.0.0",
+    .description = "Dominant resource fairness: job order by dominant share, preemptable",
+    .on_create = scoria::create_instance<Drf>,
+    .on_destroy = scoria::destroy_instance<Drf>,
+    .on_session_open = on_session_open,
+    .on_session_close = nullptr,
+    .on_execute = nullptr,
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)
