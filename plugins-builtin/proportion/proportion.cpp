@@ -91,7 +91,9 @@ void divide(ledger::QueueLedger& book) {
                a.allocated[SCORIA_DIM_CPU], " (share ", a.share, ")");
 }
 
-ledger::QueueLedger& book_of(void* user_data) { return static_cast<Proportion*>(user_data)->book; }
+ledger::QueueLedger& book_of(void* user_data) {
+  return *static_cast<ledger::QueueLedger*>(user_data);
+}
 
 int queue_order(void* user_data, const scoria_queue* l, const scoria_queue* r) {
   auto& book = book_of(user_data);
@@ -126,39 +128,8 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
 
 scoria_vote reclaimable(void* user_data, const scoria_task* /*reclaimer*/,
                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
-  auto& book = book_of(user_data);
-  // Each queue gives up tasks, in the order given, while it holds more than
-  // it deserves.
-  std::vector<std::pair<const QueueAccount*, Vec>> held;
-  for (size_t i = 0; i < count; ++i) {
-    const QueueAccount* a = book.of_task(candidates[i]);
-    if (a == nullptr) continue;
-    auto it = std::find_if(held.begin(), held.end(), [a](const auto& h) { return h.first == a; });
-    if (it == held.end()) it = held.insert(held.end(), {a, a->allocated});
-    if (book.less_equal(it->second, a->deserved)) continue;
-    const scoria_task_info ti = scoria::info(candidates[i]);
-    for (size_t d = 0; d < book.dims(); ++d) it->second[d] -= ti.resreq[d];
-    selected[i] = 1;
-  }
+  book_of(user_data).select_above_deserved(candidates, count, selected, false);
   return SCORIA_VOTE_PERMIT;
-}
-
-scoria_vote enqueueable(void* user_data, const scoria_job* job) {
-  auto& book = book_of(user_data);
-  const scoria_job_info ji = scoria::info(job);
-  const QueueAccount* a = book.of(ji.queue);
-  if (a == nullptr) return SCORIA_VOTE_PERMIT;
-  if (!a->open) return SCORIA_VOTE_REJECT;
-  if (ji.has_min_resources == 0 || book.admits(*a, ji)) return SCORIA_VOTE_PERMIT;
-  log_line(SCORIA_LOG_V3, "job <", scoria::view(ji.uid),
-           "> does not fit the real capability of queue <", a->name, ">");
-  return SCORIA_VOTE_REJECT;
-}
-
-void enqueued(void* user_data, const scoria_job* job) { book_of(user_data).enqueued(job); }
-void on_allocate(void* user_data, const scoria_task* task) { book_of(user_data).allocate(task, 1); }
-void on_deallocate(void* user_data, const scoria_task* task) {
-  book_of(user_data).allocate(task, -1);
 }
 
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
@@ -166,24 +137,22 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     auto& self = *static_cast<Proportion*>(instance);
     self.book = ledger::QueueLedger(ssn);
     divide(self.book);
-    hooks->user_data = &self;
+    hooks->user_data = &self.book;
     hooks->on_queue_order = queue_order;
     hooks->on_overused = overused;
     hooks->on_allocatable = allocatable;
     hooks->on_preemptive = allocatable;
     hooks->on_reclaimable = reclaimable;
-    hooks->on_job_enqueueable = enqueueable;
-    hooks->on_job_enqueued = enqueued;
-    hooks->on_allocate = on_allocate;
-    hooks->on_deallocate = on_deallocate;
+    hooks->on_job_enqueueable = ledger::enqueueable_hook;
+    hooks->on_job_enqueued = ledger::enqueued_hook;
+    hooks->on_allocate = ledger::allocate_hook;
+    hooks->on_deallocate = ledger::deallocate_hook;
   });
 }
 
 void on_session_close(void* instance, scoria_session* ssn) {
   auto& self = *static_cast<Proportion*>(instance);
-  if (SCORIA_HOST_HAS(&api(), session_queue_set_deserved))
-    for (const QueueAccount& a : self.book.accounts())
-      if (a.has_jobs) api().session_queue_set_deserved(ssn, a.queue, a.deserved.data());
+  self.book.write_deserved(ssn, /*with_jobs_only=*/true);
   self.book = ledger::QueueLedger();
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ledger {
 
@@ -138,6 +139,57 @@ void QueueLedger::enqueued(const scoria_job* job) {
   const scoria_job_info ji = scoria::info(job);
   if (ji.has_min_resources == 0) return;
   if (QueueAccount* a = of(ji.queue)) add(a->inqueue, ji.min_resources);
+}
+
+scoria_vote QueueLedger::enqueue_vote(const scoria_job* job) {
+  const scoria_job_info ji = scoria::info(job);
+  const QueueAccount* a = of(ji.queue);
+  if (a == nullptr) return SCORIA_VOTE_PERMIT;
+  if (!a->open) return SCORIA_VOTE_REJECT;
+  if (ji.has_min_resources == 0 || admits(*a, ji)) return SCORIA_VOTE_PERMIT;
+  scoria::log_line(SCORIA_LOG_V3, "job <", scoria::view(ji.uid),
+                   "> does not fit the real capability of queue <", a->name, ">");
+  return SCORIA_VOTE_REJECT;
+}
+
+void QueueLedger::select_above_deserved(const scoria_task* const* candidates, size_t count,
+                                        uint8_t* selected, bool task_resources_only) {
+  std::vector<std::pair<const QueueAccount*, Vec>> held;
+  for (size_t i = 0; i < count; ++i) {
+    const QueueAccount* a = of_task(candidates[i]);
+    if (a == nullptr) continue;
+    auto it = std::find_if(held.begin(), held.end(), [a](const auto& h) { return h.first == a; });
+    if (it == held.end()) it = held.insert(held.end(), {a, a->allocated});
+    const scoria_task_info ti = scoria::info(candidates[i]);
+    bool above = false;
+    for (size_t d = 0; d < dims_ && !above; ++d) {
+      if (d == SCORIA_DIM_PODS || (task_resources_only && ti.resreq[d] <= 0)) continue;
+      above = !le(it->second[d], a->deserved[d]);
+    }
+    if (!above) continue;
+    add(it->second, ti.resreq, -1);
+    selected[i] = 1;
+  }
+}
+
+void QueueLedger::write_deserved(scoria_session* ssn, bool with_jobs_only) const {
+  if (!SCORIA_HOST_HAS(&api(), session_queue_set_deserved)) return;
+  for (const QueueAccount& a : accounts_)
+    if (a.has_jobs || !with_jobs_only)
+      api().session_queue_set_deserved(ssn, a.queue, a.deserved.data());
+}
+
+scoria_vote enqueueable_hook(void* ledger, const scoria_job* job) {
+  return static_cast<QueueLedger*>(ledger)->enqueue_vote(job);
+}
+void enqueued_hook(void* ledger, const scoria_job* job) {
+  static_cast<QueueLedger*>(ledger)->enqueued(job);
+}
+void allocate_hook(void* ledger, const scoria_task* task) {
+  static_cast<QueueLedger*>(ledger)->allocate(task, 1);
+}
+void deallocate_hook(void* ledger, const scoria_task* task) {
+  static_cast<QueueLedger*>(ledger)->allocate(task, -1);
 }
 
 }  // namespace ledger

@@ -63,12 +63,29 @@ class QueueLedger {
   bool admits(const QueueAccount& a, const scoria_job_info& job) const;
   // Record an admitted job's minimum as inqueue.
   void enqueued(const scoria_job* job);
+  // Volcano's enqueue vote: a closed queue rejects; a job with
+  // minResources needs admits().
+  scoria_vote enqueue_vote(const scoria_job* job);
+  // Reclaim victims, in the order given: each queue gives up tasks while it
+  // holds more than it deserves in some resource (`task_resources_only`: in
+  // a resource the candidate uses).
+  void select_above_deserved(const scoria_task* const* candidates, size_t count, uint8_t* selected,
+                             bool task_resources_only);
+  // Writes each queue's deserved share to the session (queue status).
+  void write_deserved(scoria_session* ssn, bool with_jobs_only) const;
 
  private:
   size_t dims_ = 0;
   Vec total_;
   std::vector<QueueAccount> accounts_;  // by queue index
 };
+
+// Hook bodies both fair-share plugins register, with user_data pointing at
+// their QueueLedger.
+scoria_vote enqueueable_hook(void* ledger, const scoria_job* job);
+void enqueued_hook(void* ledger, const scoria_job* job);
+void allocate_hook(void* ledger, const scoria_task* task);
+void deallocate_hook(void* ledger, const scoria_task* task);
 
 }  // namespace ledger
 
