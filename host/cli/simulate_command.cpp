@@ -131,12 +131,16 @@ void print_table(const Json& j) {
   for (const auto& [pg, st] : j["podgroups"].items())
     std::printf("%-40s %-10s %s\n", pg.c_str(), st["phase"].get<std::string>().c_str(),
                 st.contains("unschedulable") ? st["unschedulable"].get<std::string>().c_str() : "");
-  std::printf("\n%-20s %s\n", "QUEUE", "ALLOCATED");
+  std::printf("\n%-20s %-32s %s\n", "QUEUE", "ALLOCATED", "DESERVED");
+  const auto list = [](const Json& amounts) {
+    std::string out;
+    for (const auto& [dim, qty] : amounts.items())
+      out += (out.empty() ? "" : ", ") + dim + "=" + qty.get<std::string>();
+    return out;
+  };
   for (const auto& [q, st] : j["queues"].items()) {
-    std::string alloc;
-    for (const auto& [dim, qty] : st["allocated"].items())
-      alloc += (alloc.empty() ? "" : ", ") + dim + "=" + qty.get<std::string>();
-    std::printf("%-20s %s\n", q.c_str(), alloc.c_str());
+    const std::string deserved = st.contains("deserved") ? list(st["deserved"]) : "-";
+    std::printf("%-20s %-32s %s\n", q.c_str(), list(st["allocated"]).c_str(), deserved.c_str());
   }
 }
 

@@ -917,13 +917,20 @@ TEST(DefaultConfigs, TomlAndVolcanoYamlExamplesAreTheSameConfig) {
   const SchedulerConfig yaml =
       load_config(fs::path(root) / "config" / "examples" / "volcano-scheduler.conf.yaml");
   EXPECT_EQ(render(toml), render(yaml));
-  EXPECT_EQ(toml.actions, (std::vector<std::string>{"enqueue", "allocate"}));
+  // Volcano's default (its Helm chart's volcano-scheduler.conf).
+  EXPECT_EQ(toml.actions, (std::vector<std::string>{"enqueue", "allocate", "backfill"}));
   ASSERT_EQ(toml.tiers.size(), 2u);
-  ASSERT_EQ(toml.tiers[0].plugins.size(), 2u);
-  ASSERT_EQ(toml.tiers[1].plugins.size(), 1u);
-  EXPECT_EQ(plugin(toml, 0, 0).name, "priority");
-  EXPECT_EQ(plugin(toml, 0, 1).name, "gang");
-  EXPECT_EQ(plugin(toml, 1, 0).name, "predicates");
+  const std::vector<std::vector<std::string>> names = {
+      {"priority", "gang", "conformance"},
+      {"overcommit", "drf", "predicates", "proportion", "nodeorder", "binpack"}};
+  for (size_t t = 0; t < names.size(); ++t) {
+    ASSERT_EQ(toml.tiers[t].plugins.size(), names[t].size()) << "tier " << t;
+    for (size_t p = 0; p < names[t].size(); ++p)
+      EXPECT_EQ(plugin(toml, t, p).name, names[t][p]) << "tier " << t << " plugin " << p;
+  }
+  // gang and drf take no part in choosing victims, as in Volcano's default.
+  EXPECT_EQ(plugin(toml, 0, 1).flags[kPreemptable], false);
+  EXPECT_EQ(plugin(toml, 1, 1).flags[kPreemptable], false);
 }
 
 }  // namespace
