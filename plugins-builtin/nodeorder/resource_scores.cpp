@@ -1,8 +1,9 @@
 #include "resource_scores.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <vector>
+#include <cstddef>
 
 namespace nodeorder {
 
@@ -45,25 +46,27 @@ int64_t most_allocated(const ResourceUse& cpu, const ResourceUse& memory) {
 
 int64_t balanced_allocation(const ResourceUse& cpu, const ResourceUse& memory,
                             const std::optional<ResourceUse>& gpu) {
-  std::vector<double> fractions;
+  // Called for every candidate node of every task: no allocation here.
+  std::array<double, 3> fractions{};
+  size_t n = 0;
   const auto add = [&](const ResourceUse& use) {
     if (use.allocatable == 0) return;
-    fractions.push_back(std::min(
-        1.0, static_cast<double>(use.requested + use.pod) / static_cast<double>(use.allocatable)));
+    fractions[n++] = std::min(
+        1.0, static_cast<double>(use.requested + use.pod) / static_cast<double>(use.allocatable));
   };
   add(cpu);
   add(memory);
   if (gpu && gpu->pod > 0) add(*gpu);
   double std_dev = 0;
-  if (fractions.size() == 2) {
+  if (n == 2) {
     std_dev = std::fabs((fractions[0] - fractions[1]) / 2);
-  } else if (fractions.size() > 2) {
+  } else if (n > 2) {
     double mean = 0;
-    for (const double f : fractions) mean += f;
-    mean /= static_cast<double>(fractions.size());
+    for (size_t i = 0; i < n; ++i) mean += fractions[i];
+    mean /= static_cast<double>(n);
     double sum = 0;
-    for (const double f : fractions) sum += (f - mean) * (f - mean);
-    std_dev = std::sqrt(sum / static_cast<double>(fractions.size()));
+    for (size_t i = 0; i < n; ++i) sum += (fractions[i] - mean) * (fractions[i] - mean);
+    std_dev = std::sqrt(sum / static_cast<double>(n));
   }
   return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
