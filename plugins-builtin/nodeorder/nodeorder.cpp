@@ -63,6 +63,7 @@ struct NodeOrder {
   // Per session.
   const scoria_session* ssn = nullptr;
   std::optional<size_t> gpu_dim;
+  bool any_prefer_no_schedule = false;  // some node has a PreferNoSchedule taint
   kube::SessionPodTerms pod_terms;
 };
 
@@ -150,6 +151,11 @@ void node_affinity_scores(const NodeOrder& self, const scoria_task* task,
 void taint_scores(const NodeOrder& self, const scoria_task* task,
                   std::span<const scoria_node* const> nodes, std::span<double> scores) {
   if (self.w.taint_toleration == 0) return;
+  if (!self.any_prefer_no_schedule) {
+    // Every node scores the full 100: skip the per-node walk.
+    for (double& s : scores) s += static_cast<double>(kMaxNodeScore * self.w.taint_toleration);
+    return;
+  }
   const kube::Tolerations tolerations(task);
   std::vector<int64_t> raw(nodes.size(), 0);
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -202,6 +208,18 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     if (api().resource_dim_find(ssn, scoria::str(kGpuResource), &dim) == SCORIA_OK)
       self.gpu_dim = dim;
     if (self.w.pod_affinity != 0) self.pod_terms = kube::SessionPodTerms(ssn);
+    self.any_prefer_no_schedule = false;
+    const size_t nodes = api().node_count(ssn);
+    for (size_t n = 0; n < nodes && !self.any_prefer_no_schedule; ++n) {
+      const scoria_node* node = api().node_at(ssn, n);
+      const size_t taints = api().node_taint_count(node);
+      for (size_t t = 0; t < taints; ++t) {
+        scoria_taint taint{};
+        taint.struct_size = sizeof taint;
+        api().node_taint_at(node, t, &taint);
+        if (taint.effect == SCORIA_TAINT_PREFER_NO_SCHEDULE) self.any_prefer_no_schedule = true;
+      }
+    }
     hooks->user_data = &self;
     hooks->on_node_order_batch = score_batch;
   });
