@@ -155,24 +155,18 @@ PodTerms parse_pod_terms(std::string_view pod_json) {
 
 SessionPodTerms::SessionPodTerms(const scoria_session* ssn) {
   const scoria_host_api& api = scoria::api();
-  // Job tasks, then what sits on nodes without a job of this session.
+  // Every task of a session belongs to one of its jobs, placed or not.
   const size_t jobs = api.job_count(ssn);
   for (size_t j = 0; j < jobs; ++j) {
     const scoria_job* job = api.job_at(ssn, j);
     const size_t tasks = api.job_task_count(job);
     for (size_t t = 0; t < tasks; ++t) add(api.job_task_at(job, t));
   }
-  const size_t nodes = api.node_count(ssn);
-  for (size_t n = 0; n < nodes; ++n) {
-    const scoria_node* node = api.node_at(ssn, n);
-    const size_t tasks = api.node_task_count(node);
-    for (size_t t = 0; t < tasks; ++t) add(api.node_task_at(node, t));
-  }
 }
 
 void SessionPodTerms::add(const scoria_task* task) {
   const scoria_task_info ti = scoria::info(task);
-  if ((ti.features & kPodTermFeatures) == 0 || by_index_.contains(ti.index)) return;
+  if ((ti.features & kPodTermFeatures) == 0) return;
   auto terms = std::make_unique<PodTerms>(
       parse_pod_terms(scoria::view(scoria::api().task_object_json(task))));
   if (!terms->anti_affinity.empty()) anti_affinity_.push_back(task);
