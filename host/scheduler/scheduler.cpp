@@ -38,6 +38,16 @@ std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& regi
   return found;
 }
 
+// A plugin's arguments, plus Volcano's enableHierarchy option: unlike the
+// other enable flags it switches no hook but a mode of the plugin (drf,
+// capacity), so the plugin reads it as an argument of the same name.
+config::Arguments plugin_arguments(const config::PluginOption& option) {
+  config::Arguments args = option.arguments;
+  if (const auto hierarchy = option.flags[static_cast<size_t>(config::Flag::Hierarchy)])
+    args.try_emplace("enableHierarchy", *hierarchy ? "true" : "false");
+  return args;
+}
+
 }  // namespace
 
 Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerConfig config,
@@ -55,7 +65,7 @@ Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerCo
     for (const auto& option : config_.tiers[t].plugins) {
       auto loaded = resolve(registry, option.name, SCORIA_KIND_PLUGIN);
       plugins_.push_back(
-          {t, &option, std::make_unique<plugin::PluginInstance>(loaded, option.arguments)});
+          {t, &option, std::make_unique<plugin::PluginInstance>(loaded, plugin_arguments(option))});
     }
 }
 

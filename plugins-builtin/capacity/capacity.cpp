@@ -15,15 +15,22 @@
 //   enqueueable   minResources + allocated + inqueue - elastic <= real
 //                 capability.
 //
-// Volcano's hierarchical queues (enabledHierarchy) are not offered: queues
-// are treated as flat and a warning says so.
+// With enableHierarchy, queues form a tree through spec.parent (see
+// queue_tree.h): a task must fit the real capability of its queue and of
+// every ancestor, a job must be admitted by each of them, leaves are ordered
+// through their ancestors' shares, and victims are taken first from the
+// queues most closely related to the preemptor's. Reclaim still compares
+// each victim's own queue with its deserved share.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
 #include <cstddef>
 
+#include <vector>
+
 #include "queue_ledger.h"
+#include "queue_tree.h"
 
 namespace {
 
@@ -32,16 +39,27 @@ using scoria::api;
 using scoria::log_line;
 
 struct Capacity {
-  explicit Capacity(const scoria_args* args) {
-    if (args != nullptr && scoria::arg_bool(args, "enabledHierarchy", false))
-      log_line(SCORIA_LOG_WARNING,
-               "capacity: enabledHierarchy is not supported; queues are treated as flat");
-  }
+  explicit Capacity(const scoria_args* args)
+      : hierarchy(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)) {}
+  bool hierarchy;
   ledger::QueueLedger book;  // per session
+  bool tree = false;         // per session: the hierarchy is in use
 };
 
+Capacity& self_of(void* user_data) { return *static_cast<Capacity*>(user_data); }
+
+size_t index_of(const scoria_queue* queue) { return scoria::info(queue).index; }
+
+// The queue and, in a tree, its ancestors.
+std::vector<size_t> chain(const Capacity& self, size_t q) {
+  std::vector<size_t> out{q};
+  if (self.tree)
+    for (const size_t up : self.book.ancestors(q)) out.push_back(up);
+  return out;
+}
+
 ledger::QueueLedger& book_of(void* user_data) {
-  return *static_cast<ledger::QueueLedger*>(user_data);
+  return self_of(user_data).book;
 }
 
 bool has_deserved(const QueueAccount& a) {
@@ -50,35 +68,64 @@ bool has_deserved(const QueueAccount& a) {
   return false;
 }
 
-int queue_order(void* user_data, const scoria_queue* l, const scoria_queue* r) {
-  auto& book = book_of(user_data);
-  const QueueAccount* la = book.of(l);
-  const QueueAccount* ra = book.of(r);
-  if (la == nullptr || ra == nullptr) return 0;
-  if (la->priority != ra->priority) return la->priority > ra->priority ? -1 : 1;
-  if (la->share != ra->share) return la->share < ra->share ? -1 : 1;
-  const bool ld = has_deserved(*la);
-  if (ld == has_deserved(*ra)) return 0;
+int compare_shares(const QueueAccount& l, const QueueAccount& r) {
+  if (l.share != r.share) return l.share < r.share ? -1 : 1;
+  const bool ld = has_deserved(l);
+  if (ld == has_deserved(r)) return 0;
   return ld ? -1 : 1;
 }
 
+int queue_order(void* user_data, const scoria_queue* l, const scoria_queue* r) {
+  Capacity& self = self_of(user_data);
+  const QueueAccount* la = self.book.of(l);
+  const QueueAccount* ra = self.book.of(r);
+  if (la == nullptr || ra == nullptr) return 0;
+  if (la->priority != ra->priority) return la->priority > ra->priority ? -1 : 1;
+  if (self.tree) {
+    if (la->leaf != ra->leaf) return la->leaf ? -1 : 1;
+    if (la->leaf) {
+      if (const int c = capacity::compare_in_tree(self.book, index_of(l), index_of(r)); c != 0)
+        return c;
+    }
+  }
+  return compare_shares(*la, *ra);
+}
+
+int victim_queue_order(void* user_data, const scoria_queue* l, const scoria_queue* r,
+                       const scoria_task* preemptor) {
+  Capacity& self = self_of(user_data);
+  const scoria_task_info pi = scoria::info(preemptor);
+  if (!self.tree || pi.job == nullptr) return 0;
+  const scoria_queue* pq = scoria::info(pi.job).queue;
+  if (pq == nullptr) return 0;
+  const int ll = capacity::shared_level(self.book, index_of(l), index_of(pq));
+  const int rl = capacity::shared_level(self.book, index_of(r), index_of(pq));
+  if (ll == rl) return 0;
+  return ll > rl ? -1 : 1;
+}
+
 int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* task) {
-  auto& book = book_of(user_data);
-  const QueueAccount* a = book.of(queue);
+  Capacity& self = self_of(user_data);
+  const QueueAccount* a = self.book.of(queue);
   if (a == nullptr) return 1;
   if (!a->open) return 0;
-  const bool ok = book.fits(*a, task, a->real_capability);
-  if (!ok)
-    log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
-             scoria::view(scoria::info(task).uid), ">: it would exceed its capability");
-  return ok ? 1 : 0;
+  for (const size_t q : chain(self, index_of(queue))) {
+    const QueueAccount& at = self.book.accounts()[q];
+    if (!self.book.fits(at, task, at.real_capability)) {
+      log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
+               scoria::view(scoria::info(task).uid), ">: it would exceed the capability of <",
+               at.name, ">");
+      return 0;
+    }
+  }
+  return 1;
 }
 
 int preemptive(void* user_data, const scoria_queue* queue, const scoria_task* task) {
   auto& book = book_of(user_data);
   const QueueAccount* a = book.of(queue);
   if (a == nullptr) return 1;
-  if (!a->open || !book.fits(*a, task, a->real_capability)) return 0;
+  if (allocatable(user_data, queue, task) == 0) return 0;
   // Within deserved, in the resources the task asks for and the queue is
   // given a deserved amount of.
   const scoria_task_info ti = scoria::info(task);
@@ -99,21 +146,44 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
   return scoria::guarded([&] {
     auto& self = *static_cast<Capacity*>(instance);
     self.book = ledger::QueueLedger(ssn);
-    for (QueueAccount& a : self.book.accounts()) {
-      const scoria_queue_info qi = scoria::info(a.queue);
-      for (size_t d = 0; d < self.book.dims(); ++d)
-        a.deserved[d] = std::max(std::min(qi.deserved[d], a.real_capability[d]), a.guarantee[d]);
-      ledger::QueueLedger::update_share(a);
+    self.tree = false;
+    if (self.hierarchy) {
+      for (QueueAccount& a : self.book.accounts())
+        a.deserved.assign(scoria::info(a.queue).deserved,
+                          scoria::info(a.queue).deserved + self.book.dims());
+      if (const auto error = capacity::build_queue_tree(self.book)) {
+        log_line(SCORIA_LOG_WARNING, "hierarchical queues not used this session: ", *error);
+        self.book = ledger::QueueLedger(ssn);
+      } else {
+        self.tree = true;
+      }
     }
-    hooks->user_data = &self.book;
+    if (!self.tree) {
+      for (QueueAccount& a : self.book.accounts()) {
+        const scoria_queue_info qi = scoria::info(a.queue);
+        for (size_t d = 0; d < self.book.dims(); ++d)
+          a.deserved[d] = std::max(std::min(qi.deserved[d], a.real_capability[d]), a.guarantee[d]);
+        ledger::QueueLedger::update_share(a);
+      }
+    }
+    hooks->user_data = &self;
+    hooks->on_victim_queue_order = victim_queue_order;
     hooks->on_queue_order = queue_order;
     hooks->on_allocatable = allocatable;
     hooks->on_preemptive = preemptive;
     hooks->on_reclaimable = reclaimable;
-    hooks->on_job_enqueueable = ledger::enqueueable_hook;
-    hooks->on_job_enqueued = ledger::enqueued_hook;
-    hooks->on_allocate = ledger::allocate_hook;
-    hooks->on_deallocate = ledger::deallocate_hook;
+    hooks->on_job_enqueueable = [](void* ud, const scoria_job* job) {
+      return ledger::enqueueable_hook(&self_of(ud).book, job);
+    };
+    hooks->on_job_enqueued = [](void* ud, const scoria_job* job) {
+      ledger::enqueued_hook(&self_of(ud).book, job);
+    };
+    hooks->on_allocate = [](void* ud, const scoria_task* task) {
+      ledger::allocate_hook(&self_of(ud).book, task);
+    };
+    hooks->on_deallocate = [](void* ud, const scoria_task* task) {
+      ledger::deallocate_hook(&self_of(ud).book, task);
+    };
   });
 }
 

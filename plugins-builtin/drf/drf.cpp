@@ -32,7 +32,7 @@ struct Drf {
   explicit Drf(const scoria_args* args) {
     if (args != nullptr && scoria::arg_bool(args, "enableHierarchy", false))
       log_line(SCORIA_LOG_WARNING,
-               "drf: enableHierarchy is not supported; jobs are ordered by flat DRF");
+               "enableHierarchy is not supported; jobs are ordered by flat DRF");
   }
 
   // Per session.

@@ -106,8 +106,42 @@ void QueueLedger::update_share(QueueAccount& a) {
 void QueueLedger::allocate(const scoria_task* task, double sign) {
   QueueAccount* a = of_task(task);
   if (a == nullptr) return;
-  add(a->allocated, scoria::info(task).resreq, sign);
+  const double* req = scoria::info(task).resreq;
+  add(a->allocated, req, sign);
   update_share(*a);
+  if (!rolled_up_) return;
+  for (const size_t up : ancestors(static_cast<size_t>(a - accounts_.data()))) {
+    add(accounts_[up].allocated, req, sign);
+    update_share(accounts_[up]);
+  }
+}
+
+void QueueLedger::roll_up(const std::vector<int32_t>& parents) {
+  for (size_t q = 0; q < accounts_.size() && q < parents.size(); ++q) {
+    accounts_[q].parent = parents[q];
+    if (parents[q] >= 0) accounts_[static_cast<size_t>(parents[q])].leaf = false;
+  }
+  for (size_t q = 0; q < accounts_.size(); ++q) {
+    const QueueAccount& own = accounts_[q];
+    if (!own.has_jobs) continue;
+    for (const size_t up : ancestors(q)) {
+      QueueAccount& a = accounts_[up];
+      add(a.allocated, own.allocated.data());
+      add(a.request, own.request.data());
+      add(a.inqueue, own.inqueue.data());
+      add(a.elastic, own.elastic.data());
+    }
+  }
+  rolled_up_ = true;
+}
+
+std::vector<size_t> QueueLedger::ancestors(size_t q) const {
+  std::vector<size_t> out;
+  // Bounded by the number of queues, so that a cycle cannot loop forever.
+  for (int32_t p = accounts_[q].parent; p >= 0 && out.size() < accounts_.size();
+       p = accounts_[static_cast<size_t>(p)].parent)
+    out.push_back(static_cast<size_t>(p));
+  return out;
 }
 
 bool QueueLedger::less_equal(std::span<const double> l, std::span<const double> r,
@@ -138,7 +172,12 @@ bool QueueLedger::admits(const QueueAccount& a, const scoria_job_info& job) cons
 void QueueLedger::enqueued(const scoria_job* job) {
   const scoria_job_info ji = scoria::info(job);
   if (ji.has_min_resources == 0) return;
-  if (QueueAccount* a = of(ji.queue)) add(a->inqueue, ji.min_resources);
+  QueueAccount* a = of(ji.queue);
+  if (a == nullptr) return;
+  add(a->inqueue, ji.min_resources);
+  if (!rolled_up_) return;
+  for (const size_t up : ancestors(static_cast<size_t>(a - accounts_.data())))
+    add(accounts_[up].inqueue, ji.min_resources);
 }
 
 scoria_vote QueueLedger::enqueue_vote(const scoria_job* job) {
@@ -146,9 +185,18 @@ scoria_vote QueueLedger::enqueue_vote(const scoria_job* job) {
   const QueueAccount* a = of(ji.queue);
   if (a == nullptr) return SCORIA_VOTE_PERMIT;
   if (!a->open) return SCORIA_VOTE_REJECT;
-  if (ji.has_min_resources == 0 || admits(*a, ji)) return SCORIA_VOTE_PERMIT;
+  if (ji.has_min_resources == 0) return SCORIA_VOTE_PERMIT;
+  // The queue, then (hierarchical queues) each ancestor must admit it.
+  const QueueAccount* refusing = admits(*a, ji) ? nullptr : a;
+  if (rolled_up_ && refusing == nullptr)
+    for (const size_t up : ancestors(static_cast<size_t>(a - accounts_.data())))
+      if (!admits(accounts_[up], ji)) {
+        refusing = &accounts_[up];
+        break;
+      }
+  if (refusing == nullptr) return SCORIA_VOTE_PERMIT;
   scoria::log_line(SCORIA_LOG_V3, "job <", scoria::view(ji.uid),
-                   "> does not fit the real capability of queue <", a->name, ">");
+                   "> does not fit the real capability of queue <", refusing->name, ">");
   return SCORIA_VOTE_REJECT;
 }
 

@@ -32,6 +32,8 @@ struct QueueAccount {
   bool has_jobs = false;  // Volcano keeps accounts only for queues with jobs
   Vec allocated, request, inqueue, elastic, guarantee, capability, real_capability, deserved;
   double share = 0;
+  int32_t parent = -1;  // account index of the parent queue (hierarchy only)
+  bool leaf = true;
 };
 
 class QueueLedger {
@@ -64,13 +66,21 @@ class QueueLedger {
   // Record an admitted job's minimum as inqueue.
   void enqueued(const scoria_job* job);
   // Volcano's enqueue vote: a closed queue rejects; a job with
-  // minResources needs admits().
+  // minResources needs admits() of its queue and, once rolled up, of every
+  // ancestor.
   scoria_vote enqueue_vote(const scoria_job* job);
   // Reclaim victims, in the order given: each queue gives up tasks while it
   // holds more than it deserves in some resource (`task_resources_only`: in
   // a resource the candidate uses).
   void select_above_deserved(const scoria_task* const* candidates, size_t count, uint8_t* selected,
                              bool task_resources_only);
+  // Hierarchical queues (capacity's enableHierarchy): `parents[q]` is the
+  // account index of queue q's parent, -1 for a top queue. Adds every
+  // account's allocated, request, inqueue and elastic to its ancestors, and
+  // makes later allocation and enqueue events do the same.
+  void roll_up(const std::vector<int32_t>& parents);
+  // q's ancestors, nearest first.
+  std::vector<size_t> ancestors(size_t q) const;
   // Writes each queue's deserved share to the session (queue status).
   void write_deserved(scoria_session* ssn, bool with_jobs_only) const;
 
@@ -78,6 +88,7 @@ class QueueLedger {
   size_t dims_ = 0;
   Vec total_;
   std::vector<QueueAccount> accounts_;  // by queue index
+  bool rolled_up_ = false;
 };
 
 // Hook bodies both fair-share plugins register, with user_data pointing at

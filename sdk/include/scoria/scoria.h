@@ -533,6 +533,10 @@ typedef struct scoria_host_api {
   void (*report_error)(const scoria_plugin_ctx* ctx, scoria_str message);
 
   /* --- arguments (Volcano's `arguments` map) ------------------------------ */
+  /* Nested maps and lists arrive flattened with dotted keys
+     ("strategies.0.params.thresholds.cpu"). Volcano's enableHierarchy
+     plugin option, which switches a mode rather than a hook, arrives as the
+     argument "enableHierarchy" ("true" or "false") when the config sets it. */
 
   /** Reads integer argument `key` into *out. SCORIA_NOT_FOUND if absent,
       SCORIA_INVALID_ARGUMENT if it is not an integer. */
