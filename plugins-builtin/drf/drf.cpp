@@ -4,16 +4,21 @@
 // first; a preemptor may take a task from a job whose share, without that
 // task, would still be at least the preemptor's share with its new task.
 //
-// Volcano's enableHierarchy (hierarchical DRF over the queues'
-// volcano.sh/hierarchy annotations) is not offered: the argument is read
-// and a warning says it has no effect.
+// With Volcano's enableHierarchy, queues are also ordered by hierarchical
+// DRF over their volcano.sh/hierarchy annotations (see hierarchy.h), and a
+// task may be reclaimed from a queue that would still be ahead of the
+// reclaimer's after losing it.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
+#include <string_view>
 #include <vector>
+
+#include "hierarchy.h"
 
 namespace {
 
@@ -28,16 +33,19 @@ struct JobAccount {
   double share = 0;
 };
 
-struct Drf {
-  explicit Drf(const scoria_args* args) {
-    if (args != nullptr && scoria::arg_bool(args, "enableHierarchy", false))
-      log_line(SCORIA_LOG_WARNING,
-               "enableHierarchy is not supported; jobs are ordered by flat DRF");
-  }
+constexpr std::string_view kHierarchyAnnotation = "volcano.sh/hierarchy";
+constexpr std::string_view kWeightsAnnotation = "volcano.sh/hierarchy-weights";
 
+struct Drf {
+  explicit Drf(const scoria_args* args)
+      : hierarchical(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)) {}
+
+  bool hierarchical;
   // Per session.
   std::vector<double> total;
   std::vector<JobAccount> jobs;  // by job index
+  std::optional<drf::HierarchyTree> tree;
+  std::vector<std::string_view> queue_paths;  // by queue index
 
   double share_of(const std::vector<double>& allocated) const {
     double share = 0;
@@ -55,6 +63,31 @@ struct Drf {
 };
 
 Drf& self_of(void* user_data) { return *static_cast<Drf*>(user_data); }
+
+void build_tree(Drf& self, const scoria_session* ssn) {
+  const size_t queues = api().queue_count(ssn);
+  self.queue_paths.assign(queues, {});
+  std::vector<std::string_view> weights(queues);
+  for (size_t q = 0; q < queues; ++q) {
+    const scoria_queue* queue = api().queue_at(ssn, q);
+    scoria_str v{};
+    if (api().queue_annotation(queue, scoria::str(kHierarchyAnnotation), &v) == SCORIA_OK)
+      self.queue_paths[q] = scoria::view(v);
+    if (api().queue_annotation(queue, scoria::str(kWeightsAnnotation), &v) == SCORIA_OK)
+      weights[q] = scoria::view(v);
+  }
+  self.tree.emplace(self.total);
+  const size_t dims = self.total.size();
+  const size_t jobs = api().job_count(ssn);
+  for (size_t j = 0; j < jobs; ++j) {
+    const scoria_job_info ji = scoria::info(api().job_at(ssn, j));
+    if (ji.queue == nullptr) continue;
+    const uint32_t q = scoria::info(ji.queue).index;
+    self.tree->add_job(ji.index, self.queue_paths[q], weights[q], {ji.allocated, dims},
+                       {ji.total_request, dims});
+  }
+  self.tree->update();
+}
 
 int job_order(void* user_data, const scoria_job* l, const scoria_job* r) {
   Drf& self = self_of(user_data);
@@ -97,6 +130,41 @@ void change(void* user_data, const scoria_task* task, double sign) {
   if (a == nullptr) return;
   for (size_t d = 0; d < a->allocated.size(); ++d) a->allocated[d] += sign * ti.resreq[d];
   a->share = self.share_of(a->allocated);
+  if (self.tree)
+    self.tree->change(scoria::info(ti.job).index, {ti.resreq, self.total.size()}, sign);
+}
+
+std::string_view path_of(const Drf& self, const scoria_queue* queue) {
+  if (queue == nullptr) return {};
+  const uint32_t q = scoria::info(queue).index;
+  return q < self.queue_paths.size() ? self.queue_paths[q] : std::string_view{};
+}
+
+int queue_order(void* user_data, const scoria_queue* l, const scoria_queue* r) {
+  const Drf& self = self_of(user_data);
+  const double c = self.tree->compare(path_of(self, l), path_of(self, r));
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+// A victim if, with the reclaimer's task placed and the victim's taken away,
+// the reclaimer's queue still comes first.
+scoria_vote reclaimable(void* user_data, const scoria_task* reclaimer,
+                        const scoria_task* const* candidates, size_t count, uint8_t* selected) {
+  const Drf& self = self_of(user_data);
+  const scoria_task_info li = scoria::info(reclaimer);
+  if (li.job == nullptr) return SCORIA_VOTE_PERMIT;
+  const scoria_job_info lj = scoria::info(li.job);
+  drf::HierarchyTree with_reclaimer = *self.tree;
+  with_reclaimer.change(lj.index, {li.resreq, self.total.size()}, 1);
+  for (size_t i = 0; i < count; ++i) {
+    const scoria_task_info ri = scoria::info(candidates[i]);
+    if (ri.job == nullptr) continue;
+    const scoria_job_info rj = scoria::info(ri.job);
+    drf::HierarchyTree trial = with_reclaimer;
+    trial.change(rj.index, {ri.resreq, self.total.size()}, -1);
+    if (trial.compare(path_of(self, lj.queue), path_of(self, rj.queue)) < 0) selected[i] = 1;
+  }
+  return SCORIA_VOTE_PERMIT;
 }
 void on_allocate(void* user_data, const scoria_task* task) { change(user_data, task, 1); }
 void on_deallocate(void* user_data, const scoria_task* task) { change(user_data, task, -1); }
@@ -120,8 +188,21 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       a.allocated.assign(ji.allocated, ji.allocated + dims);
       a.share = self.share_of(a.allocated);
     }
+    self.tree.reset();
+    if (self.hierarchical) {
+      if (SCORIA_HOST_HAS(&api(), queue_annotation)) {
+        build_tree(self, ssn);
+      } else {
+        log_line(SCORIA_LOG_WARNING,
+                 "enableHierarchy needs a host with queue annotations (ABI 1.1)");
+      }
+    }
     hooks->user_data = &self;
     hooks->on_job_order = job_order;
+    if (self.tree) {
+      hooks->on_queue_order = queue_order;
+      hooks->on_reclaimable = reclaimable;
+    }
     hooks->on_preemptable = preemptable;
     hooks->on_allocate = on_allocate;
     hooks->on_deallocate = on_deallocate;
