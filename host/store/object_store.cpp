@@ -1,0 +1,137 @@
+#include "store/object_store.h"
+
+namespace scoria::store {
+
+ObjectStore::ObjectStore(const std::filesystem::path& path) : db_(path) {
+  db_.exec("PRAGMA journal_mode=WAL");
+  db_.exec("PRAGMA synchronous=FULL");
+  db_.exec(
+      "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+      "CREATE TABLE IF NOT EXISTS objects(kind TEXT NOT NULL, key TEXT NOT NULL,"
+      " version INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;"
+      "CREATE TABLE IF NOT EXISTS events(version INTEGER PRIMARY KEY, type TEXT NOT NULL,"
+      " kind TEXT NOT NULL, key TEXT NOT NULL, json TEXT NOT NULL);");
+  auto schema = db_.prepare("SELECT value FROM meta WHERE key = 'schema'");
+  if (schema.step()) {
+    const int64_t found = schema.column_int(0);
+    if (found != kSchemaVersion)
+      throw StoreError(path.string() + ": the store has schema version " + std::to_string(found) +
+                       ", this scoria reads version " + std::to_string(kSchemaVersion) +
+                       "; use the scoria that wrote it, or start from an empty state directory");
+  } else {
+    Transaction tx(db_);
+    db_.prepare("INSERT INTO meta(key, value) VALUES('schema', ?1)").bind(1, kSchemaVersion).run();
+    db_.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('version', 0)").run();
+    tx.commit();
+  }
+}
+
+int64_t ObjectStore::next_version() {
+  db_.prepare("UPDATE meta SET value = value + 1 WHERE key = 'version'").run();
+  auto q = db_.prepare("SELECT value FROM meta WHERE key = 'version'");
+  if (!q.step()) throw StoreError("the store has lost its version counter");
+  return q.column_int(0);
+}
+
+void ObjectStore::log(int64_t version, std::string_view type, std::string_view kind,
+                      std::string_view key, std::string_view json) {
+  db_.prepare("INSERT INTO events(version, type, kind, key, json) VALUES(?1, ?2, ?3, ?4, ?5)")
+      .bind(1, version)
+      .bind(2, type)
+      .bind(3, kind)
+      .bind(4, key)
+      .bind(5, json)
+      .run();
+}
+
+int64_t ObjectStore::apply(std::span<const ObjectWrite> objects) {
+  Transaction tx(db_);
+  int64_t version = latest_version();
+  auto exists = db_.prepare("SELECT 1 FROM objects WHERE kind = ?1 AND key = ?2");
+  auto upsert = db_.prepare(
+      "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
+      " ON CONFLICT(kind, key) DO UPDATE SET version = excluded.version, json = excluded.json");
+  for (const ObjectWrite& o : objects) {
+    exists.bind(1, o.kind).bind(2, o.key);
+    const bool had = exists.step();
+    exists.reset();
+    version = next_version();
+    upsert.bind(1, o.kind).bind(2, o.key).bind(3, version).bind(4, o.json).run();
+    log(version, had ? "MODIFIED" : "ADDED", o.kind, o.key, o.json);
+  }
+  tx.commit();
+  return version;
+}
+
+std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_view key) {
+  Transaction tx(db_);
+  auto old = db_.prepare("SELECT json FROM objects WHERE kind = ?1 AND key = ?2");
+  old.bind(1, kind).bind(2, key);
+  if (!old.step()) return std::nullopt;
+  const std::string json = old.column_text(0);
+  db_.prepare("DELETE FROM objects WHERE kind = ?1 AND key = ?2").bind(1, kind).bind(2, key).run();
+  const int64_t version = next_version();
+  log(version, "DELETED", kind, key, json);
+  tx.commit();
+  return version;
+}
+
+std::optional<StoredObject> ObjectStore::get(std::string_view kind, std::string_view key) {
+  auto q = db_.prepare("SELECT version, json FROM objects WHERE kind = ?1 AND key = ?2");
+  q.bind(1, kind).bind(2, key);
+  if (!q.step()) return std::nullopt;
+  return StoredObject{std::string(kind), std::string(key), q.column_int(0), q.column_text(1)};
+}
+
+std::vector<StoredObject> ObjectStore::list(std::string_view kind) {
+  std::vector<StoredObject> out;
+  auto q = db_.prepare("SELECT key, version, json FROM objects WHERE kind = ?1 ORDER BY key");
+  q.bind(1, kind);
+  while (q.step())
+    out.push_back({std::string(kind), q.column_text(0), q.column_int(1), q.column_text(2)});
+  return out;
+}
+
+int64_t ObjectStore::append_events(std::span<const EventWrite> events) {
+  Transaction tx(db_);
+  int64_t version = latest_version();
+  for (const EventWrite& e : events) {
+    version = next_version();
+    log(version, e.type, e.kind, e.key, e.json);
+  }
+  tx.commit();
+  return version;
+}
+
+std::vector<Event> ObjectStore::events_since(int64_t after, size_t limit) {
+  std::vector<Event> out;
+  auto q = db_.prepare(
+      "SELECT version, type, kind, key, json FROM events WHERE version > ?1"
+      " ORDER BY version LIMIT ?2");
+  q.bind(1, after).bind(2, static_cast<int64_t>(limit));
+  while (q.step())
+    out.push_back(
+        {q.column_int(0), q.column_text(1), q.column_text(2), q.column_text(3), q.column_text(4)});
+  return out;
+}
+
+int64_t ObjectStore::latest_version() {
+  auto q = db_.prepare("SELECT value FROM meta WHERE key = 'version'");
+  return q.step() ? q.column_int(0) : 0;
+}
+
+int64_t ObjectStore::oldest_event_version() {
+  auto q = db_.prepare("SELECT MIN(version) FROM events");
+  return q.step() ? q.column_int(0) : 0;
+}
+
+void ObjectStore::compact_events(size_t keep) {
+  Transaction tx(db_);
+  db_.prepare(
+         "DELETE FROM events WHERE version <= (SELECT value FROM meta WHERE key = 'version') - ?1")
+      .bind(1, static_cast<int64_t>(keep))
+      .run();
+  tx.commit();
+}
+
+}  // namespace scoria::store

@@ -1,0 +1,94 @@
+// The durable local store behind `scoria serve`'s local source: the cluster's
+// objects (nodes, pods, podgroups, queues, priority classes, as JSON) and a
+// log of every change with a resource version, in one SQLite file.
+//
+// Every call is one transaction, committed with WAL and synchronous=FULL
+// before it returns: a write the API acknowledged survives a crash of the
+// process or of the machine. The resource version is one counter over the
+// whole store (as etcd's revision): each object carries the version of its
+// last change, each log entry its own, and a watch resumes after a version.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/sqlite_db.h"
+
+namespace scoria::store {
+
+/// An object to create or replace. `key` is "namespace/name" for namespaced
+/// kinds, the name otherwise.
+struct ObjectWrite {
+  std::string kind;
+  std::string key;
+  std::string json;
+};
+
+struct StoredObject {
+  std::string kind;
+  std::string key;
+  int64_t resource_version = 0;
+  std::string json;
+};
+
+/// A log entry: ADDED, MODIFIED and DELETED for objects, and what the
+/// scheduler decided (BOUND, EVICTED, STATUS) with its details as JSON.
+struct EventWrite {
+  std::string type;
+  std::string kind;
+  std::string key;
+  std::string json;
+};
+
+struct Event {
+  int64_t resource_version = 0;
+  std::string type;
+  std::string kind;
+  std::string key;
+  std::string json;
+};
+
+class ObjectStore {
+ public:
+  /// Opens or creates the store; StoreError if it cannot, or if the file
+  /// holds a schema this version does not know.
+  explicit ObjectStore(const std::filesystem::path& path);
+
+  /// Creates or replaces objects, logging ADDED or MODIFIED for each.
+  /// Returns the resource version of the last one.
+  int64_t apply(std::span<const ObjectWrite> objects);
+  /// Deletes an object, logging DELETED; the version, or nullopt if absent.
+  std::optional<int64_t> remove(std::string_view kind, std::string_view key);
+  std::optional<StoredObject> get(std::string_view kind, std::string_view key);
+  /// Objects of a kind, by key.
+  std::vector<StoredObject> list(std::string_view kind);
+
+  /// Logs scheduler decisions; returns the version of the last one.
+  int64_t append_events(std::span<const EventWrite> events);
+  /// Log entries after `after`, oldest first, at most `limit`.
+  std::vector<Event> events_since(int64_t after, size_t limit);
+  /// The newest resource version (0 for an empty store).
+  int64_t latest_version();
+  /// The oldest version still in the log (0 if the log is empty); a watch
+  /// asking to resume before it must relist, as Kubernetes' 410 Gone says.
+  int64_t oldest_event_version();
+  /// Drops all but the newest `keep` log entries.
+  void compact_events(size_t keep);
+
+  static constexpr int64_t kSchemaVersion = 1;
+
+ private:
+  int64_t next_version();
+  void log(int64_t version, std::string_view type, std::string_view kind, std::string_view key,
+           std::string_view json);
+
+  SqliteDb db_;
+};
+
+}  // namespace scoria::store

@@ -1,0 +1,108 @@
+#include "store/sqlite_db.h"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+namespace scoria::store {
+
+SqliteDb::SqliteDb(const std::filesystem::path& path) : path_(path.string()) {
+  const int rc =
+      sqlite3_open_v2(path_.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(path_ + ": cannot open the store: " + why);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+}
+
+SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+
+void SqliteDb::fail(std::string_view what) const {
+  throw StoreError(path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_));
+}
+
+void SqliteDb::exec(std::string_view sql) {
+  char* message = nullptr;
+  const std::string text(sql);
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string why = message != nullptr ? message : "unknown error";
+    sqlite3_free(message);
+    throw StoreError(path_ + ": " + why + " (in: " + text.substr(0, 60) + ")");
+  }
+}
+
+SqliteStatement SqliteDb::prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
+      SQLITE_OK)
+    fail("cannot prepare a statement");
+  return SqliteStatement(*this, stmt);
+}
+
+int64_t SqliteDb::changes() const { return sqlite3_changes64(db_); }
+
+SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
+    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+
+SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
+  if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK)
+    db_->fail("cannot bind a value");
+  return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(int index, int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) db_->fail("cannot bind a value");
+  return *this;
+}
+
+bool SqliteStatement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  db_->fail("a statement failed");
+}
+
+void SqliteStatement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void SqliteStatement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int64_t SqliteStatement::column_int(int index) const { return sqlite3_column_int64(stmt_, index); }
+
+std::string SqliteStatement::column_text(int index) const {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, index));
+  return text != nullptr
+             ? std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt_, index)))
+             : std::string();
+}
+
+Transaction::Transaction(SqliteDb& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (done_) return;
+  try {
+    db_.exec("ROLLBACK");
+  } catch (const StoreError&) {
+    // Nothing more can be done: SQLite rolls back on close as well.
+  }
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace scoria::store

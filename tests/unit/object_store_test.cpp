@@ -1,0 +1,180 @@
+// The durable store: objects, versions, the change log, reopening, a crash
+// in the middle of a burst of writes, and a schema it does not know.
+#include "store/object_store.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace scoria::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh directory for one test's store, removed afterwards.
+class StoreDir {
+ public:
+  StoreDir() {
+    dir_ = fs::temp_directory_path() /
+           ("scoria-store-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~StoreDir() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  fs::path db() const { return dir_ / "store.db"; }
+
+ private:
+  fs::path dir_;
+};
+
+std::vector<ObjectWrite> one(std::string kind, std::string key, std::string json) {
+  return {ObjectWrite{std::move(kind), std::move(key), std::move(json)}};
+}
+
+TEST(ObjectStore, AppliesGetsListsAndRemovesWithRisingVersions) {
+  StoreDir dir;
+  ObjectStore store(dir.db());
+  EXPECT_EQ(store.latest_version(), 0);
+  const int64_t v1 = store.apply(one("Node", "node-b", R"({"n":"b"})"));
+  const int64_t v2 = store.apply(one("Node", "node-a", R"({"n":"a"})"));
+  const int64_t v3 = store.apply(one("Node", "node-b", R"({"n":"b2"})"));
+  EXPECT_LT(v1, v2);
+  EXPECT_LT(v2, v3);
+
+  const auto b = store.get("Node", "node-b");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->json, R"({"n":"b2"})");
+  EXPECT_EQ(b->resource_version, v3);
+
+  const auto nodes = store.list("Node");
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].key, "node-a");
+  EXPECT_EQ(nodes[1].key, "node-b");
+  EXPECT_TRUE(store.list("Pod").empty());
+
+  const auto removed = store.remove("Node", "node-a");
+  ASSERT_TRUE(removed.has_value());
+  EXPECT_GT(*removed, v3);
+  EXPECT_FALSE(store.get("Node", "node-a").has_value());
+  EXPECT_FALSE(store.remove("Node", "node-a").has_value());
+  EXPECT_EQ(store.latest_version(), *removed);
+}
+
+TEST(ObjectStore, LogsEveryChangeInVersionOrder) {
+  StoreDir dir;
+  ObjectStore store(dir.db());
+  store.apply(one("Pod", "a/p", "{}"));
+  store.apply(one("Pod", "a/p", R"({"x":1})"));
+  const std::vector<EventWrite> decided = {{"BOUND", "Pod", "a/p", R"({"node":"n1"})"}};
+  store.append_events(decided);
+  store.remove("Pod", "a/p");
+
+  const auto all = store.events_since(0, 100);
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].type, "ADDED");
+  EXPECT_EQ(all[1].type, "MODIFIED");
+  EXPECT_EQ(all[2].type, "BOUND");
+  EXPECT_EQ(all[2].json, R"({"node":"n1"})");
+  EXPECT_EQ(all[3].type, "DELETED");
+  EXPECT_EQ(all[3].json, R"({"x":1})");  // the object as it was
+  for (size_t i = 1; i < all.size(); ++i)
+    EXPECT_LT(all[i - 1].resource_version, all[i].resource_version);
+
+  const auto tail = store.events_since(all[1].resource_version, 1);
+  ASSERT_EQ(tail.size(), 1u);
+  EXPECT_EQ(tail[0].type, "BOUND");
+}
+
+TEST(ObjectStore, KeepsEverythingAcrossReopen) {
+  StoreDir dir;
+  int64_t version = 0;
+  {
+    ObjectStore store(dir.db());
+    version = store.apply(one("Queue", "q1", R"({"w":2})"));
+  }
+  ObjectStore again(dir.db());
+  EXPECT_EQ(again.latest_version(), version);
+  ASSERT_TRUE(again.get("Queue", "q1").has_value());
+  EXPECT_GT(again.apply(one("Queue", "q2", "{}")), version);
+}
+
+// A child process writes objects one transaction at a time and reports each
+// acknowledged write through a pipe; it is killed with SIGKILL mid-burst.
+// Every write it acknowledged must be in the store afterwards.
+TEST(ObjectStore, AcknowledgedWritesSurviveKill9) {
+  StoreDir dir;
+  { ObjectStore create(dir.db()); }
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    ObjectStore store(dir.db());
+    for (int i = 0;; ++i) {
+      store.apply(one("Pod", "burst/p" + std::to_string(i), "{}"));
+      if (::write(fds[1], &i, sizeof i) != sizeof i) ::_exit(1);
+    }
+  }
+  ::close(fds[1]);
+  int acknowledged = -1;
+  int last = -1;
+  while (acknowledged < 200 && ::read(fds[0], &last, sizeof last) == sizeof last)
+    acknowledged = last;
+  ::kill(child, SIGKILL);
+  // What the child acknowledged before the kill, to the last message.
+  while (::read(fds[0], &last, sizeof last) == sizeof last) acknowledged = last;
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+
+  ObjectStore store(dir.db());
+  for (int i = 0; i <= acknowledged; ++i)
+    ASSERT_TRUE(store.get("Pod", "burst/p" + std::to_string(i)).has_value()) << "lost p" << i;
+}
+
+TEST(ObjectStore, RefusesASchemaItDoesNotKnow) {
+  StoreDir dir;
+  {
+    ObjectStore store(dir.db());
+    store.apply(one("Node", "n", "{}"));
+  }
+  {
+    SqliteDb raw(dir.db());
+    raw.exec("UPDATE meta SET value = 99 WHERE key = 'schema'");
+  }
+  try {
+    ObjectStore store(dir.db());
+    FAIL() << "opened a store of schema 99";
+  } catch (const StoreError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("schema version 99"), std::string::npos) << what;
+    EXPECT_NE(what.find(dir.db().string()), std::string::npos) << what;
+  }
+}
+
+TEST(ObjectStore, CompactionKeepsTheNewestLogEntries) {
+  StoreDir dir;
+  ObjectStore store(dir.db());
+  for (int i = 0; i < 10; ++i) store.apply(one("Node", "n" + std::to_string(i), "{}"));
+  store.compact_events(3);
+  const auto left = store.events_since(0, 100);
+  ASSERT_EQ(left.size(), 3u);
+  EXPECT_EQ(store.oldest_event_version(), left.front().resource_version);
+  EXPECT_EQ(left.back().resource_version, store.latest_version());
+  EXPECT_EQ(store.list("Node").size(), 10u);  // objects are not touched
+}
+
+}  // namespace
+}  // namespace scoria::store
