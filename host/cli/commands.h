@@ -10,5 +10,6 @@ namespace scoria::cli {
 int simulate(std::span<const std::string_view> args);
 int plugins(std::span<const std::string_view> args);
 int check_config(std::span<const std::string_view> args);
+int serve(std::span<const std::string_view> args);
 
 }  // namespace scoria::cli

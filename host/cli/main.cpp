@@ -22,6 +22,9 @@ constexpr const char* kUsage =
     "                        list the actions and plugins the loader finds\n"
     "  check-config CONF [--plugin-dir DIR]...\n"
     "                        validate a scheduler config (TOML or Volcano YAML)\n"
+    "  serve --config CONF [--state-dir DIR] [--listen ADDR] [--port N] [--token-file F]\n"
+    "                        run as a service: the local store behind an HTTP API,\n"
+    "                        a session every schedule_period (see scoria serve --help)\n"
     "  version               print the version\n";
 
 }  // namespace
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
   if (cmd == "simulate") return scoria::cli::simulate(rest);
   if (cmd == "plugins") return scoria::cli::plugins(rest);
   if (cmd == "check-config") return scoria::cli::check_config(rest);
+  if (cmd == "serve") return scoria::cli::serve(rest);
   if (cmd == "version" || cmd == "--version") {
     std::cout << "scoria 0.1.0 (plugin ABI " << SCORIA_ABI_VERSION_MAJOR << "."
               << SCORIA_ABI_VERSION_MINOR << ")\n";

@@ -35,21 +35,6 @@ struct Options {
   std::vector<std::string> files;
 };
 
-const char* phase_name(model::PodGroupPhase p) {
-  switch (p) {
-    case model::PodGroupPhase::Pending:
-      return "Pending";
-    case model::PodGroupPhase::Inqueue:
-      return "Inqueue";
-    case model::PodGroupPhase::Running:
-      return "Running";
-    case model::PodGroupPhase::Unknown:
-      return "Unknown";
-    case model::PodGroupPhase::Completed:
-      return "Completed";
-  }
-  return "Unknown";
-}
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -201,7 +186,7 @@ int simulate(std::span<const std::string_view> args) {
   for (const auto& e : evictions) out["evictions"].push_back(e);
   std::map<std::string, Json> groups;
   for (const auto& g : last.pod_groups) {
-    Json st = {{"phase", phase_name(g.phase)}};
+    Json st = {{"phase", model::phase_name(g.phase)}};
     if (!g.unschedulable.empty()) st["unschedulable"] = g.unschedulable;
     groups.emplace(g.key, std::move(st));
   }

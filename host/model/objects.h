@@ -109,6 +109,23 @@ struct Pod {
 
 enum class PodGroupPhase { Pending, Inqueue, Running, Unknown, Completed };
 
+/// The phase as Volcano writes it in status.phase.
+constexpr const char* phase_name(PodGroupPhase p) {
+  switch (p) {
+    case PodGroupPhase::Pending:
+      return "Pending";
+    case PodGroupPhase::Inqueue:
+      return "Inqueue";
+    case PodGroupPhase::Running:
+      return "Running";
+    case PodGroupPhase::Unknown:
+      return "Unknown";
+    case PodGroupPhase::Completed:
+      return "Completed";
+  }
+  return "Unknown";
+}
+
 struct PodGroup {
   std::string namespace_;
   std::string name;

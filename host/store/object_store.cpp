@@ -44,27 +44,24 @@ void ObjectStore::log(int64_t version, std::string_view type, std::string_view k
       .run();
 }
 
-int64_t ObjectStore::apply(std::span<const ObjectWrite> objects) {
-  Transaction tx(db_);
-  int64_t version = latest_version();
+int64_t ObjectStore::upsert(const ObjectWrite& o) {
   auto exists = db_.prepare("SELECT 1 FROM objects WHERE kind = ?1 AND key = ?2");
-  auto upsert = db_.prepare(
-      "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
-      " ON CONFLICT(kind, key) DO UPDATE SET version = excluded.version, json = excluded.json");
-  for (const ObjectWrite& o : objects) {
-    exists.bind(1, o.kind).bind(2, o.key);
-    const bool had = exists.step();
-    exists.reset();
-    version = next_version();
-    upsert.bind(1, o.kind).bind(2, o.key).bind(3, version).bind(4, o.json).run();
-    log(version, had ? "MODIFIED" : "ADDED", o.kind, o.key, o.json);
-  }
-  tx.commit();
+  exists.bind(1, o.kind).bind(2, o.key);
+  const bool had = exists.step();
+  const int64_t version = next_version();
+  db_.prepare(
+         "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
+         " ON CONFLICT(kind, key) DO UPDATE SET version = excluded.version, json = excluded.json")
+      .bind(1, o.kind)
+      .bind(2, o.key)
+      .bind(3, version)
+      .bind(4, o.json)
+      .run();
+  log(version, had ? "MODIFIED" : "ADDED", o.kind, o.key, o.json);
   return version;
 }
 
-std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_view key) {
-  Transaction tx(db_);
+std::optional<int64_t> ObjectStore::erase(std::string_view kind, std::string_view key) {
   auto old = db_.prepare("SELECT json FROM objects WHERE kind = ?1 AND key = ?2");
   old.bind(1, kind).bind(2, key);
   if (!old.step()) return std::nullopt;
@@ -72,8 +69,31 @@ std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_vi
   db_.prepare("DELETE FROM objects WHERE kind = ?1 AND key = ?2").bind(1, kind).bind(2, key).run();
   const int64_t version = next_version();
   log(version, "DELETED", kind, key, json);
+  return version;
+}
+
+int64_t ObjectStore::apply(std::span<const ObjectWrite> objects) {
+  Transaction tx(db_);
+  int64_t version = latest_version();
+  for (const ObjectWrite& o : objects) version = upsert(o);
   tx.commit();
   return version;
+}
+
+std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_view key) {
+  Transaction tx(db_);
+  const auto version = erase(kind, key);
+  if (version) tx.commit();
+  return version;
+}
+
+int64_t ObjectStore::commit(const Batch& batch) {
+  Transaction tx(db_);
+  for (const ObjectWrite& o : batch.upserts) upsert(o);
+  for (const auto& [kind, key] : batch.deletes) erase(kind, key);
+  for (const EventWrite& e : batch.events) log(next_version(), e.type, e.kind, e.key, e.json);
+  tx.commit();
+  return latest_version();
 }
 
 std::optional<StoredObject> ObjectStore::get(std::string_view kind, std::string_view key) {

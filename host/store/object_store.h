@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "store/sqlite_db.h"
@@ -54,6 +55,13 @@ struct Event {
   std::string json;
 };
 
+/// Several changes made as one transaction (a session's decisions).
+struct Batch {
+  std::vector<ObjectWrite> upserts;                          // logged ADDED/MODIFIED
+  std::vector<std::pair<std::string, std::string>> deletes;  // kind, key; logged DELETED
+  std::vector<EventWrite> events;                            // logged as given
+};
+
 class ObjectStore {
  public:
   /// Opens or creates the store; StoreError if it cannot, or if the file
@@ -69,6 +77,9 @@ class ObjectStore {
   /// Objects of a kind, by key.
   std::vector<StoredObject> list(std::string_view kind);
 
+  /// Makes every change of `batch` in one transaction; returns the newest
+  /// version.
+  int64_t commit(const Batch& batch);
   /// Logs scheduler decisions; returns the version of the last one.
   int64_t append_events(std::span<const EventWrite> events);
   /// Log entries after `after`, oldest first, at most `limit`.
@@ -85,6 +96,8 @@ class ObjectStore {
 
  private:
   int64_t next_version();
+  int64_t upsert(const ObjectWrite& object);
+  std::optional<int64_t> erase(std::string_view kind, std::string_view key);
   void log(int64_t version, std::string_view type, std::string_view kind, std::string_view key,
            std::string_view json);
 

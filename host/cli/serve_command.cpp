@@ -1,0 +1,103 @@
+// `scoria serve`: runs the scheduler as a service over the local store.
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cli/commands.h"
+#include "log/log.h"
+#include "model/error.h"
+#include "serve/service.h"
+#include "store/sqlite_db.h"
+
+namespace scoria::cli {
+
+namespace {
+
+constexpr const char* kServeUsage =
+    "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR] [--port N]\n"
+    "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
+    "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
+    "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
+    "  it is required when --listen is not a loopback address.\n";
+
+std::string read_token(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file + ": cannot read the token file; check its path and mode");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string token = text.str();
+  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
+    token.pop_back();
+  if (token.empty()) throw InputError(file + ": the token file is empty");
+  return token;
+}
+
+serve::ServeOptions parse(std::span<const std::string_view> args) {
+  serve::ServeOptions o;
+  if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw InputError(std::string(a) + " needs a value");
+      return std::string(args[++i]);
+    };
+    if (a == "--config") {
+      o.config = value();
+    } else if (a == "--state-dir") {
+      o.state_dir = value();
+    } else if (a == "--listen") {
+      o.address = value();
+    } else if (a == "--port") {
+      const std::string v = value();
+      const int port = std::atoi(v.c_str());
+      if (port < 0 || port > 65535 || std::to_string(port) != v)
+        throw InputError("--port " + v + ": give a port number from 0 to 65535");
+      o.port = static_cast<unsigned short>(port);
+    } else if (a == "--token-file") {
+      o.token = read_token(value());
+    } else if (a == "--plugin-dir") {
+      o.plugin_dirs.emplace_back(value());
+    } else if (a == "--allow-writable-plugins") {
+      o.allow_writable_plugins = true;
+    } else if (a == "--dump-dir") {
+      o.dump_dir = value();
+    } else if (a == "--schedule-period") {
+      const std::string v = value();
+      const long long ms = std::atoll(v.c_str());
+      if (ms <= 0 || std::to_string(ms) != v)
+        throw InputError("--schedule-period " + v + ": give milliseconds, above 0");
+      o.period_ms = ms;
+    } else if (a == "-v" || a == "--v") {
+      log::set_verbosity(std::atoi(value().c_str()));
+    } else if (a == "-h" || a == "--help") {
+      std::cout << kServeUsage;
+      std::exit(0);
+    } else {
+      throw InputError("unknown option " + std::string(a) + "\n" + kServeUsage);
+    }
+  }
+  if (o.config.empty()) throw InputError(std::string("--config is required\n") + kServeUsage);
+  return o;
+}
+
+}  // namespace
+
+int serve(std::span<const std::string_view> args) {
+  try {
+    serve::Service service(parse(args));
+    return service.run();
+  } catch (const InputError& e) {
+    std::cerr << "scoria: " << e.what() << "\n";
+    return 2;
+  } catch (const store::StoreError& e) {
+    std::cerr << "scoria: " << e.what() << "\n";
+    return 1;
+  } catch (const std::system_error& e) {
+    std::cerr << "scoria: cannot listen: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace scoria::cli

@@ -1,0 +1,213 @@
+// The HTTP API of `scoria serve`: health, metrics, and the local store's
+// objects (apply, get, list, delete, pod status), its watch stream, and the
+// scheduler's view of a PodGroup and of the queues.
+//
+//   GET    /healthz  /readyz  /metrics
+//   POST   /api/v1/objects                      YAML or JSON, one or more documents
+//   GET    /api/v1/{kind}                       kind: nodes, pods, podgroups, queues,
+//   GET    /api/v1/{kind}/[{namespace}/]{name}        priorityclasses
+//   DELETE /api/v1/{kind}/[{namespace}/]{name}
+//   PUT    /api/v1/pods/{namespace}/{name}/status   {"phase": "Running"}
+//   GET    /api/v1/podgroups/{namespace}/{name}/describe
+//   GET    /api/v1/top/queues
+//   GET    /api/v1/watch[?resourceVersion=N]    newline-delimited JSON, resumable
+#include <boost/beast/http/field.hpp>
+#include <boost/beast/http/verb.hpp>
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "model/error.h"
+#include "serve/cache_dump.h"
+#include "serve/local_cluster.h"
+#include "serve/service.h"
+#include "serve/service_state.h"
+
+namespace scoria::serve {
+
+namespace {
+
+namespace beast = boost::beast;
+using nlohmann::json;
+using Verb = beast::http::verb;
+
+http::Reply reply(unsigned status, const json& body, unsigned version) {
+  return {http::make_response(status, body.dump() + "\n", "application/json", version), {}};
+}
+
+http::Reply error(unsigned status, std::string_view message, unsigned version) {
+  return reply(status, json{{"error", message}}, version);
+}
+
+std::vector<std::string_view> segments(std::string_view path) {
+  std::vector<std::string_view> out;
+  while (!path.empty()) {
+    const size_t slash = path.find('/');
+    if (slash != 0) out.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  return out;
+}
+
+std::optional<std::string_view> query_value(std::string_view query, std::string_view key) {
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const size_t eq = pair.find('=');
+    if (pair.substr(0, eq) == key)
+      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+std::string kinds_list() { return "nodes, pods, podgroups, queues, priorityclasses"; }
+
+}  // namespace
+
+http::Reply Service::route(const http::Request& request,
+                           const boost::asio::ip::tcp::endpoint& /*peer*/) {
+  State& s = *state_;
+  const unsigned v = request.version();
+  const std::string_view target(request.target().data(), request.target().size());
+  const size_t question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  const std::string_view query =
+      question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
+  const Verb method = request.method();
+
+  if (path == "/healthz") return {http::make_response(200, "ok\n", "text/plain", v), {}};
+  if (path == "/readyz") {
+    if (s.scheduler && !s.sync_error)
+      return {http::make_response(200, "ready\n", "text/plain", v), {}};
+    return {http::make_response(503, "not ready: " + s.sync_error.value_or("no config") + "\n",
+                                "text/plain", v),
+            {}};
+  }
+  if (path == "/metrics")
+    return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v), {}};
+  if (!path.starts_with("/api/v1/")) return error(404, "no such path; the API is under /api/v1", v);
+
+  const bool writes = method == Verb::post || method == Verb::put || method == Verb::delete_;
+  if (writes && !s.options.token.empty()) {
+    const auto auth = request.find(beast::http::field::authorization);
+    if (auth == request.end() || auth->value() != "Bearer " + s.options.token)
+      return error(401, "writes need the header Authorization: Bearer <token>", v);
+  }
+
+  const std::vector<std::string_view> parts = segments(path.substr(8));
+  if (parts.empty()) return error(404, "name a kind: " + kinds_list(), v);
+  try {
+    if (parts[0] == "objects") {
+      if (method != Verb::post) return error(405, "apply objects with POST", v);
+      const ApplyResult done = s.cluster.apply(request.body(), "request body");
+      s.metrics.count_store_writes("apply", static_cast<double>(done.applied.size()));
+      s.watchers.pump();
+      return reply(200, json{{"resourceVersion", done.resource_version}, {"applied", done.applied}},
+                   v);
+    }
+    if (parts[0] == "watch") {
+      if (method != Verb::get) return error(405, "watch with GET", v);
+      int64_t after = s.store.latest_version();
+      if (const auto rv = query_value(query, "resourceVersion")) {
+        const auto [end, ec] = std::from_chars(rv->data(), rv->data() + rv->size(), after);
+        if (ec != std::errc() || end != rv->data() + rv->size() || after < 0)
+          return error(400, "resourceVersion: not a version number", v);
+        const int64_t oldest = s.store.oldest_event_version();
+        if (oldest > 0 && after + 1 < oldest)
+          return error(410,
+                       "resourceVersion " + std::to_string(after) +
+                           " is too old (the log starts at " + std::to_string(oldest) +
+                           "); list again and watch from the list's resourceVersion",
+                       v);
+      }
+      http::Reply streamed{http::make_response(200, "", "application/x-ndjson", v), {}};
+      streamed.on_stream = [&s, after](std::shared_ptr<http::Stream> stream) {
+        s.watchers.add(std::move(stream), after);
+      };
+      return streamed;
+    }
+    if (parts[0] == "top" && parts.size() == 2 && parts[1] == "queues") {
+      json queues = json::array();
+      for (const auto& q : s.last.queues) {
+        json entry = {{"name", q.name}, {"allocated", amounts(s.cache.dims(), q.allocated)}};
+        if (!q.deserved.empty()) entry["deserved"] = amounts(s.cache.dims(), q.deserved);
+        queues.push_back(std::move(entry));
+      }
+      return reply(200, json{{"queues", queues}}, v);
+    }
+
+    const KindInfo* kind = kind_by_path(parts[0]);
+    if (kind == nullptr)
+      return error(404, "unknown kind \"" + std::string(parts[0]) + "\"; kinds: " + kinds_list(),
+                   v);
+    const size_t key_parts = kind->namespaced ? 2 : 1;
+    if (parts.size() == 1) {
+      if (method != Verb::get) return error(405, "list with GET", v);
+      json items = json::array();
+      const int64_t version = s.store.latest_version();
+      for (const auto& o : s.store.list(kind->kind)) items.push_back(json::parse(o.json));
+      return reply(200,
+                   json{{"kind", std::string(kind->kind) + "List"},
+                        {"resourceVersion", version},
+                        {"items", items}},
+                   v);
+    }
+    if (parts.size() < 1 + key_parts)
+      return error(404, std::string(kind->kind) + " names are namespace/name", v);
+    const std::string key = kind->namespaced ? std::string(parts[1]) + "/" + std::string(parts[2])
+                                             : std::string(parts[1]);
+    const std::vector<std::string_view> sub(parts.begin() + 1 + static_cast<long>(key_parts),
+                                            parts.end());
+    if (sub.empty()) {
+      if (method == Verb::get) {
+        const auto found = s.store.get(kind->kind, key);
+        if (!found) return error(404, std::string(kind->kind) + " " + key + " not found", v);
+        json object = json::parse(found->json);
+        object["metadata"]["resourceVersion"] = std::to_string(found->resource_version);
+        return reply(200, object, v);
+      }
+      if (method == Verb::delete_) {
+        if (!s.cluster.remove(*kind, key))
+          return error(404, std::string(kind->kind) + " " + key + " not found", v);
+        s.metrics.count_store_writes("delete", 1);
+        s.watchers.pump();
+        return reply(200, json{{"deleted", std::string(kind->kind) + " " + key}}, v);
+      }
+      return error(405, "use GET or DELETE", v);
+    }
+    if (kind->kind == "Pod" && sub.size() == 1 && sub[0] == "status") {
+      if (method != Verb::put) return error(405, "update a pod's status with PUT", v);
+      const json body = json::parse(request.body(), nullptr, false);
+      if (!body.is_object() || !body.contains("phase") || !body["phase"].is_string())
+        return error(
+            400, "body: give {\"phase\": \"Running\"} (Pending, Running, Succeeded, Failed)", v);
+      if (!s.cluster.set_pod_phase(key, body["phase"].get<std::string>()))
+        return error(404, "Pod " + key + " not found", v);
+      s.metrics.count_store_writes("status", 1);
+      s.watchers.pump();
+      return reply(200, json{{"pod", key}, {"phase", body["phase"]}}, v);
+    }
+    if (kind->kind == "PodGroup" && sub.size() == 1 && sub[0] == "describe") {
+      const auto found = s.store.get("PodGroup", key);
+      if (!found) return error(404, "PodGroup " + key + " not found", v);
+      const json group = json::parse(found->json);
+      json out = {{"podgroup", key},
+                  {"phase", group.value("status", json::object()).value("phase", "Pending")},
+                  {"minMember", group.value("spec", json::object()).value("minMember", 1)}};
+      if (const std::string* why = s.cluster.unschedulable_reason(key)) out["reason"] = *why;
+      return reply(200, out, v);
+    }
+    return error(404, "no such path", v);
+  } catch (const InputError& e) {
+    return error(400, e.what(), v);
+  } catch (const json::exception& e) {
+    return error(400, std::string("malformed JSON: ") + e.what(), v);
+  } catch (const store::StoreError& e) {
+    return error(500, e.what(), v);
+  }
+}
+
+}  // namespace scoria::serve

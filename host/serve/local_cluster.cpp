@@ -1,0 +1,194 @@
+#include "serve/local_cluster.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "model/error.h"
+#include "source/object_loader.h"
+#include "source/yaml_json.h"
+
+namespace scoria::serve {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<KindInfo, 5> kKinds = {{
+    {"nodes", "Node", false},
+    {"pods", "Pod", true},
+    {"podgroups", "PodGroup", true},
+    {"queues", "Queue", false},
+    {"priorityclasses", "PriorityClass", false},
+}};
+
+constexpr std::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
+
+std::string text_of(const json& j, const char* a, const char* b) {
+  const auto outer = j.find(a);
+  if (outer == j.end() || !outer->is_object()) return {};
+  const auto inner = outer->find(b);
+  return inner != outer->end() && inner->is_string() ? inner->get<std::string>() : std::string();
+}
+
+std::string key_of(const KindInfo& kind, const json& object) {
+  const std::string name = text_of(object, "metadata", "name");
+  if (!kind.namespaced) return name;
+  std::string ns = text_of(object, "metadata", "namespace");
+  if (ns.empty()) ns = "default";
+  return ns + "/" + name;
+}
+
+}  // namespace
+
+const KindInfo* kind_by_path(std::string_view path) {
+  for (const KindInfo& k : kKinds)
+    if (k.path == path) return &k;
+  return nullptr;
+}
+
+const KindInfo* kind_by_name(std::string_view kind) {
+  for (const KindInfo& k : kKinds)
+    if (k.kind == kind) return &k;
+  return nullptr;
+}
+
+ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) {
+  // The loader's checks first: all or nothing, with its messages.
+  model::ClusterObjects parsed;
+  source::parse_objects(text, std::string(origin), parsed);
+
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw InputError(std::string(origin) + ": " + e.what());
+  }
+  std::vector<store::ObjectWrite> writes;
+  std::set<std::string> groups_here;
+  for (const YAML::Node& doc : docs) {
+    if (!doc.IsDefined() || doc.IsNull()) continue;
+    json object = source::yaml_to_json(doc);
+    const KindInfo* kind = kind_by_name(object.value("kind", ""));
+    if (kind == nullptr) continue;  // parse_objects has refused what it cannot read
+    std::string key = key_of(*kind, object);
+    if (kind->kind == "PodGroup") groups_here.insert(key);
+    writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
+  }
+  // A pod naming a PodGroup must find it, here or already stored, as
+  // Volcano's admission would have it.
+  for (const model::Pod& pod : parsed.pods) {
+    if (pod.group_name.empty()) continue;
+    const std::string group = pod.namespace_ + "/" + pod.group_name;
+    if (groups_here.contains(group) || store_.get("PodGroup", group)) continue;
+    throw InputError(std::string(origin) + ": Pod " + pod.namespace_ + "/" + pod.name +
+                     ": metadata.annotations." + std::string(kGroupAnnotation) +
+                     " names PodGroup " + group +
+                     ", which does not exist; apply the PodGroup first or with it");
+  }
+  ApplyResult result;
+  result.resource_version = writes.empty() ? store_.latest_version() : store_.apply(writes);
+  for (const auto& w : writes) result.applied.push_back(w.kind + " " + w.key);
+  return result;
+}
+
+bool LocalCluster::remove(const KindInfo& kind, std::string_view key) {
+  return store_.remove(kind.kind, key).has_value();
+}
+
+bool LocalCluster::set_pod_phase(std::string_view key, std::string_view phase) {
+  static constexpr std::array<std::string_view, 4> kPhases = {"Pending", "Running", "Succeeded",
+                                                              "Failed"};
+  if (std::find(kPhases.begin(), kPhases.end(), phase) == kPhases.end())
+    throw InputError("status.phase: \"" + std::string(phase) +
+                     "\" is not a pod phase; use Pending, Running, Succeeded or Failed");
+  auto stored = store_.get("Pod", key);
+  if (!stored) return false;
+  json pod = json::parse(stored->json);
+  pod["status"]["phase"] = phase;
+  store::Batch batch;
+  batch.upserts.push_back({"Pod", std::string(key), pod.dump()});
+  store_.commit(batch);
+  return true;
+}
+
+std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
+  const int64_t version = store_.latest_version();
+  if (version == loaded_version_) return std::nullopt;
+  std::string text;
+  for (const KindInfo& kind : kKinds)
+    for (const store::StoredObject& o : store_.list(kind.kind)) {
+      text += o.json;
+      text += "\n---\n";
+    }
+  try {
+    model::ClusterObjects objects;
+    source::parse_objects(text, "the local store", objects);
+    source::complete_objects(objects);
+    cache.reset(std::move(objects));
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  loaded_version_ = version;
+  return std::nullopt;
+}
+
+void LocalCluster::record(const session::Outcome& outcome, cache::ClusterCache& cache) {
+  store::Batch batch;
+  for (const auto& bind : outcome.binds) {
+    auto stored = store_.get("Pod", bind.pod);
+    if (!stored) continue;
+    json pod = json::parse(stored->json);
+    pod["spec"]["nodeName"] = bind.node;
+    batch.upserts.push_back({"Pod", bind.pod, pod.dump()});
+    batch.events.push_back(
+        {"BOUND", "Pod", bind.pod, json{{"pod", bind.pod}, {"node", bind.node}}.dump()});
+  }
+  for (const auto& pod : outcome.evictions) {
+    batch.deletes.emplace_back("Pod", pod);
+    batch.events.push_back({"EVICTED", "Pod", pod, json{{"pod", pod}}.dump()});
+  }
+  reasons_.clear();
+  for (const auto& status : outcome.pod_groups) {
+    if (!status.unschedulable.empty()) reasons_.emplace_back(status.key, status.unschedulable);
+    auto stored = store_.get("PodGroup", status.key);
+    if (!stored || status.key.empty()) continue;
+    json group = json::parse(stored->json);
+    const std::string phase = model::phase_name(status.phase);
+    const std::string before = text_of(group, "status", "phase");
+    json& st = group["status"];
+    const std::string old_message =
+        st.contains("conditions") && st["conditions"].is_array() && !st["conditions"].empty()
+            ? st["conditions"][0].value("message", "")
+            : "";
+    if (before == phase && old_message == status.unschedulable) continue;
+    st["phase"] = phase;
+    if (status.unschedulable.empty()) {
+      st.erase("conditions");
+    } else {
+      st["conditions"] = json::array(
+          {{{"type", "Unschedulable"}, {"status", "True"}, {"message", status.unschedulable}}});
+    }
+    batch.upserts.push_back({"PodGroup", status.key, group.dump()});
+    batch.events.push_back(
+        {"STATUS", "PodGroup", status.key,
+         json{{"podgroup", status.key}, {"phase", phase}, {"message", status.unschedulable}}
+             .dump()});
+  }
+  if (!batch.upserts.empty() || !batch.deletes.empty() || !batch.events.empty())
+    store_.commit(batch);
+  cache.apply(outcome);
+  // The cache already holds these changes: no reload for them.
+  if (loaded_version_ >= 0) loaded_version_ = store_.latest_version();
+}
+
+const std::string* LocalCluster::unschedulable_reason(std::string_view podgroup) const {
+  for (const auto& [key, message] : reasons_)
+    if (key == podgroup) return &message;
+  return nullptr;
+}
+
+}  // namespace scoria::serve

@@ -1,0 +1,57 @@
+// `scoria serve`: the long-running scheduler on one Boost.Asio event loop.
+// The loop runs the session timer (every schedule_period, measured from the
+// start of each run, as Volcano's wait.Until), the HTTP API over the local
+// store, the config watch (inotify and SIGHUP) and the signals: SIGTERM and
+// SIGINT stop after the running session, SIGUSR2 dumps the cache. systemd
+// hears READY once the first session ran and WATCHDOG after each one.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "http/server.h"
+
+namespace scoria::serve {
+
+struct ServeOptions {
+  std::filesystem::path config;
+  std::filesystem::path state_dir = ".";  // holds store.db
+  std::filesystem::path dump_dir;         // SIGUSR2 dumps; the state dir if empty
+  std::string address = "127.0.0.1";
+  unsigned short port = 8080;  // 0: ephemeral; the bound port is logged
+  std::string token;           // bearer token for writes (required beyond loopback)
+  std::vector<std::filesystem::path> plugin_dirs;
+  bool allow_writable_plugins = false;
+  std::optional<int64_t> period_ms;  // overrides the config's schedule_period
+};
+
+class Service {
+ public:
+  /// Opens the store, loads the config and plugins, binds the listener.
+  /// Throws InputError (bad config, unsafe options) or StoreError.
+  explicit Service(ServeOptions options);
+  ~Service();
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  /// Runs until SIGTERM or SIGINT; returns the exit code.
+  int run();
+
+ private:
+  struct State;
+  http::Reply route(const http::Request& request, const boost::asio::ip::tcp::endpoint& peer);
+
+  std::unique_ptr<State> state_;
+};
+
+/// True for 127.0.0.0/8, ::1 and "localhost".
+bool is_loopback(std::string_view address);
+
+}  // namespace scoria::serve
