@@ -1,0 +1,184 @@
+#include "serve_process.h"
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include <array>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace scoria::test {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+
+HttpResult http(unsigned short port, const std::string& method, const std::string& target,
+                const std::string& body, const std::string& token) {
+  try {
+    asio::io_context io;
+    beast::tcp_stream stream(io);
+    stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    stream.expires_after(std::chrono::seconds(30));
+    beast::http::request<beast::http::string_body> req(beast::http::string_to_verb(method), target,
+                                                       11);
+    req.set(beast::http::field::host, "127.0.0.1");
+    if (!token.empty()) req.set(beast::http::field::authorization, "Bearer " + token);
+    req.body() = body;
+    req.prepare_payload();
+    // A server that refuses a body (413) may answer and close before the
+    // whole body is sent: read the answer even if the write fails.
+    boost::system::error_code write_error;
+    beast::http::write(stream, req, write_error);
+    beast::flat_buffer buffer;
+    beast::http::response_parser<beast::http::string_body> parser;
+    parser.body_limit(256u << 20);
+    beast::http::read(stream, buffer, parser);
+    return {parser.get().result_int(), parser.get().body()};
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+std::vector<std::string> watch_until(unsigned short port, long long after,
+                                     const std::function<bool(const std::string&)>& done,
+                                     std::chrono::milliseconds deadline) {
+  std::vector<std::string> lines;
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  boost::system::error_code ec;
+  stream.socket().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+  if (ec) return lines;
+  beast::http::request<beast::http::empty_body> req(
+      beast::http::verb::get, "/api/v1/watch?resourceVersion=" + std::to_string(after), 11);
+  req.set(beast::http::field::host, "127.0.0.1");
+  beast::http::write(stream, req, ec);
+  if (ec) return lines;
+  // Asynchronous reads under io.run_for: the deadline holds even when the
+  // server sends nothing.
+  beast::flat_buffer buffer;
+  beast::http::response_parser<beast::http::buffer_body> parser;
+  parser.body_limit(boost::none);
+  std::array<char, 8192> chunk{};
+  std::string pending;
+  bool finished = false;
+  std::function<void()> read_more = [&] {
+    parser.get().body().data = chunk.data();
+    parser.get().body().size = chunk.size();
+    beast::http::async_read_some(
+        stream, buffer, parser, [&](const boost::system::error_code& error, size_t) {
+          if (error && error != beast::http::error::need_buffer) {
+            finished = true;
+            return;
+          }
+          if (parser.is_header_done() && parser.get().body().data != nullptr)
+            pending.append(chunk.data(), chunk.size() - parser.get().body().size);
+          for (size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+            lines.push_back(pending.substr(0, nl));
+            pending.erase(0, nl + 1);
+            if (done(lines.back())) {
+              finished = true;
+              return;
+            }
+          }
+          if (parser.is_done()) {
+            finished = true;
+            return;
+          }
+          read_more();
+        });
+  };
+  read_more();
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  while (!finished && std::chrono::steady_clock::now() < until)
+    io.run_one_for(until - std::chrono::steady_clock::now());
+  return lines;
+}
+
+ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args)
+    : log_(state_dir / "serve.log") {
+  std::filesystem::create_directories(state_dir);
+  // A restart appends to the same log: look only at what this run writes.
+  const size_t start = log().size();
+  args.insert(args.begin(),
+              {SCORIA_BINARY, "serve", "--port", "0", "--state-dir", state_dir.string()});
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    std::FILE* out = std::fopen(log_.c_str(), "a");
+    if (out != nullptr) ::dup2(::fileno(out), 2);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  // The port, from the "listening on 127.0.0.1:PORT" line.
+  for (int i = 0; i < 200 && port_ == 0; ++i) {
+    const std::string all = log();
+    const std::string text = all.size() > start ? all.substr(start) : std::string();
+    const size_t at = text.rfind("listening on ");
+    if (at != std::string::npos) {
+      const size_t colon = text.find(':', at);
+      port_ = static_cast<unsigned short>(std::stoi(text.substr(colon + 1)));
+      break;
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      reaped_ = true;
+      throw std::runtime_error("scoria serve exited at start:\n" + text);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (port_ == 0) throw std::runtime_error("scoria serve did not start listening:\n" + log());
+}
+
+ServeProcess::~ServeProcess() {
+  if (!reaped_) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+}
+
+void ServeProcess::signal(int signo) const { ::kill(pid_, signo); }
+
+int ServeProcess::wait() {
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  reaped_ = true;
+  return status;
+}
+
+std::string ServeProcess::log() const {
+  std::ifstream in(log_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TempDir::TempDir() {
+  dir_ = std::filesystem::temp_directory_path() /
+         ("scoria-serve-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+}  // namespace scoria::test

@@ -1,0 +1,280 @@
+// `scoria serve` end to end: real processes, ephemeral loopback ports,
+// temporary state directories.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "serve_process.h"
+
+namespace scoria::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path source(const std::string& relative) { return fs::path(SCORIA_SOURCE_DIR) / relative; }
+
+/// A copy of the default config in `dir`, so a test may overwrite it.
+fs::path copy_config(const fs::path& dir) {
+  const fs::path conf = dir / "scheduler.toml";
+  fs::copy_file(source("config/scheduler.toml"), conf, fs::copy_options::overwrite_existing);
+  return conf;
+}
+
+std::vector<std::string> base_args(const fs::path& config) {
+  return {"--config", config.string(), "--schedule-period", "100"};
+}
+
+long long version_of(unsigned short port) {
+  const HttpResult r = http(port, "GET", "/api/v1/pods");
+  return r.status == 200 ? json::parse(r.body).value("resourceVersion", -1LL) : -1;
+}
+
+// Applies the bundled example and sees, on the watch stream, the binds the
+// scheduler makes: the three train pods and the two infer pods, never huge.
+TEST(Serve, AppliedClusterIsBoundAndBindsAppearOnTheWatch) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const HttpResult applied = http(serve.port(), "POST", "/api/v1/objects",
+                                  read_file(source("config/examples/cluster.yaml")));
+  ASSERT_EQ(applied.status, 200u) << applied.body;
+  std::set<std::string> bound;
+  const auto lines = watch_until(
+      serve.port(), 0,
+      [&](const std::string& line) {
+        const json e = json::parse(line);
+        if (e["type"] == "BOUND") bound.insert(e["key"].get<std::string>());
+        return bound.size() == 5;
+      },
+      20s);
+  EXPECT_EQ(bound, (std::set<std::string>{"ml/train-0", "ml/train-1", "ml/train-2", "web/infer-0",
+                                          "web/infer-1"}));
+  // The store says the same, and the gang that cannot fit explains why.
+  const json pod = json::parse(http(serve.port(), "GET", "/api/v1/pods/ml/train-0").body);
+  EXPECT_TRUE(pod["spec"].contains("nodeName"));
+  const json huge = json::parse(http(serve.port(), "GET", "/api/v1/pods/ml/huge-0").body);
+  EXPECT_FALSE(huge["spec"].contains("nodeName"));
+  const HttpResult why = http(serve.port(), "GET", "/api/v1/podgroups/ml/huge/describe");
+  ASSERT_EQ(why.status, 200u);
+  EXPECT_NE(json::parse(why.body).value("reason", "").find("Insufficient cpu"), std::string::npos)
+      << why.body;
+}
+
+// A watch resumes after the version it names: nothing at or before it.
+TEST(Serve, WatchResumesFromAVersion) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const std::string node =
+      "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+      "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n";
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", node).status, 200u);
+  const long long first = version_of(serve.port());
+  const std::string second =
+      "kind: Node\napiVersion: v1\nmetadata: {name: n2}\n"
+      "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n";
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", second).status, 200u);
+  const auto lines = watch_until(
+      serve.port(), first, [](const std::string&) { return true; }, 10s);
+  ASSERT_FALSE(lines.empty());
+  const json e = json::parse(lines.front());
+  EXPECT_EQ(e["key"], "n2");
+  EXPECT_GT(e["resourceVersion"].get<long long>(), first);
+}
+
+// Bad requests get the right 4xx with a message naming what is wrong, and
+// leave the store as it was.
+TEST(Serve, MalformedRequestsAreRefusedAndChangeNothing) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const long long before = version_of(serve.port());
+
+  const HttpResult quantity = http(serve.port(), "POST", "/api/v1/objects",
+                                   "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
+                                   "status: {allocatable: {cpu: lots}}\n");
+  EXPECT_EQ(quantity.status, 400u);
+  EXPECT_NE(quantity.body.find("status.allocatable.cpu"), std::string::npos) << quantity.body;
+
+  const HttpResult kind = http(serve.port(), "POST", "/api/v1/objects",
+                               "kind: Gadget\napiVersion: v1\nmetadata: {name: g}\n");
+  EXPECT_EQ(kind.status, 400u);
+  EXPECT_NE(kind.body.find("Gadget"), std::string::npos) << kind.body;
+
+  const HttpResult yaml = http(serve.port(), "POST", "/api/v1/objects", "kind: [unclosed\n");
+  EXPECT_EQ(yaml.status, 400u) << yaml.body;
+
+  const HttpResult dangling = http(serve.port(), "POST", "/api/v1/objects",
+                                   "kind: Pod\napiVersion: v1\nmetadata:\n  name: p\n"
+                                   "  annotations: {scheduling.k8s.io/group-name: nowhere}\n"
+                                   "spec: {containers: [{name: c}]}\n");
+  EXPECT_EQ(dangling.status, 400u);
+  EXPECT_NE(dangling.body.find("PodGroup default/nowhere"), std::string::npos) << dangling.body;
+
+  const HttpResult status = http(serve.port(), "PUT", "/api/v1/pods/default/p/status", "{not json");
+  EXPECT_EQ(status.status, 400u);
+
+  const HttpResult big = http(serve.port(), "POST", "/api/v1/objects", std::string(9u << 20, '#'));
+  EXPECT_EQ(big.status, 413u);
+
+  EXPECT_EQ(http(serve.port(), "GET", "/api/v1/gadgets").status, 404u);
+  EXPECT_EQ(version_of(serve.port()), before);
+}
+
+// kill -9 in the middle of a burst of applies: after a restart every object
+// whose apply was acknowledged is there.
+TEST(Serve, AcknowledgedAppliesSurviveKill9) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  std::atomic<int> acknowledged{-1};
+  {
+    ServeProcess serve(dir.path() / "state", base_args(config));
+    std::thread writer([&] {
+      for (int i = 0; i < 100000; ++i) {
+        const std::string node = "kind: Node\napiVersion: v1\nmetadata: {name: n" +
+                                 std::to_string(i) +
+                                 "}\nstatus: {allocatable: {cpu: \"1\", pods: \"1\"}}\n";
+        if (http(serve.port(), "POST", "/api/v1/objects", node).status != 200) return;
+        acknowledged = i;
+      }
+    });
+    while (acknowledged < 50) std::this_thread::sleep_for(5ms);
+    serve.signal(SIGKILL);
+    writer.join();
+    EXPECT_TRUE(WIFSIGNALED(serve.wait()));
+  }
+  ServeProcess again(dir.path() / "state", base_args(config));
+  const json nodes = json::parse(http(again.port(), "GET", "/api/v1/nodes").body);
+  std::set<std::string> names;
+  for (const auto& n : nodes["items"]) names.insert(n["metadata"]["name"].get<std::string>());
+  for (int i = 0; i <= acknowledged; ++i)
+    ASSERT_TRUE(names.contains("n" + std::to_string(i))) << "lost n" << i << " of " << acknowledged;
+}
+
+// A broken config written while serving is refused (log line, metric) and
+// scheduling goes on with the last good one.
+TEST(Serve, BrokenConfigKeepsTheLastGoodOne) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  ServeProcess serve(dir.path() / "state", base_args(config));
+  std::ofstream(config) << "actions = [\"enqueue\", \"allocate\"\n[[tiers]]\n";  // cut short
+  std::string metrics;
+  for (int i = 0; i < 100; ++i) {
+    metrics = http(serve.port(), "GET", "/metrics").body;
+    if (metrics.find("scoria_config_reloads_total{result=\"failure\"} 1") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_NE(metrics.find("scoria_config_reloads_total{result=\"failure\"}"), std::string::npos)
+      << metrics;
+  EXPECT_NE(serve.log().find("config rejected"), std::string::npos) << serve.log();
+  // Still scheduling: a new pod gets bound.
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
+                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
+                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
+                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
+                .status,
+            200u);
+  bool bound = false;
+  watch_until(
+      serve.port(), 0,
+      [&](const std::string& line) { return bound = json::parse(line)["type"] == "BOUND"; }, 10s);
+  EXPECT_TRUE(bound);
+}
+
+// /metrics parses as Prometheus text and the session counter advances.
+TEST(Serve, MetricsAdvanceWithSessions) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const auto sessions = [&] {
+    const std::string text = http(serve.port(), "GET", "/metrics").body;
+    std::istringstream lines(text);
+    double value = -1;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      // Every sample line is "name{labels} value".
+      const size_t space = line.rfind(' ');
+      EXPECT_NE(space, std::string::npos) << line;
+      if (line.rfind("scoria_sessions_total ", 0) == 0) value = std::stod(line.substr(space + 1));
+    }
+    return value;
+  };
+  const double first = sessions();
+  std::this_thread::sleep_for(500ms);
+  EXPECT_GT(sessions(), first);
+  EXPECT_GE(first, 0);
+}
+
+// SIGUSR2 writes a cache dump that parses; SIGTERM then ends the service
+// with exit code 0.
+TEST(Serve, Sigusr2DumpsAndSigtermExitsCleanly) {
+  TempDir dir;
+  const fs::path dumps = dir.path() / "dumps";
+  fs::create_directories(dumps);
+  std::vector<std::string> args = base_args(copy_config(dir.path()));
+  args.insert(args.end(), {"--dump-dir", dumps.string()});
+  ServeProcess serve(dir.path() / "state", args);
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 read_file(source("config/examples/cluster.yaml")))
+                .status,
+            200u);
+  std::this_thread::sleep_for(400ms);
+  serve.signal(SIGUSR2);
+  fs::path dump;
+  for (int i = 0; i < 100 && dump.empty(); ++i) {
+    for (const auto& e : fs::directory_iterator(dumps)) dump = e.path();
+    std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_FALSE(dump.empty());
+  std::this_thread::sleep_for(100ms);
+  const json d = json::parse(read_file(dump));
+  EXPECT_EQ(d["nodes"].size(), 4u);
+  EXPECT_EQ(d["jobs"].size(), 3u);
+  EXPECT_TRUE(d["nodes"][0].contains("idle"));
+  EXPECT_FALSE(d["queues"].empty());
+
+  serve.signal(SIGTERM);
+  const int status = serve.wait();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// Beyond loopback a token is required to start; writes then need it.
+TEST(Serve, TokenGuardsWritesBeyondLoopback) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  {
+    std::vector<std::string> args = base_args(config);
+    args.insert(args.end(), {"--listen", "0.0.0.0"});
+    EXPECT_THROW(ServeProcess(dir.path() / "refused", args), std::runtime_error);
+  }
+  const fs::path token = dir.path() / "token";
+  std::ofstream(token) << "s3cret\n";
+  std::vector<std::string> args = base_args(config);
+  args.insert(args.end(), {"--listen", "0.0.0.0", "--token-file", token.string()});
+  ServeProcess serve(dir.path() / "state", args);
+  const std::string node = "kind: Node\napiVersion: v1\nmetadata: {name: n}\n";
+  EXPECT_EQ(http(serve.port(), "POST", "/api/v1/objects", node).status, 401u);
+  EXPECT_EQ(http(serve.port(), "POST", "/api/v1/objects", node, "wrong").status, 401u);
+  EXPECT_EQ(http(serve.port(), "POST", "/api/v1/objects", node, "s3cret").status, 200u);
+  EXPECT_EQ(http(serve.port(), "GET", "/api/v1/nodes").status, 200u);  // reads stay open
+}
+
+}  // namespace
+}  // namespace scoria::test
