@@ -11,5 +11,6 @@ int simulate(std::span<const std::string_view> args);
 int plugins(std::span<const std::string_view> args);
 int check_config(std::span<const std::string_view> args);
 int serve(std::span<const std::string_view> args);
+int ctl(std::span<const std::string_view> args);
 
 }  // namespace scoria::cli

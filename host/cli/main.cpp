@@ -25,6 +25,9 @@ constexpr const char* kUsage =
     "  serve --config CONF [--state-dir DIR] [--listen ADDR] [--port N] [--token-file F]\n"
     "                        run as a service: the local store behind an HTTP API,\n"
     "                        a session every schedule_period (see scoria serve --help)\n"
+    "  ctl [--server URL] apply -f FILE | get KIND [NAME] | delete KIND NAME |\n"
+    "      describe podgroup NAME | top queues\n"
+    "                        talk to a running scoria serve (see scoria ctl --help)\n"
     "  version               print the version\n";
 
 }  // namespace
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
   if (cmd == "plugins") return scoria::cli::plugins(rest);
   if (cmd == "check-config") return scoria::cli::check_config(rest);
   if (cmd == "serve") return scoria::cli::serve(rest);
+  if (cmd == "ctl") return scoria::cli::ctl(rest);
   if (cmd == "version" || cmd == "--version") {
     std::cout << "scoria 0.1.0 (plugin ABI " << SCORIA_ABI_VERSION_MAJOR << "."
               << SCORIA_ABI_VERSION_MINOR << ")\n";

@@ -1,5 +1,7 @@
 #include "serve_process.h"
 
+#include "http/client.h"
+
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -27,29 +29,8 @@ using tcp = asio::ip::tcp;
 
 HttpResult http(unsigned short port, const std::string& method, const std::string& target,
                 const std::string& body, const std::string& token) {
-  try {
-    asio::io_context io;
-    beast::tcp_stream stream(io);
-    stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-    stream.expires_after(std::chrono::seconds(30));
-    beast::http::request<beast::http::string_body> req(beast::http::string_to_verb(method), target,
-                                                       11);
-    req.set(beast::http::field::host, "127.0.0.1");
-    if (!token.empty()) req.set(beast::http::field::authorization, "Bearer " + token);
-    req.body() = body;
-    req.prepare_payload();
-    // A server that refuses a body (413) may answer and close before the
-    // whole body is sent: read the answer even if the write fails.
-    boost::system::error_code write_error;
-    beast::http::write(stream, req, write_error);
-    beast::flat_buffer buffer;
-    beast::http::response_parser<beast::http::string_body> parser;
-    parser.body_limit(256u << 20);
-    beast::http::read(stream, buffer, parser);
-    return {parser.get().result_int(), parser.get().body()};
-  } catch (const std::exception&) {
-    return {};
-  }
+  const http::ClientResult r = http::request({"127.0.0.1", port, token}, method, target, body);
+  return {r.status, r.body};
 }
 
 std::vector<std::string> watch_until(unsigned short port, long long after,

@@ -278,3 +278,67 @@ TEST(Serve, TokenGuardsWritesBeyondLoopback) {
 
 }  // namespace
 }  // namespace scoria::test
+
+namespace scoria::test {
+namespace {
+
+struct CtlRun {
+  int status = -1;
+  std::string out;
+};
+
+// Runs `scoria ctl --server ... ARGS` and captures standard output.
+CtlRun ctl(unsigned short port, const std::string& args) {
+  const std::string cmd = std::string(SCORIA_BINARY) +
+                          " ctl --server http://127.0.0.1:" + std::to_string(port) + " " + args +
+                          " 2>&1";
+  CtlRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = ::pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// The ctl commands, shaped like kubectl's output.
+TEST(Ctl, AppliesGetsDescribesAndTops) {
+  TempDir dir;
+  fs::copy_file(fs::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml", dir.path() / "s.toml");
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", (dir.path() / "s.toml").string(), "--schedule-period", "100"});
+  const CtlRun applied = ctl(
+      serve.port(), "apply -f " + std::string(SCORIA_SOURCE_DIR) + "/config/examples/cluster.yaml");
+  ASSERT_EQ(applied.status, 0) << applied.out;
+  EXPECT_NE(applied.out.find("podgroup/huge configured"), std::string::npos) << applied.out;
+
+  // Wait for a session to place the gangs.
+  CtlRun groups;
+  for (int i = 0; i < 100; ++i) {
+    groups = ctl(serve.port(), "get podgroups -n ml");
+    if (groups.out.find("train   Running") != std::string::npos) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_NE(groups.out.find("NAMESPACE   NAME    STATUS"), std::string::npos) << groups.out;
+  EXPECT_NE(groups.out.find("ml          train   Running   3"), std::string::npos) << groups.out;
+  EXPECT_EQ(groups.out.find("infer"), std::string::npos) << groups.out;  // namespace web
+
+  const CtlRun pods = ctl(serve.port(), "get pods -A");
+  EXPECT_NE(pods.out.find("web         infer-0"), std::string::npos) << pods.out;
+
+  const CtlRun why = ctl(serve.port(), "describe podgroup huge -n ml");
+  EXPECT_EQ(why.status, 0);
+  EXPECT_NE(why.out.find("Unschedulable  True"), std::string::npos) << why.out;
+  EXPECT_NE(why.out.find("Insufficient cpu"), std::string::npos) << why.out;
+
+  const CtlRun top = ctl(serve.port(), "top queues");
+  EXPECT_NE(top.out.find("research   12000m"), std::string::npos) << top.out;
+
+  const CtlRun gone = ctl(serve.port(), "get pod nope -n ml");
+  EXPECT_EQ(gone.status, 1);
+  EXPECT_NE(gone.out.find("Error from server (404)"), std::string::npos) << gone.out;
+}
+
+}  // namespace
+}  // namespace scoria::test

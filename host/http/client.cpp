@@ -1,0 +1,62 @@
+#include "http/client.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include <charconv>
+
+namespace scoria::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+
+bool parse_endpoint(const std::string& url, Endpoint& out) {
+  std::string_view rest = url;
+  if (rest.starts_with("http://")) rest.remove_prefix(7);
+  while (rest.ends_with('/')) rest.remove_suffix(1);
+  const size_t colon = rest.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  unsigned port = 0;
+  const std::string_view digits = rest.substr(colon + 1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+  if (ec != std::errc() || end != digits.data() + digits.size() || port == 0 || port > 65535)
+    return false;
+  out.host = std::string(rest.substr(0, colon));
+  out.port = static_cast<unsigned short>(port);
+  return true;
+}
+
+ClientResult request(const Endpoint& server, const std::string& method, const std::string& target,
+                     const std::string& body) {
+  ClientResult result;
+  try {
+    asio::io_context io;
+    asio::ip::tcp::resolver resolver(io);
+    beast::tcp_stream stream(io);
+    stream.connect(resolver.resolve(server.host, std::to_string(server.port)));
+    beast::http::request<beast::http::string_body> req(beast::http::string_to_verb(method), target,
+                                                       11);
+    req.set(beast::http::field::host, server.host);
+    if (!server.token.empty()) req.set(beast::http::field::authorization, "Bearer " + server.token);
+    req.body() = body;
+    req.prepare_payload();
+    // A server refusing a body (413) may answer before taking all of it.
+    boost::system::error_code write_error;
+    beast::http::write(stream, req, write_error);
+    beast::flat_buffer buffer;
+    beast::http::response_parser<beast::http::string_body> parser;
+    parser.body_limit(1u << 30);
+    beast::http::read(stream, buffer, parser);
+    result.status = parser.get().result_int();
+    result.body = parser.get().body();
+  } catch (const std::exception& e) {
+    result.error = e.what();
+  }
+  return result;
+}
+
+}  // namespace scoria::http
