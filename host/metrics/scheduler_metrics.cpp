@@ -38,6 +38,15 @@ SchedulerMetrics::SchedulerMetrics()
                   .Name("volcano_action_scheduling_latency_milliseconds")
                   .Help("Duration of each action in a session")
                   .Register(*registry_)),
+      plugin_(BuildHistogram()
+                  .Name("volcano_plugin_scheduling_latency_milliseconds")
+                  .Help("Duration of each plugin's session open and close callbacks")
+                  .Register(*registry_)),
+      task_latency_(BuildHistogram()
+                        .Name("volcano_task_scheduling_latency_milliseconds")
+                        .Help("Time from a task's creation to its bind")
+                        .Register(*registry_)
+                        .Add({}, latency_buckets())),
       attempts_(BuildCounter()
                     .Name("volcano_schedule_attempts_total")
                     .Help("Pods the scheduler tried to place, by result")
@@ -94,6 +103,8 @@ void SchedulerMetrics::observe_session(const scheduler::SessionTimings& timings,
   for (const auto& [name, ms] : timings.actions_ms) {
     action_.Add({{"action", name}}, latency_buckets()).Observe(ms);
   }
+  for (const auto& p : timings.plugins_ms)
+    plugin_.Add({{"plugin", p.plugin}, {"OnSession", p.event}}, latency_buckets()).Observe(p.ms);
   attempts_.Add({{"result", "scheduled"}}).Increment(static_cast<double>(outcome.binds.size()));
   double unschedulable_jobs = 0;
   for (const auto& g : outcome.pod_groups) {
@@ -113,6 +124,8 @@ void SchedulerMetrics::observe_session(const scheduler::SessionTimings& timings,
     }
   }
 }
+
+void SchedulerMetrics::observe_task_bound(double ms) { task_latency_.Observe(ms); }
 
 void SchedulerMetrics::set_plugin_errors(std::string_view plugin, double total) {
   prometheus::Counter& c = plugin_errors_.Add({{"plugin", std::string(plugin)}});

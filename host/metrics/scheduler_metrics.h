@@ -29,6 +29,8 @@ class SchedulerMetrics {
   /// A plugin's hook failures so far (monotonic; the counter follows it).
   void set_plugin_errors(std::string_view plugin, double total);
   void count_config_reload(bool ok);
+  /// A task bound `ms` after it was created (Volcano's task_scheduling_latency).
+  void observe_task_bound(double ms);
   void count_store_writes(std::string_view operation, double objects);
 
   /// The text exposition format (version 0.0.4).
@@ -39,6 +41,8 @@ class SchedulerMetrics {
   prometheus::Histogram& e2e_;
   prometheus::Histogram& open_session_;
   prometheus::Family<prometheus::Histogram>& action_;
+  prometheus::Family<prometheus::Histogram>& plugin_;
+  prometheus::Histogram& task_latency_;
   prometheus::Family<prometheus::Counter>& attempts_;
   prometheus::Gauge& unschedule_tasks_;
   prometheus::Gauge& unschedule_jobs_;

@@ -84,7 +84,10 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     hooks.ctx = p.instance->ctx();
     hooks.serial = (d.flags & SCORIA_FLAG_SERIAL_HOOKS) != 0;
     hooks.hooks.struct_size = sizeof(scoria_hooks);
-    if (d.on_session_open(p.instance->state(), handle, &hooks.hooks) != SCORIA_OK) {
+    const auto t = Clock::now();
+    const scoria_code opened = d.on_session_open(p.instance->state(), handle, &hooks.hooks);
+    if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionOpen", ms_since(t)});
+    if (opened != SCORIA_OK) {
       plugin::count_error(hooks.ctx, "on_session_open failed; plugin skipped this session");
       continue;
     }
@@ -102,7 +105,10 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
   const auto close_start = Clock::now();
   for (auto& p : plugins_) {
     const scoria_descriptor& d = p.instance->descriptor();
-    if (d.on_session_close) d.on_session_close(p.instance->state(), handle);
+    if (!d.on_session_close) continue;
+    const auto t = Clock::now();
+    d.on_session_close(p.instance->state(), handle);
+    if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionClose", ms_since(t)});
   }
   session::Outcome out = ssn.close();
   if (timings) {

@@ -21,6 +21,14 @@ struct SessionTimings {
   std::vector<std::pair<std::string, double>> actions_ms;
   double close_ms = 0;
   double total_ms = 0;
+  /// Per plugin: its name, "OnSessionOpen" or "OnSessionClose", and the
+  /// time its callback took (Volcano's plugin_scheduling_latency).
+  struct PluginTime {
+    std::string plugin;
+    const char* event;
+    double ms;
+  };
+  std::vector<PluginTime> plugins_ms;
 };
 
 class Scheduler {

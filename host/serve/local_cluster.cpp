@@ -89,6 +89,9 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
                      " names PodGroup " + group +
                      ", which does not exist; apply the PodGroup first or with it");
   }
+  const auto now = std::chrono::steady_clock::now();
+  for (const auto& w : writes)
+    if (w.kind == "Pod") stored_at_.try_emplace(w.key, now);
   ApplyResult result;
   result.resource_version = writes.empty() ? store_.latest_version() : store_.apply(writes);
   for (const auto& w : writes) result.applied.push_back(w.kind + " " + w.key);
@@ -96,6 +99,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
 }
 
 bool LocalCluster::remove(const KindInfo& kind, std::string_view key) {
+  if (kind.kind == "Pod") stored_at_.erase(std::string(key));
   return store_.remove(kind.kind, key).has_value();
 }
 
@@ -136,9 +140,16 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
   return std::nullopt;
 }
 
-void LocalCluster::record(const session::Outcome& outcome, cache::ClusterCache& cache) {
+std::vector<double> LocalCluster::record(const session::Outcome& outcome,
+                                         cache::ClusterCache& cache) {
   store::Batch batch;
+  std::vector<double> latencies;
+  const auto now = std::chrono::steady_clock::now();
   for (const auto& bind : outcome.binds) {
+    if (const auto it = stored_at_.find(bind.pod); it != stored_at_.end()) {
+      latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
+      stored_at_.erase(it);
+    }
     auto stored = store_.get("Pod", bind.pod);
     if (!stored) continue;
     json pod = json::parse(stored->json);
@@ -148,6 +159,7 @@ void LocalCluster::record(const session::Outcome& outcome, cache::ClusterCache& 
         {"BOUND", "Pod", bind.pod, json{{"pod", bind.pod}, {"node", bind.node}}.dump()});
   }
   for (const auto& pod : outcome.evictions) {
+    stored_at_.erase(pod);
     batch.deletes.emplace_back("Pod", pod);
     batch.events.push_back({"EVICTED", "Pod", pod, json{{"pod", pod}}.dump()});
   }
@@ -183,6 +195,7 @@ void LocalCluster::record(const session::Outcome& outcome, cache::ClusterCache& 
   cache.apply(outcome);
   // The cache already holds these changes: no reload for them.
   if (loaded_version_ >= 0) loaded_version_ = store_.latest_version();
+  return latencies;
 }
 
 const std::string* LocalCluster::unschedulable_reason(std::string_view podgroup) const {

@@ -4,10 +4,12 @@
 // or evicted, PodGroup phases), every decision also logged for watchers.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "cache/cluster_cache.h"
@@ -49,8 +51,9 @@ class LocalCluster {
   /// cluster (the cache then keeps its last good state).
   std::optional<std::string> refresh(cache::ClusterCache& cache);
   /// Writes what a session decided to the store (one transaction) and to
-  /// the cache.
-  void record(const session::Outcome& outcome, cache::ClusterCache& cache);
+  /// the cache. Returns, for each pod bound, the milliseconds since this
+  /// service first stored it (Volcano's task scheduling latency).
+  std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache);
 
   /// The last PodGroup conditions the scheduler reported, by "ns/name".
   const std::string* unschedulable_reason(std::string_view podgroup) const;
@@ -59,6 +62,8 @@ class LocalCluster {
   store::ObjectStore& store_;
   int64_t loaded_version_ = -1;
   std::vector<std::pair<std::string, std::string>> reasons_;  // podgroup, message
+  // When each pending pod was first stored by this process, by "ns/name".
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> stored_at_;
 };
 
 }  // namespace scoria::serve

@@ -121,7 +121,7 @@ struct Service::State {
     scheduler::SessionTimings timings;
     last = scheduler->run_once(cache.snapshot(), &timings);
     const size_t decided = last.binds.size() + last.evictions.size();
-    cluster.record(last, cache);
+    for (const double ms : cluster.record(last, cache)) metrics.observe_task_bound(ms);
     metrics.observe_session(timings, last);
     for (const auto& [plugin, errors] : scheduler->plugin_errors())
       metrics.set_plugin_errors(plugin, static_cast<double>(errors));

@@ -142,6 +142,7 @@ TEST(Serve, AcknowledgedAppliesSurviveKill9) {
   TempDir dir;
   const fs::path config = copy_config(dir.path());
   std::atomic<int> acknowledged{-1};
+  std::atomic<bool> writer_done{false};
   {
     ServeProcess serve(dir.path() / "state", base_args(config));
     std::thread writer([&] {
@@ -149,14 +150,18 @@ TEST(Serve, AcknowledgedAppliesSurviveKill9) {
         const std::string node = "kind: Node\napiVersion: v1\nmetadata: {name: n" +
                                  std::to_string(i) +
                                  "}\nstatus: {allocatable: {cpu: \"1\", pods: \"1\"}}\n";
-        if (http(serve.port(), "POST", "/api/v1/objects", node).status != 200) return;
+        if (http(serve.port(), "POST", "/api/v1/objects", node).status != 200) break;
         acknowledged = i;
       }
+      writer_done = true;
     });
-    while (acknowledged < 50) std::this_thread::sleep_for(5ms);
+    const auto give_up = std::chrono::steady_clock::now() + 60s;
+    while (acknowledged < 50 && !writer_done && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(5ms);
     serve.signal(SIGKILL);
     writer.join();
     EXPECT_TRUE(WIFSIGNALED(serve.wait()));
+    ASSERT_GE(acknowledged, 50) << "the burst stopped early:\n" << serve.log();
   }
   ServeProcess again(dir.path() / "state", base_args(config));
   const json nodes = json::parse(http(again.port(), "GET", "/api/v1/nodes").body);
