@@ -16,7 +16,7 @@ namespace scoria::cli {
 namespace {
 
 constexpr const char* kServeUsage =
-    "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR] [--port N]\n"
+    "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR[:PORT]] [--port N]\n"
     "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
     "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
@@ -48,7 +48,20 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
     } else if (a == "--state-dir") {
       o.state_dir = value();
     } else if (a == "--listen") {
-      o.address = value();
+      // ADDR, or ADDR:PORT ([ADDR]:PORT for IPv6).
+      std::string v = value();
+      const size_t colon = v.rfind(':');
+      const bool bracketed = v.starts_with('[');
+      if (colon != std::string::npos && (bracketed || v.find(':') == colon)) {
+        const std::string port = v.substr(colon + 1);
+        const int n = std::atoi(port.c_str());
+        if (n < 0 || n > 65535 || std::to_string(n) != port)
+          throw InputError("--listen " + v + ": the port must be a number from 0 to 65535");
+        o.port = static_cast<unsigned short>(n);
+        v = v.substr(0, colon);
+        if (bracketed && v.size() >= 2) v = v.substr(1, v.size() - 2);
+      }
+      o.address = v;
     } else if (a == "--port") {
       const std::string v = value();
       const int port = std::atoi(v.c_str());
