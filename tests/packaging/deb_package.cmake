@@ -1,0 +1,80 @@
+# Builds the Debian packages from the build tree with CPack and checks what
+# they hold and say with dpkg-deb: files, conffiles, maintainer metadata,
+# shared-library dependencies, and the SDK kept to scoria-dev.
+#   cmake -DBUILD_DIR=<build tree> -DWORK=<scratch dir> -P deb_package.cmake
+find_program(DPKG_DEB dpkg-deb)
+if(NOT DPKG_DEB)
+  message(STATUS "dpkg-deb not found: no Debian package to check")
+  return()
+endif()
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+execute_process(COMMAND ${CMAKE_CPACK_COMMAND} -G DEB -B ${WORK} --config
+                        ${BUILD_DIR}/CPackConfig.cmake
+                WORKING_DIRECTORY ${BUILD_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cpack failed (${rc}):\n${out}${err}")
+endif()
+file(GLOB main ${WORK}/scoria_*.deb)
+file(GLOB dev ${WORK}/scoria-dev_*.deb)
+if(NOT main OR NOT dev)
+  message(FATAL_ERROR "expected scoria_*.deb and scoria-dev_*.deb in ${WORK}:\n${out}")
+endif()
+
+# dpkg-deb <option> <deb> [fields...]
+function(deb_output deb option)
+  execute_process(COMMAND ${DPKG_DEB} ${option} ${deb} ${ARGN} RESULT_VARIABLE r OUTPUT_VARIABLE o
+                  ERROR_VARIABLE e)
+  if(NOT r EQUAL 0)
+    message(FATAL_ERROR "dpkg-deb ${option} ${deb} failed:\n${e}")
+  endif()
+  set(deb_out "${o}" PARENT_SCOPE)
+endfunction()
+
+function(expect text what)
+  foreach(needle ${ARGN})
+    string(FIND "${text}" "${needle}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${what} lacks \"${needle}\":\n${text}")
+    endif()
+  endforeach()
+endfunction()
+
+function(refuse text what)
+  foreach(needle ${ARGN})
+    string(FIND "${text}" "${needle}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${what} should not hold \"${needle}\":\n${text}")
+    endif()
+  endforeach()
+endfunction()
+
+deb_output(${main} --contents)
+expect("${deb_out}" "scoria package contents" "./usr/bin/scoria"
+       "./usr/lib/scoria/plugins/scoria-allocate.so" "./usr/lib/scoria/plugins/scoria-gang.so"
+       "./usr/lib/scoria/plugins/scoria-proportion.so" "./etc/scoria/scheduler.toml"
+       "./etc/scoria/volcano-scheduler.conf.yaml" "./usr/lib/systemd/system/scoria.service")
+refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc")
+
+deb_output(${main} --info)
+expect("${deb_out}" "scoria control" "Package: scoria" "Maintainer: " "Description: "
+       "Depends: " "libsqlite3" "libsystemd0" "conffiles")
+deb_output(${main} --field Maintainer)
+if(NOT deb_out MATCHES "^.+<.+@.+>")
+  message(FATAL_ERROR "Maintainer is not \"Name <address>\": ${deb_out}")
+endif()
+file(MAKE_DIRECTORY ${WORK}/control)
+execute_process(COMMAND ${DPKG_DEB} --control ${main} ${WORK}/control RESULT_VARIABLE rc)
+file(READ ${WORK}/control/conffiles conffiles)
+expect("${conffiles}" "conffiles" "/etc/scoria/scheduler.toml"
+       "/etc/scoria/volcano-scheduler.conf.yaml")
+
+deb_output(${dev} --contents)
+expect("${deb_out}" "scoria-dev contents" "./usr/include/scoria/scoria.h"
+       "./usr/include/scoria/scoria.hpp" "ScoriaSDKConfig.cmake" "ScoriaPlugin.cmake"
+       "pkgconfig/scoria-sdk.pc")
+refuse("${deb_out}" "scoria-dev contents" "./usr/bin/scoria")
+deb_output(${dev} --field Package Architecture)
+expect("${deb_out}" "scoria-dev control" "Package: scoria-dev" "Architecture: all")
+message(STATUS "checked ${main} and ${dev}")
