@@ -9,7 +9,7 @@ packages=(
   libtomlplusplus-dev prometheus-cpp-dev libyaml-cpp-dev nlohmann-json3-dev
   libsqlite3-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 time
+  python3 python3-yaml time
 )
 
 missing=()

@@ -34,6 +34,7 @@ constexpr const char* kCtlUsage =
     "  delete KIND NAME [-n NS]\n"
     "  describe podgroup NAME [-n NS]    why a PodGroup is pending\n"
     "  top queues                        allocated against deserved\n"
+    "  health                            exit 0 if the service answers /healthz\n"
     "  The server defaults to $SCORIA_SERVER or http://127.0.0.1:8080; the token to\n"
     "  $SCORIA_TOKEN.\n";
 
@@ -217,6 +218,16 @@ int run(const Ctl& c) {
       }
     }
     return rc;
+  }
+  if (verb == "health") {
+    // For container health checks: exit 0 when /healthz answers.
+    const http::ClientResult r = http::request(c.server, "GET", "/healthz");
+    if (r.status == 200) {
+      std::cout << "ok\n";
+      return 0;
+    }
+    std::cerr << "scoria: not healthy: " << (r.status == 0 ? r.error : r.body) << "\n";
+    return 1;
   }
   if (verb == "get" && c.words.size() >= 2) {
     const std::string kind = plural(c.words[1]);

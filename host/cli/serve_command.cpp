@@ -2,8 +2,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "cli/commands.h"
 #include "log/log.h"
@@ -19,6 +21,7 @@ constexpr const char* kServeUsage =
     "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR[:PORT]] [--port N]\n"
     "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
     "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
+    "                    [--leader-elect] [--lock-object-namespace NS] (Kubernetes source)\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
     "  it is required when --listen is not a loopback address.\n";
 
@@ -38,8 +41,15 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
   serve::ServeOptions o;
   if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
+    // --name value, or --name=value as Kubernetes manifests write flags.
+    std::string_view a = args[i];
+    std::optional<std::string> inline_value;
+    if (const size_t eq = a.find('='); a.starts_with("--") && eq != std::string_view::npos) {
+      inline_value = std::string(a.substr(eq + 1));
+      a = a.substr(0, eq);
+    }
     const auto value = [&]() -> std::string {
+      if (inline_value) return *std::exchange(inline_value, std::nullopt);
       if (i + 1 >= args.size()) throw InputError(std::string(a) + " needs a value");
       return std::string(args[++i]);
     };
@@ -82,6 +92,15 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       if (ms <= 0 || std::to_string(ms) != v)
         throw InputError("--schedule-period " + v + ": give milliseconds, above 0");
       o.period_ms = ms;
+    } else if (a == "--leader-elect") {
+      // Volcano's flags, taken now so that manifests carry them already:
+      // leader election belongs to the Kubernetes source; the local
+      // source's store has one writer and needs none.
+      log::write(log::kInfo, "serve",
+                 "leader election applies to the kubernetes source; the local source runs alone");
+    } else if (a == "--lock-object-namespace" || a == "--leader-elect-lease-duration" ||
+               a == "--leader-elect-renew-deadline" || a == "--leader-elect-retry-period") {
+      value();
     } else if (a == "-v" || a == "--v") {
       log::set_verbosity(std::atoi(value().c_str()));
     } else if (a == "-h" || a == "--help") {

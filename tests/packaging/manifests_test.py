@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Keeps the container and Kubernetes packaging honest without an engine or a
+cluster: what they say is read and checked, and the scoria command lines they
+run are started with the binary just built (paths moved into a temporary
+directory) and must come up healthy.
+
+    manifests_test.py container|kubernetes SCORIA SOURCE_DIR
+"""
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def start_serve(scoria, args, tmp):
+    """Runs `scoria <args>` and returns (process, port) once it listens."""
+    log = open(os.path.join(tmp, "serve.log"), "w+")
+    proc = subprocess.Popen([scoria] + args, stderr=log, stdout=log)
+    for _ in range(200):
+        log.seek(0)
+        found = re.search(r"listening on [^:\s]+:(\d+)", log.read())
+        if found:
+            return proc, int(found.group(1))
+        if proc.poll() is not None:
+            log.seek(0)
+            fail("scoria exited at start (%s):\n%s" % (" ".join(args), log.read()))
+        time.sleep(0.05)
+    proc.kill()
+    fail("scoria did not start listening")
+
+
+def stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    if proc.wait(timeout=30) != 0:
+        fail("scoria serve did not exit 0 on SIGTERM")
+
+
+def remap(args, mapping):
+    """Moves absolute paths of the image into the temporary directory and the
+    listen port to an ephemeral one."""
+    out = []
+    for a in args:
+        for old, new in mapping.items():
+            a = a.replace(old, new)
+        a = re.sub(r"(0\.0\.0\.0):\d+", r"\1:0", a)
+        out.append(a)
+    return out
+
+
+def prepare(tmp, source, config_name):
+    etc = os.path.join(tmp, "etc")
+    os.makedirs(etc)
+    conf = open(os.path.join(source, "config/examples/volcano-scheduler.conf.yaml")).read()
+    toml = open(os.path.join(source, "config/scheduler.toml")).read()
+    open(os.path.join(etc, "scheduler.toml"), "w").write(toml)
+    open(os.path.join(etc, config_name), "w").write(conf)
+    secrets = os.path.join(tmp, "secrets")
+    os.makedirs(secrets)
+    open(os.path.join(secrets, "token"), "w").write("test-token\n")
+    plugins = os.path.join(tmp, "plugins-extra")
+    os.makedirs(plugins, mode=0o755)
+    return {"/etc/scoria": etc, "/var/lib/scoria": os.path.join(tmp, "state"),
+            "/run/secrets/scoria": secrets, "/usr/lib/scoria/plugins-extra": plugins}
+
+
+def instructions(path):
+    """The Containerfile's instructions, continuation lines joined."""
+    text = open(path).read().replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def container(scoria, source):
+    steps = instructions(os.path.join(source, "packaging/container/Containerfile"))
+    froms = [rest for word, rest in steps if word == "FROM"]
+    if len(froms) != 2 or not froms[0].startswith("debian:bookworm ") or \
+            froms[1] != "debian:bookworm-slim":
+        fail("expected two stages, debian:bookworm then debian:bookworm-slim: %s" % froms)
+    build_runs = " ".join(rest for word, rest in steps[:steps.index(("FROM", froms[1]))]
+                          if word == "RUN")
+    # The same scripts CI runs (scripts/test.sh calls these two).
+    for script in ("scripts/install-deps.sh", "scripts/build.sh"):
+        if script not in build_runs:
+            fail("the build stage does not run " + script)
+        if script not in open(os.path.join(source, "scripts/test.sh")).read():
+            fail(script + " is not what CI runs")
+    users = [rest for word, rest in steps if word == "USER"]
+    if not users or users[-1].split(":")[0] in ("root", "0"):
+        fail("the image must run as a non-root user, USER is %s" % users)
+    volumes = json.loads(next(rest for word, rest in steps if word == "VOLUME"))
+    for mount in ("/etc/scoria", "/var/lib/scoria", "/usr/lib/scoria/plugins-extra"):
+        if mount not in volumes:
+            fail("no volume for " + mount)
+    exposed = next(rest for word, rest in steps if word == "EXPOSE")
+    health = next(rest for word, rest in steps if word == "HEALTHCHECK")
+    health_cmd = json.loads(health[health.index("CMD") + 3:].strip())
+    entry = json.loads(next(rest for word, rest in steps if word == "ENTRYPOINT"))
+    cmd = json.loads(next(rest for word, rest in steps if word == "CMD"))
+    if "0.0.0.0:" + exposed not in " ".join(cmd):
+        fail("CMD does not listen on the exposed port " + exposed)
+    if "http://127.0.0.1:" + exposed not in " ".join(health_cmd) or "health" not in health_cmd:
+        fail("the health check does not ask /healthz on port " + exposed)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        mapping = prepare(tmp, source, "volcano-scheduler.conf")
+        args = remap(entry[1:] + cmd, mapping)
+        proc, port = start_serve(scoria, args, tmp)
+        try:
+            check = [scoria] + [a.replace(":" + exposed, ":%d" % port) for a in health_cmd[1:]]
+            if subprocess.run(check, capture_output=True).returncode != 0:
+                fail("the health check command fails against the running service")
+        finally:
+            stop(proc)
+    print("container: ok")
+
+
+def kubernetes(scoria, source):
+    import yaml
+    folder = os.path.join(source, "packaging/kubernetes")
+    objects = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".yaml"):
+            with open(os.path.join(folder, name)) as f:
+                objects += [d for d in yaml.safe_load_all(f) if d]
+    by_kind = {}
+    for o in objects:
+        for field in ("apiVersion", "kind", "metadata"):
+            if field not in o:
+                fail("an object lacks %s: %s" % (field, o))
+        by_kind.setdefault(o["kind"], []).append(o)
+    for kind in ("Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role",
+                 "RoleBinding", "ConfigMap", "Deployment"):
+        if kind not in by_kind:
+            fail("no " + kind)
+
+    # Exactly the verbs the Kubernetes source needs.
+    want = {("", "nodes", "list"), ("", "nodes", "watch"), ("", "pods", "list"),
+            ("", "pods", "watch"), ("", "pods/binding", "create"),
+            ("", "pods/eviction", "create"),
+            ("scheduling.volcano.sh", "podgroups", "list"),
+            ("scheduling.volcano.sh", "podgroups", "watch"),
+            ("scheduling.volcano.sh", "queues", "list"),
+            ("scheduling.volcano.sh", "queues", "watch"),
+            ("scheduling.volcano.sh", "podgroups/status", "update"),
+            ("scheduling.k8s.io", "priorityclasses", "list"),
+            ("scheduling.k8s.io", "priorityclasses", "watch"),
+            ("coordination.k8s.io", "leases", "get"), ("coordination.k8s.io", "leases", "create"),
+            ("coordination.k8s.io", "leases", "update")}
+    have = set()
+    for role in by_kind["ClusterRole"] + by_kind["Role"]:
+        for rule in role["rules"]:
+            for group in rule["apiGroups"]:
+                for resource in rule["resources"]:
+                    for verb in rule["verbs"]:
+                        have.add((group, resource, verb))
+    if have != want:
+        fail("RBAC differs: missing %s, extra %s" % (sorted(want - have), sorted(have - want)))
+
+    account = by_kind["ServiceAccount"][0]["metadata"]["name"]
+    for binding in by_kind["ClusterRoleBinding"] + by_kind["RoleBinding"]:
+        if binding["subjects"][0]["name"] != account:
+            fail("a binding names another service account")
+
+    config_map = by_kind["ConfigMap"][0]
+    conf = config_map["data"]["volcano-scheduler.conf"]
+    expected = yaml.safe_load(open(os.path.join(source,
+                                                "config/examples/volcano-scheduler.conf.yaml")))
+    if yaml.safe_load(conf) != expected:
+        fail("the ConfigMap's scheduler config differs from "
+             "config/examples/volcano-scheduler.conf.yaml")
+
+    deployment = by_kind["Deployment"][0]
+    pod = deployment["spec"]["template"]["spec"]
+    if pod["serviceAccountName"] != account:
+        fail("the Deployment runs as another service account")
+    container = pod["containers"][0]
+    if container["livenessProbe"]["httpGet"]["path"] != "/healthz" or \
+            container["readinessProbe"]["httpGet"]["path"] != "/readyz":
+        fail("probes must ask /healthz and /readyz")
+    if "--leader-elect" not in container["args"]:
+        fail("the Deployment does not ask for leader election")
+    if not pod.get("securityContext", {}).get("runAsNonRoot"):
+        fail("the pod must run as non-root")
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    if volumes[mounts["/etc/scoria"]]["configMap"]["name"] != config_map["metadata"]["name"]:
+        fail("/etc/scoria is not the scheduler ConfigMap")
+
+    # The container's arguments start a healthy service.
+    with tempfile.TemporaryDirectory() as tmp:
+        mapping = prepare(tmp, source, "volcano-scheduler.conf")
+        args = remap([a for a in container["args"]], mapping)
+        proc, port = start_serve(scoria, args, tmp)
+        try:
+            health = subprocess.run([scoria, "ctl", "--server", "http://127.0.0.1:%d" % port,
+                                     "health"], capture_output=True)
+            if health.returncode != 0:
+                fail("the Deployment's service is not healthy")
+        finally:
+            stop(proc)
+    print("kubernetes: ok")
+
+
+if __name__ == "__main__":
+    what, scoria, source = sys.argv[1:4]
+    {"container": container, "kubernetes": kubernetes}[what](scoria, source)
