@@ -10,6 +10,7 @@ packages=(
   libsqlite3-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-yaml time
+  cargo
 )
 
 missing=()
