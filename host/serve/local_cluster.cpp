@@ -113,9 +113,8 @@ bool LocalCluster::set_pod_phase(std::string_view key, std::string_view phase) {
   if (!stored) return false;
   json pod = json::parse(stored->json);
   pod["status"]["phase"] = phase;
-  store::Batch batch;
-  batch.upserts.push_back({"Pod", std::string(key), pod.dump()});
-  store_.commit(batch);
+  const store::ObjectWrite write{"Pod", std::string(key), pod.dump()};
+  store_.apply({&write, 1});
   return true;
 }
 

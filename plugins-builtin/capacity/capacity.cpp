@@ -27,7 +27,6 @@
 #include <algorithm>
 #include <cstddef>
 
-#include <vector>
 
 #include "queue_ledger.h"
 #include "queue_tree.h"
@@ -50,17 +49,7 @@ Capacity& self_of(void* user_data) { return *static_cast<Capacity*>(user_data); 
 
 size_t index_of(const scoria_queue* queue) { return scoria::info(queue).index; }
 
-// The queue and, in a tree, its ancestors.
-std::vector<size_t> chain(const Capacity& self, size_t q) {
-  std::vector<size_t> out{q};
-  if (self.tree)
-    for (const size_t up : self.book.ancestors(q)) out.push_back(up);
-  return out;
-}
-
-ledger::QueueLedger& book_of(void* user_data) {
-  return self_of(user_data).book;
-}
+ledger::QueueLedger& book_of(void* user_data) { return self_of(user_data).book; }
 
 bool has_deserved(const QueueAccount& a) {
   for (size_t d = 0; d < a.deserved.size(); ++d)
@@ -109,8 +98,10 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
   const QueueAccount* a = self.book.of(queue);
   if (a == nullptr) return 1;
   if (!a->open) return 0;
-  for (const size_t q : chain(self, index_of(queue))) {
-    const QueueAccount& at = self.book.accounts()[q];
+  // The queue and, in a tree, each ancestor up to the root.
+  for (auto q = static_cast<int32_t>(index_of(queue)); q >= 0;
+       q = self.tree ? self.book.accounts()[static_cast<size_t>(q)].parent : -1) {
+    const QueueAccount& at = self.book.accounts()[static_cast<size_t>(q)];
     if (!self.book.fits(at, task, at.real_capability)) {
       log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
                scoria::view(scoria::info(task).uid), ">: it would exceed the capability of <",

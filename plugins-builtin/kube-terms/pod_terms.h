@@ -7,6 +7,7 @@
 #define SCORIA_KUBE_TERMS_POD_TERMS_H
 
 #include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -106,6 +107,38 @@ bool node_label(const scoria_node* node, std::string_view key, std::string_view&
 // the session (allocated, pipelined) or on the node (binding, bound,
 // running, releasing: a pod being deleted is still there).
 bool occupies_node(const scoria_task_info& info);
+
+// Calls fn(task, info, node) for every pod on a node of the session.
+template <class Fn>
+void for_each_placed(const scoria_session* ssn, Fn&& fn) {
+  const scoria_host_api& api = scoria::api();
+  const size_t nodes = api.node_count(ssn);
+  for (size_t n = 0; n < nodes; ++n) {
+    const scoria_node* node = api.node_at(ssn, n);
+    const size_t tasks = api.node_task_count(node);
+    for (size_t t = 0; t < tasks; ++t) {
+      const scoria_task* task = api.node_task_at(node, t);
+      const scoria_task_info info = scoria::info(task);
+      if (occupies_node(info)) fn(task, info, node);
+    }
+  }
+}
+
+// Calls fn(task, info, node, terms) for every task of `tasks` (one of the
+// SessionPodTerms lists) but `except` that is on a node.
+template <class Fn>
+void for_each_placed_of(const scoria_session* ssn, const SessionPodTerms& terms,
+                        std::span<const scoria_task* const> tasks, const scoria_task* except,
+                        Fn&& fn) {
+  for (const scoria_task* task : tasks) {
+    if (task == except) continue;
+    const scoria_task_info info = scoria::info(task);
+    if (!occupies_node(info)) continue;
+    const scoria_node* node = scoria::api().node_find(ssn, info.node_name);
+    const PodTerms* theirs = terms.of(task);
+    if (node != nullptr && theirs != nullptr) fn(task, info, node, *theirs);
+  }
+}
 
 }  // namespace kube
 

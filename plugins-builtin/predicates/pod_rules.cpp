@@ -12,21 +12,6 @@ namespace {
 using scoria::api;
 using scoria::view;
 
-// Calls fn(task, info, node) for every pod placed on a node of the session.
-template <class Fn>
-void for_each_placed(const scoria_session* ssn, Fn&& fn) {
-  const size_t nodes = api().node_count(ssn);
-  for (size_t n = 0; n < nodes; ++n) {
-    const scoria_node* node = api().node_at(ssn, n);
-    const size_t tasks = api().node_task_count(node);
-    for (size_t t = 0; t < tasks; ++t) {
-      const scoria_task* task = api().node_task_at(node, t);
-      const scoria_task_info info = scoria::info(task);
-      if (kube::occupies_node(info)) fn(task, info, node);
-    }
-  }
-}
-
 bool positive(const std::map<Domain, int64_t>& counts, const Domain& d) {
   const auto it = counts.find(d);
   return it != counts.end() && it->second > 0;
@@ -39,17 +24,20 @@ PodRules::PodRules(const scoria_session* ssn, const scoria_task* task,
                    const PodRuleReasons& reasons,
                    const std::function<bool(const scoria_node*)>& eligible)
     : task_(task), own_(terms.of(task)), reasons_(reasons) {
-  namespace_ = view(scoria::info(task).namespace_);
   check_affinity_ =
       switches.pod_affinity &&
       ((own_ != nullptr && (!own_->affinity.empty() || !own_->anti_affinity.empty())) ||
        !terms.with_anti_affinity().empty());
+  const bool spread = switches.topology_spread && own_ != nullptr &&
+                      std::any_of(own_->spread.begin(), own_->spread.end(),
+                                  [](const kube::SpreadConstraint& c) { return c.hard; });
+  const bool ports = switches.node_ports && own_ != nullptr && !own_->host_ports.empty();
+  // Most pods in most sessions: nothing refers to other pods, nothing to build.
+  if (!check_affinity_ && !spread && !ports) return;
+  namespace_ = view(scoria::info(task).namespace_);
   if (check_affinity_) build_affinity(ssn, terms);
-  if (switches.topology_spread && own_ != nullptr &&
-      std::any_of(own_->spread.begin(), own_->spread.end(),
-                  [](const kube::SpreadConstraint& c) { return c.hard; }))
-    build_spread(ssn, eligible);
-  if (switches.node_ports && own_ != nullptr && !own_->host_ports.empty()) build_ports(terms);
+  if (spread) build_spread(ssn, eligible);
+  if (ports) build_ports(ssn, terms);
 }
 
 void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodTerms& terms) {
@@ -65,7 +53,7 @@ void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodT
                                [&](const kube::PodAffinityTerm& term) {
                                  return term.selects(namespace_, task_, namespace_);
                                });
-    for_each_placed(
+    kube::for_each_placed(
         ssn, [&](const scoria_task* other, const scoria_task_info& info, const scoria_node* node) {
           if (other == task_) return;
           const std::string_view other_ns = view(info.namespace_);
@@ -84,19 +72,16 @@ void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodT
         });
   }
   // Symmetry: placed pods whose required anti-affinity rejects this pod.
-  for (const scoria_task* other : terms.with_anti_affinity()) {
-    if (other == task_) continue;
-    const scoria_task_info info = scoria::info(other);
-    if (!kube::occupies_node(info)) continue;
-    const scoria_node* node = api().node_find(ssn, info.node_name);
-    const kube::PodTerms* theirs = terms.of(other);
-    if (node == nullptr || theirs == nullptr) continue;
-    const std::string_view owner_ns = view(info.namespace_);
-    Domain d;
-    for (const auto& term : theirs->anti_affinity)
-      if (term.selects(owner_ns, task_, namespace_) && domain_of(node, term.topology_key, d))
-        ++existing_anti_counts_[d];
-  }
+  kube::for_each_placed_of(
+      ssn, terms, terms.with_anti_affinity(), task_,
+      [&](const scoria_task*, const scoria_task_info& info, const scoria_node* node,
+          const kube::PodTerms& theirs) {
+        const std::string_view owner_ns = view(info.namespace_);
+        Domain d;
+        for (const auto& term : theirs.anti_affinity)
+          if (term.selects(owner_ns, task_, namespace_) && domain_of(node, term.topology_key, d))
+            ++existing_anti_counts_[d];
+      });
 }
 
 void PodRules::build_spread(const scoria_session* ssn,
@@ -150,18 +135,14 @@ void PodRules::build_spread(const scoria_session* ssn,
   }
 }
 
-void PodRules::build_ports(const kube::SessionPodTerms& terms) {
+void PodRules::build_ports(const scoria_session* ssn, const kube::SessionPodTerms& terms) {
   check_ports_ = true;
-  for (const scoria_task* other : terms.with_host_ports()) {
-    if (other == task_) continue;
-    const scoria_task_info info = scoria::info(other);
-    if (!kube::occupies_node(info)) continue;
-    const kube::PodTerms* theirs = terms.of(other);
-    const scoria_node* node = api().node_find(api().job_session(info.job), info.node_name);
-    if (theirs == nullptr || node == nullptr) continue;
-    auto& list = ports_by_node_[scoria::info(node).index];
-    for (const auto& p : theirs->host_ports) list.push_back(&p);
-  }
+  kube::for_each_placed_of(ssn, terms, terms.with_host_ports(), task_,
+                           [&](const scoria_task*, const scoria_task_info&, const scoria_node* node,
+                               const kube::PodTerms& theirs) {
+                             auto& list = ports_by_node_[scoria::info(node).index];
+                             for (const auto& p : theirs.host_ports) list.push_back(&p);
+                           });
 }
 
 bool PodRules::affinity_holds(const scoria_node* node) const {

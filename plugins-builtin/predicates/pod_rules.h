@@ -60,7 +60,7 @@ class PodRules {
   void build_affinity(const scoria_session* ssn, const kube::SessionPodTerms& terms);
   void build_spread(const scoria_session* ssn,
                     const std::function<bool(const scoria_node*)>& eligible);
-  void build_ports(const kube::SessionPodTerms& terms);
+  void build_ports(const scoria_session* ssn, const kube::SessionPodTerms& terms);
 
   bool affinity_holds(const scoria_node* node) const;
   bool anti_affinity_holds(const scoria_node* node) const;

@@ -155,11 +155,13 @@ bool QueueLedger::less_equal(std::span<const double> l, std::span<const double> 
 }
 
 bool QueueLedger::fits(const QueueAccount& a, const scoria_task* task, const Vec& bound) const {
-  const scoria_task_info ti = scoria::info(task);
-  const std::span<const double> req(ti.resreq, dims_);
-  Vec future = a.allocated;
-  add(future, ti.resreq);
-  return less_equal(future, bound, req);
+  // Asked on every allocation attempt: compared in place, no copy.
+  const double* req = scoria::info(task).resreq;
+  for (size_t d = 0; d < dims_; ++d) {
+    if (d == SCORIA_DIM_PODS || req[d] <= 0) continue;
+    if (!le(a.allocated[d] + req[d], bound[d])) return false;
+  }
+  return true;
 }
 
 bool QueueLedger::admits(const QueueAccount& a, const scoria_job_info& job) const {

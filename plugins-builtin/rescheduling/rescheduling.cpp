@@ -31,6 +31,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -176,12 +177,15 @@ void victims(void* user_data, const scoria_task* const* tasks, size_t count, uin
   std::stable_sort(high.begin(), high.end(), [](const NodeUse& a, const NodeUse& b) {
     return a.percent[0] + a.percent[1] > b.percent[0] + b.percent[1];
   });
+  // The candidates by node, read once rather than once per high node.
+  std::unordered_map<std::string_view, std::vector<size_t>> by_node;
+  for (size_t i = 0; i < count; ++i)
+    by_node[scoria::view(scoria::info(tasks[i]).node_name)].push_back(i);
   for (NodeUse& n : high) {
     // The candidates on this node, in eviction order.
-    std::vector<size_t> here;
-    const std::string_view node_name = scoria::view(scoria::info(n.node).name);
-    for (size_t i = 0; i < count; ++i)
-      if (scoria::view(scoria::info(tasks[i]).node_name) == node_name) here.push_back(i);
+    const auto found = by_node.find(scoria::view(scoria::info(n.node).name));
+    if (found == by_node.end()) continue;
+    std::vector<size_t>& here = found->second;
     std::stable_sort(here.begin(), here.end(),
                      [&](size_t a, size_t b) { return evict_first(tasks[a], tasks[b]); });
     for (const size_t i : here) {
