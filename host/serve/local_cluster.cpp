@@ -1,15 +1,15 @@
 #include "serve/local_cluster.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "decode/object_decoder.h"
+#include "input/documents.h"
+#include "input/limits.h"
 #include "model/error.h"
 #include "source/object_loader.h"
-#include "source/yaml_json.h"
 
 namespace scoria::serve {
 
@@ -57,26 +57,35 @@ const KindInfo* kind_by_name(std::string_view kind) {
 }
 
 ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) {
-  // The loader's checks first: all or nothing, with its messages.
+  // Read once under the request limits; the decoders' checks first, all or
+  // nothing, with their messages.
+  std::vector<input::Document> docs = input::read_documents(text, origin, input::kRequestLimits);
   model::ClusterObjects parsed;
-  source::parse_objects(text, std::string(origin), parsed);
+  source::decode_objects(docs, origin, parsed);
 
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    throw InputError(std::string(origin) + ": " + e.what());
-  }
   std::vector<store::ObjectWrite> writes;
   std::set<std::string> groups_here;
-  for (const YAML::Node& doc : docs) {
-    if (!doc.IsDefined() || doc.IsNull()) continue;
-    json object = source::yaml_to_json(doc);
-    const KindInfo* kind = kind_by_name(object.value("kind", ""));
-    if (kind == nullptr) continue;  // parse_objects has refused what it cannot read
+  const auto add = [&](json object, std::string_view default_kind) {
+    std::string kind_name = object.value("kind", std::string(default_kind));
+    const KindInfo* kind = kind_by_name(kind_name);
+    if (kind == nullptr) return;  // the decoders have refused what they cannot read
+    object["kind"] = kind_name;
+    if (const decode::KindInfo* info = decode::find_kind(kind_name))
+      object["apiVersion"] = std::string(info->api_version);
     std::string key = key_of(*kind, object);
     if (kind->kind == "PodGroup") groups_here.insert(key);
     writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
+  };
+  for (input::Document& doc : docs) {
+    if (!doc.value.is_object()) continue;
+    const std::string kind = doc.value.value("kind", "");
+    if (kind.size() >= 4 && kind.ends_with("List")) {
+      json items = std::move(doc.value["items"]);
+      if (items.is_array())
+        for (json& item : items) add(std::move(item), kind.substr(0, kind.size() - 4));
+    } else {
+      add(std::move(doc.value), "");
+    }
   }
   // A pod naming a PodGroup must find it, here or already stored, as
   // Volcano's admission would have it.

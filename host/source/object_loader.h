@@ -1,7 +1,9 @@
 // Reads the section-4 object format (multi-document YAML or JSON) into
-// model::ClusterObjects.
+// model::ClusterObjects: documents read by input/, objects decoded by
+// decode/, then collected across files and completed here.
 #pragma once
 
+#include "input/documents.h"
 #include "model/objects.h"
 
 #include <string>
@@ -15,6 +17,11 @@ namespace scoria::source {
 /// number (1-based), the object (kind and name) and the field, with the fix.
 /// On error nothing is appended.
 void parse_objects(std::string_view text, const std::string& file_name, model::ClusterObjects& out);
+
+/// Like parse_objects, for documents already read (under the caller's
+/// limits).
+void decode_objects(const std::vector<input::Document>& docs, std::string_view origin,
+                    model::ClusterObjects& out);
 
 /// Reads every file ("-" is standard input) and then completes the set:
 /// implicit PodGroups (minMember 1, queue "default") for pods without one,

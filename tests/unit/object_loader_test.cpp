@@ -1093,3 +1093,31 @@ metadata:
 
 }  // namespace
 }  // namespace scoria::source
+
+namespace scoria::source {
+namespace {
+
+TEST(ObjectLoaderErrors, NamesAreValidatedAsTheApiServerDoes) {
+  for (const std::string bad : {"a b", "a?b", "a#b", "a%2f", "Upper", "-lead", "trail-", "a_b"}) {
+    const std::string msg =
+        parse_error("apiVersion: v1\nkind: Node\nmetadata: {name: \"" + bad + "\"}\n");
+    EXPECT_TRUE(contains(msg, "field metadata.name: \"" + bad + "\" is not a valid name")) << msg;
+  }
+  const std::string newline =
+      parse_error("apiVersion: v1\nkind: Node\nmetadata: {name: \"a\\nb\"}\n");
+  EXPECT_TRUE(contains(newline, "\"a\\x0ab\" is not a valid name")) << newline;
+  const std::string ns =
+      parse_error("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team.a}\n");
+  EXPECT_TRUE(contains(ns, "field metadata.namespace: \"team.a\" is not a valid namespace")) << ns;
+  EXPECT_EQ(parse_error("apiVersion: v1\nkind: Node\nmetadata: {name: node-1.zone-a}\n"), "");
+}
+
+TEST(ObjectLoaderErrors, HostileTextIsOneMessage) {
+  EXPECT_TRUE(
+      contains(parse_error(",\n"), "cluster.yaml: document 1: line 1, column 1: invalid YAML"));
+  EXPECT_TRUE(contains(parse_error("apiVersion: v1\nkind: Pod\nmetadata: {name: \"p\xe9\"}\n"),
+                       "cluster.yaml: byte 44 (line 3, column 20) is not valid UTF-8"));
+}
+
+}  // namespace
+}  // namespace scoria::source

@@ -1,0 +1,224 @@
+#include "decode/field_reader.h"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <system_error>
+
+#include "input/documents.h"
+#include "model/error.h"
+#include "model/quantity.h"
+
+namespace scoria::decode {
+
+namespace {
+
+const Json& null_json() {
+  static const Json kNull;
+  return kNull;
+}
+
+const Json& empty_object() {
+  static const Json kEmpty = Json::object();
+  return kEmpty;
+}
+
+double to_scoria_units(std::string_view name, double quantity) {
+  const double scaled = name == "memory" || name == "pods" ? quantity : quantity * 1000;
+  // The quantity is the double nearest a decimal, so `scaled` may sit a
+  // rounding error off a whole number: that is the whole number.
+  const double nearest = std::nearbyint(scaled);
+  if (std::fabs(scaled - nearest) <= 4 * std::numeric_limits<double>::epsilon() * nearest)
+    return nearest;
+  return std::ceil(scaled);
+}
+
+}  // namespace
+
+std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::string object_label(std::string_view kind, std::string_view object) {
+  std::string label = kind.empty() ? "object" : std::string(kind);
+  if (!object.empty()) label += " " + std::string(object);
+  return label;
+}
+
+std::string FieldReader::describe(const Json& n) { return input::describe(n); }
+
+void FieldReader::fail(const FieldPath& at, std::string_view what) const {
+  std::string msg = std::string(origin_) + ": document " + std::to_string(doc_) + " (" +
+                    object_label(kind_, object_) + "): ";
+  if (!at.empty()) msg += "field " + at.str() + ": ";
+  msg += what;
+  throw InputError(msg);
+}
+
+const Json& FieldReader::get(const Json& map, std::string_view key) {
+  if (!map.is_object()) return null_json();
+  const auto it = map.find(key);
+  return it == map.end() ? null_json() : *it;
+}
+
+const Json& FieldReader::mapping(const Json& n, const FieldPath& at) const {
+  if (!present(n)) return empty_object();
+  if (!n.is_object())
+    fail(at, "is " + describe(n) + ", not a mapping; write it as key: value pairs");
+  return n;
+}
+
+std::string FieldReader::text(const Json& n, const FieldPath& at) const {
+  if (!present(n)) return {};
+  if (n.is_object() || n.is_array())
+    fail(at, "is " + describe(n) + ", not a string; write a plain value");
+  return input::scalar_text(n);
+}
+
+bool FieldReader::boolean(const Json& n, const FieldPath& at) const {
+  if (n.is_boolean()) return n.get<bool>();
+  const std::string s = text(n, at);
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  fail(at, quote(s) + " is not a boolean; write true or false");
+}
+
+std::optional<bool> FieldReader::bool_field(const Json& map, std::string_view key,
+                                            const FieldPath& parent) const {
+  const Json& n = get(map, key);
+  if (!present(n)) return std::nullopt;
+  return boolean(n, parent.field(key));
+}
+
+int32_t FieldReader::int32(const Json& n, const FieldPath& at) const {
+  if (n.is_number_integer()) {
+    const int64_t v = n.get<int64_t>();
+    if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max())
+      return static_cast<int32_t>(v);
+    fail(at, std::to_string(v) +
+                 " is out of range; write a number between -2147483648 and "
+                 "2147483647");
+  }
+  const std::string str = text(n, at);
+  std::string_view s = str;
+  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc() && end == s.data() + s.size() && !s.empty()) {
+    if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max())
+      return static_cast<int32_t>(v);
+  } else if (ec != std::errc::result_out_of_range) {
+    fail(at, quote(str) + " is not a whole number; write e.g. 1");
+  }
+  fail(at, str + " is out of range; write a number between -2147483648 and 2147483647");
+}
+
+std::optional<int32_t> FieldReader::int_field(const Json& map, std::string_view key,
+                                              const FieldPath& parent) const {
+  const Json& n = get(map, key);
+  if (!present(n)) return std::nullopt;
+  return int32(n, parent.field(key));
+}
+
+int32_t FieldReader::count_field(const Json& map, std::string_view key, const FieldPath& parent,
+                                 int32_t fallback) const {
+  const std::optional<int32_t> v = int_field(map, key, parent);
+  if (v && *v < 0) fail(parent.field(key), std::to_string(*v) + " is negative; write 0 or more");
+  return v.value_or(fallback);
+}
+
+std::map<std::string, std::string> FieldReader::string_map(const Json& map, std::string_view key,
+                                                           const FieldPath& parent) const {
+  std::map<std::string, std::string> out;
+  const FieldPath at = parent.field(key);
+  const Json& m = map_field(map, key, parent);
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    const FieldPath entry = at.field(it.key());
+    out.emplace_hint(out.end(), it.key(), text(it.value(), entry));
+  }
+  return out;
+}
+
+int64_t FieldReader::timestamp(const Json& map, std::string_view key,
+                               const FieldPath& parent) const {
+  const FieldPath at = parent.field(key);
+  const std::string s = text(get(map, key), at);
+  if (s.empty()) return 0;
+  const std::optional<int64_t> ms = parse_rfc3339(s);
+  if (!ms) fail(at, quote(s) + " is not an RFC 3339 time; write e.g. \"2024-05-01T12:00:00Z\"");
+  return *ms;
+}
+
+model::ResourceList FieldReader::resources(const Json& n, const FieldPath& at) const {
+  model::ResourceList out;
+  const Json& m = mapping(n, at);
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    const std::string& name = it.key();
+    const FieldPath entry = at.field(name);
+    if (name.empty()) fail(at, "has an empty resource name; name it, e.g. cpu");
+    const std::string raw = text(it.value(), entry);
+    const size_t first = raw.find_first_not_of(" \t");
+    const std::string value = first == std::string::npos
+                                  ? ""
+                                  : raw.substr(first, raw.find_last_not_of(" \t") - first + 1);
+    if (value.empty()) fail(entry, "has no value; write a quantity, e.g. \"500m\" or \"2Gi\"");
+    double q = 0;
+    try {
+      q = model::parse_quantity(value);
+    } catch (const std::invalid_argument& e) {
+      fail(entry, e.what());
+    }
+    if (q < 0) fail(entry, quote(value) + " is negative; resource amounts must be 0 or more");
+    out.emplace_back(name, to_scoria_units(name, q));
+  }
+  return out;
+}
+
+std::optional<int64_t> FieldReader::parse_rfc3339(std::string_view s) {
+  // YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
+  auto digits = [&](size_t pos, size_t n, int& out) {
+    if (pos + n > s.size()) return false;
+    out = 0;
+    for (size_t i = pos; i < pos + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      out = out * 10 + (s[i] - '0');
+    }
+    return true;
+  };
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
+  if (s.size() < 20 || !digits(0, 4, y) || s[4] != '-' || !digits(5, 2, mo) || s[7] != '-' ||
+      !digits(8, 2, d) || (s[10] != 'T' && s[10] != 't') || !digits(11, 2, h) || s[13] != ':' ||
+      !digits(14, 2, mi) || s[16] != ':' || !digits(17, 2, sec))
+    return std::nullopt;
+  size_t pos = 19;
+  int64_t millis = 0;
+  if (s[pos] == '.') {
+    size_t n = 0;
+    for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos, ++n)
+      if (n < 3) millis = millis * 10 + (s[pos] - '0');
+    if (n == 0) return std::nullopt;
+    for (; n < 3; ++n) millis *= 10;
+  }
+  int64_t offset_min = 0;
+  if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
+    ++pos;
+  } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+    int oh = 0, om = 0;
+    if (!digits(pos + 1, 2, oh) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
+        !digits(pos + 4, 2, om) || oh > 23 || om > 59)
+      return std::nullopt;
+    offset_min = (oh * 60 + om) * (s[pos] == '-' ? -1 : 1);
+    pos += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (pos != s.size() || h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year{y}, std::chrono::month{unsigned(mo)},
+                                         std::chrono::day{unsigned(d)}};
+  if (!date.ok()) return std::nullopt;
+  const int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
+  const int64_t seconds = days * 86400 + h * 3600 + mi * 60 + sec - offset_min * 60;
+  return seconds * 1000 + millis;
+}
+
+}  // namespace scoria::decode

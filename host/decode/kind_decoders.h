@@ -1,0 +1,26 @@
+// The decoders of each kind (one file each), called by object_decoder.cpp
+// once kind, apiVersion and metadata are checked.
+#pragma once
+
+#include "decode/field_reader.h"
+#include "model/objects.h"
+
+namespace scoria::decode {
+
+/// One object being decoded: its reader, its mapping and metadata, and
+/// where they sit in the document.
+struct ObjectFields {
+  const FieldReader& r;
+  const Json& obj;
+  const FieldPath& root;
+  const Json& meta;
+  const FieldPath& meta_path;
+};
+
+model::Node decode_node(const ObjectFields& f);
+model::Pod decode_pod(const ObjectFields& f);
+model::PodGroup decode_pod_group(const ObjectFields& f);
+model::Queue decode_queue(const ObjectFields& f);
+model::PriorityClass decode_priority_class(const ObjectFields& f, bool& never_preempt);
+
+}  // namespace scoria::decode

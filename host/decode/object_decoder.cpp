@@ -1,0 +1,133 @@
+#include "decode/object_decoder.h"
+
+#include <algorithm>
+#include <array>
+
+#include "decode/kind_decoders.h"
+#include "decode/object_names.h"
+
+namespace scoria::decode {
+
+namespace {
+
+constexpr std::array<KindInfo, 5> kKinds{{
+    {"Node", "v1", false},
+    {"Pod", "v1", true},
+    {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
+    {"Queue", "scheduling.volcano.sh/v1beta1", false},
+    {"PriorityClass", "scheduling.k8s.io/v1", false},
+}};
+
+std::string supported_kinds() {
+  std::string out;
+  for (const KindInfo& k : kKinds) {
+    if (!out.empty()) out += ", ";
+    out += std::string(k.api_version) + " " + std::string(k.kind);
+  }
+  return out + " (or a List of them)";
+}
+
+/// One object: `node` at `root` (the document itself, or items[i] of a List).
+void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int doc, int item,
+                   std::string_view default_kind, std::vector<Decoded>& out) {
+  r.set_kind({});
+  r.set_object({});
+  if (!node.is_object()) {
+    r.fail(root, "is " + FieldReader::describe(node) +
+                     ", not an object; write one object (apiVersion, kind, metadata, ...) per "
+                     "document");
+  }
+  std::string kind = r.text_field(node, "kind", root);
+  if (kind.empty()) kind = default_kind;
+  if (kind.empty()) {
+    r.fail(root.field("kind"),
+           "is missing; every object needs apiVersion and kind, e.g. apiVersion: v1, kind: Pod");
+  }
+  r.set_kind(kind);
+  // Name the object in messages about its kind already, when it has a name.
+  if (const Json& meta = FieldReader::get(node, "metadata"); meta.is_object()) {
+    const Json& n = FieldReader::get(meta, "name");
+    const Json& ns = FieldReader::get(meta, "namespace");
+    if (n.is_string())
+      r.set_object((ns.is_string() ? ns.get<std::string>() + "/" : "") + n.get<std::string>());
+  }
+  const KindInfo* info = find_kind(kind);
+  if (info == nullptr)
+    r.fail(root.field("kind"), quote(kind) + " is not supported; use one of " + supported_kinds());
+  const std::string api = r.text_field(node, "apiVersion", root);
+  if (!api.empty() && api != info->api_version) {
+    r.fail(root.field("apiVersion"), quote(api) + " is not an apiVersion of " + kind +
+                                         "; write apiVersion: " + std::string(info->api_version));
+  }
+
+  const FieldPath meta_path = root.field("metadata");
+  const Json& meta = r.map_field(node, "metadata", root);
+  const std::string name = r.text_field(meta, "name", meta_path);
+  if (name.empty()) r.fail(meta_path.field("name"), "is missing; give the " + kind + " a name");
+  if (auto why = subdomain_error(name)) r.fail(meta_path.field("name"), *why);
+  std::string ns;
+  if (info->namespaced) {
+    ns = r.text_field(meta, "namespace", meta_path);
+    if (ns.empty()) ns = "default";
+    if (auto why = label_error(ns)) r.fail(meta_path.field("namespace"), *why);
+  }
+  r.set_object(info->namespaced ? ns + "/" + name : name);
+
+  const ObjectFields f{r, node, root, meta, meta_path};
+  Decoded d{model::Node{}, doc, item, false};
+  if (kind == "Node") {
+    model::Node n = decode_node(f);
+    n.name = name;
+    d.object = std::move(n);
+  } else if (kind == "Pod") {
+    model::Pod pod = decode_pod(f);
+    pod.namespace_ = ns;
+    pod.name = name;
+    d.object = std::move(pod);
+  } else if (kind == "PodGroup") {
+    model::PodGroup g = decode_pod_group(f);
+    g.namespace_ = ns;
+    g.name = name;
+    d.object = std::move(g);
+  } else if (kind == "Queue") {
+    model::Queue q = decode_queue(f);
+    q.name = name;
+    d.object = std::move(q);
+  } else {
+    model::PriorityClass pc = decode_priority_class(f, d.never_preempt);
+    pc.name = name;
+    d.object = std::move(pc);
+  }
+  out.push_back(std::move(d));
+}
+
+}  // namespace
+
+std::span<const KindInfo> kinds() { return kKinds; }
+
+const KindInfo* find_kind(std::string_view kind) {
+  const auto it =
+      std::find_if(kKinds.begin(), kKinds.end(), [&](const KindInfo& k) { return k.kind == kind; });
+  return it == kKinds.end() ? nullptr : &*it;
+}
+
+void decode_document(const Json& doc, std::string_view origin, int number,
+                     std::vector<Decoded>& out) {
+  FieldReader r(origin, number);
+  const FieldPath root;
+  const std::string kind =
+      doc.is_object() ? r.text(FieldReader::get(doc, "kind"), root.field("kind")) : std::string();
+  const bool is_list = kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0;
+  if (!is_list) {
+    decode_object(r, doc, root, number, -1, {}, out);
+    return;
+  }
+  r.set_kind(kind);
+  const std::string item_kind = kind.substr(0, kind.size() - 4);
+  int i = 0;
+  r.each(doc, "items", root, [&](const Json& item, const FieldPath& at) {
+    decode_object(r, item, at, number, i++, item_kind, out);
+  });
+}
+
+}  // namespace scoria::decode

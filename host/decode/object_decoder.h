@@ -1,0 +1,43 @@
+// One decoder per kind, behind one entry point: a document's JSON (from an
+// object file, the store or an API body) becomes model objects. Every
+// source decodes through here, so an object means the same wherever it
+// comes from and is refused with the same message.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "model/objects.h"
+
+namespace scoria::decode {
+
+using Object =
+    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass>;
+
+/// One object decoded, with where it came from.
+struct Decoded {
+  Object object;
+  int doc = 0;
+  int item = -1;               // index in a List's items, else -1
+  bool never_preempt = false;  // PriorityClass preemptionPolicy: Never
+};
+
+/// A kind Scoria reads.
+struct KindInfo {
+  std::string_view kind;
+  std::string_view api_version;
+  bool namespaced;
+};
+std::span<const KindInfo> kinds();
+const KindInfo* find_kind(std::string_view kind);
+
+/// Decodes a document (one object, or a List: kind List, PodList, ...)
+/// into `out`. Throws InputError naming `origin`, document `number`, the
+/// object and the field.
+void decode_document(const nlohmann::json& doc, std::string_view origin, int number,
+                     std::vector<Decoded>& out);
+
+}  // namespace scoria::decode

@@ -1,0 +1,204 @@
+// v1 Pod: what scheduling reads of it, and the whole object as JSON for the
+// plugins that read more (pod affinity, topology spread, host ports).
+#include <string_view>
+
+#include "decode/kind_decoders.h"
+#include "decode/scheduling_terms.h"
+#include "model/quantity.h"
+#include "model/resource_list.h"
+
+namespace scoria::decode {
+
+namespace {
+
+constexpr std::string_view kGroupNameKey = "scheduling.k8s.io/group-name";
+constexpr std::string_view kTaskSpecKey = "volcano.sh/task-spec";
+
+/// True if `key` of `m` holds a non-empty list.
+bool has_items(const Json& m, std::string_view key) {
+  const Json& n = FieldReader::get(m, key);
+  return n.is_array() && !n.empty();
+}
+
+/// Which pod (anti-)affinity terms the pod has; their content is read by the
+/// plugins that use them, from the pod's JSON.
+uint32_t pod_affinity_features(const FieldReader& r, const Json& affinity,
+                               const FieldPath& aff_path) {
+  constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+  constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
+  uint32_t features = 0;
+  const Json& pod_affinity = r.map_field(affinity, "podAffinity", aff_path);
+  const Json& anti_affinity = r.map_field(affinity, "podAntiAffinity", aff_path);
+  if (has_items(pod_affinity, kRequired)) features |= model::kPodAffinity;
+  if (has_items(anti_affinity, kRequired)) features |= model::kPodAntiAffinity;
+  if (has_items(pod_affinity, kPreferred) || has_items(anti_affinity, kPreferred))
+    features |= model::kPreferredPodAffinity;
+  return features;
+}
+
+/// True if a container or init container asks for a host port.
+bool uses_host_ports(const FieldReader& r, const Json& spec, const FieldPath& spec_path) {
+  bool found = false;
+  for (std::string_view list : {"containers", "initContainers"}) {
+    r.each_map(spec, list, spec_path, [&](const Json& c, const FieldPath& cp) {
+      r.each_map(c, "ports", cp, [&](const Json& port, const FieldPath& pp) {
+        if (r.int_field(port, "hostPort", pp).value_or(0) > 0) found = true;
+      });
+    });
+  }
+  return found;
+}
+
+model::PodPhase pod_phase(const FieldReader& r, const std::string& phase, const FieldPath& at) {
+  if (phase.empty() || phase == "Pending") return model::PodPhase::Pending;
+  if (phase == "Running") return model::PodPhase::Running;
+  if (phase == "Succeeded") return model::PodPhase::Succeeded;
+  if (phase == "Failed") return model::PodPhase::Failed;
+  if (phase == "Unknown") return model::PodPhase::Unknown;
+  r.fail(at,
+         quote(phase) + " is not a pod phase; use Pending, Running, Succeeded, Failed or Unknown");
+}
+
+/// A container's requests, defaulted from its limits as Kubernetes does:
+/// a resource with a limit and no request requests the limit.
+model::ResourceList container_requests(const FieldReader& r, const Json& c, const FieldPath& at) {
+  const FieldPath res_path = at.field("resources");
+  const Json& res = r.map_field(c, "resources", at);
+  const FieldPath req_path = res_path.field("requests");
+  model::ResourceList requests = r.resources(FieldReader::get(res, "requests"), req_path);
+  const model::ResourceList limits = r.resources_field(res, "limits", res_path);
+  for (const auto& [name, limit] : limits) {
+    auto it = std::find_if(requests.begin(), requests.end(),
+                           [&](const auto& e) { return e.first == name; });
+    if (it == requests.end()) {
+      requests.emplace_back(name, limit);
+    } else if (it->second > limit) {
+      r.fail(req_path.field(name),
+             "request " + model::format_quantity(name, it->second) + " is more than the limit " +
+                 model::format_quantity(name, limit) + "; lower the request or raise the limit");
+    }
+  }
+  return requests;
+}
+
+void read_affinity(const FieldReader& r, const Json& spec, const FieldPath& spec_path,
+                   model::Pod& pod) {
+  const FieldPath aff_path = spec_path.field("affinity");
+  const Json& affinity = r.map_field(spec, "affinity", spec_path);
+  pod.features |= pod_affinity_features(r, affinity, aff_path);
+  const FieldPath na_path = aff_path.field("nodeAffinity");
+  const Json& node_affinity = r.map_field(affinity, "nodeAffinity", aff_path);
+  const FieldPath req_path = na_path.field("requiredDuringSchedulingIgnoredDuringExecution");
+  const Json& required =
+      FieldReader::get(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution");
+  if (FieldReader::present(required)) {
+    const Json& req = r.mapping(required, req_path);
+    r.each_map(req, "nodeSelectorTerms", req_path, [&](const Json& t, const FieldPath& tp) {
+      pod.required_affinity.push_back(selector_term(r, t, tp));
+    });
+    if (pod.required_affinity.empty()) {
+      r.fail(req_path.field("nodeSelectorTerms"),
+             "is empty; give at least one term, or remove requiredDuringScheduling...");
+    }
+  }
+  r.each_map(node_affinity, "preferredDuringSchedulingIgnoredDuringExecution", na_path,
+             [&](const Json& p, const FieldPath& pp) {
+               const std::optional<int32_t> w = r.int_field(p, "weight", pp);
+               if (!w || *w < 1 || *w > 100) {
+                 r.fail(pp.field("weight"),
+                        (w ? std::to_string(*w) + " is out of range" : std::string("is missing")) +
+                            "; write a weight from 1 to 100");
+               }
+               const FieldPath pref_path = pp.field("preference");
+               const Json& pref = FieldReader::get(p, "preference");
+               if (!FieldReader::present(pref))
+                 r.fail(pref_path, "is missing; give a node selector term");
+               model::NodeSelectorTerm term =
+                   selector_term(r, r.mapping(pref, pref_path), pref_path);
+               term.weight = *w;
+               pod.preferred_affinity.push_back(std::move(term));
+             });
+}
+
+/// Requests as Kubernetes counts them (PodRequests): regular containers and
+/// sidecars (init containers with restartPolicy Always) run together; each
+/// other init container runs alone beside the sidecars started before it.
+void read_requests(const FieldReader& r, const Json& spec, const FieldPath& spec_path,
+                   model::Pod& pod) {
+  r.each_map(spec, "containers", spec_path, [&](const Json& c, const FieldPath& cp) {
+    model::add_into(pod.requests, container_requests(r, c, cp));
+  });
+  model::ResourceList sidecars;
+  model::ResourceList init_peak;
+  r.each_map(spec, "initContainers", spec_path, [&](const Json& c, const FieldPath& cp) {
+    model::ResourceList req = container_requests(r, c, cp);
+    if (r.text_field(c, "restartPolicy", cp) == "Always") {
+      model::add_into(pod.requests, req);
+      model::add_into(sidecars, req);
+      req = sidecars;
+    } else {
+      model::add_into(req, sidecars);
+    }
+    model::max_into(init_peak, req);
+  });
+  pod.init_requests = pod.requests;
+  model::max_into(pod.init_requests, init_peak);
+  const model::ResourceList overhead = r.resources_field(spec, "overhead", spec_path);
+  model::add_into(pod.requests, overhead);
+  model::add_into(pod.init_requests, overhead);
+}
+
+}  // namespace
+
+model::Pod decode_pod(const ObjectFields& f) {
+  const FieldReader& r = f.r;
+  model::Pod pod;
+  pod.labels = r.string_map(f.meta, "labels", f.meta_path);
+  pod.annotations = r.string_map(f.meta, "annotations", f.meta_path);
+  pod.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
+  pod.deleting = !r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
+  if (auto g = pod.annotations.find(std::string(kGroupNameKey)); g != pod.annotations.end())
+    pod.group_name = g->second;
+
+  // volcano.sh/preemptable and volcano.sh/task-spec: annotation, else label.
+  pod.preemptable = read_preemptable(r, pod.annotations, pod.labels, f.meta_path);
+  for (const auto* m : {&pod.annotations, &pod.labels}) {
+    auto it = m->find(std::string(kTaskSpecKey));
+    if (it != m->end() && !it->second.empty()) {
+      pod.role = it->second;
+      break;
+    }
+  }
+
+  const FieldPath spec_path = f.root.field("spec");
+  const Json& spec = r.map_field(f.obj, "spec", f.root);
+  pod.scheduler_name = r.text_field(spec, "schedulerName", spec_path);
+  pod.node_name = r.text_field(spec, "nodeName", spec_path);
+  pod.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
+  pod.priority = r.int_field(spec, "priority", spec_path);
+  const std::string policy = r.text_field(spec, "preemptionPolicy", spec_path);
+  if (policy == "Never") {
+    pod.preempt_never = true;
+  } else if (!policy.empty() && policy != "PreemptLowerPriority") {
+    r.fail(spec_path.field("preemptionPolicy"),
+           quote(policy) + " is not a preemption policy; use PreemptLowerPriority or Never");
+  }
+  pod.node_selector = r.string_map(spec, "nodeSelector", spec_path);
+  read_requests(r, spec, spec_path, pod);
+  read_affinity(r, spec, spec_path, pod);
+  r.each_map(spec, "tolerations", spec_path, [&](const Json& t, const FieldPath& tp) {
+    pod.tolerations.push_back(toleration(r, t, tp));
+  });
+  if (has_items(spec, "topologySpreadConstraints")) pod.features |= model::kTopologySpread;
+  if (uses_host_ports(r, spec, spec_path)) pod.features |= model::kHostPorts;
+  pod.scheduling_gated = has_items(spec, "schedulingGates");
+
+  const FieldPath status_path = f.root.field("status");
+  const Json& status = r.map_field(f.obj, "status", f.root);
+  pod.phase = pod_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
+  pod.nominated_node = r.text_field(status, "nominatedNodeName", status_path);
+  pod.json = f.obj.dump();
+  return pod;
+}
+
+}  // namespace scoria::decode

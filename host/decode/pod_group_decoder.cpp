@@ -1,0 +1,53 @@
+// scheduling.volcano.sh/v1beta1 PodGroup.
+#include "decode/kind_decoders.h"
+#include "decode/scheduling_terms.h"
+
+namespace scoria::decode {
+
+namespace {
+
+model::PodGroupPhase pod_group_phase(const FieldReader& r, const std::string& phase,
+                                     const FieldPath& at) {
+  if (phase.empty() || phase == "Pending") return model::PodGroupPhase::Pending;
+  if (phase == "Inqueue") return model::PodGroupPhase::Inqueue;
+  if (phase == "Running") return model::PodGroupPhase::Running;
+  if (phase == "Unknown") return model::PodGroupPhase::Unknown;
+  if (phase == "Completed") return model::PodGroupPhase::Completed;
+  r.fail(at, quote(phase) +
+                 " is not a PodGroup phase; use Pending, Inqueue, Running, Unknown or Completed");
+}
+
+}  // namespace
+
+model::PodGroup decode_pod_group(const ObjectFields& f) {
+  const FieldReader& r = f.r;
+  model::PodGroup g;
+  g.annotations = r.string_map(f.meta, "annotations", f.meta_path);
+  g.preemptable =
+      read_preemptable(r, g.annotations, r.string_map(f.meta, "labels", f.meta_path), f.meta_path);
+  g.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
+  const FieldPath spec_path = f.root.field("spec");
+  const Json& spec = r.map_field(f.obj, "spec", f.root);
+  g.min_member = r.count_field(spec, "minMember", spec_path, 1);
+  const FieldPath mtm_path = spec_path.field("minTaskMember");
+  const Json& mtm = r.map_field(spec, "minTaskMember", spec_path);
+  for (auto it = mtm.begin(); it != mtm.end(); ++it) {
+    const FieldPath entry = mtm_path.field(it.key());
+    const int32_t n = r.int32(it.value(), entry);
+    if (n < 0) r.fail(entry, std::to_string(n) + " is negative; write 0 or more");
+    g.min_task_member.emplace(it.key(), n);
+  }
+  const Json& min_res = FieldReader::get(spec, "minResources");
+  g.has_min_resources = FieldReader::present(min_res);
+  g.min_resources = r.resources(min_res, spec_path.field("minResources"));
+  const std::string queue = r.text_field(spec, "queue", spec_path);
+  g.queue = queue.empty() ? std::string("default") : queue;
+  g.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
+  const FieldPath status_path = f.root.field("status");
+  const Json& status = r.map_field(f.obj, "status", f.root);
+  g.phase =
+      pod_group_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
+  return g;
+}
+
+}  // namespace scoria::decode

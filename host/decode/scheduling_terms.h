@@ -1,0 +1,22 @@
+// Fields that several kinds share: taints and tolerations, node selector
+// terms, Volcano's preemptable flag.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "decode/field_reader.h"
+#include "model/objects.h"
+
+namespace scoria::decode {
+
+model::TaintEffect taint_effect(const FieldReader& r, const std::string& s, const FieldPath& at);
+model::NodeSelectorTerm selector_term(const FieldReader& r, const Json& m, const FieldPath& at);
+model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPath& at);
+
+/// volcano.sh/preemptable, as Volcano reads it for pods and PodGroups: the
+/// annotation, else the label (Go's strconv.ParseBool); true when neither.
+bool read_preemptable(const FieldReader& r, const std::map<std::string, std::string>& annotations,
+                      const std::map<std::string, std::string>& labels, const FieldPath& meta_path);
+
+}  // namespace scoria::decode

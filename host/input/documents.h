@@ -1,0 +1,54 @@
+// Untrusted YAML and JSON as JSON values: the one way text becomes a tree in
+// Scoria (object files, API bodies, Volcano configs). Parsed by libfyaml's
+// event parser into nlohmann::json under Limits, so a hostile input is
+// refused in time proportional to its size: no alias bombs, no unbounded
+// nesting, only valid UTF-8.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "input/limits.h"
+
+namespace scoria::input {
+
+struct Document {
+  nlohmann::json value;  // null for an empty document (a stray "---")
+  int number = 0;        // 1-based, counted as YAML counts documents
+};
+
+/// Every document in `text`, in order. Plain scalars follow the YAML 1.2
+/// core schema (true/false, integers, floats, null); quoted ones stay
+/// strings; JSON reads as itself. Merge keys (<<) are honoured as the
+/// Kubernetes YAML reader does. Throws InputError naming `origin`, the
+/// document, the line and column (or the field) and the fix: for invalid
+/// YAML, invalid UTF-8, a NUL byte, a duplicate key, a key that is not a
+/// scalar, and every limit passed.
+std::vector<Document> read_documents(std::string_view text, std::string_view origin,
+                                     const Limits& limits);
+
+/// Receives a document read by stream_documents: `slot` orders documents
+/// across threads (slot by slot, in order within one).
+using DocumentUse = std::function<void(size_t slot, Document&& doc)>;
+
+/// read_documents without keeping the trees: the text is read on every core
+/// and each document handed to `use` on the thread that read it, as soon
+/// as it is read. `slots(n)` is called before any `use` with the number of
+/// slots (and again, with 1, if the text must be read whole after all:
+/// start over then). An exception from `use` counts as an error of that
+/// document: the first error in text order is rethrown.
+void stream_documents(std::string_view text, std::string_view origin, const Limits& limits,
+                      const std::function<void(size_t)>& slots, const DocumentUse& use);
+
+/// The text a scalar value stands for, as a string field reads it: strings
+/// as they are, integers and booleans as written, floats in their shortest
+/// form; empty for anything else.
+std::string scalar_text(const nlohmann::json& v);
+
+/// "a mapping", "a list", "\"text\"", "empty": what a value is, for messages.
+std::string describe(const nlohmann::json& v);
+
+}  // namespace scoria::input

@@ -1,0 +1,50 @@
+// How much untrusted text may ask of the reader. Every way input enters
+// (object files, API bodies, configs) reads under one of these, so that any
+// input is accepted or refused in time and memory proportional to its size.
+#pragma once
+
+#include <cstddef>
+
+namespace scoria::input {
+
+struct Limits {
+  size_t max_bytes = 0;         // the whole text
+  size_t max_documents = 0;     // "---"-separated documents
+  size_t max_depth = 0;         // nesting of mappings and sequences
+  size_t max_scalar_bytes = 0;  // one string, key or value
+  size_t max_aliases = 0;       // alias (*name) uses
+  size_t max_alias_nodes = 0;   // nodes copied through aliases, in all
+};
+
+/// Object files given to `simulate` or `check-config`: large clusters
+/// (S2 is ~250 MB of YAML in 160,000 documents), but no alias bombs.
+constexpr Limits kFileLimits{
+    .max_bytes = size_t{2} << 30,
+    .max_documents = 10'000'000,
+    .max_depth = 64,
+    .max_scalar_bytes = size_t{1} << 20,
+    .max_aliases = 1000,
+    .max_alias_nodes = 10'000,
+};
+
+/// One API request body: the API server's own limit is 3 MiB.
+constexpr Limits kRequestLimits{
+    .max_bytes = size_t{3} << 20,
+    .max_documents = 10'000,
+    .max_depth = 64,
+    .max_scalar_bytes = size_t{1} << 20,
+    .max_aliases = 100,
+    .max_alias_nodes = 10'000,
+};
+
+/// A scheduler config.
+constexpr Limits kConfigLimits{
+    .max_bytes = size_t{4} << 20,
+    .max_documents = 16,
+    .max_depth = 32,
+    .max_scalar_bytes = size_t{1} << 20,
+    .max_aliases = 100,
+    .max_alias_nodes = 10'000,
+};
+
+}  // namespace scoria::input

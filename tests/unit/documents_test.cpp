@@ -1,0 +1,124 @@
+// Hostile and odd input for the document reader: every case is refused with
+// one message (never a hang, a crash or a blow-up in memory) or read as
+// Kubernetes' YAML reader would read it.
+#include "input/documents.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "input/utf8.h"
+#include "model/error.h"
+
+namespace scoria::input {
+namespace {
+
+std::string error_of(std::string_view text, const Limits& limits = kRequestLimits) {
+  try {
+    read_documents(text, "body", limits);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST(Documents, LoneCommaIsRefusedAtOnce) {
+  // yaml-cpp 0.7.0 loops forever on this (jbeder/yaml-cpp#1040).
+  const std::string msg = error_of(",\n");
+  EXPECT_TRUE(contains(msg, "body: document 1: line 1, column 1: invalid YAML")) << msg;
+}
+
+TEST(Documents, AliasBombIsRefused) {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    const char prev = static_cast<char>(c - 1);
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", *" : "*") + prev;
+    bomb += "]\n";
+  }
+  const std::string msg = error_of(bomb);
+  EXPECT_TRUE(contains(msg, "excessive aliasing is refused")) << msg;
+}
+
+TEST(Documents, FewAliasesAndMergeKeysAreRead) {
+  const auto docs =
+      read_documents("base: &b {cpu: 1, memory: 2Gi}\nspec:\n  <<: *b\n  cpu: 2\nlist: [*b]\n",
+                     "body", kRequestLimits);
+  ASSERT_EQ(docs.size(), 1u);
+  const nlohmann::json& v = docs[0].value;
+  EXPECT_EQ(v["spec"]["cpu"], 2);  // the mapping's own key wins over the merge
+  EXPECT_EQ(v["spec"]["memory"], "2Gi");
+  EXPECT_EQ(v["list"][0]["cpu"], 1);
+}
+
+TEST(Documents, DeepNestingIsRefusedWithoutRecursion) {
+  const std::string msg = error_of(std::string(100000, '['));
+  EXPECT_TRUE(contains(msg, "nested deeper than 64 levels")) << msg;
+}
+
+TEST(Documents, InvalidUtf8IsRefusedWithItsOffset) {
+  const std::string msg = error_of("apiVersion: v1\nkind: Pod\nmetadata: {name: p\xe9}\n");
+  EXPECT_TRUE(contains(msg, "body: byte 43 (line 3, column 19) is not valid UTF-8")) << msg;
+  EXPECT_EQ(invalid_utf8_at("\xed\xa0\x80"), 0u);      // a surrogate
+  EXPECT_EQ(invalid_utf8_at("ok\xc0\xaf"), 2u);        // overlong '/'
+  EXPECT_EQ(invalid_utf8_at("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
+  EXPECT_EQ(invalid_utf8_at("caf\xc3\xa9 \xf0\x9f\x98\x80"), std::nullopt);
+}
+
+TEST(Documents, NulByteIsRefused) {
+  const std::string msg = error_of(std::string("a: b\0c\n", 7));
+  EXPECT_TRUE(contains(msg, "byte 4 (line 1, column 5) is a NUL character")) << msg;
+}
+
+TEST(Documents, SizeAndDocumentCountAreBounded) {
+  Limits small = kRequestLimits;
+  small.max_bytes = 16;
+  EXPECT_TRUE(contains(error_of("a: 0123456789abcdef\n", small), "more than the limit of 16"));
+  small = kRequestLimits;
+  small.max_documents = 2;
+  EXPECT_TRUE(contains(error_of("a: 1\n---\nb: 2\n---\nc: 3\n", small), "more than 2 documents"));
+  small = kRequestLimits;
+  small.max_scalar_bytes = 4;
+  EXPECT_TRUE(contains(error_of("a: 12345\n", small), "longer than the limit of 4"));
+}
+
+TEST(Documents, DuplicateAndComplexKeysAreRefused) {
+  EXPECT_TRUE(contains(error_of("spec:\n  a: 1\n  a: 2\n"),
+                       "document 1 (object): field spec.a: appears twice; keep one"));
+  EXPECT_TRUE(contains(error_of("? [a, b]\n: c\n"), "keys are plain strings"));
+}
+
+TEST(Documents, CoreSchemaScalarsAndJson) {
+  const auto docs = read_documents(
+      "a: 1\nb: '1'\nc: true\nd: 1.5\ne: ~\nf: 1e3\ng: !!str 2\nh: 0x1f\n---\n{\"j\": [1, "
+      "\"x\"]}\n",
+      "body", kRequestLimits);
+  ASSERT_EQ(docs.size(), 2u);
+  const nlohmann::json& v = docs[0].value;
+  EXPECT_TRUE(v["a"].is_number_integer());
+  EXPECT_TRUE(v["b"].is_string());
+  EXPECT_TRUE(v["c"].is_boolean());
+  EXPECT_TRUE(v["d"].is_number_float());
+  EXPECT_TRUE(v["e"].is_null());
+  EXPECT_EQ(v["f"], 1000.0);
+  EXPECT_EQ(v["g"].dump(), "\"2\"") << v.dump();
+  EXPECT_EQ(v["h"].dump(), "\"0x1f\"");
+  EXPECT_EQ(docs[1].number, 2);
+  EXPECT_EQ(docs[1].value["j"][1], "x");
+  EXPECT_EQ(scalar_text(v["d"]), "1.5");
+  EXPECT_EQ(scalar_text(v["a"]), "1");
+}
+
+TEST(Documents, EmptyDocumentsAreNumberedAndNull) {
+  const auto docs = read_documents("---\n---\na: 1\n", "body", kRequestLimits);
+  ASSERT_EQ(docs.size(), 2u);
+  EXPECT_TRUE(docs[0].value.is_null());
+  EXPECT_EQ(docs[1].number, 2);
+}
+
+}  // namespace
+}  // namespace scoria::input
