@@ -9,9 +9,13 @@ packages=(
   libtomlplusplus-dev prometheus-cpp-dev libyaml-cpp-dev nlohmann-json3-dev libfyaml-dev
   libsqlite3-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-yaml time
+  python3 python3-yaml python3-kubernetes time
   cargo
 )
+
+# kubectl drives the Kubernetes-shaped API in the tests: the one on PATH, or
+# Debian's.
+command -v kubectl >/dev/null 2>&1 || packages+=(kubernetes-client)
 
 missing=()
 for p in "${packages[@]}"; do

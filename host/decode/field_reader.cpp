@@ -50,9 +50,10 @@ std::string FieldReader::describe(const Json& n) { return input::describe(n); }
 void FieldReader::fail(const FieldPath& at, std::string_view what) const {
   std::string msg = std::string(origin_) + ": document " + std::to_string(doc_) + " (" +
                     object_label(kind_, object_) + "): ";
-  if (!at.empty()) msg += "field " + at.str() + ": ";
+  const std::string field = at.str();
+  if (!at.empty()) msg += "field " + field + ": ";
   msg += what;
-  throw InputError(msg);
+  throw FieldError(msg, field, std::string(what));
 }
 
 const Json& FieldReader::get(const Json& map, std::string_view key) {

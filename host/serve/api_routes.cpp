@@ -11,6 +11,9 @@
 //   GET    /api/v1/podgroups/{namespace}/{name}/describe
 //   GET    /api/v1/top/queues
 //   GET    /api/v1/watch[?resourceVersion=N]    newline-delimited JSON, resumable
+//
+// Everything else under /api, /apis and /version is the Kubernetes API
+// (serve/kube_api.h).
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
@@ -63,6 +66,20 @@ std::optional<std::string_view> query_value(std::string_view query, std::string_
   return std::nullopt;
 }
 
+/// Scoria's own routes from before the Kubernetes paths, kept where they
+/// do not collide: multi-document apply, the all-kinds watch, top queues,
+/// PodGroup describe, and objects addressed as {kind}/{namespace}/{name}.
+bool legacy_path(std::string_view path) {
+  const std::vector<std::string_view> parts = segments(path);
+  if (parts.size() < 3 || parts[0] != "api" || parts[1] != "v1") return false;
+  const std::string_view first = parts[2];
+  if (first == "objects" || first == "top") return true;
+  if (first == "watch") return parts.size() == 3;
+  if (first == "podgroups" || first == "queues" || first == "priorityclasses") return true;
+  if (first == "pods") return parts.size() >= 5;  // pods/{namespace}/{name}[/status]
+  return false;
+}
+
 std::string kinds_list() { return "nodes, pods, podgroups, queues, priorityclasses"; }
 
 }  // namespace
@@ -88,14 +105,22 @@ http::Reply Service::route(const http::Request& request,
   }
   if (path == "/metrics")
     return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v), {}};
-  if (!path.starts_with("/api/v1/")) return error(404, "no such path; the API is under /api/v1", v);
-
-  const bool writes = method == Verb::post || method == Verb::put || method == Verb::delete_;
+  const bool writes = method == Verb::post || method == Verb::put || method == Verb::delete_ ||
+                      method == Verb::patch;
   if (writes && !s.options.token.empty()) {
     const auto auth = request.find(beast::http::field::authorization);
     if (auth == request.end() || auth->value() != "Bearer " + s.options.token)
       return error(401, "writes need the header Authorization: Bearer <token>", v);
   }
+  if (!legacy_path(path)) {
+    if (auto answered = s.kube.handle(request, path, query)) {
+      if (const size_t n = s.kube.take_writes(); n > 0)
+        s.metrics.count_store_writes("api", static_cast<double>(n));
+      return std::move(*answered);
+    }
+  }
+  if (!path.starts_with("/api/v1/"))
+    return error(404, "no such path; the API is under /api, /apis and /api/v1", v);
 
   const std::vector<std::string_view> parts = segments(path.substr(8));
   if (parts.empty()) return error(404, "name a kind: " + kinds_list(), v);

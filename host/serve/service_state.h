@@ -29,6 +29,7 @@
 #include "plugin/plugin_registry.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
+#include "serve/kube_api.h"
 #include "serve/local_cluster.h"
 #include "serve/watch_hub.h"
 #include "store/object_store.h"
@@ -57,7 +58,8 @@ struct Service::State {
         timer(io),
         signals(io, SIGTERM, SIGINT, SIGHUP),
         config_watch(io),
-        watchers(store) {
+        watchers(store),
+        kube(store, watchers) {
     signals.add(SIGUSR2);
   }
 
@@ -75,6 +77,7 @@ struct Service::State {
   asio::posix::stream_descriptor config_watch;
   std::array<char, 4096> watch_buffer{};
   WatchHub watchers;
+  KubeApi kube;
   session::Outcome last;
   std::optional<std::string> sync_error = std::string("no session has run yet");
   bool notified_ready = false;
@@ -143,6 +146,8 @@ struct Service::State {
     }
     sd_notify(0, "WATCHDOG=1");
     store.compact_events(state_detail::kEventsKept);
+    kube.reap(std::chrono::system_clock::now());
+    watchers.expire(Clock::now());
     timer.expires_at(start + std::chrono::milliseconds(period_ms()));
     timer.async_wait([this](const boost::system::error_code& ec) {
       if (!ec) tick();

@@ -9,8 +9,29 @@ constexpr size_t kBatch = 1000;
 }
 
 void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after) {
-  watchers_.push_back({std::move(stream), after});
+  add(
+      std::move(stream), after,
+      [](const store::Event& e) -> std::optional<std::string> {
+        nlohmann::json line = {{"type", e.type},
+                               {"kind", e.kind},
+                               {"key", e.key},
+                               {"resourceVersion", e.resource_version},
+                               {"object", nlohmann::json::parse(e.json, nullptr, false)}};
+        return line.dump() + "\n";
+      },
+      std::nullopt);
+}
+
+void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after, Render render,
+                   std::optional<Clock::time_point> deadline) {
+  watchers_.push_back({std::move(stream), after, std::move(render), deadline});
   send(watchers_.back());
+}
+
+void WatchHub::expire(Clock::time_point now) {
+  for (Watcher& w : watchers_)
+    if (w.deadline && *w.deadline <= now) w.stream->close();
+  std::erase_if(watchers_, [](const Watcher& w) { return !w.stream->open(); });
 }
 
 void WatchHub::send(Watcher& w) {
@@ -19,16 +40,10 @@ void WatchHub::send(Watcher& w) {
     if (events.empty() || !w.stream->open()) return;
     std::string chunk;
     for (const store::Event& e : events) {
-      nlohmann::json line = {{"type", e.type},
-                             {"kind", e.kind},
-                             {"key", e.key},
-                             {"resourceVersion", e.resource_version},
-                             {"object", nlohmann::json::parse(e.json, nullptr, false)}};
-      chunk += line.dump();
-      chunk += '\n';
+      if (auto line = w.render(e)) chunk += *line;
       w.cursor = e.resource_version;
     }
-    w.stream->write(std::move(chunk));
+    if (!chunk.empty()) w.stream->write(std::move(chunk));
   }
 }
 

@@ -3,8 +3,12 @@
 // one JSON object per line (newline-delimited JSON), in version order.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "http/server.h"
@@ -14,10 +18,22 @@ namespace scoria::serve {
 
 class WatchHub {
  public:
+  /// What one watcher is sent of a log entry: a line (with its newline), or
+  /// nothing when the entry is not for it.
+  using Render = std::function<std::optional<std::string>(const store::Event&)>;
+  using Clock = std::chrono::steady_clock;
+
   explicit WatchHub(store::ObjectStore& store) : store_(store) {}
 
-  /// Starts sending `stream` the entries after version `after`.
+  /// Starts sending `stream` the entries after version `after`, every entry
+  /// as one JSON line (the local API's own watch).
   void add(std::shared_ptr<http::Stream> stream, int64_t after);
+  /// Starts sending `stream` what `render` makes of each entry after
+  /// `after`, until `deadline` (a watch's timeoutSeconds) if one is given.
+  void add(std::shared_ptr<http::Stream> stream, int64_t after, Render render,
+           std::optional<Clock::time_point> deadline);
+  /// Closes the watchers whose deadline has passed.
+  void expire(Clock::time_point now);
   /// Sends every open stream what is new; forgets closed ones.
   void pump();
   void close_all();
@@ -27,6 +43,8 @@ class WatchHub {
   struct Watcher {
     std::shared_ptr<http::Stream> stream;
     int64_t cursor;
+    Render render;
+    std::optional<Clock::time_point> deadline;
   };
   void send(Watcher& w);
 

@@ -87,6 +87,33 @@ std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_vi
   return version;
 }
 
+PutResult ObjectStore::put(const ObjectWrite& object, const Precondition& pre) {
+  Transaction tx(db_);
+  auto q = db_.prepare("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
+  q.bind(1, object.kind).bind(2, object.key);
+  const bool exists = q.step();
+  const int64_t current = exists ? q.column_int(0) : 0;
+  if (exists && pre.must_not_exist) return {PutResult::Exists, current};
+  if (!exists && pre.must_exist) return {PutResult::Missing, 0};
+  if (pre.version && (!exists || *pre.version != current)) return {PutResult::Conflict, current};
+  const int64_t version = upsert(object);
+  tx.commit();
+  return {PutResult::Written, version};
+}
+
+PutResult ObjectStore::remove_if(std::string_view kind, std::string_view key,
+                                 std::optional<int64_t> version) {
+  Transaction tx(db_);
+  auto q = db_.prepare("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
+  q.bind(1, kind).bind(2, key);
+  if (!q.step()) return {PutResult::Missing, 0};
+  const int64_t current = q.column_int(0);
+  if (version && *version != current) return {PutResult::Conflict, current};
+  const auto gone = erase(kind, key);
+  tx.commit();
+  return {PutResult::Written, gone.value_or(0)};
+}
+
 int64_t ObjectStore::commit(const Batch& batch) {
   Transaction tx(db_);
   for (const ObjectWrite& o : batch.upserts) upsert(o);

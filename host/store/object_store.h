@@ -62,6 +62,21 @@ struct Batch {
   std::vector<EventWrite> events;                            // logged as given
 };
 
+/// When a conditional write may go ahead (the API's create, update and
+/// delete): the object must or must not exist, and, when `version` is set,
+/// must still be at that version (optimistic concurrency).
+struct Precondition {
+  bool must_exist = false;
+  bool must_not_exist = false;
+  std::optional<int64_t> version;
+};
+
+/// What a conditional write did: written at `version`, or why not.
+struct PutResult {
+  enum Status { Written, Exists, Missing, Conflict } status = Written;
+  int64_t version = 0;
+};
+
 class ObjectStore {
  public:
   /// Opens or creates the store; StoreError if it cannot, or if the file
@@ -74,6 +89,10 @@ class ObjectStore {
   /// Deletes an object, logging DELETED; the version, or nullopt if absent.
   std::optional<int64_t> remove(std::string_view kind, std::string_view key);
   std::optional<StoredObject> get(std::string_view kind, std::string_view key);
+  /// Creates or replaces `object` if `pre` holds, in one transaction.
+  PutResult put(const ObjectWrite& object, const Precondition& pre);
+  /// Deletes if the object exists and, when `version` is set, is at it.
+  PutResult remove_if(std::string_view kind, std::string_view key, std::optional<int64_t> version);
   /// Objects of a kind, by key.
   std::vector<StoredObject> list(std::string_view kind);
 

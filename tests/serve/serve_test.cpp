@@ -44,7 +44,8 @@ std::vector<std::string> base_args(const fs::path& config) {
 
 long long version_of(unsigned short port) {
   const HttpResult r = http(port, "GET", "/api/v1/pods");
-  return r.status == 200 ? json::parse(r.body).value("resourceVersion", -1LL) : -1;
+  if (r.status != 200) return -1;
+  return std::stoll(json::parse(r.body)["metadata"].value("resourceVersion", "-1"));
 }
 
 // Applies the bundled example and sees, on the watch stream, the binds the

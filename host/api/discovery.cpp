@@ -1,0 +1,119 @@
+#include "api/discovery.h"
+
+#include <set>
+#include <string>
+
+#include "api/resources.h"
+
+namespace scoria::api {
+
+namespace {
+
+using nlohmann::json;
+
+json version_document() {
+  // The Kubernetes API version whose conventions this server follows.
+  return {{"major", "1"},
+          {"minor", "32"},
+          {"gitVersion", "v1.32.0+scoria"},
+          {"gitCommit", ""},
+          {"gitTreeState", "clean"},
+          {"buildDate", "1970-01-01T00:00:00Z"},
+          {"goVersion", "none (scoria is C++)"},
+          {"compiler", "scoria"},
+          {"platform", "linux/amd64"}};
+}
+
+json group_list() {
+  json groups = json::array();
+  std::set<std::string_view> seen;
+  for (const Resource& r : resources()) {
+    if (r.group.empty() || !seen.insert(r.group).second) continue;
+    const json version = {{"groupVersion", api_version(r)}, {"version", std::string(r.version)}};
+    groups.push_back({{"name", std::string(r.group)},
+                      {"versions", json::array({version})},
+                      {"preferredVersion", version}});
+  }
+  return {{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", groups}};
+}
+
+json resource_list(std::string_view group, std::string_view version) {
+  json list = json::array();
+  bool any = false;
+  for (const Resource& r : resources()) {
+    if (r.group != group || r.version != version) continue;
+    any = true;
+    json verbs = json::array();
+    for (std::string_view v : resource_verbs()) verbs.push_back(std::string(v));
+    json entry = {{"name", std::string(r.plural)},
+                  {"singularName", std::string(r.singular)},
+                  {"namespaced", r.namespaced},
+                  {"kind", std::string(r.kind)},
+                  {"verbs", verbs},
+                  {"storageVersionHash", ""}};
+    if (!r.short_names.empty()) {
+      json names = json::array();
+      for (std::string_view n : r.short_names) names.push_back(std::string(n));
+      entry["shortNames"] = names;
+    }
+    if (r.group == "scheduling.volcano.sh") entry["categories"] = json::array({"all"});
+    if (r.kind == "Pod" || r.kind == "Node") entry["categories"] = json::array({"all"});
+    list.push_back(std::move(entry));
+    for (std::string_view sub : r.subresources) {
+      json sub_verbs =
+          sub == "status" ? json::array({"get", "patch", "update"}) : json::array({"create"});
+      std::string kind(r.kind);
+      if (sub == "binding") kind = "Binding";
+      if (sub == "eviction") kind = "Eviction";
+      list.push_back({{"name", std::string(r.plural) + "/" + std::string(sub)},
+                      {"singularName", ""},
+                      {"namespaced", r.namespaced},
+                      {"kind", kind},
+                      {"verbs", sub_verbs}});
+    }
+  }
+  if (!any) return nullptr;
+  const std::string gv =
+      group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
+  return {
+      {"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", gv}, {"resources", list}};
+}
+
+}  // namespace
+
+std::optional<json> discovery_document(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  if (path == "/version") return version_document();
+  if (path == "/api") {
+    return json{{"kind", "APIVersions"},
+                {"versions", json::array({"v1"})},
+                {"serverAddressByClientCIDRs",
+                 json::array({{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", ""}}})}};
+  }
+  if (path == "/apis") return group_list();
+  if (path == "/api/v1") return resource_list("", "v1");
+  if (path.starts_with("/apis/")) {
+    const std::string_view rest = path.substr(6);
+    const size_t slash = rest.find('/');
+    if (slash == std::string_view::npos) {
+      // /apis/{group}: the group alone.
+      for (const json& g : group_list()["groups"])
+        if (g["name"] == rest) {
+          json out = g;
+          out["kind"] = "APIGroup";
+          out["apiVersion"] = "v1";
+          return out;
+        }
+      return std::nullopt;
+    }
+    const std::string_view group = rest.substr(0, slash);
+    const std::string_view version = rest.substr(slash + 1);
+    if (version.find('/') != std::string_view::npos) return std::nullopt;
+    json list = resource_list(group, version);
+    if (list.is_null()) return std::nullopt;
+    return list;
+  }
+  return std::nullopt;
+}
+
+}  // namespace scoria::api

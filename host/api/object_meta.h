@@ -1,0 +1,43 @@
+// Server-set metadata, as the API server keeps it: uid, creationTimestamp,
+// generation (bumped when the spec changes) and resourceVersion (the store's
+// version of the object's last change, stamped when the object is served,
+// never trusted from a client).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "api/resources.h"
+
+namespace scoria::api {
+
+class ObjectMeta {
+ public:
+  ObjectMeta();
+
+  /// A new object: apiVersion and kind set, the namespace filled in (or
+  /// checked against the path's), generateName expanded, uid,
+  /// creationTimestamp and generation 1 set, resourceVersion removed.
+  /// Throws ApiError for a namespace that disagrees with the path's.
+  void on_create(nlohmann::json& object, const Resource& r, const std::string& path_namespace);
+  /// A replacement of `old`: identity and creation kept from `old`,
+  /// generation bumped when the spec changed, resourceVersion removed.
+  static void on_update(nlohmann::json& object, const nlohmann::json& old, const Resource& r);
+
+  /// metadata.resourceVersion set to `version`.
+  static void stamp(nlohmann::json& object, int64_t version);
+  /// metadata.resourceVersion as a number: nullopt when absent; throws
+  /// ApiError (400) when it is not a version.
+  static std::optional<int64_t> requested_version(const nlohmann::json& object);
+
+  /// Now as RFC 3339 (seconds, UTC), as creationTimestamp is written.
+  static std::string now_rfc3339();
+
+ private:
+  std::string uid();
+  std::mt19937_64 random_;
+};
+
+}  // namespace scoria::api

@@ -1,0 +1,34 @@
+// A Kubernetes API path taken apart:
+//   /api/v1[/watch][/namespaces/{ns}]/{plural}[/{name}[/{subresource}]]
+//   /apis/{group}/{version}[/watch][/namespaces/{ns}]/{plural}[/{name}[/{subresource}]]
+// Segments are percent-decoded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/resources.h"
+
+namespace scoria::api {
+
+struct ResourcePath {
+  const Resource* resource = nullptr;
+  std::string namespace_;  // empty: every namespace (lists and watches)
+  std::string name;        // empty: the collection
+  std::string subresource;
+  bool watch_prefix = false;  // the deprecated /watch/ form
+};
+
+/// Returns nullopt when `path` is not under /api/v1 or /apis/{g}/{v}, or
+/// names no resource this server has; throws ApiError (404) for a known
+/// prefix with a malformed rest.
+std::optional<ResourcePath> parse_resource_path(std::string_view path);
+
+/// %XX decoded; nullopt for a malformed escape.
+std::optional<std::string> percent_decode(std::string_view s);
+
+/// A query parameter's decoded value ("+" is a space), or nullopt.
+std::optional<std::string> query_param(std::string_view query, std::string_view key);
+
+}  // namespace scoria::api

@@ -1,0 +1,62 @@
+#include "api/resources.h"
+
+#include <algorithm>
+#include <array>
+
+namespace scoria::api {
+
+namespace {
+
+constexpr std::array<std::string_view, 1> kNodeShort{"no"};
+constexpr std::array<std::string_view, 1> kPodShort{"po"};
+constexpr std::array<std::string_view, 1> kNamespaceShort{"ns"};
+constexpr std::array<std::string_view, 1> kEventShort{"ev"};
+constexpr std::array<std::string_view, 2> kPodGroupShort{"pg", "podgroup-v1beta1"};
+constexpr std::array<std::string_view, 2> kQueueShort{"q", "queue-v1beta1"};
+constexpr std::array<std::string_view, 1> kPriorityClassShort{"pc"};
+constexpr std::array<std::string_view, 0> kNone{};
+constexpr std::array<std::string_view, 1> kStatus{"status"};
+constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
+
+constexpr std::array<Resource, 7> kResources{{
+    {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
+    {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
+    {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, false},
+    {"", "v1", "events", "event", "Event", true, kEventShort, kNone, false},
+    {"scheduling.volcano.sh", "v1beta1", "podgroups", "podgroup", "PodGroup", true, kPodGroupShort,
+     kStatus, true},
+    {"scheduling.volcano.sh", "v1beta1", "queues", "queue", "Queue", false, kQueueShort, kStatus,
+     true},
+    {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false,
+     kPriorityClassShort, kNone, true},
+}};
+
+constexpr std::array<std::string_view, 8> kVerbs{"create", "delete", "deletecollection", "get",
+                                                 "list",   "patch",  "update",           "watch"};
+
+}  // namespace
+
+std::span<const Resource> resources() { return kResources; }
+
+const Resource* find_resource(std::string_view group, std::string_view version,
+                              std::string_view plural) {
+  const auto it = std::find_if(kResources.begin(), kResources.end(), [&](const Resource& r) {
+    return r.group == group && r.version == version && r.plural == plural;
+  });
+  return it == kResources.end() ? nullptr : &*it;
+}
+
+const Resource* find_kind(std::string_view kind) {
+  const auto it = std::find_if(kResources.begin(), kResources.end(),
+                               [&](const Resource& r) { return r.kind == kind; });
+  return it == kResources.end() ? nullptr : &*it;
+}
+
+std::string api_version(const Resource& r) {
+  if (r.group.empty()) return std::string(r.version);
+  return std::string(r.group) + "/" + std::string(r.version);
+}
+
+std::span<const std::string_view> resource_verbs() { return kVerbs; }
+
+}  // namespace scoria::api

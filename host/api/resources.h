@@ -1,0 +1,35 @@
+// The resources the Kubernetes-compatible API serves, as discovery lists
+// them: group, version, plural, kind, scope, short names, verbs and
+// subresources. One table serves the router, discovery and the store.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace scoria::api {
+
+struct Resource {
+  std::string_view group;  // "" for the core group
+  std::string_view version;
+  std::string_view plural;
+  std::string_view singular;
+  std::string_view kind;  // also the store's kind
+  bool namespaced;
+  std::span<const std::string_view> short_names;
+  std::span<const std::string_view> subresources;  // "status", "binding", "eviction"
+  bool scheduled;                                  // decoded into the cluster the scheduler sees
+};
+
+std::span<const Resource> resources();
+const Resource* find_resource(std::string_view group, std::string_view version,
+                              std::string_view plural);
+const Resource* find_kind(std::string_view kind);
+
+/// "v1" or "group/version".
+std::string api_version(const Resource& r);
+
+/// The verbs of a resource and of a subresource, as discovery lists them.
+std::span<const std::string_view> resource_verbs();
+
+}  // namespace scoria::api

@@ -1,0 +1,515 @@
+#include "serve/kube_api.h"
+
+#include <boost/beast/http/field.hpp>
+#include <boost/beast/http/verb.hpp>
+
+#include <charconv>
+#include <vector>
+
+#include "api/discovery.h"
+#include "api/openapi.h"
+#include "api/patch.h"
+#include "api/selectors.h"
+#include "api/status.h"
+#include "decode/field_reader.h"
+#include "decode/object_decoder.h"
+#include "decode/object_names.h"
+#include "input/documents.h"
+#include "model/error.h"
+#include "serve/watch_hub.h"
+
+namespace scoria::serve {
+
+namespace {
+
+namespace beast = boost::beast;
+using api::ApiError;
+using api::ObjectMeta;
+using api::Resource;
+using api::ResourcePath;
+using nlohmann::json;
+using Verb = beast::http::verb;
+
+http::Reply answer(unsigned status, const json& body, unsigned version) {
+  return {http::make_response(status, body.dump(), "application/json", version), {}};
+}
+
+std::string header(const http::Request& request, beast::http::field f) {
+  const auto it = request.find(f);
+  return it == request.end() ? std::string() : std::string(it->value());
+}
+
+std::string store_key(const Resource& r, const std::string& ns, const std::string& name) {
+  return r.namespaced ? ns + "/" + name : name;
+}
+
+/// The one object of a request body (JSON, or YAML as kubectl may send),
+/// read under the request limits.
+json body_object(const http::Request& request) {
+  std::vector<input::Document> docs =
+      input::read_documents(request.body(), "request body", input::kRequestLimits);
+  if (docs.size() != 1 || !docs[0].value.is_object())
+    throw api::bad_request("the request body must hold exactly one object");
+  return std::move(docs[0].value);
+}
+
+int64_t parse_version(const std::string& text, const char* what) {
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 0)
+    throw api::bad_request(std::string(what) + ": \"" + text + "\" is not a resource version");
+  return v;
+}
+
+/// The stored object as a client sees it: apiVersion, kind and
+/// resourceVersion set.
+json served(const Resource& r, const std::string& text, int64_t version) {
+  json object = json::parse(text);
+  object["apiVersion"] = api::api_version(r);
+  object["kind"] = std::string(r.kind);
+  ObjectMeta::stamp(object, version);
+  return object;
+}
+
+/// Refuses what the scheduler could not read, naming the field (422), and
+/// names the API server would refuse.
+void validate(const Resource& r, const json& object) {
+  const json& meta = object["metadata"];
+  const std::string name = meta.value("name", "");
+  if (name.empty()) {
+    throw api::invalid(
+        r.group, r.kind, name,
+        {{"FieldValueRequired", "name or generateName is required", "metadata.name"}});
+  }
+  if (!r.scheduled) {
+    const auto why =
+        r.kind == "Namespace" ? decode::label_error(name) : decode::subdomain_error(name);
+    if (why)
+      throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", *why, "metadata.name"}});
+    return;
+  }
+  try {
+    std::vector<decode::Decoded> out;
+    decode::decode_document(object, std::string(r.kind) + " " + name, 1, out);
+  } catch (const FieldError& e) {
+    throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", e.detail(), e.field()}});
+  }
+}
+
+/// A boolean query parameter, read as Go's strconv.ParseBool reads it
+/// (clients send "true", "True" or "1").
+bool query_flag(std::string_view query, std::string_view key) {
+  const std::string v = api::query_param(query, key).value_or("");
+  return v == "1" || v == "t" || v == "T" || v == "true" || v == "True" || v == "TRUE";
+}
+
+/// Which objects a list or watch selects.
+struct Selection {
+  std::string namespace_;
+  std::string name;  // a watch of one object (fieldSelector metadata.name or the path)
+  api::LabelSelector labels;
+  api::FieldSelector fields;
+
+  bool matches(const Resource& r, const json& object) const {
+    const json& meta = object["metadata"];
+    if (r.namespaced && !namespace_.empty() && meta.value("namespace", "") != namespace_)
+      return false;
+    if (!name.empty() && meta.value("name", "") != name) return false;
+    return labels.matches(object) && fields.matches(object);
+  }
+};
+
+Selection selection(const ResourcePath& at, std::string_view query) {
+  Selection s;
+  s.namespace_ = at.namespace_;
+  s.name = at.name;
+  if (auto l = api::query_param(query, "labelSelector")) s.labels = api::LabelSelector::parse(*l);
+  if (auto f = api::query_param(query, "fieldSelector"))
+    s.fields = api::FieldSelector::parse(*f, at.resource->kind);
+  return s;
+}
+
+}  // namespace
+
+std::optional<http::Reply> KubeApi::handle(const http::Request& request, std::string_view path,
+                                           std::string_view query) {
+  const unsigned v = request.version();
+  try {
+    if (auto doc = api::discovery_document(path)) {
+      if (request.method() != Verb::get)
+        throw ApiError(405, "MethodNotAllowed", "discovery is read with GET");
+      return answer(200, *doc, v);
+    }
+    if (path.starts_with("/openapi/")) {
+      if (auto doc = api::openapi_document(path)) return answer(200, *doc, v);
+      throw ApiError(404, "NotFound", "this server publishes OpenAPI v3 only (/openapi/v3)");
+    }
+    const std::optional<ResourcePath> at = api::parse_resource_path(path);
+    if (!at) return std::nullopt;
+    return dispatch(request, *at, query);
+  } catch (const ApiError& e) {
+    return answer(e.code(), e.status(), v);
+  } catch (const FieldError& e) {
+    return answer(422, ApiError(422, "Invalid", e.what()).status(), v);
+  } catch (const InputError& e) {
+    return answer(400, api::bad_request(e.what()).status(), v);
+  } catch (const json::exception& e) {
+    return answer(400, api::bad_request(std::string("malformed JSON: ") + e.what()).status(), v);
+  } catch (const store::StoreError& e) {
+    return answer(500, ApiError(500, "InternalError", e.what()).status(), v);
+  }
+}
+
+http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& at,
+                              std::string_view query) {
+  const Resource& r = *at.resource;
+  const Verb method = request.method();
+  const bool watching = at.watch_prefix || query_flag(query, "watch");
+  if (!at.subresource.empty()) {
+    const auto known = std::find(r.subresources.begin(), r.subresources.end(), at.subresource);
+    if (known == r.subresources.end())
+      throw ApiError(404, "NotFound", "the server could not find the requested resource");
+    if (at.subresource == "binding" && method == Verb::post) return bind(request, at);
+    if (at.subresource == "eviction" && method == Verb::post) return evict(request, at);
+    if (at.subresource == "status") {
+      if (method == Verb::get) {
+        const auto found = store_.get(r.kind, store_key(r, at.namespace_, at.name));
+        if (!found) throw api::not_found(r.group, r.plural, at.name);
+        return answer(200, served(r, found->json, found->resource_version), request.version());
+      }
+      if (method == Verb::put) return update(request, at);
+      if (method == Verb::patch) return patch(request, at);
+    }
+    throw ApiError(405, "MethodNotAllowed",
+                   "the server does not allow this method on the requested resource");
+  }
+  if (at.name.empty()) {
+    if (method == Verb::get) return watching ? watch(request, at, query) : list(request, at, query);
+    if (method == Verb::post) return create(request, at);
+  } else {
+    if (method == Verb::get) {
+      if (watching) return watch(request, at, query);
+      const auto found = store_.get(r.kind, store_key(r, at.namespace_, at.name));
+      if (!found) throw api::not_found(r.group, r.plural, at.name);
+      return answer(200, served(r, found->json, found->resource_version), request.version());
+    }
+    if (method == Verb::put) return update(request, at);
+    if (method == Verb::patch) return patch(request, at);
+    if (method == Verb::delete_) return remove(request, at);
+  }
+  throw ApiError(405, "MethodNotAllowed",
+                 "the server does not allow this method on the requested resource");
+}
+
+http::Reply KubeApi::list(const http::Request& request, const ResourcePath& at,
+                          std::string_view query) {
+  const Resource& r = *at.resource;
+  const Selection sel = selection(at, query);
+  size_t limit = 0;
+  if (auto l = api::query_param(query, "limit"); l && !l->empty())
+    limit = static_cast<size_t>(parse_version(*l, "limit"));
+  // continue: the key the previous page ended at.
+  const std::string after = api::query_param(query, "continue").value_or("");
+  const int64_t version = store_.latest_version();
+  json items = json::array();
+  std::string next;
+  for (const store::StoredObject& o : store_.list(r.kind)) {
+    if (!after.empty() && o.key <= after) continue;
+    if (r.namespaced && !at.namespace_.empty() && !o.key.starts_with(at.namespace_ + "/")) continue;
+    json object = served(r, o.json, o.resource_version);
+    if (!sel.matches(r, object)) continue;
+    if (limit > 0 && items.size() == limit) {
+      next = items.back()["metadata"].value("namespace", "");
+      next = store_key(r, next, items.back()["metadata"].value("name", ""));
+      break;
+    }
+    items.push_back(std::move(object));
+  }
+  json meta = {{"resourceVersion", std::to_string(version)}};
+  if (!next.empty()) meta["continue"] = next;
+  return answer(200,
+                json{{"kind", std::string(r.kind) + "List"},
+                     {"apiVersion", api::api_version(r)},
+                     {"metadata", meta},
+                     {"items", std::move(items)}},
+                request.version());
+}
+
+http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
+                           std::string_view query) {
+  const Resource& r = *at.resource;
+  Selection sel = selection(at, query);
+  const std::string rv = api::query_param(query, "resourceVersion").value_or("");
+  const bool bookmarks = query_flag(query, "allowWatchBookmarks");
+  std::optional<WatchHub::Clock::time_point> deadline;
+  if (auto t = api::query_param(query, "timeoutSeconds"); t && !t->empty())
+    deadline = WatchHub::Clock::now() +
+               std::chrono::seconds(std::min<int64_t>(parse_version(*t, "timeoutSeconds"), 86400));
+  int64_t after = store_.latest_version();
+  std::string initial;
+  if (rv.empty() || rv == "0") {
+    // Start at the current state: a synthetic ADDED for every object.
+    for (const store::StoredObject& o : store_.list(r.kind)) {
+      json object = served(r, o.json, o.resource_version);
+      if (sel.matches(r, object))
+        initial += json{{"type", "ADDED"}, {"object", std::move(object)}}.dump() + "\n";
+    }
+  } else {
+    after = parse_version(rv, "resourceVersion");
+    const int64_t oldest = store_.oldest_event_version();
+    if (oldest > 0 && after + 1 < oldest) {
+      // As the API server says it, inside the stream: clients relist.
+      const ApiError gone(
+          410, "Expired",
+          "too old resource version: " + rv + " (" + std::to_string(oldest - 1) + ")");
+      initial = json{{"type", "ERROR"}, {"object", gone.status()}}.dump() + "\n";
+      http::Reply reply{http::make_response(200, "", "application/json", request.version()), {}};
+      reply.on_stream = [initial](std::shared_ptr<http::Stream> stream) {
+        stream->write(initial);
+        stream->close();
+      };
+      return reply;
+    }
+  }
+  const std::string kind(r.kind);
+  WatchHub::Render render = [&r, kind, sel = std::move(sel),
+                             bookmarks](const store::Event& e) -> std::optional<std::string> {
+    if (e.kind != kind) return std::nullopt;
+    if (e.type != "ADDED" && e.type != "MODIFIED" && e.type != "DELETED") return std::nullopt;
+    json object = json::parse(e.json, nullptr, false);
+    if (!object.is_object()) return std::nullopt;
+    object["apiVersion"] = api::api_version(r);
+    object["kind"] = kind;
+    ObjectMeta::stamp(object, e.resource_version);
+    if (!sel.matches(r, object)) return std::nullopt;
+    (void)bookmarks;
+    return json{{"type", e.type}, {"object", std::move(object)}}.dump() + "\n";
+  };
+  http::Reply reply{http::make_response(200, "", "application/json", request.version()), {}};
+  reply.on_stream = [this, initial = std::move(initial), after, render = std::move(render),
+                     deadline](std::shared_ptr<http::Stream> stream) mutable {
+    if (!initial.empty()) stream->write(std::move(initial));
+    watchers_.add(std::move(stream), after, std::move(render), deadline);
+  };
+  return reply;
+}
+
+json KubeApi::write(const Resource& r, json object, const store::Precondition& pre) {
+  validate(r, object);
+  const json& meta = object["metadata"];
+  const std::string name = meta.value("name", "");
+  const std::string key = store_key(r, meta.value("namespace", ""), name);
+  json stored = object;
+  stored["metadata"].erase("resourceVersion");
+  const store::PutResult done = store_.put({std::string(r.kind), key, stored.dump()}, pre);
+  switch (done.status) {
+    case store::PutResult::Exists:
+      throw api::already_exists(r.group, r.plural, name);
+    case store::PutResult::Missing:
+      throw api::not_found(r.group, r.plural, name);
+    case store::PutResult::Conflict:
+      throw api::conflict(r.group, r.plural, name);
+    case store::PutResult::Written:
+      break;
+  }
+  ++writes_;
+  watchers_.pump();
+  ObjectMeta::stamp(stored, done.version);
+  return stored;
+}
+
+http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at) {
+  const Resource& r = *at.resource;
+  json object = body_object(request);
+  meta_.on_create(object, r, at.namespace_);
+  store::Precondition pre;
+  pre.must_not_exist = true;
+  return answer(201, write(r, std::move(object), pre), request.version());
+}
+
+http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at) {
+  const Resource& r = *at.resource;
+  json object = body_object(request);
+  const json& meta = object.contains("metadata") ? object["metadata"] : json::object();
+  if (meta.is_object() && meta.contains("name") && meta["name"] != at.name) {
+    throw api::bad_request("the name of the object (" + meta.value("name", "") +
+                           ") does not match the name on the URL (" + at.name + ")");
+  }
+  const std::string key = store_key(r, at.namespace_, at.name);
+  const auto old = store_.get(r.kind, key);
+  if (!old) throw api::not_found(r.group, r.plural, at.name);
+  store::Precondition pre;
+  pre.must_exist = true;
+  // A stale version is a conflict, never a lost update; none means "any".
+  pre.version = ObjectMeta::requested_version(object);
+  if (!pre.version) pre.version = old->resource_version;
+  const json previous = json::parse(old->json);
+  if (at.subresource == "status") {
+    json next = previous;
+    next["status"] = object.value("status", json::object());
+    object = std::move(next);
+  } else if (r.subresources.size() > 0 && previous.contains("status") &&
+             (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace")) {
+    // The main resource does not change status where a status subresource
+    // exists (the API server's rule for these kinds).
+    object["status"] = previous["status"];
+  }
+  ObjectMeta::on_update(object, previous, r);
+  return answer(200, write(r, std::move(object), pre), request.version());
+}
+
+http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at) {
+  const Resource& r = *at.resource;
+  const api::PatchType type = api::patch_type(header(request, beast::http::field::content_type));
+  const json body = json::parse(request.body());  // JSON only, as the API server
+  const std::string key = store_key(r, at.namespace_, at.name);
+  // Retried on a conflict with a concurrent writer, as the API server does.
+  for (int attempt = 0;; ++attempt) {
+    const auto old = store_.get(r.kind, key);
+    if (!old) throw api::not_found(r.group, r.plural, at.name);
+    const json previous = served(r, old->json, old->resource_version);
+    json patched = api::apply_patch(previous, body, type);
+    store::Precondition pre;
+    pre.must_exist = true;
+    pre.version = old->resource_version;
+    if (const auto asked = ObjectMeta::requested_version(patched);
+        asked && *asked != old->resource_version)
+      throw api::conflict(r.group, r.plural, at.name);
+    if (at.subresource == "status") {
+      json next = previous;
+      next["status"] = patched.value("status", json::object());
+      patched = std::move(next);
+    }
+    ObjectMeta::on_update(patched, previous, r);
+    try {
+      return answer(200, write(r, std::move(patched), pre), request.version());
+    } catch (const ApiError& e) {
+      if (e.reason() != "Conflict" || attempt >= 4) throw;
+    }
+  }
+}
+
+json KubeApi::delete_object(const Resource& r, const std::string& key, const json& options) {
+  const auto old = store_.get(r.kind, key);
+  const std::string name = key.substr(key.find('/') + 1);
+  if (!old) throw api::not_found(r.group, r.plural, name);
+  std::optional<int64_t> version;
+  if (options.is_object() && options.contains("preconditions") &&
+      options["preconditions"].contains("resourceVersion")) {
+    version = parse_version(options["preconditions"].value("resourceVersion", ""),
+                            "preconditions.resourceVersion");
+  }
+  json object = served(r, old->json, old->resource_version);
+  if (version && *version != old->resource_version) throw api::conflict(r.group, r.plural, name);
+  // A pod on a node stops first: it is marked terminating for its grace
+  // period (the request's, else the pod's, else 30 s), as the API server
+  // does; a pod on no node, or a grace of 0, goes at once.
+  if (r.kind == "Pod" && object["spec"].value("nodeName", "") != "") {
+    int64_t grace = object["spec"].value("terminationGracePeriodSeconds", int64_t{30});
+    if (options.is_object() && options.contains("gracePeriodSeconds") &&
+        options["gracePeriodSeconds"].is_number_integer())
+      grace = std::max<int64_t>(0, options["gracePeriodSeconds"].get<int64_t>());
+    if (grace > 0) {
+      json& meta = object["metadata"];
+      if (!meta.contains("deletionTimestamp")) {
+        const auto at = std::chrono::system_clock::now() + std::chrono::seconds(grace);
+        const std::time_t t = std::chrono::system_clock::to_time_t(at);
+        std::tm tm{};
+        gmtime_r(&t, &tm);
+        char buf[32];
+        std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        meta["deletionTimestamp"] = buf;
+        meta["deletionGracePeriodSeconds"] = grace;
+        store::Precondition pre;
+        pre.must_exist = true;
+        pre.version = old->resource_version;
+        json stored = object;
+        stored["metadata"].erase("resourceVersion");
+        const store::PutResult done = store_.put({std::string(r.kind), key, stored.dump()}, pre);
+        if (done.status != store::PutResult::Written) throw api::conflict(r.group, r.plural, name);
+        ++writes_;
+        watchers_.pump();
+        ObjectMeta::stamp(stored, done.version);
+        return stored;
+      }
+      return object;
+    }
+  }
+  const store::PutResult done = store_.remove_if(r.kind, key, old->resource_version);
+  if (done.status == store::PutResult::Conflict) throw api::conflict(r.group, r.plural, name);
+  if (done.status == store::PutResult::Missing) throw api::not_found(r.group, r.plural, name);
+  ++writes_;
+  if (r.kind == "Namespace") {
+    // Everything in the namespace goes with it.
+    for (const Resource& inner : api::resources()) {
+      if (!inner.namespaced) continue;
+      for (const store::StoredObject& o : store_.list(inner.kind))
+        if (o.key.starts_with(name + "/")) store_.remove(inner.kind, o.key);
+    }
+  }
+  watchers_.pump();
+  return object;
+}
+
+http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at) {
+  const Resource& r = *at.resource;
+  json options = request.body().empty() ? json() : json::parse(request.body());
+  return answer(200, delete_object(r, store_key(r, at.namespace_, at.name), options),
+                request.version());
+}
+
+http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) {
+  const Resource& r = *at.resource;
+  const json binding = body_object(request);
+  const json target = binding.value("target", json::object());
+  const std::string node = target.value("name", "");
+  if (node.empty()) {
+    throw api::invalid("", "Binding", at.name,
+                       {{"FieldValueRequired", "the node to bind to is required", "target.name"}});
+  }
+  const std::string key = store_key(r, at.namespace_, at.name);
+  const auto old = store_.get(r.kind, key);
+  if (!old) throw api::not_found(r.group, r.plural, at.name);
+  json pod = json::parse(old->json);
+  const std::string bound = pod["spec"].value("nodeName", "");
+  if (!bound.empty()) {
+    throw ApiError(409, "Conflict",
+                   "Operation cannot be fulfilled on pods/binding \"" + at.name + "\": pod " +
+                       at.name + " is already assigned to node \"" + bound + "\"");
+  }
+  pod["spec"]["nodeName"] = node;
+  store::Precondition pre;
+  pre.must_exist = true;
+  pre.version = old->resource_version;
+  const store::PutResult done = store_.put({std::string(r.kind), key, pod.dump()}, pre);
+  if (done.status != store::PutResult::Written) throw api::conflict(r.group, r.plural, at.name);
+  ++writes_;
+  watchers_.pump();
+  return answer(201, api::success_status(), request.version());
+}
+
+http::Reply KubeApi::evict(const http::Request& request, const ResourcePath& at) {
+  const Resource& r = *at.resource;
+  const json eviction = body_object(request);
+  delete_object(r, store_key(r, at.namespace_, at.name),
+                eviction.value("deleteOptions", json::object()));
+  return answer(201, api::success_status(), request.version());
+}
+
+void KubeApi::reap(std::chrono::system_clock::time_point now) {
+  const Resource& pods = *api::find_kind("Pod");
+  bool removed = false;
+  for (const store::StoredObject& o : store_.list("Pod")) {
+    if (o.json.find("\"deletionTimestamp\"") == std::string::npos) continue;
+    const json pod = json::parse(o.json);
+    const std::string when = pod["metadata"].value("deletionTimestamp", "");
+    const auto ms = decode::FieldReader::parse_rfc3339(when);
+    if (!ms) continue;
+    if (std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms)) > now) continue;
+    if (store_.remove_if(pods.kind, o.key, o.resource_version).status == store::PutResult::Written)
+      removed = true;
+  }
+  if (removed) watchers_.pump();
+}
+
+}  // namespace scoria::serve

@@ -1,0 +1,67 @@
+// The local store behind Kubernetes' API conventions, so that kubectl and
+// the Kubernetes client libraries drive `scoria serve` as they drive a
+// cluster: discovery, list (label and field selectors, limit/continue),
+// get, create, update with optimistic concurrency, the three patch types,
+// delete (pods with a grace period), watch (resumable, 410 once compacted),
+// the status, binding and eviction subresources, and Status errors.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/object_meta.h"
+#include "api/request_path.h"
+#include "http/server.h"
+#include "store/object_store.h"
+
+namespace scoria::serve {
+
+class WatchHub;
+
+class KubeApi {
+ public:
+  KubeApi(store::ObjectStore& store, WatchHub& watchers) : store_(store), watchers_(watchers) {}
+
+  /// Answers `request` if `path` is a Kubernetes API path (discovery or a
+  /// resource); nullopt otherwise. Never throws: errors are Status answers.
+  std::optional<http::Reply> handle(const http::Request& request, std::string_view path,
+                                    std::string_view query);
+
+  /// Removes pods whose deletion grace period has passed, as a kubelet
+  /// would once their containers stopped (the local store has none).
+  void reap(std::chrono::system_clock::time_point now);
+
+  /// Writes answered since the last call (for the store-writes metric).
+  size_t take_writes() { return std::exchange(writes_, 0); }
+
+ private:
+  http::Reply dispatch(const http::Request& request, const api::ResourcePath& at,
+                       std::string_view query);
+  http::Reply list(const http::Request& request, const api::ResourcePath& at,
+                   std::string_view query);
+  http::Reply watch(const http::Request& request, const api::ResourcePath& at,
+                    std::string_view query);
+  http::Reply create(const http::Request& request, const api::ResourcePath& at);
+  http::Reply update(const http::Request& request, const api::ResourcePath& at);
+  http::Reply patch(const http::Request& request, const api::ResourcePath& at);
+  http::Reply remove(const http::Request& request, const api::ResourcePath& at);
+  http::Reply bind(const http::Request& request, const api::ResourcePath& at);
+  http::Reply evict(const http::Request& request, const api::ResourcePath& at);
+
+  /// Stores `object` (already prepared) if `pre` holds; the stored object
+  /// stamped with its version. Validates scheduled kinds by decoding them.
+  nlohmann::json write(const api::Resource& r, nlohmann::json object,
+                       const store::Precondition& pre);
+  /// Deletes now, or marks a bound pod terminating for its grace period.
+  nlohmann::json delete_object(const api::Resource& r, const std::string& key,
+                               const nlohmann::json& options);
+
+  store::ObjectStore& store_;
+  WatchHub& watchers_;
+  api::ObjectMeta meta_;
+  size_t writes_ = 0;
+};
+
+}  // namespace scoria::serve

@@ -1,0 +1,294 @@
+#!/usr/bin/python3
+"""Real Kubernetes clients against a real `scoria serve` on loopback.
+
+kubectl (create, apply twice, get, get -w, describe, label, delete) and the
+Kubernetes Python client (list, watch resumed from a version, conflicts and
+Status errors) drive the Kubernetes-shaped API as they would a cluster, and
+the scheduler's binds show through it.
+
+Usage: kube_clients_test.py SCORIA_BINARY SOURCE_DIR WORK_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+from kubernetes import client, config, watch
+from kubernetes.client.rest import ApiException
+
+SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+
+NODES = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {zone: a}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b, labels: {zone: b}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+"""
+
+GANG = """
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: train, namespace: default}
+spec: {minMember: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-0
+  labels: {app: train}
+  annotations: {scheduling.k8s.io/group-name: train}
+spec:
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: "3"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-1
+  labels: {app: train}
+  annotations: {scheduling.k8s.io/group-name: train}
+spec:
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: "3"}}}]
+"""
+
+
+class Serve:
+    """`scoria serve` on an ephemeral loopback port, and a kubeconfig for it."""
+
+    def __init__(self, name):
+        self.dir = os.path.join(WORK, name)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.log = open(os.path.join(self.dir, "serve.log"), "w+")
+        self.proc = subprocess.Popen(
+            [SCORIA, "serve", "--config", os.path.join(SOURCE, "config/scheduler.toml"),
+             "--state-dir", os.path.join(self.dir, "state"), "--port", "0",
+             "--schedule-period", "100"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = None
+        for _ in range(200):
+            self.log.seek(0)
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log.read())
+            if m:
+                self.port = int(m.group(1))
+                break
+            time.sleep(0.05)
+        if self.port is None:
+            self.stop()
+            raise RuntimeError("scoria serve did not start")
+        self.kubeconfig = os.path.join(self.dir, "kubeconfig")
+        with open(self.kubeconfig, "w") as f:
+            f.write(f"""apiVersion: v1
+kind: Config
+clusters:
+- name: scoria
+  cluster: {{server: "http://127.0.0.1:{self.port}"}}
+users:
+- name: local
+  user: {{}}
+contexts:
+- name: scoria
+  context: {{cluster: scoria, user: local, namespace: default}}
+current-context: scoria
+""")
+
+    def kubectl(self, *args, stdin=None, check=True):
+        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
+                           capture_output=True, text=True, timeout=60)
+        if check and r.returncode != 0:
+            raise AssertionError(f"kubectl {' '.join(args)} failed:\n{r.stdout}{r.stderr}")
+        return r
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def wait_for(predicate, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    return None
+
+
+class Kubectl(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve("kubectl")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def test_cluster_created_applied_watched_labelled_deleted(self):
+        s = self.serve
+        self.assertIn("node/node-a created", s.kubectl("create", "-f", "-", stdin=NODES).stdout)
+        # A watch started before the gang exists sees its pods bound.
+        watcher = subprocess.Popen(
+            ["kubectl", "--kubeconfig", s.kubeconfig, "get", "pods", "-w", "-o",
+             "custom-columns=NAME:.metadata.name,NODE:.spec.nodeName", "--no-headers"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(0.5)
+        out = s.kubectl("apply", "-f", "-", stdin=GANG).stdout
+        self.assertIn("podgroup.scheduling.volcano.sh/train created", out)
+        self.assertIn("pod/train-0 created", out)
+        lines = []
+
+        def read():
+            for line in watcher.stdout:
+                lines.append(line.split())
+                bound = {l[0] for l in lines if len(l) == 2 and l[1].startswith("node-")}
+                if bound == {"train-0", "train-1"}:
+                    return
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(20)
+        watcher.kill()
+        watcher.wait()
+        watcher.stdout.close()
+        nodes = {l[0]: l[1] for l in lines if len(l) == 2 and l[1] != "<none>"}
+        self.assertEqual(set(nodes), {"train-0", "train-1"}, lines)
+        # 3 cpu each on 4-cpu nodes: the gang spreads over both.
+        self.assertEqual(sorted(nodes.values()), ["node-a", "node-b"])
+
+        # apply again with a change: configured, the change kept, the bind kept.
+        changed = GANG.replace("labels: {app: train}", "labels: {app: train, tier: gpu}", 1)
+        out = s.kubectl("apply", "-f", "-", stdin=changed).stdout
+        self.assertIn("pod/train-0 configured", out)
+        self.assertIn("podgroup.scheduling.volcano.sh/train unchanged", out)
+        pod = json.loads(s.kubectl("get", "pod", "train-0", "-o", "json").stdout)
+        self.assertEqual(pod["metadata"]["labels"], {"app": "train", "tier": "gpu"})
+        self.assertIn(pod["spec"]["nodeName"], ("node-a", "node-b"))
+
+        # get by short name, across namespaces, with selectors.
+        self.assertIn("train", s.kubectl("get", "pg").stdout)
+        self.assertIn("node-b", s.kubectl("get", "no").stdout)
+        listed = s.kubectl("get", "pods", "-A", "-l", "tier=gpu", "-o", "name").stdout.split()
+        self.assertEqual(listed, ["pod/train-0"])
+        on_a = s.kubectl("get", "pods", "--field-selector", "spec.nodeName=node-a", "-o",
+                         "name").stdout.split()
+        self.assertEqual(len(on_a), 1)
+
+        # label, describe.
+        s.kubectl("label", "pod", "train-1", "owner=ml")
+        self.assertEqual(s.kubectl("get", "pods", "-l", "owner=ml", "-o", "name").stdout.split(),
+                         ["pod/train-1"])
+        described = s.kubectl("describe", "pod", "train-1").stdout
+        self.assertRegex(described, r"Node:\s+node-[ab]")
+        self.assertIn("owner=ml", described)
+
+        # delete: a bound pod terminates for its grace period, 0 removes it now.
+        s.kubectl("delete", "pod", "train-1", "--grace-period=0", "--force")
+        self.assertEqual(s.kubectl("get", "pod", "train-1", check=False).returncode, 1)
+        s.kubectl("delete", "pod", "train-0", "--wait=false")
+        terminating = json.loads(s.kubectl("get", "pod", "train-0", "-o", "json").stdout)
+        self.assertIn("deletionTimestamp", terminating["metadata"])
+
+    def test_bad_object_is_refused_naming_the_field(self):
+        bad = NODES.split("---")[0].replace('cpu: "4"', 'cpu: "four"').replace("node-a", "node-x")
+        r = self.serve.kubectl("create", "-f", "-", stdin=bad, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("status.allocatable.cpu", r.stderr)
+        self.assertEqual(self.serve.kubectl("get", "node", "node-x", check=False).returncode, 1)
+
+
+class PythonClient(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve("python")
+        config.load_kube_config(config_file=cls.serve.kubeconfig)
+        cls.core = client.CoreV1Api()
+        cls.custom = client.CustomObjectsApi()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def test_list_and_watch_resumed_from_a_version(self):
+        self.core.create_node({"apiVersion": "v1", "kind": "Node",
+                               "metadata": {"name": "py-node"},
+                               "status": {"allocatable": {"cpu": "8", "memory": "8Gi"}}})
+        listed = self.core.list_pod_for_all_namespaces()
+        version = listed.metadata.resource_version
+        self.assertTrue(version.isdigit())
+        self.core.create_namespaced_pod("default", {
+            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "py-0"},
+            "spec": {"containers": [{"name": "c", "image": "x",
+                                     "resources": {"requests": {"cpu": "1"}}}]}})
+        seen = []
+        w = watch.Watch()
+        for event in w.stream(self.core.list_namespaced_pod, "default",
+                              resource_version=version, timeout_seconds=20):
+            seen.append((event["type"], event["object"].metadata.name,
+                         event["object"].spec.node_name))
+            if event["object"].spec.node_name:
+                w.stop()
+        self.assertEqual(seen[0][:2], ("ADDED", "py-0"))
+        self.assertEqual(seen[-1], ("MODIFIED", "py-0", "py-node"))
+        # Resuming after the ADDED replays only what came after it.
+        pod = self.core.read_namespaced_pod("py-0", "default")
+        again = []
+        for event in w.stream(self.core.list_namespaced_pod, "default",
+                              resource_version=pod.metadata.resource_version, timeout_seconds=2):
+            again.append(event["type"])
+        self.assertEqual(again, [])
+
+    def test_conflicts_and_status_errors(self):
+        self.core.create_namespace({"metadata": {"name": "team-a"}})
+        body = {"metadata": {"name": "q1"}, "spec": {"weight": 2}}
+        q = self.custom.create_cluster_custom_object("scheduling.volcano.sh", "v1beta1",
+                                                     "queues", body)
+        with self.assertRaises(ApiException) as dup:
+            self.custom.create_cluster_custom_object("scheduling.volcano.sh", "v1beta1",
+                                                     "queues", body)
+        self.assertEqual(dup.exception.status, 409)
+        self.assertEqual(json.loads(dup.exception.body)["reason"], "AlreadyExists")
+        # An update from a stale version is a conflict, never a lost update.
+        fresh = dict(q)
+        fresh["spec"] = {"weight": 3}
+        self.custom.replace_cluster_custom_object("scheduling.volcano.sh", "v1beta1", "queues",
+                                                  "q1", fresh)
+        stale = dict(q)
+        stale["spec"] = {"weight": 9}
+        with self.assertRaises(ApiException) as conflict:
+            self.custom.replace_cluster_custom_object("scheduling.volcano.sh", "v1beta1",
+                                                      "queues", "q1", stale)
+        self.assertEqual(conflict.exception.status, 409)
+        self.assertEqual(json.loads(conflict.exception.body)["reason"], "Conflict")
+        now = self.custom.get_cluster_custom_object("scheduling.volcano.sh", "v1beta1", "queues",
+                                                    "q1")
+        self.assertEqual(now["spec"]["weight"], 3)
+        self.assertEqual(now["metadata"]["generation"], 2)
+        # A field the scheduler cannot read: 422 naming it, nothing stored.
+        with self.assertRaises(ApiException) as invalid:
+            self.core.create_namespaced_pod("team-a", {
+                "metadata": {"name": "bad"},
+                "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "x"}}}]}})
+        status = json.loads(invalid.exception.body)
+        self.assertEqual(invalid.exception.status, 422)
+        self.assertEqual(status["reason"], "Invalid")
+        self.assertEqual(status["details"]["causes"][0]["field"],
+                         "spec.containers[0].resources.requests.cpu")
+        with self.assertRaises(ApiException) as missing:
+            self.core.read_namespaced_pod("bad", "team-a")
+        self.assertEqual(missing.exception.status, 404)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])

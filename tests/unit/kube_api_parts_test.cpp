@@ -1,0 +1,133 @@
+// The parts of the Kubernetes-shaped API that need no server: paths,
+// selectors, patches, server-set metadata, Status objects.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "api/object_meta.h"
+#include "api/patch.h"
+#include "api/request_path.h"
+#include "api/selectors.h"
+#include "api/status.h"
+
+namespace scoria::api {
+namespace {
+
+using nlohmann::json;
+
+TEST(KubePaths, CoreGroupNamespacedAndWatchForms) {
+  auto p = parse_resource_path("/api/v1/namespaces/ml/pods/train-0/binding");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->resource->kind, "Pod");
+  EXPECT_EQ(p->namespace_, "ml");
+  EXPECT_EQ(p->name, "train-0");
+  EXPECT_EQ(p->subresource, "binding");
+  p = parse_resource_path("/apis/scheduling.volcano.sh/v1beta1/watch/namespaces/ml/podgroups");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->watch_prefix);
+  EXPECT_EQ(p->resource->kind, "PodGroup");
+  p = parse_resource_path("/api/v1/namespaces/ml");  // the namespace itself
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->resource->kind, "Namespace");
+  EXPECT_EQ(p->name, "ml");
+  p = parse_resource_path("/api/v1/nodes/a%3Fb");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->name, "a?b");
+  EXPECT_FALSE(parse_resource_path("/api/v1/gadgets"));
+  EXPECT_FALSE(parse_resource_path("/healthz"));
+  EXPECT_THROW(parse_resource_path("/api/v1/nodes/a%zz"), ApiError);
+}
+
+TEST(KubeSelectors, LabelSelectorForms) {
+  const json pod = {{"metadata", {{"labels", {{"app", "web"}, {"tier", "front"}}}}}};
+  EXPECT_TRUE(LabelSelector::parse("app=web,tier").matches(pod));
+  EXPECT_TRUE(LabelSelector::parse("app==web, tier in (front,back)").matches(pod));
+  EXPECT_FALSE(LabelSelector::parse("app!=web").matches(pod));
+  EXPECT_FALSE(LabelSelector::parse("tier notin (front)").matches(pod));
+  EXPECT_TRUE(LabelSelector::parse("!gpu").matches(pod));
+  EXPECT_FALSE(LabelSelector::parse("gpu").matches(pod));
+  EXPECT_THROW(LabelSelector::parse("app in web"), ApiError);
+}
+
+TEST(KubeSelectors, FieldSelectorKnowsEachKindsFields) {
+  const json pod = {{"metadata", {{"name", "p"}, {"namespace", "ml"}}},
+                    {"spec", {{"nodeName", "n1"}}},
+                    {"status", {{"phase", "Running"}}}};
+  EXPECT_TRUE(FieldSelector::parse("spec.nodeName=n1,status.phase!=Pending", "Pod").matches(pod));
+  EXPECT_FALSE(FieldSelector::parse("metadata.namespace=default", "Pod").matches(pod));
+  EXPECT_TRUE(FieldSelector::parse("spec.unschedulable=false", "Node").matches(json::object()));
+  try {
+    FieldSelector::parse("spec.nodeName=n1", "Queue");
+    FAIL() << "accepted a field queues do not have";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 400u);
+    EXPECT_EQ(std::string(e.what()), "field label not supported: spec.nodeName");
+  }
+}
+
+TEST(KubePatches, StrategicMergeMergesContainersByName) {
+  const json pod = {
+      {"metadata", {{"labels", {{"a", "1"}}}, {"finalizers", {"x", "y"}}}},
+      {"spec",
+       {{"containers", {{{"name", "app"}, {"image", "v1"}}, {{"name", "side"}, {"image", "s1"}}}},
+        {"tolerations", {{{"key", "k"}}}}}}};
+  const json patch = {
+      {"metadata",
+       {{"labels", {{"b", "2"}, {"a", nullptr}}}, {"$deleteFromPrimitiveList/finalizers", {"x"}}}},
+      {"spec",
+       {{"$setElementOrder/containers", {{{"name", "app"}}, {{"name", "side"}}}},
+        {"containers",
+         {{{"name", "app"}, {"image", "v2"}}, {{"name", "side"}, {"$patch", "delete"}}}},
+        {"tolerations", {{{"key", "other"}}}}}}};
+  const json out = apply_patch(pod, patch, PatchType::StrategicMerge);
+  EXPECT_EQ(out["metadata"]["labels"], (json{{"b", "2"}}));
+  EXPECT_EQ(out["metadata"]["finalizers"], (json{"y"}));
+  ASSERT_EQ(out["spec"]["containers"].size(), 1u);
+  EXPECT_EQ(out["spec"]["containers"][0]["image"], "v2");
+  EXPECT_EQ(out["spec"]["tolerations"], (json{{{"key", "other"}}}));  // no merge key: replaced
+}
+
+TEST(KubePatches, MergeAndJsonPatch) {
+  const json q = {{"spec", {{"weight", 1}, {"capability", {{"cpu", "4"}}}}}};
+  EXPECT_EQ(apply_patch(q, {{"spec", {{"capability", nullptr}}}}, PatchType::Merge),
+            (json{{"spec", {{"weight", 1}}}}));
+  const json ops = json::parse(R"([{"op":"replace","path":"/spec/weight","value":5}])");
+  EXPECT_EQ(apply_patch(q, ops, PatchType::Json)["spec"]["weight"], 5);
+  const json failing = json::parse(R"([{"op":"test","path":"/spec/weight","value":2}])");
+  EXPECT_THROW(apply_patch(q, failing, PatchType::Json), ApiError);
+  EXPECT_THROW(patch_type("text/plain"), ApiError);
+}
+
+TEST(KubeMeta, CreateSetsIdentityAndUpdateKeepsIt) {
+  ObjectMeta meta;
+  json pod = {{"metadata", {{"generateName", "job-"}, {"resourceVersion", "99"}}},
+              {"spec", {{"x", 1}}}};
+  meta.on_create(pod, *find_kind("Pod"), "ml");
+  EXPECT_EQ(pod["kind"], "Pod");
+  EXPECT_EQ(pod["metadata"]["namespace"], "ml");
+  EXPECT_EQ(pod["metadata"]["name"].get<std::string>().size(), 9u);  // job- + 5
+  EXPECT_EQ(pod["metadata"]["uid"].get<std::string>().size(), 36u);
+  EXPECT_EQ(pod["metadata"]["generation"], 1);
+  EXPECT_FALSE(pod["metadata"].contains("resourceVersion"));
+  json next = {{"metadata", {{"name", "other"}, {"uid", "forged"}}}, {"spec", {{"x", 2}}}};
+  ObjectMeta::on_update(next, pod, *find_kind("Pod"));
+  EXPECT_EQ(next["metadata"]["uid"], pod["metadata"]["uid"]);
+  EXPECT_EQ(next["metadata"]["name"], pod["metadata"]["name"]);
+  EXPECT_EQ(next["metadata"]["generation"], 2);  // the spec changed
+  json bad = {{"metadata", {{"namespace", "web"}}}};
+  EXPECT_THROW(meta.on_create(bad, *find_kind("Pod"), "ml"), ApiError);
+}
+
+TEST(KubeStatus, ErrorsAreStatusObjects) {
+  const json s = not_found("scheduling.volcano.sh", "podgroups", "g").status();
+  EXPECT_EQ(s["kind"], "Status");
+  EXPECT_EQ(s["code"], 404);
+  EXPECT_EQ(s["reason"], "NotFound");
+  EXPECT_EQ(s["message"], "podgroups.scheduling.volcano.sh \"g\" not found");
+  const json i = invalid("", "Pod", "p", {{"FieldValueInvalid", "bad", "spec.x"}}).status();
+  EXPECT_EQ(i["code"], 422);
+  EXPECT_EQ(i["details"]["causes"][0]["field"], "spec.x");
+}
+
+}  // namespace
+}  // namespace scoria::api
