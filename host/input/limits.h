@@ -37,6 +37,17 @@ constexpr Limits kRequestLimits{
     .max_alias_nodes = 10'000,
 };
 
+/// Many objects in one request (the local API's multi-document apply), up
+/// to the HTTP server's body limit.
+constexpr Limits kApplyLimits{
+    .max_bytes = size_t{8} << 20,
+    .max_documents = 100'000,
+    .max_depth = 64,
+    .max_scalar_bytes = size_t{1} << 20,
+    .max_aliases = 100,
+    .max_alias_nodes = 10'000,
+};
+
 /// A scheduler config.
 constexpr Limits kConfigLimits{
     .max_bytes = size_t{4} << 20,

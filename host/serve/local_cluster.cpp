@@ -59,7 +59,7 @@ const KindInfo* kind_by_name(std::string_view kind) {
 ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) {
   // Read once under the request limits; the decoders' checks first, all or
   // nothing, with their messages.
-  std::vector<input::Document> docs = input::read_documents(text, origin, input::kRequestLimits);
+  std::vector<input::Document> docs = input::read_documents(text, origin, input::kApplyLimits);
   model::ClusterObjects parsed;
   source::decode_objects(docs, origin, parsed);
 
