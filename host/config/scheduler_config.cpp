@@ -346,7 +346,7 @@ Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int d
         const Place kp = yaml_place(it->first.Mark());
         if (!it->first.IsScalar())
           fail(origin, kp, "", "a key here is not a plain name; write keys as names, e.g. tiers:");
-        const std::string& key = it->first.Scalar();
+        const std::string key = it->first.Scalar();  // `it->first` is a temporary
         for (const Entry& e : v.entries)
           if (e.key == key)
             fail(origin, kp, key,
@@ -872,9 +872,12 @@ SchedulerConfig parse_configmap(const YAML::Node& root, std::string_view text,
              : "holds no config; put the config text under one key, e.g. "
                "volcano-scheduler.conf: |");
   }
+  // yaml-cpp's iterator hands out its key/value pair by value (a proxy that
+  // dies with the full expression), so both are copied out: a reference to
+  // `entry->second` would dangle. YAML::Node copies share the document.
   const auto entry = data.begin();
   const std::string key = entry->first.as<std::string>("");
-  const YAML::Node& value = entry->second;
+  const YAML::Node value = entry->second;
   const std::string path = "data[" + key + "]";
   if (!value.IsScalar())
     fail(origin, yaml_place(value.Mark()), path,
