@@ -13,6 +13,12 @@
 // effect: the cluster model carries no node images, and spreading is scored
 // only through the predicates' hard constraints.
 //
+// A negative weight would turn a preference into its opposite (most
+// requested where least was asked for): it is refused with a warning and
+// the default used, as Volcano's binpack does with its weights. Refusing
+// the whole config instead (on_create failing) would reject ConfigMaps that
+// Volcano itself accepts. The host refuses NaN and infinities at load.
+//
 // One batch hook scores every candidate node of a task at once, because
 // three of the scores are normalized over the candidates.
 #include <scoria/scoria.h>
@@ -48,15 +54,25 @@ struct Weights {
   int64_t pod_affinity = 2;
 };
 
+// A weight argument: its default when absent, unreadable or negative.
+int64_t weight(const scoria_args* args, std::string_view key, int64_t def) {
+  const int64_t w = scoria::arg_int(args, key, def);
+  if (w >= 0) return w;
+  scoria::log_line(SCORIA_LOG_WARNING, "argument ", key, " is ", w,
+                   "; a weight must be 0 or more, so the default ", def,
+                   " is used instead: set it to 0 to turn this score off");
+  return def;
+}
+
 struct NodeOrder {
   explicit NodeOrder(const scoria_args* args) {
     if (args == nullptr) return;
-    w.least_requested = scoria::arg_int(args, "leastrequested.weight", w.least_requested);
-    w.most_requested = scoria::arg_int(args, "mostrequested.weight", w.most_requested);
-    w.balanced_resource = scoria::arg_int(args, "balancedresource.weight", w.balanced_resource);
-    w.node_affinity = scoria::arg_int(args, "nodeaffinity.weight", w.node_affinity);
-    w.taint_toleration = scoria::arg_int(args, "tainttoleration.weight", w.taint_toleration);
-    w.pod_affinity = scoria::arg_int(args, "podaffinity.weight", w.pod_affinity);
+    w.least_requested = weight(args, "leastrequested.weight", w.least_requested);
+    w.most_requested = weight(args, "mostrequested.weight", w.most_requested);
+    w.balanced_resource = weight(args, "balancedresource.weight", w.balanced_resource);
+    w.node_affinity = weight(args, "nodeaffinity.weight", w.node_affinity);
+    w.taint_toleration = weight(args, "tainttoleration.weight", w.taint_toleration);
+    w.pod_affinity = weight(args, "podaffinity.weight", w.pod_affinity);
   }
 
   Weights w;
