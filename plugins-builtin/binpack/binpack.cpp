@@ -88,14 +88,14 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
   for (size_t i = 0; i < count; ++i) {
     const scoria_node_info ni = scoria::info(nodes[i]);
     double score = 0;
-    int64_t weights = 0;
+    double weights = 0;  // a double: weights near INT64_MAX must not overflow
     bool overfilled = false;
     for (const auto& [dim, weight] : self.dims) {
       const double request = ti.resreq[dim];
       if (request == 0) continue;
       const double capacity = ni.allocatable[dim];
       if (capacity == 0 || weight == 0) {
-        weights += weight;
+        weights += static_cast<double>(weight);
         continue;
       }
       const double used = request + ni.used[dim];
@@ -104,13 +104,13 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
         break;
       }
       score += used * static_cast<double>(weight) / capacity;
-      weights += weight;
+      weights += static_cast<double>(weight);
     }
     if (overfilled) {
       scores[i] = 0;
       continue;
     }
-    if (weights > 0) score /= static_cast<double>(weights);
+    if (weights > 0) score /= weights;
     scores[i] = score * kMaxNodeScore * static_cast<double>(self.weight);
   }
   return SCORIA_OK;

@@ -83,7 +83,17 @@ struct NodeOrder {
   kube::SessionPodTerms pod_terms;
 };
 
-int64_t whole(double x) { return static_cast<int64_t>(x); }
+// Truncated to an integer as kube-scheduler's int64 arithmetic does, but
+// saturating at 2^56 (64Pi bytes, 72 million million millicores): a quantity
+// near Kubernetes' cap of 2^63-1 units is beyond int64 in millicores, and the
+// scores multiply amounts by 100, so anything larger would overflow (which
+// is undefined) instead of ranking as "huge".
+int64_t whole(double x) {
+  constexpr int64_t kLimit = int64_t{1} << 56;
+  if (x >= static_cast<double>(kLimit)) return kLimit;
+  if (x <= -static_cast<double>(kLimit)) return -kLimit;
+  return static_cast<int64_t>(x);
+}
 
 // kube-scheduler's DefaultNormalizeScore: scale so the best node gets 100
 // (reverse: so the worst gets 0).
@@ -114,7 +124,7 @@ void normalize_min_max(std::vector<int64_t>& raw) {
 
 void add_weighted(std::span<double> scores, const std::vector<int64_t>& part, int64_t weight) {
   for (size_t i = 0; i < part.size() && i < scores.size(); ++i)
-    scores[i] += static_cast<double>(part[i] * weight);
+    scores[i] += static_cast<double>(part[i]) * static_cast<double>(weight);
 }
 
 void resource_scores(const NodeOrder& self, const scoria_task_info& ti,
@@ -133,18 +143,18 @@ void resource_scores(const NodeOrder& self, const scoria_task_info& ti,
     double s = 0;
     if (w.least_requested != 0)
       s += static_cast<double>(nodeorder::least_allocated(use(SCORIA_DIM_CPU, cpu_nonzero),
-                                                          use(SCORIA_DIM_MEMORY, memory_nonzero)) *
-                               w.least_requested);
+                                                          use(SCORIA_DIM_MEMORY, memory_nonzero))) *
+           static_cast<double>(w.least_requested);
     if (w.most_requested != 0)
       s += static_cast<double>(nodeorder::most_allocated(use(SCORIA_DIM_CPU, cpu_nonzero),
-                                                         use(SCORIA_DIM_MEMORY, memory_nonzero)) *
-                               w.most_requested);
+                                                         use(SCORIA_DIM_MEMORY, memory_nonzero))) *
+           static_cast<double>(w.most_requested);
     if (w.balanced_resource != 0) {
       std::optional<nodeorder::ResourceUse> gpu;
       if (self.gpu_dim) gpu = use(*self.gpu_dim, whole(ti.resreq[*self.gpu_dim]));
-      s += static_cast<double>(nodeorder::balanced_allocation(use(SCORIA_DIM_CPU, cpu),
-                                                              use(SCORIA_DIM_MEMORY, memory), gpu) *
-                               w.balanced_resource);
+      s += static_cast<double>(nodeorder::balanced_allocation(
+               use(SCORIA_DIM_CPU, cpu), use(SCORIA_DIM_MEMORY, memory), gpu)) *
+           static_cast<double>(w.balanced_resource);
     }
     scores[i] += s;
   }
@@ -169,7 +179,8 @@ void taint_scores(const NodeOrder& self, const scoria_task* task,
   if (self.w.taint_toleration == 0) return;
   if (!self.any_prefer_no_schedule) {
     // Every node scores the full 100: skip the per-node walk.
-    for (double& s : scores) s += static_cast<double>(kMaxNodeScore * self.w.taint_toleration);
+    for (double& s : scores)
+      s += static_cast<double>(kMaxNodeScore) * static_cast<double>(self.w.taint_toleration);
     return;
   }
   const kube::Tolerations tolerations(task);
