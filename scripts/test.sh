@@ -1,8 +1,40 @@
 #!/usr/bin/env bash
 # The README's second command: install, build with warnings as errors, run
-# every test through ctest.
+# every test through ctest; then the same suite again built under
+# AddressSanitizer (with LeakSanitizer) and UBSan, in build-asan.
+#
+# The sanitized build uses gcc, the release compiler, so what it finds is
+# about the code that ships; gcc's shared sanitizer runtime also serves
+# plugins linked with --no-undefined as they are. (clang 14 cannot build
+# host/source/object_loader.cpp yet: it captures structured bindings in
+# lambdas, which clang accepts only from version 16.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh -DSCORIA_WERROR=ON
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+# -O1: what the sanitizers' authors advise (fast enough, readable stacks).
+# Without NDEBUG, so assertions are checked as well.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+  -DSCORIA_WERROR=ON -DSCORIA_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$(nproc)"
+
+# Every report goes to a file as well, so one written by a child process
+# (scoria run by a test and judged only by its output) still fails the run.
+reports="$PWD/build-asan/sanitizer-reports"
+rm -rf "$reports"
+mkdir -p "$reports"
+export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
+# Tests labelled release-artifact check what a release build produces (the
+# .deb and its shared-library dependencies); a sanitized build is not one.
+status=0
+ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE release-artifact || status=$?
+if compgen -G "$reports/*" >/dev/null; then
+  echo "sanitizer reports:" >&2
+  cat "$reports"/* >&2
+  status=1
+fi
+exit "$status"

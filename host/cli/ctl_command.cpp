@@ -128,6 +128,13 @@ std::string plural(std::string kind) {
 
 bool namespaced(const std::string& kind) { return kind == "pods" || kind == "podgroups"; }
 
+// The target of one object, every name percent-encoded: `delete node 'a?b'`
+// must address node a?b, never node a with a query string.
+std::string object_target(const Ctl& c, const std::string& kind, const std::string& name) {
+  return namespaced(kind) ? http::path_of({"api", "v1", kind, c.ns, name})
+                          : http::path_of({"api", "v1", kind, name});
+}
+
 std::string text(const json& j, std::initializer_list<const char*> path, std::string def = "") {
   const json* at = &j;
   for (const char* key : path) {
@@ -231,8 +238,8 @@ int run(const Ctl& c) {
   }
   if (verb == "get" && c.words.size() >= 2) {
     const std::string kind = plural(c.words[1]);
-    std::string target = "/api/v1/" + kind;
-    if (c.words.size() >= 3) target += "/" + (namespaced(kind) ? c.ns + "/" : "") + c.words[2];
+    const std::string target = c.words.size() >= 3 ? object_target(c, kind, c.words[2])
+                                                   : http::path_of({"api", "v1", kind});
     const auto got = call(c, "GET", target);
     if (!got) return 1;
     if (c.output == "json") {
@@ -257,14 +264,14 @@ int run(const Ctl& c) {
   }
   if (verb == "delete" && c.words.size() >= 3) {
     const std::string kind = plural(c.words[1]);
-    const auto done = call(
-        c, "DELETE", "/api/v1/" + kind + "/" + (namespaced(kind) ? c.ns + "/" : "") + c.words[2]);
+    const auto done = call(c, "DELETE", object_target(c, kind, c.words[2]));
     if (!done) return 1;
     std::cout << c.words[1] << " \"" << c.words[2] << "\" deleted\n";
     return 0;
   }
   if (verb == "describe" && c.words.size() >= 3 && plural(c.words[1]) == "podgroups") {
-    const auto d = call(c, "GET", "/api/v1/podgroups/" + c.ns + "/" + c.words[2] + "/describe");
+    const auto d =
+        call(c, "GET", http::path_of({"api", "v1", "podgroups", c.ns, c.words[2], "describe"}));
     if (!d) return 1;
     std::cout << "Name:         " << c.words[2] << "\nNamespace:    " << c.ns
               << "\nPhase:        " << text(*d, {"phase"})

@@ -5,8 +5,10 @@
 #include "config/scheduler_config.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -132,6 +134,21 @@ std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
+}
+
+/// Whether an argument's text reads as a number that is not finite: NaN or
+/// an infinity in any spelling a plugin's float getter (strtod) or YAML 1.1
+/// (".nan", "-.inf") accepts, or a number too large for a double ("1e999").
+bool non_finite_number(std::string_view text) {
+  std::string t(text);
+  const size_t sign = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+  if (t.size() > sign + 1 && t[sign] == '.' &&
+      std::isalpha(static_cast<unsigned char>(t[sign + 1])))
+    t.erase(sign, 1);  // YAML's ".inf" is strtod's "inf"
+  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0]))) return false;
+  char* end = nullptr;
+  const double d = std::strtod(t.c_str(), &end);
+  return end == t.c_str() + t.size() && !std::isfinite(d);
 }
 
 /// A TOML float as decimal text; integral values keep ".0" so that they read
@@ -346,7 +363,7 @@ Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int d
         const Place kp = yaml_place(it->first.Mark());
         if (!it->first.IsScalar())
           fail(origin, kp, "", "a key here is not a plain name; write keys as names, e.g. tiers:");
-        const std::string& key = it->first.Scalar();
+        const std::string key = it->first.Scalar();  // `it->first` is a temporary
         for (const Entry& e : v.entries)
           if (e.key == key)
             fail(origin, kp, key,
@@ -624,6 +641,7 @@ class Reader {
     PluginOption option;
     std::array<std::string, kFlagCount> flag_keys;  // the key that set each flag
     bool named = false;
+    const Value* arguments = nullptr;  // read once the name is known, for messages
     for (const Entry& e : v.entries) {
       const std::string epath = path + "." + e.key;
       if (e.key == "name") {
@@ -633,7 +651,7 @@ class Reader {
         option.name = e.value.text;
         named = true;
       } else if (e.key == "arguments") {
-        option.arguments = read_arguments(e.value, epath);
+        arguments = &e.value;
       } else if (auto flag = flag_of_key(e.key)) {
         const auto f = static_cast<size_t>(*flag);
         if (e.value.kind != Kind::Bool)
@@ -667,33 +685,47 @@ class Reader {
       }
     }
     if (!named) fail_at(v, path, "has no name; add " + setting("name", "\"<plugin>\"", "<plugin>"));
+    if (arguments)
+      option.arguments =
+          read_arguments(*arguments, path + ".arguments", "plugin " + quote(option.name));
     return option;
   }
 
   // --- arguments ---------------------------------------------------------------
 
-  Arguments read_arguments(const Value& v, const std::string& path) const {
+  /// `owner` names the plugin or action the arguments are for ("plugin
+  /// \"binpack\"").
+  Arguments read_arguments(const Value& v, const std::string& path, std::string_view owner) const {
     Arguments out;
     if (v.kind == Kind::Null) return out;
     require_map(v, path, "of argument names and values");
-    flatten(v, "", path, out);
+    flatten(v, "", path, owner, out);
     return out;
   }
 
   /// Nested mappings become dotted keys ({a: {b: 1}} is "a.b" = "1") and
   /// list items take their index ("a.0"), so every argument is one flat key.
+  /// A NaN or an infinity is refused here, for every plugin alike: no
+  /// weight, threshold or ratio means anything as one, and a plugin handed
+  /// one would skew every score it touches.
   void flatten(const Value& v, const std::string& key, const std::string& path,
-               Arguments& out) const {
+               std::string_view owner, Arguments& out) const {
     if (v.kind == Kind::Map) {
       for (const Entry& e : v.entries)
-        flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, out);
+        flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, owner, out);
       return;
     }
     if (v.kind == Kind::List) {
       for (size_t i = 0; i < v.items.size(); ++i)
-        flatten(v.items[i], key + "." + std::to_string(i), path, out);
+        flatten(v.items[i], key + "." + std::to_string(i), path, owner, out);
       return;
     }
+    if ((v.kind == Kind::Float || v.kind == Kind::String) && non_finite_number(v.text))
+      fail_at(v, path + "[" + key + "]",
+              "is " + quote(v.text) + ", not a finite number; argument " + quote(key) + " of " +
+                  std::string(owner) +
+                  " must be a finite number: write one (e.g. 1), or remove the argument to "
+                  "use its default");
     if (!out.emplace(key, v.text).second)
       fail_at(v, path + "[" + key + "]",
               "is given twice (once as a dotted key, once nested); keep one");
@@ -707,7 +739,7 @@ class Reader {
                   [&](const Value& c, const std::string& path) {
                     require_map(c, path, "with the action's name and its arguments");
                     std::optional<std::string> name;
-                    Arguments args;
+                    const Value* args_value = nullptr;  // read once the name is known
                     for (const Entry& e : c.entries) {
                       if (e.key == "name") {
                         if (e.value.kind != Kind::String || e.value.text.empty())
@@ -716,7 +748,7 @@ class Reader {
                                       setting("name", "\"allocate\"", "allocate"));
                         name = e.value.text;
                       } else if (e.key == "arguments") {
-                        args = read_arguments(e.value, path + ".arguments");
+                        args_value = &e.value;
                       } else {
                         unknown_key(e, path, {"name", "arguments"});
                       }
@@ -725,6 +757,10 @@ class Reader {
                       fail_at(c, path,
                               "has no name; add the action it configures, e.g. " +
                                   setting("name", "\"allocate\"", "allocate"));
+                    Arguments args;
+                    if (args_value)
+                      args = read_arguments(*args_value, path + ".arguments",
+                                            "action " + quote(*name));
                     auto [it, fresh] = seen.emplace(*name, path);
                     if (!fresh)
                       fail_at(c, path,
@@ -872,9 +908,12 @@ SchedulerConfig parse_configmap(const YAML::Node& root, std::string_view text,
              : "holds no config; put the config text under one key, e.g. "
                "volcano-scheduler.conf: |");
   }
+  // yaml-cpp's iterator hands out its key/value pair by value (a proxy that
+  // dies with the full expression), so both are copied out: a reference to
+  // `entry->second` would dangle. YAML::Node copies share the document.
   const auto entry = data.begin();
   const std::string key = entry->first.as<std::string>("");
-  const YAML::Node& value = entry->second;
+  const YAML::Node value = entry->second;
   const std::string path = "data[" + key + "]";
   if (!value.IsScalar())
     fail(origin, yaml_place(value.Mark()), path,

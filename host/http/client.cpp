@@ -30,6 +30,34 @@ bool parse_endpoint(const std::string& url, Endpoint& out) {
   return true;
 }
 
+std::string percent_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+    if (unreserved) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+std::string path_of(std::initializer_list<std::string_view> segments) {
+  std::string out;
+  for (const std::string_view s : segments) {
+    out += '/';
+    out += percent_encode(s);
+  }
+  return out;
+}
+
 ClientResult request(const Endpoint& server, const std::string& method, const std::string& target,
                      const std::string& body) {
   ClientResult result;

@@ -60,6 +60,17 @@ constexpr std::array<std::pair<std::string_view, int>, 6> kBinary{{
 // Integers beyond this do not fit int64_t; formatting falls back to a double.
 constexpr double kInt64Limit = 9.2e18;
 
+// Kubernetes' resource.Quantity caps every quantity at math.MaxInt64 in its
+// own unit (quantity.go: maxAllowed), i.e. 2^63 - 1: "8Ei". 2^63 - 1 rounds to
+// 2^63 as a double, so exactly that value still passes; anything larger is
+// refused, since silently capping it as the API server does would change what
+// the file says, and scaling it further (cpu to millicores, sums over many
+// pods) is where doubles ran off to infinity.
+constexpr double kMaxQuantity = 0x1p63;
+constexpr std::string_view kTooLarge =
+    "it is too large: Kubernetes caps quantities at 2^63-1 (9223372036854775807, about "
+    "8Ei)";
+
 std::string shortest(double value) {
   std::array<char, 32> buf{};
   auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
@@ -150,7 +161,7 @@ double parse_quantity(std::string_view text) {
   long long decimal_exp = -static_cast<long long>(frac_digits.size());
   if (base == 10) decimal_exp += exponent;
   // Far beyond any double; keeps the string below from carrying a silly exponent.
-  if (decimal_exp > 100000) invalid(text, "it is too large");
+  if (decimal_exp > 100000) invalid(text, kTooLarge);
   if (decimal_exp < -100000)
     return negative ? -std::numeric_limits<double>::denorm_min()
                     : std::numeric_limits<double>::denorm_min();
@@ -163,13 +174,13 @@ double parse_quantity(std::string_view text) {
     if (decimal_exp < 0) {
       value = std::numeric_limits<double>::denorm_min();
     } else {
-      invalid(text, "it is too large");
+      invalid(text, kTooLarge);
     }
   } else if (ec != std::errc() || end != number.data() + number.size()) {
     invalid(text, "it is not a number");
   }
   if (base == 2) value = std::ldexp(value, static_cast<int>(exponent));
-  if (!std::isfinite(value)) invalid(text, "it is too large");
+  if (!std::isfinite(value) || value > kMaxQuantity) invalid(text, kTooLarge);
   return negative ? -value : value;
 }
 

@@ -8,7 +8,8 @@ namespace scoria::model {
 
 /// Parses a Kubernetes quantity into its plain value ("500m" -> 0.5,
 /// "4Gi" -> 4294967296). Throws std::invalid_argument with a message saying
-/// what is wrong and what a valid quantity looks like.
+/// what is wrong and what a valid quantity looks like; that includes a
+/// magnitude beyond Kubernetes' cap of 2^63-1 ("1e307", "9Ei").
 double parse_quantity(std::string_view text);
 
 /// Formats `value` of resource `name` (cpu in millicores, memory in bytes,

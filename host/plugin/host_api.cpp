@@ -72,7 +72,8 @@ scoria_code api_args_get_float(const scoria_args* a, scoria_str key, double* out
   try {
     size_t used = 0;
     double x = std::stod(*v, &used);
-    if (used != v->size()) return SCORIA_INVALID_ARGUMENT;
+    // The config reader refuses these already; no plugin gets one either way.
+    if (used != v->size() || !std::isfinite(x)) return SCORIA_INVALID_ARGUMENT;
     *out = x;
     return SCORIA_OK;
   } catch (const std::exception&) {

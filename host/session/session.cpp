@@ -110,6 +110,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   insufficient_reason_.resize(d);
   for (size_t k = 0; k < d; ++k)
     insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
+  undefined_answer_reason_ =
+      plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
 }
 
 Session::~Session() = default;

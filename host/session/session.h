@@ -9,6 +9,7 @@
 
 #include <scoria/scoria.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -117,6 +118,9 @@ struct PluginHooks {
   scoria_plugin_ctx* ctx = nullptr;
   scoria_hooks hooks{};
   bool serial = false;  // SCORIA_FLAG_SERIAL_HOOKS
+  // Hooks (bits of plugin_answers.h's Answer) whose undefined answer was
+  // logged this session; updated through std::atomic_ref by worker threads.
+  alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t undefined_logged = 0;
 };
 
 /// What the session decided, handed back to the cache at close.
@@ -286,6 +290,7 @@ class Session {
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
+  uint32_t undefined_answer_reason_ = 0;       // a predicate's undefined code
   // Predicate search state: rotation cursor and buffers reused per task.
   size_t predicate_cursor_ = 0;
   // Measured cost of one node through every predicate (moving average), and

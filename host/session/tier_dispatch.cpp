@@ -5,11 +5,13 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 #include "model/resource.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
+#include "session/plugin_answers.h"
 #include "session/session.h"
 #include "session/worker_pool.h"
 
@@ -21,11 +23,38 @@ namespace {
 
 bool on(const PluginHooks& p, Flag f) { return p.option == nullptr || p.option->enabled(f); }
 
-// A predicate's answer that keeps the task off the node (SCORIA_ERROR does
-// not: a failing plugin is counted and skipped).
-bool rejects(scoria_code c) {
-  return c == SCORIA_UNSCHEDULABLE || c == SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+// What a predicate's code means for the node. Codes cross the ABI as ints
+// and are read as ints here (never through a scoria_code lvalue), so a value
+// outside the enum is seen for what it is.
+enum class Verdict { Pass, Reject, Failed, Undefined };
+
+Verdict verdict(int c) {
+  switch (c) {
+    case SCORIA_OK:
+    case SCORIA_SKIP:
+      return Verdict::Pass;
+    case SCORIA_UNSCHEDULABLE:
+    case SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE:
+      return Verdict::Reject;
+    // A failing plugin is counted and skipped, as scoria.h documents.
+    case SCORIA_ERROR:
+    case SCORIA_INVALID_ARGUMENT:
+    case SCORIA_NOT_FOUND:
+      return Verdict::Failed;
+    default:
+      return Verdict::Undefined;
+  }
 }
+
+// A code the plugin wrote into host memory, read as the int it is.
+int code_at(const scoria_code* p) {
+  static_assert(sizeof(scoria_code) == sizeof(int));
+  int c = 0;
+  std::memcpy(&c, p, sizeof c);
+  return c;
+}
+
+constexpr std::string_view kNodeRefused = "the node is refused";
 
 // Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
 template <class Fn>
@@ -206,30 +235,62 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
         if (s.alive.empty()) return;
         s.codes.assign(s.alive.size(), SCORIA_OK);
         s.reasons.assign(s.alive.size(), 0);
-        scoria_code rc =
+        const int rc = static_cast<int>(
             p.hooks.on_predicate_batch(p.hooks.user_data, &task, s.alive.data(), s.alive.size(),
-                                       s.codes.data(), s.reasons.data());
-        if (rc == SCORIA_ERROR) {
+                                       s.codes.data(), s.reasons.data()));
+        if (rc == SCORIA_SKIP) continue;
+        if (verdict(rc) == Verdict::Failed) {
           plugin::count_error(p.ctx, "batch predicate failed");
           continue;
         }
-        for (size_t k = 0; k < s.alive.size(); ++k) {
-          scoria_code c = s.codes[k];
-          if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
-          if (rejects(c)) {
+        if (verdict(rc) == Verdict::Undefined) {
+          undefined_code(p, Answer::PredicateBatch, rc, "every node of the batch is refused");
+          for (size_t k = 0; k < s.alive.size(); ++k) {
             pass_[s.where[k]] = 0;
-            reasons_[s.where[k]] = s.reasons[k];
+            reasons_[s.where[k]] = undefined_answer_reason_;
+          }
+          continue;
+        }
+        for (size_t k = 0; k < s.alive.size(); ++k) {
+          const int c = code_at(&s.codes[k]);
+          switch (verdict(c)) {
+            case Verdict::Pass:
+              break;
+            case Verdict::Failed:
+              plugin::count_error(p.ctx, "predicate failed");
+              break;
+            case Verdict::Reject:
+              pass_[s.where[k]] = 0;
+              reasons_[s.where[k]] = s.reasons[k];
+              break;
+            case Verdict::Undefined:
+              undefined_code(p, Answer::PredicateBatch, c, kNodeRefused);
+              pass_[s.where[k]] = 0;
+              reasons_[s.where[k]] = undefined_answer_reason_;
+              break;
           }
         }
       } else if (p.hooks.on_predicate != nullptr) {
         for (size_t i = begin; i < end; ++i) {
           if (!pass_[i]) continue;
           uint32_t reason = 0;
-          scoria_code c = p.hooks.on_predicate(p.hooks.user_data, &task, rotated_[i], &reason);
-          if (c == SCORIA_ERROR) plugin::count_error(p.ctx, "predicate failed");
-          if (rejects(c)) {
-            pass_[i] = 0;
-            reasons_[i] = reason;
+          const int c = static_cast<int>(
+              p.hooks.on_predicate(p.hooks.user_data, &task, rotated_[i], &reason));
+          switch (verdict(c)) {
+            case Verdict::Pass:
+              break;
+            case Verdict::Failed:
+              plugin::count_error(p.ctx, "predicate failed");
+              break;
+            case Verdict::Reject:
+              pass_[i] = 0;
+              reasons_[i] = reason;
+              break;
+            case Verdict::Undefined:
+              undefined_code(p, Answer::Predicate, c, kNodeRefused);
+              pass_[i] = 0;
+              reasons_[i] = undefined_answer_reason_;
+              break;
           }
         }
       }
@@ -241,23 +302,33 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
   for (auto& tier : tiers_)
     for (auto& p : tier) {
       if (!on(p, Flag::Predicate)) continue;
-      scoria_code c = SCORIA_OK;
+      int c = SCORIA_OK;
       uint32_t r = 0;
+      Answer hook = Answer::Predicate;
       if (p.hooks.on_predicate != nullptr) {
-        c = p.hooks.on_predicate(p.hooks.user_data, &task, &node, &r);
+        c = static_cast<int>(p.hooks.on_predicate(p.hooks.user_data, &task, &node, &r));
       } else if (p.hooks.on_predicate_batch != nullptr) {
-        scoria_code rc = p.hooks.on_predicate_batch(p.hooks.user_data, &task, &one, 1, &c, &r);
-        if (rc == SCORIA_ERROR) c = SCORIA_ERROR;
+        hook = Answer::PredicateBatch;
+        scoria_code one_code = SCORIA_OK;
+        const int rc = static_cast<int>(
+            p.hooks.on_predicate_batch(p.hooks.user_data, &task, &one, 1, &one_code, &r));
+        c = rc == SCORIA_OK ? code_at(&one_code) : rc;
       } else {
         continue;
       }
-      if (c == SCORIA_ERROR) {
-        plugin::count_error(p.ctx, "predicate failed");
-        continue;
-      }
-      if (rejects(c)) {
-        if (reason) *reason = r;
-        return c;
+      switch (verdict(c)) {
+        case Verdict::Pass:
+          break;
+        case Verdict::Failed:
+          plugin::count_error(p.ctx, "predicate failed");
+          break;
+        case Verdict::Reject:
+          if (reason) *reason = r;
+          return static_cast<scoria_code>(c);
+        case Verdict::Undefined:
+          undefined_code(p, hook, c, kNodeRefused);
+          if (reason) *reason = undefined_answer_reason_;
+          return SCORIA_UNSCHEDULABLE;
       }
     }
   if (reason) *reason = 0;
@@ -270,24 +341,42 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
 void Session::node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) {
   std::fill_n(scores, nodes.size(), 0.0);
   std::vector<double> part;
+  // A score counts only when its code is SCORIA_OK and it is a finite
+  // number: one NaN would poison the sum, one infinity would decide alone.
+  // Anything else adds 0 for that node (SKIP: nothing to say; ERROR:
+  // counted; undefined: counted and logged once).
+  auto accepted = [](PluginHooks& p, Answer hook, int code, const char* failed) {
+    if (code == SCORIA_OK) return true;
+    if (code == SCORIA_SKIP) return false;
+    if (defined_code(code))
+      plugin::count_error(p.ctx, failed);
+    else
+      undefined_code(p, hook, code, "its scores count as 0");
+    return false;
+  };
   each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
     if (p.hooks.on_node_order_batch != nullptr) {
       part.assign(nodes.size(), 0.0);
-      if (p.hooks.on_node_order_batch(p.hooks.user_data, &task, nodes.data(), nodes.size(),
-                                      part.data()) != SCORIA_OK) {
-        plugin::count_error(p.ctx, "batch node order failed");
-        return;
+      const int rc = static_cast<int>(p.hooks.on_node_order_batch(
+          p.hooks.user_data, &task, nodes.data(), nodes.size(), part.data()));
+      if (!accepted(p, Answer::NodeOrderBatch, rc, "batch node order failed")) return;
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        if (std::isfinite(part[i]))
+          scores[i] += part[i];
+        else
+          undefined_score(p, Answer::NodeOrderBatch, part[i]);
       }
-      for (size_t i = 0; i < nodes.size(); ++i) scores[i] += part[i];
     }
     if (p.hooks.on_node_order != nullptr) {
       for (size_t i = 0; i < nodes.size(); ++i) {
         double s = 0;
-        if (p.hooks.on_node_order(p.hooks.user_data, &task, nodes[i], &s) != SCORIA_OK) {
-          plugin::count_error(p.ctx, "node order failed");
-          continue;
-        }
-        scores[i] += s;
+        const int rc =
+            static_cast<int>(p.hooks.on_node_order(p.hooks.user_data, &task, nodes[i], &s));
+        if (!accepted(p, Answer::NodeOrder, rc, "node order failed")) continue;
+        if (std::isfinite(s))
+          scores[i] += s;
+        else
+          undefined_score(p, Answer::NodeOrder, s);
       }
     }
   });
@@ -321,7 +410,8 @@ bool Session::job_valid(const Job& job, std::string* message) {
     for (auto& p : tier) {
       if (p.hooks.on_job_valid == nullptr) continue;
       buf[0] = '\0';
-      scoria_code c = p.hooks.on_job_valid(p.hooks.user_data, &job, buf, sizeof buf);
+      const int c =
+          static_cast<int>(p.hooks.on_job_valid(p.hooks.user_data, &job, buf, sizeof buf));
       if (c == SCORIA_OK || c == SCORIA_SKIP) continue;
       buf[sizeof buf - 1] = '\0';
       if (message) *message = buf;
@@ -341,15 +431,20 @@ bool Session::job_ready(const Job& job) {
 
 namespace {
 // Votes: a reject wins at once; a permit ends the walk after its tier;
-// all abstaining means yes.
+// all abstaining means yes. A vote outside the enum rejects (fails closed).
 template <class Hook>
-bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, const Job& job) {
+bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, Answer answer,
+          const Job& job) {
   for (auto& tier : tiers) {
     bool permitted = false;
     for (auto& p : tier) {
       auto fn = p.hooks.*hook;
       if (fn == nullptr || !on(p, flag)) continue;
-      scoria_vote v = fn(p.hooks.user_data, &job);
+      const int v = static_cast<int>(fn(p.hooks.user_data, &job));
+      if (!defined_vote(v)) {
+        undefined_code(p, answer, v, "it counts as a reject");
+        return false;
+      }
       if (v < 0) return false;
       if (v > 0) permitted = true;
     }
@@ -363,7 +458,8 @@ bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, co
 // the tier's set, and the walk moves on to the next tier (as Volcano does).
 template <class Hook>
 void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook,
-                    const Task& who, std::span<const Task* const> cands, uint8_t* selected) {
+                    Answer answer, const Task& who, std::span<const Task* const> cands,
+                    uint8_t* selected) {
   const size_t n = cands.size();
   std::fill_n(selected, n, uint8_t{0});
   std::vector<uint8_t> mine(n);
@@ -373,8 +469,14 @@ void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hoo
       auto fn = p.hooks.*hook;
       if (fn == nullptr || !on(p, flag)) continue;
       std::fill(mine.begin(), mine.end(), uint8_t{0});
-      if (fn(p.hooks.user_data, &who, cands.data(), n, mine.data()) == SCORIA_VOTE_ABSTAIN)
-        continue;
+      const int v = static_cast<int>(fn(p.hooks.user_data, &who, cands.data(), n, mine.data()));
+      if (!defined_vote(v)) {
+        // Fails closed: nothing is evicted on an answer nobody defined.
+        undefined_code(p, answer, v, "no task is evicted");
+        std::fill_n(selected, n, uint8_t{0});
+        return;
+      }
+      if (v == SCORIA_VOTE_ABSTAIN) continue;
       bool any = std::any_of(mine.begin(), mine.end(), [](uint8_t b) { return b != 0; });
       if (!any) {
         have = false;
@@ -394,11 +496,13 @@ void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hoo
 }  // namespace
 
 bool Session::job_pipelined(const Job& job) {
-  return vote(tiers_, Flag::JobPipelined, &scoria_hooks::on_job_pipelined, job);
+  return vote(tiers_, Flag::JobPipelined, &scoria_hooks::on_job_pipelined, Answer::JobPipelined,
+              job);
 }
 
 bool Session::job_enqueueable(const Job& job) {
-  return vote(tiers_, Flag::JobEnqueued, &scoria_hooks::on_job_enqueueable, job);
+  return vote(tiers_, Flag::JobEnqueued, &scoria_hooks::on_job_enqueueable, Answer::JobEnqueueable,
+              job);
 }
 
 void Session::job_enqueued(const Job& job) {
@@ -449,14 +553,14 @@ bool Session::preemptive(const Queue& queue, const Task& task) {
 
 void Session::preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                           uint8_t* selected) {
-  select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, preemptor, candidates,
-                 selected);
+  select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, Answer::Preemptable,
+                 preemptor, candidates, selected);
 }
 
 void Session::reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
                           uint8_t* selected) {
-  select_victims(tiers_, Flag::Reclaimable, &scoria_hooks::on_reclaimable, reclaimer, candidates,
-                 selected);
+  select_victims(tiers_, Flag::Reclaimable, &scoria_hooks::on_reclaimable, Answer::Reclaimable,
+                 reclaimer, candidates, selected);
 }
 
 void Session::victim_tasks(std::span<const Task* const> tasks, uint8_t* selected) {

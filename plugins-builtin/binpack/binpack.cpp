@@ -10,8 +10,14 @@
 // Arguments, as Volcano's: binpack.weight (1), binpack.cpu (1),
 // binpack.memory (1), binpack.resources (a comma-separated list of extended
 // resources, such as "nvidia.com/gpu, example.com/foo") and
-// binpack.resources.<name> (each one's weight, 1 by default). A negative
-// resource weight reads as 1.
+// binpack.resources.<name> (each one's weight, 1 by default).
+//
+// A negative weight, binpack.weight included, would invert the packing
+// (spread where binpack was asked for): it is refused with a warning and
+// the default (1) used, as Volcano's binpack does for its resource weights.
+// Refusing the whole config instead (on_create failing) would reject
+// ConfigMaps that Volcano itself accepts. The host refuses NaN and
+// infinities at load.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -36,7 +42,16 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-int64_t non_negative(int64_t weight) { return weight < 0 ? 1 : weight; }
+// A weight argument: 1 (every binpack weight's default) when absent,
+// unreadable or negative.
+int64_t weight_arg(const scoria_args* args, std::string_view key) {
+  const int64_t w = scoria::arg_int(args, key, 1);
+  if (w >= 0) return w;
+  log_line(SCORIA_LOG_WARNING, "argument ", key, " is ", w,
+           "; a weight must be 0 or more, so the default 1 is used instead: set it to 0 to "
+           "leave this out");
+  return 1;
+}
 
 struct Binpack {
   explicit Binpack(const scoria_args* args) {
@@ -44,7 +59,7 @@ struct Binpack {
       resources = {{"cpu", 1}, {"memory", 1}};
       return;
     }
-    weight = scoria::arg_int(args, "binpack.weight", weight);
+    weight = weight_arg(args, "binpack.weight");
     if (const auto list = scoria::arg_string(args, "binpack.resources")) {
       std::string_view rest = *list;
       while (!rest.empty()) {
@@ -53,11 +68,11 @@ struct Binpack {
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
         if (name.empty()) continue;
         const std::string key = std::string(kResourcesPrefix) + std::string(name);
-        resources.emplace_back(std::string(name), non_negative(scoria::arg_int(args, key, 1)));
+        resources.emplace_back(std::string(name), weight_arg(args, key));
       }
     }
-    resources.emplace_back("cpu", non_negative(scoria::arg_int(args, "binpack.cpu", 1)));
-    resources.emplace_back("memory", non_negative(scoria::arg_int(args, "binpack.memory", 1)));
+    resources.emplace_back("cpu", weight_arg(args, "binpack.cpu"));
+    resources.emplace_back("memory", weight_arg(args, "binpack.memory"));
   }
 
   int64_t weight = 1;
@@ -73,14 +88,14 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
   for (size_t i = 0; i < count; ++i) {
     const scoria_node_info ni = scoria::info(nodes[i]);
     double score = 0;
-    int64_t weights = 0;
+    double weights = 0;  // a double: weights near INT64_MAX must not overflow
     bool overfilled = false;
     for (const auto& [dim, weight] : self.dims) {
       const double request = ti.resreq[dim];
       if (request == 0) continue;
       const double capacity = ni.allocatable[dim];
       if (capacity == 0 || weight == 0) {
-        weights += weight;
+        weights += static_cast<double>(weight);
         continue;
       }
       const double used = request + ni.used[dim];
@@ -89,13 +104,13 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
         break;
       }
       score += used * static_cast<double>(weight) / capacity;
-      weights += weight;
+      weights += static_cast<double>(weight);
     }
     if (overfilled) {
       scores[i] = 0;
       continue;
     }
-    if (weights > 0) score /= static_cast<double>(weights);
+    if (weights > 0) score /= weights;
     scores[i] = score * kMaxNodeScore * static_cast<double>(self.weight);
   }
   return SCORIA_OK;

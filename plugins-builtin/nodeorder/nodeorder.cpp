@@ -13,6 +13,12 @@
 // effect: the cluster model carries no node images, and spreading is scored
 // only through the predicates' hard constraints.
 //
+// A negative weight would turn a preference into its opposite (most
+// requested where least was asked for): it is refused with a warning and
+// the default used, as Volcano's binpack does with its weights. Refusing
+// the whole config instead (on_create failing) would reject ConfigMaps that
+// Volcano itself accepts. The host refuses NaN and infinities at load.
+//
 // One batch hook scores every candidate node of a task at once, because
 // three of the scores are normalized over the candidates.
 #include <scoria/scoria.h>
@@ -48,15 +54,25 @@ struct Weights {
   int64_t pod_affinity = 2;
 };
 
+// A weight argument: its default when absent, unreadable or negative.
+int64_t weight(const scoria_args* args, std::string_view key, int64_t def) {
+  const int64_t w = scoria::arg_int(args, key, def);
+  if (w >= 0) return w;
+  scoria::log_line(SCORIA_LOG_WARNING, "argument ", key, " is ", w,
+                   "; a weight must be 0 or more, so the default ", def,
+                   " is used instead: set it to 0 to turn this score off");
+  return def;
+}
+
 struct NodeOrder {
   explicit NodeOrder(const scoria_args* args) {
     if (args == nullptr) return;
-    w.least_requested = scoria::arg_int(args, "leastrequested.weight", w.least_requested);
-    w.most_requested = scoria::arg_int(args, "mostrequested.weight", w.most_requested);
-    w.balanced_resource = scoria::arg_int(args, "balancedresource.weight", w.balanced_resource);
-    w.node_affinity = scoria::arg_int(args, "nodeaffinity.weight", w.node_affinity);
-    w.taint_toleration = scoria::arg_int(args, "tainttoleration.weight", w.taint_toleration);
-    w.pod_affinity = scoria::arg_int(args, "podaffinity.weight", w.pod_affinity);
+    w.least_requested = weight(args, "leastrequested.weight", w.least_requested);
+    w.most_requested = weight(args, "mostrequested.weight", w.most_requested);
+    w.balanced_resource = weight(args, "balancedresource.weight", w.balanced_resource);
+    w.node_affinity = weight(args, "nodeaffinity.weight", w.node_affinity);
+    w.taint_toleration = weight(args, "tainttoleration.weight", w.taint_toleration);
+    w.pod_affinity = weight(args, "podaffinity.weight", w.pod_affinity);
   }
 
   Weights w;
@@ -67,7 +83,17 @@ struct NodeOrder {
   kube::SessionPodTerms pod_terms;
 };
 
-int64_t whole(double x) { return static_cast<int64_t>(x); }
+// Truncated to an integer as kube-scheduler's int64 arithmetic does, but
+// saturating at 2^56 (64Pi bytes, 72 million million millicores): a quantity
+// near Kubernetes' cap of 2^63-1 units is beyond int64 in millicores, and the
+// scores multiply amounts by 100, so anything larger would overflow (which
+// is undefined) instead of ranking as "huge".
+int64_t whole(double x) {
+  constexpr int64_t kLimit = int64_t{1} << 56;
+  if (x >= static_cast<double>(kLimit)) return kLimit;
+  if (x <= -static_cast<double>(kLimit)) return -kLimit;
+  return static_cast<int64_t>(x);
+}
 
 // kube-scheduler's DefaultNormalizeScore: scale so the best node gets 100
 // (reverse: so the worst gets 0).
@@ -98,7 +124,7 @@ void normalize_min_max(std::vector<int64_t>& raw) {
 
 void add_weighted(std::span<double> scores, const std::vector<int64_t>& part, int64_t weight) {
   for (size_t i = 0; i < part.size() && i < scores.size(); ++i)
-    scores[i] += static_cast<double>(part[i] * weight);
+    scores[i] += static_cast<double>(part[i]) * static_cast<double>(weight);
 }
 
 void resource_scores(const NodeOrder& self, const scoria_task_info& ti,
@@ -117,18 +143,18 @@ void resource_scores(const NodeOrder& self, const scoria_task_info& ti,
     double s = 0;
     if (w.least_requested != 0)
       s += static_cast<double>(nodeorder::least_allocated(use(SCORIA_DIM_CPU, cpu_nonzero),
-                                                          use(SCORIA_DIM_MEMORY, memory_nonzero)) *
-                               w.least_requested);
+                                                          use(SCORIA_DIM_MEMORY, memory_nonzero))) *
+           static_cast<double>(w.least_requested);
     if (w.most_requested != 0)
       s += static_cast<double>(nodeorder::most_allocated(use(SCORIA_DIM_CPU, cpu_nonzero),
-                                                         use(SCORIA_DIM_MEMORY, memory_nonzero)) *
-                               w.most_requested);
+                                                         use(SCORIA_DIM_MEMORY, memory_nonzero))) *
+           static_cast<double>(w.most_requested);
     if (w.balanced_resource != 0) {
       std::optional<nodeorder::ResourceUse> gpu;
       if (self.gpu_dim) gpu = use(*self.gpu_dim, whole(ti.resreq[*self.gpu_dim]));
-      s += static_cast<double>(nodeorder::balanced_allocation(use(SCORIA_DIM_CPU, cpu),
-                                                              use(SCORIA_DIM_MEMORY, memory), gpu) *
-                               w.balanced_resource);
+      s += static_cast<double>(nodeorder::balanced_allocation(
+               use(SCORIA_DIM_CPU, cpu), use(SCORIA_DIM_MEMORY, memory), gpu)) *
+           static_cast<double>(w.balanced_resource);
     }
     scores[i] += s;
   }
@@ -153,7 +179,8 @@ void taint_scores(const NodeOrder& self, const scoria_task* task,
   if (self.w.taint_toleration == 0) return;
   if (!self.any_prefer_no_schedule) {
     // Every node scores the full 100: skip the per-node walk.
-    for (double& s : scores) s += static_cast<double>(kMaxNodeScore * self.w.taint_toleration);
+    for (double& s : scores)
+      s += static_cast<double>(kMaxNodeScore) * static_cast<double>(self.w.taint_toleration);
     return;
   }
   const kube::Tolerations tolerations(task);

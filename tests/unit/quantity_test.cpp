@@ -62,6 +62,39 @@ INSTANTIATE_TEST_SUITE_P(Garbage, InvalidQuantity,
                                            "1mi", "1Gb", "0x10", "1e99999999999999999999",
                                            "1e400"));
 
+// Kubernetes caps a quantity at 2^63-1 in its unit; beyond it Scoria refuses
+// rather than scale a finite double on to infinity (cpu to millicores).
+class TooLargeQuantity : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TooLargeQuantity, IsRefusedNamingTheBound) {
+  const std::string text = GetParam();
+  try {
+    const double q = parse_quantity(text);
+    FAIL() << "accepted \"" << text << "\" as " << q;
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("\"" + text + "\" is not a quantity (it is too large"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("2^63-1"), std::string::npos) << msg;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BeyondKubernetesCap, TooLargeQuantity,
+                         ::testing::Values("1e307", "-1e307", "1e19", "9300000000000000000000m",
+                                           "9Ei", "8193Pi", "9999999999999999999999Ei",
+                                           "10000000000000000000", "1.8e308", "0.00001e24"));
+
+TEST(Quantity, KubernetesCapItselfIsAccepted) {
+  // 2^63-1 is the largest quantity Kubernetes keeps as written; "8Ei" is 2^63.
+  EXPECT_EQ(parse_quantity("9223372036854775807"), 0x1p63);
+  EXPECT_EQ(parse_quantity("8Ei"), 0x1p63);
+  EXPECT_EQ(parse_quantity("-8Ei"), -0x1p63);
+  EXPECT_EQ(parse_quantity("9e18"), 9e18);
+  EXPECT_EQ(parse_quantity("1Ei"), 0x1p60);
+  // Scaled to milli-units it stays finite.
+  EXPECT_TRUE(std::isfinite(parse_quantity("9e18") * 1000));
+}
+
 TEST(Quantity, UnknownSuffixIsNamed) {
   try {
     parse_quantity("4x");

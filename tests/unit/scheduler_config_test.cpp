@@ -391,6 +391,65 @@ TEST(SchedulerConfig, ArgumentsMustBeAMapping) {
   EXPECT_TRUE(has(msg, "must be a mapping"));
 }
 
+// NaN and infinities mean nothing as a weight, threshold or ratio; whatever
+// the syntax spells them as, the config is refused naming the file, the
+// place, the plugin, the argument and the fix.
+TEST(SchedulerConfig, NonFiniteArgumentIsRefused) {
+  struct Case {
+    std::string text;
+    std::string file;
+    std::string where;
+    std::string value;
+  };
+  const std::vector<Case> cases = {
+      {"actions = [\"allocate\"]\n[[tiers]]\nplugins = [{ name = \"binpack\", arguments = { "
+       "\"binpack.weight\" = nan } }]\n",
+       "w.toml", "w.toml: line 3", "\"nan\""},
+      {"actions = [\"allocate\"]\n[[tiers]]\nplugins = [{ name = \"binpack\", arguments = { "
+       "\"binpack.weight\" = -inf } }]\n",
+       "w.toml", "w.toml: line 3", "\"-inf\""},
+      {"actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n"
+       "      binpack.weight: .nan\n",
+       "w.yaml", "w.yaml: line 6", "\".nan\""},
+      {"actions: allocate\ntiers:\n- plugins:\n  - arguments:\n      binpack.weight: -.Inf\n"
+       "    name: binpack\n",
+       "w.yaml", "w.yaml: line 5", "\"-.Inf\""},
+      {"actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n"
+       "      binpack.weight: \"Infinity\"\n",
+       "w.yaml", "w.yaml: line 6", "\"Infinity\""},
+      {"actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n"
+       "      binpack.weight: 1e999\n",
+       "w.yaml", "w.yaml: line 6", "\"1e999\""},
+  };
+  for (const Case& c : cases) {
+    const std::string msg = error_of(c.text, c.file);
+    EXPECT_TRUE(has(msg, c.where)) << msg;
+    EXPECT_TRUE(has(msg, "tiers[0].plugins[0].arguments[binpack.weight]: is " + c.value +
+                             ", not a finite number"))
+        << msg;
+    EXPECT_TRUE(has(msg, "argument \"binpack.weight\" of plugin \"binpack\"")) << msg;
+    EXPECT_TRUE(has(msg, "write one (e.g. 1), or remove the argument")) << msg;
+  }
+}
+
+TEST(SchedulerConfig, NonFiniteActionArgumentIsRefusedToo) {
+  const std::string msg =
+      error_of("actions: allocate\nconfigurations:\n- name: allocate\n  arguments: {ratio: .inf}\n",
+               "c.yaml");
+  EXPECT_TRUE(has(msg, "c.yaml: line 4"));
+  EXPECT_TRUE(has(msg, "configurations[0].arguments[ratio]: is \".inf\", not a finite number"));
+  EXPECT_TRUE(has(msg, "of action \"allocate\""));
+}
+
+TEST(SchedulerConfig, FiniteNumbersAndWordsStayArguments) {
+  const SchedulerConfig c = parse_config(
+      "actions: allocate\ntiers:\n- plugins:\n  - name: p\n    arguments:\n"
+      "      a: 1e300\n      b: -0.5\n      c: info\n      d: nano\n      e: .5\n",
+      "ok.yaml");
+  EXPECT_EQ(c.tiers[0].plugins[0].arguments,
+            (Arguments{{"a", "1e300"}, {"b", "-0.5"}, {"c", "info"}, {"d", "nano"}, {"e", ".5"}}));
+}
+
 // ===========================================================================
 // Configurations
 // ===========================================================================

@@ -541,7 +541,9 @@ typedef struct scoria_host_api {
   /** Reads integer argument `key` into *out. SCORIA_NOT_FOUND if absent,
       SCORIA_INVALID_ARGUMENT if it is not an integer. */
   scoria_code (*args_get_int)(const scoria_args* args, scoria_str key, int64_t* out);
-  /** Reads a number argument (integer or float). */
+  /** Reads a number argument (integer or float). SCORIA_NOT_FOUND if absent,
+      SCORIA_INVALID_ARGUMENT if it is not a finite number (never NaN or an
+      infinity). */
   scoria_code (*args_get_float)(const scoria_args* args, scoria_str key, double* out);
   /** Reads a boolean (true/false, also as the strings "true"/"false"). */
   scoria_code (*args_get_bool)(const scoria_args* args, scoria_str key, int* out);
