@@ -1,8 +1,9 @@
+// Loading the cache (a full replace or a batch of changes), its resource
+// dimensions, the snapshot a session reads and what a session decided.
 #include "cache/cluster_cache.h"
 
 #include <algorithm>
 #include <limits>
-#include <set>
 
 namespace scoria::cache {
 
@@ -10,182 +11,254 @@ namespace {
 
 // kubelet's default --max-pods, for nodes that do not state a pod capacity.
 constexpr double kDefaultMaxPods = 110;
+constexpr std::string_view kDefaultQueue = "default";
 
-uint32_t task_status(const model::Pod& pod) {
-  if (pod.deleting) return SCORIA_TASK_RELEASING;
-  switch (pod.phase) {
-    case model::PodPhase::Succeeded:
-      return SCORIA_TASK_SUCCEEDED;
-    case model::PodPhase::Failed:
-      return SCORIA_TASK_FAILED;
-    case model::PodPhase::Running:
-      return SCORIA_TASK_RUNNING;
-    case model::PodPhase::Unknown:
-      return SCORIA_TASK_UNKNOWN;
-    case model::PodPhase::Pending:
-      break;
-  }
-  return pod.node_name.empty() ? SCORIA_TASK_PENDING : SCORIA_TASK_BOUND;
+bool base_dim(const std::string& name) {
+  return name == "cpu" || name == "memory" || name == "pods";
 }
 
-// Pods for another scheduler that are still pending are not ours to place.
-bool ours(const model::Pod& pod) {
-  return pod.scheduler_name.empty() || pod.scheduler_name == "volcano" ||
-         pod.scheduler_name == "scoria";
-}
-
-std::vector<std::vector<std::vector<scoria_str>>> value_views(
-    const std::vector<model::NodeSelectorTerm>& terms) {
-  std::vector<std::vector<std::vector<scoria_str>>> out(terms.size());
-  for (size_t t = 0; t < terms.size(); ++t)
-    for (const auto& req : terms[t].requirements) {
-      auto& values = out[t].emplace_back();
-      for (const auto& v : req.values) values.push_back({v.data(), v.size()});
-    }
-  return out;
-}
+// The order objects are loaded in on a full replace: what others name first,
+// so nothing waits on a reference and no implicit group is renamed.
+constexpr Kind kLoadOrder[] = {Kind::PriorityClass, Kind::Queue, Kind::Node, Kind::PodGroup,
+                               Kind::Pod};
 
 }  // namespace
 
-std::vector<double> ClusterCache::vectorize(const model::ResourceList& list, double absent) const {
-  std::vector<double> v(dims_.size(), absent);
-  for (const auto& [name, value] : list) v[dim_index_.at(name)] = value;
-  return v;
+ClusterCache::ClusterCache() { clear(); }
+
+void ClusterCache::clear() {
+  nodes_.clear();
+  queues_.clear();
+  classes_.clear();
+  groups_.clear();
+  pods_.clear();
+  groups_by_queue_.clear();
+  groups_by_class_.clear();
+  pods_by_class_.clear();
+  pods_by_node_.clear();
+  global_defaults_.clear();
+  to_name_.clear();
+  extended_.clear();
+  dims_ = {"cpu", "memory", "pods"};
+  dim_index_ = {{"cpu", 0}, {"memory", 1}, {"pods", 2}};
+  dims_dirty_ = false;
+  // Queue "default" exists unless defined: a placeholder entry holds its
+  // slot, so groups in it never re-resolve when it is defined or deleted.
+  const uint32_t q = queues_.insert(std::string(kDefaultQueue));
+  QueueEntry& e = queues_.at(q);
+  e.queue.name = std::string(kDefaultQueue);
+  e.implicit = true;
+  vectorize_queue(e);
 }
 
 void ClusterCache::reset(model::ClusterObjects objects) {
-  ++generation_;
-  nodes_.clear();
-  queues_.clear();
-  groups_.clear();
-  pods_.clear();
-  node_index_.clear();
-  pod_index_.clear();
-  group_index_.clear();
+  std::vector<ObjectChange> changes;
+  changes.reserve(objects.nodes.size() + objects.pods.size() + objects.pod_groups.size() +
+                  objects.queues.size() + objects.priority_classes.size());
+  for (auto& c : objects.priority_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
+  for (auto& q : objects.queues) changes.push_back(ObjectChange::upsert(std::move(q)));
+  for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
+  for (auto& g : objects.pod_groups) changes.push_back(ObjectChange::upsert(std::move(g)));
+  for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
+  replace(std::move(changes));
+}
 
-  // Dimensions: cpu, memory, pods, then every extended resource by name, so
-  // the same cluster gives the same ids whatever the order of its files.
+void ClusterCache::replace(std::vector<ObjectChange> objects) {
+  clear();
+  // Dimensions first, so each entry is vectorized once.
   std::set<std::string> extended;
   auto collect = [&](const model::ResourceList& list) {
     for (const auto& [name, value] : list)
-      if (name != "cpu" && name != "memory" && name != "pods") extended.insert(name);
+      if (!base_dim(name)) extended.insert(name);
   };
-  for (const auto& n : objects.nodes) collect(n.allocatable);
-  for (const auto& p : objects.pods) collect(p.requests), collect(p.init_requests);
-  for (const auto& g : objects.pod_groups) collect(g.min_resources);
-  for (const auto& q : objects.queues)
-    collect(q.capability), collect(q.deserved), collect(q.guarantee);
-  dims_ = {"cpu", "memory", "pods"};
+  for (const ObjectChange& c : objects) {
+    if (c.type != ObjectChange::Type::Upsert) continue;
+    if (const auto* n = std::get_if<model::Node>(&c.object)) collect(n->allocatable);
+    if (const auto* p = std::get_if<model::Pod>(&c.object))
+      collect(p->requests), collect(p->init_requests);
+    if (const auto* g = std::get_if<model::PodGroup>(&c.object)) collect(g->min_resources);
+    if (const auto* q = std::get_if<model::Queue>(&c.object))
+      collect(q->capability), collect(q->deserved), collect(q->guarantee);
+  }
   dims_.insert(dims_.end(), extended.begin(), extended.end());
-  dim_index_.clear();
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
+  vectorize_queue(queues_.at(queues_.find(std::string(kDefaultQueue))));
 
-  std::unordered_map<std::string, int32_t> class_value;
-  std::optional<int32_t> global_default;
-  for (const auto& pc : objects.priority_classes) {
-    class_value[pc.name] = pc.value;
-    if (pc.global_default) global_default = pc.value;
-  }
+  for (Kind kind : kLoadOrder)
+    for (ObjectChange& c : objects)
+      if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
+  dims_dirty_ = true;  // checked against what was counted; rebuilt only if it differs
+  finish_batch();
+}
 
-  std::unordered_map<std::string, int32_t> queue_index;
-  for (auto& q : objects.queues) {
-    QueueEntry e{std::move(q), {}, {}, {}};
-    e.capability = vectorize(e.queue.capability, std::numeric_limits<double>::infinity());
-    e.deserved = vectorize(e.queue.deserved, 0);
-    e.guarantee = vectorize(e.queue.guarantee, 0);
-    queue_index[e.queue.name] = static_cast<int32_t>(queues_.size());
-    queues_.push_back(std::move(e));
-  }
-  for (auto& n : objects.nodes) {
-    NodeEntry e{std::move(n), {}};
-    e.allocatable = vectorize(e.node.allocatable, 0);
-    bool has_pods = std::any_of(e.node.allocatable.begin(), e.node.allocatable.end(),
-                                [](const auto& r) { return r.first == "pods"; });
-    if (!has_pods) e.allocatable[SCORIA_DIM_PODS] = kDefaultMaxPods;
-    node_index_[e.node.name] = nodes_.size();
-    nodes_.push_back(std::move(e));
-  }
-  for (auto& g : objects.pod_groups) {
-    GroupEntry e;
-    e.group = std::move(g);
-    e.phase = e.group.phase;
-    e.min_resources = vectorize(e.group.min_resources, 0);
-    auto q = queue_index.find(e.group.queue);
-    e.queue = q == queue_index.end() ? -1 : q->second;
-    if (auto c = class_value.find(e.group.priority_class_name); c != class_value.end())
-      e.priority = c->second;
-    else if (global_default)
-      e.priority = *global_default;
-    group_index_[e.group.key()] = groups_.size();
-    groups_.push_back(std::move(e));
-  }
-  for (auto& p : objects.pods) {
-    if (!ours(p) && p.node_name.empty()) continue;
-    PodEntry e;
-    e.pod = std::move(p);
-    e.views.uid = e.pod.key();
-    e.views.required = value_views(e.pod.required_affinity);
-    e.views.preferred = value_views(e.pod.preferred_affinity);
-    e.resreq = vectorize(e.pod.requests, 0);
-    e.init_resreq = vectorize(e.pod.init_requests, 0);
-    for (size_t k = 0; k < dims_.size(); ++k)
-      e.init_resreq[k] = std::max(e.init_resreq[k], e.resreq[k]);
-    e.resreq[SCORIA_DIM_PODS] = e.init_resreq[SCORIA_DIM_PODS] = 1;
-    e.status = task_status(e.pod);
-    if (!e.pod.node_name.empty()) {
-      auto n = node_index_.find(e.pod.node_name);
-      e.node = n == node_index_.end() ? -1 : static_cast<int32_t>(n->second);
+void ClusterCache::apply_changes(std::span<ObjectChange> changes) {
+  for (ObjectChange& c : changes) apply_change(c);
+  finish_batch();
+}
+
+void ClusterCache::finish_batch() {
+  name_implicit_groups();
+  if (dims_dirty_) rebuild_dims();
+  ++generation_;
+}
+
+// ---------------------------------------------------------------------------
+// Dimensions: cpu, memory, pods, then every extended resource by name, so the
+// same cluster gives the same ids whatever the order it arrived in.
+
+void ClusterCache::count_resources(const model::ResourceList& list, int delta) {
+  for (const auto& [name, value] : list) {
+    if (base_dim(name)) continue;
+    uint32_t& n = extended_[name];
+    if (delta > 0) {
+      dims_dirty_ |= n == 0 && !dim_index_.contains(name);
+      ++n;
+    } else if (n > 0 && --n == 0) {
+      extended_.erase(name);
+      dims_dirty_ = true;
     }
-    auto g = group_index_.find(e.pod.namespace_ + "/" + e.pod.group_name);
-    if (g == group_index_.end()) continue;  // complete_objects guarantees a group
-    pod_index_[e.views.uid] = pods_.size();
-    groups_[g->second].pods.push_back(pods_.size());
-    pods_.push_back(std::move(e));
   }
 }
+
+void ClusterCache::rebuild_dims() {
+  dims_dirty_ = false;
+  std::vector<std::string> dims = {"cpu", "memory", "pods"};
+  for (const auto& [name, count] : extended_) dims.push_back(name);
+  if (dims == dims_) return;
+  // A resource came or went: every vector is rebuilt from the objects
+  // already decoded (nothing is parsed again).
+  dims_ = std::move(dims);
+  dim_index_.clear();
+  for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
+  nodes_.each([&](uint32_t, NodeEntry& e) { vectorize_node(e); });
+  queues_.each([&](uint32_t, QueueEntry& e) { vectorize_queue(e); });
+  groups_.each([&](uint32_t, GroupEntry& e) { vectorize_group(e); });
+  pods_.each([&](uint32_t, PodEntry& e) { vectorize_pod(e); });
+}
+
+std::vector<double> ClusterCache::vectorize(const model::ResourceList& list, double absent) const {
+  std::vector<double> v(dims_.size(), absent);
+  // A name not known yet is counted in extended_: rebuild_dims() at the end
+  // of the batch gives it a dimension and vectorizes again.
+  for (const auto& [name, value] : list)
+    if (const auto it = dim_index_.find(name); it != dim_index_.end()) v[it->second] = value;
+  return v;
+}
+
+void ClusterCache::vectorize_node(NodeEntry& e) const {
+  e.allocatable = vectorize(e.node.allocatable, 0);
+  const bool has_pods = std::any_of(e.node.allocatable.begin(), e.node.allocatable.end(),
+                                    [](const auto& r) { return r.first == "pods"; });
+  if (!has_pods) e.allocatable[SCORIA_DIM_PODS] = kDefaultMaxPods;
+}
+
+void ClusterCache::vectorize_pod(PodEntry& e) const {
+  e.resreq = vectorize(e.pod.requests, 0);
+  e.init_resreq = vectorize(e.pod.init_requests, 0);
+  for (size_t k = 0; k < dims_.size(); ++k)
+    e.init_resreq[k] = std::max(e.init_resreq[k], e.resreq[k]);
+  e.resreq[SCORIA_DIM_PODS] = e.init_resreq[SCORIA_DIM_PODS] = 1;
+}
+
+void ClusterCache::vectorize_queue(QueueEntry& e) const {
+  e.capability = vectorize(e.queue.capability, std::numeric_limits<double>::infinity());
+  e.deserved = vectorize(e.queue.deserved, 0);
+  e.guarantee = vectorize(e.queue.guarantee, 0);
+}
+
+void ClusterCache::vectorize_group(GroupEntry& e) const {
+  e.min_resources = vectorize(e.group.min_resources, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Snapshot
 
 session::Snapshot ClusterCache::snapshot() const {
   session::Snapshot s;
   s.dims = dims_;
+
+  // Sessions index nodes and queues by position; entries by slot.
+  std::vector<int32_t> node_at(nodes_.slots(), -1);
   s.nodes.reserve(nodes_.size());
-  for (const auto& n : nodes_) s.nodes.push_back({&n.node, n.allocatable});
+  nodes_.each([&](uint32_t slot, const NodeEntry& n) {
+    node_at[slot] = static_cast<int32_t>(s.nodes.size());
+    s.nodes.push_back({&n.node, n.allocatable});
+  });
+  std::vector<int32_t> queue_at(queues_.slots(), -1);
   s.queues.reserve(queues_.size());
-  for (const auto& q : queues_)
+  auto add_queue = [&](uint32_t slot, const QueueEntry& q) {
+    queue_at[slot] = static_cast<int32_t>(s.queues.size());
     s.queues.push_back({&q.queue, q.capability, q.deserved, q.guarantee});
+  };
+  // The implicit "default" comes after every defined queue, as completion
+  // appends it.
+  uint32_t implicit_default = kNone;
+  queues_.each([&](uint32_t slot, const QueueEntry& q) {
+    if (q.implicit)
+      implicit_default = slot;
+    else
+      add_queue(slot, q);
+  });
+  if (implicit_default != kNone) add_queue(implicit_default, queues_.at(implicit_default));
+
   s.jobs.reserve(groups_.size());
-  for (const auto& g : groups_) {
-    session::Snapshot::JobIn j{&g.group, g.queue, g.priority, g.phase, g.min_resources, {}};
+  auto add_job = [&](const GroupEntry& g) {
+    const std::string& reason = job_reason(g);
+    const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : queue_at[g.queue];
+    session::Snapshot::JobIn j{&g.group, queue, g.priority, g.phase, g.min_resources, {}, reason};
     j.tasks.reserve(g.pods.size());
-    for (size_t i : g.pods) {
-      const PodEntry& p = pods_[i];
-      if (p.gone) continue;
+    for (uint32_t i : g.pods) {
+      const PodEntry& p = pods_.at(i);
+      if (!p.listed || p.gone) continue;
+      const int32_t node = p.node == kNone ? -1 : node_at[p.node];
       // A pod bound to a node the cache does not know stays out of the
       // session: it cannot be accounted anywhere.
-      if (p.node < 0 && p.status != SCORIA_TASK_PENDING) continue;
-      j.tasks.push_back({&p.pod, &p.views, p.status, p.node, p.pod.priority.value_or(0), p.resreq,
-                         p.init_resreq});
+      if (node < 0 && p.status != SCORIA_TASK_PENDING) continue;
+      j.tasks.push_back(
+          {&p.pod, &p.views, p.status, node, p.pod.priority.value_or(0), p.resreq, p.init_resreq});
     }
     s.jobs.push_back(std::move(j));
-  }
+  };
+  // Defined groups in arrival order, then implicit ones in their pods'
+  // order (as completion appends them), then groups only named, by key.
+  std::vector<const GroupEntry*> placeholders;
+  groups_.each([&](uint32_t, const GroupEntry& g) {
+    if (g.placeholder)
+      placeholders.push_back(&g);
+    else if (g.owner == kNone)
+      add_job(g);
+  });
+  pods_.each([&](uint32_t slot, const PodEntry& p) {
+    if (p.group != kNone && groups_.at(p.group).owner == slot) add_job(groups_.at(p.group));
+  });
+  std::sort(placeholders.begin(), placeholders.end(),
+            [](const auto* a, const auto* b) { return a->group.key() < b->group.key(); });
+  for (const GroupEntry* g : placeholders) add_job(*g);
   return s;
 }
+
+// ---------------------------------------------------------------------------
+// What a session decided
 
 void ClusterCache::apply(const session::Outcome& outcome) {
   ++generation_;
   for (const auto& b : outcome.binds) {
-    auto p = pod_index_.find(b.pod);
-    auto n = node_index_.find(b.node);
-    if (p == pod_index_.end() || n == node_index_.end()) continue;
-    PodEntry& e = pods_[p->second];
-    e.node = static_cast<int32_t>(n->second);
+    const uint32_t p = pods_.find(b.pod);
+    const uint32_t n = nodes_.find(b.node);
+    if (p == kNone || n == kNone) continue;
+    PodEntry& e = pods_.at(p);
+    index_pod(p, false);
     e.pod.node_name = b.node;
+    index_pod(p, true);
+    e.node = n;
     e.status = SCORIA_TASK_BOUND;
+    e.listed = true;
   }
+  // An evicted pod leaves the session at once; its source deletes it.
   for (const auto& key : outcome.evictions)
-    if (auto p = pod_index_.find(key); p != pod_index_.end()) pods_[p->second].gone = true;
+    if (const uint32_t p = pods_.find(key); p != kNone) pods_.at(p).gone = true;
   for (const auto& st : outcome.pod_groups)
-    if (auto g = group_index_.find(st.key); g != group_index_.end())
-      groups_[g->second].phase = st.phase;
+    if (const uint32_t g = groups_.find(st.key); g != kNone) groups_.at(g).phase = st.phase;
 }
 
 }  // namespace scoria::cache

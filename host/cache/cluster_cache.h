@@ -1,15 +1,38 @@
 // The scheduler cache: the cluster's objects as the cluster source last
-// reported them, with everything a session needs resolved once at ingest
-// (resource vectors, dimension ids, priorities, ABI string views). A session
-// snapshot points into it instead of copying it.
+// reported them, with everything a session needs resolved at ingest
+// (resource vectors, dimension ids, priorities, queues, implicit PodGroups,
+// ABI string views). A session snapshot points into it instead of copying.
+//
+// Sources feed it as an informer feeds Volcano's cache (object_change.h):
+// replace() for a list (the first load, or a relist when the watch cannot
+// resume), then apply_changes() for each batch of watch events. A change
+// costs what it touches: a modified pod is re-vectorized alone, a new node,
+// queue or PodGroup touches its entry and the indexes that name it. The
+// completion rules of source::complete_objects hold throughout, including
+// for objects that arrive before or after the ones they reference.
+//
+// A dangling reference (a PodGroup naming a missing queue or PriorityClass,
+// a pod naming a missing PodGroup or PriorityClass) never refuses the
+// cluster: the object is kept, its job is handed to the session with no
+// queue and a reason (Snapshot::JobIn::invalid) and is not scheduled, and
+// every other job schedules. It heals when the missing object arrives.
+//
+// Addresses: entries live in deques and a freed slot is reused, so a
+// snapshot's pointers hold until the next change; sessions never overlap a
+// change (the service's event loop runs them one after the other).
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <map>
+#include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "cache/object_change.h"
+#include "cache/slot_table.h"
 #include "model/objects.h"
 #include "session/session.h"
 
@@ -17,15 +40,24 @@ namespace scoria::cache {
 
 class ClusterCache {
  public:
+  ClusterCache();
+
   /// Replaces the whole cluster with `objects` (the file and simulate
-  /// sources). Objects must be complete (source::complete_objects).
+  /// sources). Completed objects (source::complete_objects) come out as
+  /// they went in; objects that are not complete are completed here.
   void reset(model::ClusterObjects objects);
+  /// Replaces the whole cluster with the Upserts in `objects` (a list, or a
+  /// relist after the watch was lost), in their order.
+  void replace(std::vector<ObjectChange> objects);
+  /// Applies watch events in order. Upsert of an unknown key adds, of a
+  /// known one replaces; Delete of an unknown key does nothing.
+  void apply_changes(std::span<ObjectChange> changes);
 
   /// The input of the next session. Valid until the cache changes.
   session::Snapshot snapshot() const;
 
   /// Applies what a session decided: binds place pods on their nodes,
-  /// evictions remove pods, PodGroups take their new phase.
+  /// evictions take pods out of the session, PodGroups take their new phase.
   void apply(const session::Outcome& outcome);
 
   const std::vector<std::string>& dims() const { return dims_; }
@@ -35,20 +67,30 @@ class ClusterCache {
 
  private:
   struct PodEntry {
-    model::Pod pod;
+    model::Pod pod;  // completed: priority, preemptionPolicy, group name resolved
+    std::optional<int32_t> spec_priority;
+    bool spec_preempt_never = false;
+    std::string group_annotation;  // as given; empty: an implicit group
     session::TaskViews views;
     std::vector<double> resreq, init_resreq;
+    std::string invalid;  // why its job cannot be scheduled; empty if it can
     uint32_t status = 0;
-    int32_t node = -1;
-    bool gone = false;
+    uint32_t node = kNone;
+    uint32_t group = kNone;
+    bool listed = false;  // a task of the session: ours, or on a node
+    bool gone = false;    // evicted by a session, not yet deleted by its source
   };
   struct GroupEntry {
     model::PodGroup group;
     model::PodGroupPhase phase = model::PodGroupPhase::Pending;
     std::vector<double> min_resources;
-    std::vector<size_t> pods;
-    int32_t queue = -1;
+    std::vector<uint32_t> pods;  // member slots, in pod arrival order
+    std::string invalid;         // why it cannot be scheduled; empty if it can
+    uint32_t queue = kNone;
     int32_t priority = 0;
+    uint32_t owner = kNone;     // the pod an implicit group was made for
+    uint32_t invalid_pods = 0;  // members with a reason of their own
+    bool placeholder = false;   // named by pods, not defined
   };
   struct NodeEntry {
     model::Node node;
@@ -57,18 +99,83 @@ class ClusterCache {
   struct QueueEntry {
     model::Queue queue;
     std::vector<double> capability, deserved, guarantee;
+    bool implicit = false;  // "default" while no Queue defines it
   };
+  struct ClassEntry {
+    model::PriorityClass pc;
+    bool never_preempt = false;
+  };
+  /// What pods without a class, and groups without one, take.
+  struct DefaultClass {
+    std::string name;
+    int32_t value = 0;
+    bool never_preempt = false;
+    bool operator==(const DefaultClass&) const = default;
+  };
+  using SlotSet = std::unordered_set<uint32_t>;
 
+  // --- cluster_cache.cpp: loading, dimensions, snapshot, outcome ----------
+  void clear();
+  void finish_batch();
+  void count_resources(const model::ResourceList& list, int delta);
+  void rebuild_dims();
   std::vector<double> vectorize(const model::ResourceList& list, double absent) const;
+  void vectorize_node(NodeEntry& e) const;
+  void vectorize_pod(PodEntry& e) const;
+  void vectorize_queue(QueueEntry& e) const;
+  void vectorize_group(GroupEntry& e) const;
+
+  // --- cache_objects.cpp: one upsert and one delete per kind ---------------
+  void apply_change(ObjectChange& change);
+  void upsert_node(model::Node node);
+  void remove_node(const std::string& key);
+  void upsert_queue(model::Queue queue);
+  void remove_queue(const std::string& key);
+  void upsert_class(model::PriorityClass pc, bool never_preempt);
+  void remove_class(const std::string& key);
+  void upsert_group(model::PodGroup group);
+  void remove_group(const std::string& key);
+  void upsert_pod(model::Pod pod);
+  void remove_pod(const std::string& key);
+
+  // --- cache_references.cpp: references, priorities, reasons ---------------
+  DefaultClass default_class() const;
+  void classes_changed(const std::string& name, const DefaultClass& before);
+  void resolve_pod(uint32_t slot);
+  void resolve_group(uint32_t slot);
+  void join_group(uint32_t pod);
+  void leave_group(uint32_t pod);
+  void index_group(uint32_t slot, bool add);
+  void index_pod(uint32_t slot, bool add);
+  uint32_t placeholder(const std::string& key);
+  const std::string& job_reason(const GroupEntry& g) const;
+
+  // --- implicit_groups.cpp: a PodGroup for each pod without one -------------
+  void make_implicit_group(uint32_t pod);
+  void refresh_implicit_group(uint32_t pod);
+  void evict_implicit(uint32_t group);
+  void wake_names(const std::string& key);
+  void name_implicit_groups();
+  void name_implicit(uint32_t pod);
 
   std::vector<std::string> dims_;
   std::unordered_map<std::string, size_t> dim_index_;
-  // Deques: entries never move, so sessions may point at them.
-  std::deque<NodeEntry> nodes_;
-  std::deque<QueueEntry> queues_;
-  std::deque<GroupEntry> groups_;
-  std::deque<PodEntry> pods_;
-  std::unordered_map<std::string, size_t> node_index_, pod_index_, group_index_;
+  std::map<std::string, uint32_t> extended_;  // extended resource -> lists naming it
+  bool dims_dirty_ = false;
+
+  SlotTable<NodeEntry> nodes_;
+  SlotTable<QueueEntry> queues_;
+  SlotTable<ClassEntry> classes_;
+  SlotTable<GroupEntry> groups_;
+  SlotTable<PodEntry> pods_;
+
+  // Reverse indexes: who names what, so an arrival or a departure finds the
+  // objects it resolves or strands without a scan.
+  std::unordered_map<std::string, SlotSet> groups_by_queue_, groups_by_class_;
+  std::unordered_map<std::string, SlotSet> pods_by_class_, pods_by_node_;
+  std::set<std::string> global_defaults_;  // classes with globalDefault
+  // Pods whose implicit group needs its name (re)computed: (arrival, slot).
+  std::vector<std::pair<uint64_t, uint32_t>> to_name_;
   uint64_t generation_ = 0;
 };
 

@@ -8,6 +8,8 @@
 #include "decode/object_decoder.h"
 #include "input/documents.h"
 #include "input/limits.h"
+#include "input/ordered_batches.h"
+#include "log/log.h"
 #include "model/error.h"
 #include "source/object_loader.h"
 
@@ -26,6 +28,20 @@ constexpr std::array<KindInfo, 5> kKinds = {{
 }};
 
 constexpr std::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
+// Log entries read per query while catching up.
+constexpr size_t kEventBatch = 10000;
+
+static_assert(std::is_same_v<decode::Object, cache::Object>,
+              "decoded objects move into the cache as they are");
+
+/// The Upserts one stored object decodes to; throws InputError (or a JSON
+/// parse error) if it does not.
+void decode_one(const std::string& text, std::vector<cache::ObjectChange>& out) {
+  std::vector<decode::Decoded> decoded;
+  decode::decode_document(json::parse(text), "the local store", 1, decoded);
+  for (decode::Decoded& d : decoded)
+    out.push_back(cache::ObjectChange::upsert(std::move(d.object), d.never_preempt));
+}
 
 std::string text_of(const json& j, const char* a, const char* b) {
   const auto outer = j.find(a);
@@ -128,28 +144,94 @@ bool LocalCluster::set_pod_phase(std::string_view key, std::string_view phase) {
 }
 
 std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
-  const int64_t version = store_.latest_version();
-  if (version == loaded_version_) return std::nullopt;
-  std::string text;
-  for (const KindInfo& kind : kKinds)
-    for (const store::StoredObject& o : store_.list(kind.kind)) {
-      text += o.json;
-      text += "\n---\n";
-    }
-  try {
-    model::ClusterObjects objects;
-    source::parse_objects(text, "the local store", objects);
-    source::complete_objects(objects);
-    cache.reset(std::move(objects));
-  } catch (const InputError& e) {
-    return std::string(e.what());
+  const int64_t latest = store_.latest_version();
+  if (latest == loaded_version_) return std::nullopt;
+  // The log resumes after what was applied, unless compacted past it (as a
+  // watch that gets 410 Gone must relist).
+  const int64_t oldest = store_.oldest_event_version();
+  if (loaded_version_ < 0 || oldest == 0 || oldest > loaded_version_ + 1) {
+    relist(cache, latest);
+    return std::nullopt;
   }
-  loaded_version_ = version;
+  std::vector<cache::ObjectChange> changes;
+  while (loaded_version_ < latest) {
+    std::vector<store::Event> events = store_.events_since(loaded_version_, kEventBatch);
+    if (events.empty()) break;
+    for (store::Event& e : events) {
+      loaded_version_ = e.resource_version;
+      const std::optional<cache::Kind> kind = cache::kind_from_name(e.kind);
+      if (!kind) continue;
+      if (e.type == "DELETED") {
+        undecodable_.erase(e.kind + " " + e.key);
+        changes.push_back(cache::ObjectChange::remove(*kind, std::move(e.key)));
+      } else if (e.type == "ADDED" || e.type == "MODIFIED") {
+        // The entry holds the object as written.
+        decode(e.kind, e.key, e.resource_version, e.json, changes);
+      }
+      // BOUND, EVICTED and STATUS record decisions whose object changes
+      // are logged as well.
+    }
+  }
+  cache.apply_changes(changes);
   return std::nullopt;
+}
+
+void LocalCluster::relist(cache::ClusterCache& cache, int64_t version) {
+  std::vector<store::StoredObject> objects;
+  for (const KindInfo& kind : kKinds)
+    for (store::StoredObject& o : store_.list(kind.kind)) objects.push_back(std::move(o));
+  // Decoded on every core; each object alone, so one that fails is skipped.
+  std::vector<std::vector<cache::ObjectChange>> decoded(objects.size());
+  std::vector<std::string> errors(objects.size());
+  input::run_ordered_batches(objects.size(), [&](size_t i) {
+    try {
+      decode_one(objects[i].json, decoded[i]);
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
+    }
+    return true;
+  });
+  std::vector<cache::ObjectChange> changes;
+  changes.reserve(objects.size());
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const store::StoredObject& o = objects[i];
+    if (!errors[i].empty()) {
+      log_undecodable(o.kind, o.key, o.resource_version, errors[i]);
+      continue;
+    }
+    undecodable_.erase(o.kind + " " + o.key);
+    for (cache::ObjectChange& c : decoded[i]) changes.push_back(std::move(c));
+  }
+  objects = {};
+  cache.replace(std::move(changes));
+  loaded_version_ = version;
+}
+
+bool LocalCluster::decode(const std::string& kind, const std::string& key, int64_t version,
+                          const std::string& text, std::vector<cache::ObjectChange>& out) {
+  try {
+    decode_one(text, out);
+  } catch (const std::exception& e) {
+    log_undecodable(kind, key, version, e.what());
+    return false;
+  }
+  undecodable_.erase(kind + " " + key);
+  return true;
+}
+
+void LocalCluster::log_undecodable(const std::string& kind, const std::string& key, int64_t version,
+                                   std::string_view error) {
+  const auto [it, fresh] = undecodable_.try_emplace(kind + " " + key, version);
+  if (!fresh && it->second == version) return;
+  it->second = version;
+  log::write(log::kWarning, "local",
+             kind + " " + key + " (version " + std::to_string(version) +
+                 ") cannot be read and is skipped: " + std::string(error));
 }
 
 std::vector<double> LocalCluster::record(const session::Outcome& outcome,
                                          cache::ClusterCache& cache) {
+  const int64_t version_before = store_.latest_version();
   store::Batch batch;
   std::vector<double> latencies;
   const auto now = std::chrono::steady_clock::now();
@@ -201,8 +283,15 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   if (!batch.upserts.empty() || !batch.deletes.empty() || !batch.events.empty())
     store_.commit(batch);
   cache.apply(outcome);
-  // The cache already holds these changes: no reload for them.
-  if (loaded_version_ >= 0) loaded_version_ = store_.latest_version();
+  // Evicted pods are deleted from the store: from the cache too.
+  std::vector<cache::ObjectChange> gone;
+  for (const auto& pod : outcome.evictions)
+    gone.push_back(cache::ObjectChange::remove(cache::Kind::Pod, pod));
+  if (!gone.empty()) cache.apply_changes(gone);
+  // The cache already holds what this batch wrote: the log need not be read
+  // back, unless someone else wrote since the cache was refreshed (then the
+  // next refresh reads it all, ours included, which is harmless).
+  if (loaded_version_ == version_before) loaded_version_ = store_.latest_version();
   return latencies;
 }
 

@@ -46,21 +46,36 @@ class LocalCluster {
   /// Succeeded, Failed); InputError for another phase, false if no such pod.
   bool set_pod_phase(std::string_view key, std::string_view phase);
 
-  /// Reloads the cache from the store if the store changed since the last
-  /// load; returns the error text if the stored objects do not form a
-  /// cluster (the cache then keeps its last good state).
+  /// Brings the cache up to the store: the change log since the last
+  /// version applied, decoded object by object and applied in place; a full
+  /// relist on the first call or when the log was compacted past that
+  /// version. An object that does not decode is logged (once per version)
+  /// and skipped: the cache keeps its last good state of it. Objects that
+  /// name missing ones are kept and their jobs wait (see ClusterCache), so
+  /// this returns no error today; the optional stays for sources that can
+  /// fail to sync.
   std::optional<std::string> refresh(cache::ClusterCache& cache);
   /// Writes what a session decided to the store (one transaction) and to
-  /// the cache. Returns, for each pod bound, the milliseconds since this
-  /// service first stored it (Volcano's task scheduling latency).
+  /// the cache in place: the log entries it wrote are not read back. Returns, for each pod bound,
+  /// the milliseconds since this service first stored it (Volcano's task scheduling latency).
   std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache);
 
   /// The last PodGroup conditions the scheduler reported, by "ns/name".
   const std::string* unschedulable_reason(std::string_view podgroup) const;
 
  private:
+  void relist(cache::ClusterCache& cache, int64_t version);
+  /// Appends the Upsert `text` decodes to; false (logged once per version
+  /// of the object) if it does not decode.
+  bool decode(const std::string& kind, const std::string& key, int64_t version,
+              const std::string& text, std::vector<cache::ObjectChange>& out);
+  void log_undecodable(const std::string& kind, const std::string& key, int64_t version,
+                       std::string_view error);
+
   store::ObjectStore& store_;
   int64_t loaded_version_ = -1;
+  // Objects that did not decode, by "Kind key", with the version logged.
+  std::unordered_map<std::string, int64_t> undecodable_;
   std::vector<std::pair<std::string, std::string>> reasons_;  // podgroup, message
   // When each pending pod was first stored by this process, by "ns/name".
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> stored_at_;

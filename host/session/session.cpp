@@ -78,6 +78,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.total_request = take();
     j.min_resources = take(in.min_resources);
     j.uid = in.group->key();
+    j.invalid = in.invalid;
+    j.fit_error = in.invalid;
     j.tasks.reserve(in.tasks.size());
     for (const auto& tin : in.tasks) {
       Task& task = tasks_[t];

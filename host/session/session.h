@@ -77,6 +77,9 @@ struct scoria_job {
   double* min_resources = nullptr;
   std::string fit_error;  // job-level reason (enqueue refused, invalid, ...)
   std::string uid;
+  // Why the cache cannot let it be scheduled (something it names is
+  // missing); empty if it can. job_valid() refuses it with this reason.
+  std::string invalid;
 };
 
 struct scoria_node {
@@ -168,6 +171,10 @@ struct Snapshot {
     model::PodGroupPhase phase;
     std::span<const double> min_resources;
     std::vector<TaskIn> tasks;
+    /// Why the job cannot be scheduled (a queue, PodGroup or PriorityClass
+    /// it names does not exist); empty if it can. Such a job comes with no
+    /// queue, so every action passes it by, and the reason is reported.
+    std::string_view invalid = {};
   };
   struct NodeIn {
     const model::Node* spec;

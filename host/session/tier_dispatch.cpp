@@ -405,6 +405,10 @@ int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,
 // Job and queue decisions
 
 bool Session::job_valid(const Job& job, std::string* message) {
+  if (!job.invalid.empty()) {
+    if (message) *message = job.invalid;
+    return false;
+  }
   char buf[512];
   for (auto& tier : tiers_)
     for (auto& p : tier) {

@@ -1,0 +1,53 @@
+#include "cache/object_change.h"
+
+#include <array>
+
+namespace scoria::cache {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kNames = {"Node", "Pod", "PodGroup", "Queue",
+                                                    "PriorityClass"};
+
+struct KeyOf {
+  std::string operator()(const model::Node& n) const { return n.name; }
+  std::string operator()(const model::Pod& p) const { return p.key(); }
+  std::string operator()(const model::PodGroup& g) const { return g.key(); }
+  std::string operator()(const model::Queue& q) const { return q.name; }
+  std::string operator()(const model::PriorityClass& c) const { return c.name; }
+};
+
+}  // namespace
+
+std::string_view kind_name(Kind kind) { return kNames[static_cast<size_t>(kind)]; }
+
+std::optional<Kind> kind_from_name(std::string_view name) {
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (kNames[i] == name) return static_cast<Kind>(i);
+  return std::nullopt;
+}
+
+// The variant's alternatives are declared in Kind's order.
+Kind object_kind(const Object& object) { return static_cast<Kind>(object.index()); }
+
+std::string object_key(const Object& object) { return std::visit(KeyOf{}, object); }
+
+ObjectChange ObjectChange::upsert(Object object, bool never_preempt) {
+  ObjectChange c;
+  c.type = Type::Upsert;
+  c.kind = object_kind(object);
+  c.key = object_key(object);
+  c.object = std::move(object);
+  c.never_preempt = never_preempt;
+  return c;
+}
+
+ObjectChange ObjectChange::remove(Kind kind, std::string key) {
+  ObjectChange c;
+  c.type = Type::Delete;
+  c.kind = kind;
+  c.key = std::move(key);
+  return c;
+}
+
+}  // namespace scoria::cache

@@ -1,0 +1,48 @@
+// A cache snapshot written out as text, field by field, so two snapshots
+// compare with one EXPECT_EQ and a difference reads as a diff.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+#include "cache/cluster_cache.h"
+
+namespace scoria::testing {
+
+inline std::string vector_text(std::span<const double> v) {
+  std::ostringstream s;
+  s << "[";
+  for (double x : v) s << x << " ";
+  s << "]";
+  return s.str();
+}
+
+/// Everything a session reads from the snapshot, in snapshot order.
+inline std::string snapshot_text(const cache::ClusterCache& cache) {
+  const session::Snapshot snap = cache.snapshot();
+  std::ostringstream s;
+  s << "dims";
+  for (const auto& d : snap.dims) s << " " << d;
+  s << "\n";
+  for (const auto& n : snap.nodes)
+    s << "node " << n.spec->name << " " << vector_text(n.allocatable) << " ready=" << n.spec->ready
+      << "\n";
+  for (const auto& q : snap.queues)
+    s << "queue " << q.spec->name << " w=" << q.spec->weight << " cap=" << vector_text(q.capability)
+      << " des=" << vector_text(q.deserved) << " gua=" << vector_text(q.guarantee) << "\n";
+  for (const auto& j : snap.jobs) {
+    const model::PodGroup& g = *j.group;
+    s << "job " << g.key() << " implicit=" << g.implicit << " queue=" << j.queue << " (" << g.queue
+      << ") class=" << g.priority_class_name << " prio=" << j.priority
+      << " phase=" << model::phase_name(j.phase) << " min=" << g.min_member
+      << " minres=" << vector_text(j.min_resources) << " invalid=" << j.invalid << "\n";
+    for (const auto& t : j.tasks)
+      s << "  task " << t.views->uid << " group=" << t.pod->group_name << " status=" << t.status
+        << " node=" << t.node << " prio=" << t.priority
+        << " pod.prio=" << t.pod->priority.value_or(-1) << " never=" << t.pod->preempt_never
+        << " req=" << vector_text(t.resreq) << " init=" << vector_text(t.init_resreq) << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace scoria::testing
