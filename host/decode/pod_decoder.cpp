@@ -67,7 +67,9 @@ model::ResourceList container_requests(const FieldReader& r, const Json& c, cons
   const FieldPath req_path = res_path.field("requests");
   model::ResourceList requests = r.resources(FieldReader::get(res, "requests"), req_path);
   const model::ResourceList limits = r.resources_field(res, "limits", res_path);
-  for (const auto& [name, limit] : limits) {
+  for (const auto& entry : limits) {
+    const std::string& name = entry.first;  // a plain reference: lambdas capture it (clang 14)
+    const double limit = entry.second;
     auto it = std::find_if(requests.begin(), requests.end(),
                            [&](const auto& e) { return e.first == name; });
     if (it == requests.end()) {
