@@ -13,14 +13,12 @@
 #include <charconv>
 
 #include "cache/cluster_cache.h"
-#include "model/resource_list.h"
+#include "model/implicit_pod_group.h"
 
 namespace scoria::cache {
 
 namespace {
 
-constexpr std::string_view kQueueNameKey = "scheduling.volcano.sh/queue-name";
-constexpr std::string_view kPreemptableKey = "volcano.sh/preemptable";
 constexpr std::string_view kPrefix = "podgroup-";
 
 // Later pod first out of a max-heap: the earliest arrival is named first.
@@ -49,29 +47,7 @@ void ClusterCache::refresh_implicit_group(uint32_t pod) {
   const uint32_t slot = e.group;
   GroupEntry& ge = groups_.at(slot);
   index_group(slot, false);
-  // As Volcano's podgroup controller does for a pod of no group: minMember
-  // 1, in the pod's queue annotation or "default", needing what the pod needs.
-  model::PodGroup g;
-  g.namespace_ = p.namespace_;
-  g.name = ge.group.name;
-  g.implicit = true;
-  g.min_member = 1;
-  const auto q = p.annotations.find(std::string(kQueueNameKey));
-  g.queue = q != p.annotations.end() ? q->second : std::string("default");
-  g.priority_class_name = p.priority_class_name;
-  g.preemptable = p.preemptable;
-  g.creation_ms = p.creation_ms;
-  g.min_resources = p.init_requests;
-  model::max_into(g.min_resources, p.requests);
-  model::add_into(g.min_resources, {{"pods", 1}});
-  g.has_min_resources = true;
-  for (std::string_view k : {kPreemptableKey, std::string_view("volcano.sh/cooldown-time"),
-                             std::string_view("volcano.sh/revocable-zone")}) {
-    if (const auto a = p.annotations.find(std::string(k)); a != p.annotations.end())
-      g.annotations.emplace(a->first, a->second);
-  }
-  // A pod already on a node is running as far as the group goes.
-  g.phase = p.node_name.empty() ? model::PodGroupPhase::Pending : model::PodGroupPhase::Running;
+  model::PodGroup g = model::implicit_pod_group(p, ge.group.name);
   ge.group = std::move(g);
   ge.phase = ge.group.phase;
   vectorize_group(ge);

@@ -17,7 +17,7 @@
 #include "input/documents.h"
 #include "input/ordered_batches.h"
 #include "model/error.h"
-#include "model/resource_list.h"
+#include "model/implicit_pod_group.h"
 
 namespace scoria::source {
 
@@ -27,7 +27,6 @@ using decode::Decoded;
 
 constexpr std::string_view kGroupNameKey = "scheduling.k8s.io/group-name";
 constexpr std::string_view kQueueNameKey = "scheduling.volcano.sh/queue-name";
-constexpr std::string_view kPreemptableKey = "volcano.sh/preemptable";
 constexpr std::string_view kDefaultQueue = "default";
 constexpr std::string_view kStdinName = "<stdin>";
 
@@ -319,32 +318,10 @@ void complete(model::ClusterObjects& objects, const Origins* origins) {
     }
     if (!p.group_name.empty()) continue;
 
-    // As Volcano's podgroup controller does for a pod of no group: one of
-    // minMember 1, in the pod's queue annotation or "default", needing what
-    // the pod needs.
-    model::PodGroup g;
-    g.namespace_ = p.namespace_;
-    g.name = p.name;
-    for (int n = 1; groups.count(g.key()) > 0; ++n)
-      g.name = "podgroup-" + p.name + (n > 1 ? "-" + std::to_string(n) : "");
-    g.implicit = true;
-    g.min_member = 1;
-    auto q = p.annotations.find(std::string(kQueueNameKey));
-    g.queue = q != p.annotations.end() ? q->second : std::string(kDefaultQueue);
-    g.priority_class_name = p.priority_class_name;
-    g.preemptable = p.preemptable;
-    g.creation_ms = p.creation_ms;
-    g.min_resources = p.init_requests;
-    model::max_into(g.min_resources, p.requests);
-    model::add_into(g.min_resources, {{"pods", 1}});
-    g.has_min_resources = true;
-    for (std::string_view k : {kPreemptableKey, std::string_view("volcano.sh/cooldown-time"),
-                               std::string_view("volcano.sh/revocable-zone")}) {
-      if (auto a = p.annotations.find(std::string(k)); a != p.annotations.end())
-        g.annotations.emplace(a->first, a->second);
-    }
-    // A pod already on a node is running as far as the group goes.
-    g.phase = p.node_name.empty() ? model::PodGroupPhase::Pending : model::PodGroupPhase::Running;
+    std::string name = p.name;
+    for (int n = 1; groups.count(p.namespace_ + "/" + name) > 0; ++n)
+      name = "podgroup-" + p.name + (n > 1 ? "-" + std::to_string(n) : "");
+    model::PodGroup g = model::implicit_pod_group(p, std::move(name));
     groups.insert(g.key());
     p.group_name = g.name;
     objects.pod_groups.push_back(std::move(g));
