@@ -78,7 +78,10 @@ http::Reply Service::route(const http::Request& request,
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
   const Verb method = request.method();
 
-  if (path == "/healthz") return {http::make_response(200, "ok\n", "text/plain", v), {}};
+  if (path == "/healthz") {
+    if (s.hung) return {http::make_response(503, "session hung\n", "text/plain", v), {}};
+    return {http::make_response(200, "ok\n", "text/plain", v), {}};
+  }
   if (path == "/readyz") {
     if (s.scheduler && !s.sync_error)
       return {http::make_response(200, "ready\n", "text/plain", v), {}};
@@ -90,12 +93,8 @@ http::Reply Service::route(const http::Request& request,
     return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v), {}};
   if (!path.starts_with("/api/v1/")) return error(404, "no such path; the API is under /api/v1", v);
 
-  const bool writes = method == Verb::post || method == Verb::put || method == Verb::delete_;
-  if (writes && !s.options.token.empty()) {
-    const auto auth = request.find(beast::http::field::authorization);
-    if (auth == request.end() || auth->value() != "Bearer " + s.options.token)
-      return error(401, "writes need the header Authorization: Bearer <token>", v);
-  }
+  // Host, Origin, Content-Type and the token are checked before this (see
+  // request_guard.h).
 
   const std::vector<std::string_view> parts = segments(path.substr(8));
   if (parts.empty()) return error(404, "name a kind: " + kinds_list(), v);
@@ -114,9 +113,15 @@ http::Reply Service::route(const http::Request& request,
       if (const auto rv = query_value(query, "resourceVersion")) {
         const auto [end, ec] = std::from_chars(rv->data(), rv->data() + rv->size(), after);
         if (ec != std::errc() || end != rv->data() + rv->size() || after < 0)
-          return error(400, "resourceVersion: not a version number", v);
+          return error(400, "resourceVersion: not a version number from 0 to 2^63-1", v);
+        const int64_t latest = s.store.latest_version();
+        if (after > latest)
+          return error(400,
+                       "resourceVersion " + std::to_string(after) +
+                           " is ahead of the store (latest " + std::to_string(latest) + ")",
+                       v);
         const int64_t oldest = s.store.oldest_event_version();
-        if (oldest > 0 && after + 1 < oldest)
+        if (oldest > 0 && after < oldest - 1)
           return error(410,
                        "resourceVersion " + std::to_string(after) +
                            " is too old (the log starts at " + std::to_string(oldest) +
