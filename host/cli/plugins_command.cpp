@@ -1,9 +1,12 @@
 // scoria plugins: what the loader finds, and what it refused and why.
+// Unlike serve, it loads every file in the directories (that is what it is
+// for), each tried in a child process first.
 #include <cstdio>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/plugin_dirs.h"
+#include "cli/plugin_probe.h"
 
 namespace scoria::cli {
 
@@ -19,6 +22,11 @@ int plugins(std::span<const std::string_view> args) {
     }
   }
   plugin::PluginRegistry registry;
+  // Listing runs every file's code: a file that crashes or hangs is found
+  // in a trial process first and listed as refused.
+  registry.set_probe([](const std::filesystem::path& file) {
+    return probe_plugin(file, std::chrono::seconds(10));
+  });
   scan_plugins(registry, dirs);
   std::printf("%-14s %-7s %-9s %-5s %s\n", "NAME", "KIND", "VERSION", "ABI", "FILE");
   for (const auto& p : registry.list())

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cli/commands.h"
+#include "cli/flag_values.h"
 #include "log/log.h"
 #include "model/error.h"
 #include "serve/service.h"
@@ -21,9 +22,12 @@ constexpr const char* kServeUsage =
     "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR[:PORT]] [--port N]\n"
     "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
     "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
+    "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
+    "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
     "                    [--leader-elect] [--lock-object-namespace NS] (Kubernetes source)\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
-    "  it is required when --listen is not a loopback address.\n";
+    "  it is required when --listen is not a loopback address.\n"
+    "  --max-connections 0 (the default) derives the limit from the file descriptor limit.\n";
 
 std::string read_token(const std::string& file) {
   std::ifstream in(file);
@@ -92,6 +96,18 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       if (ms <= 0 || std::to_string(ms) != v)
         throw InputError("--schedule-period " + v + ": give milliseconds, above 0");
       o.period_ms = ms;
+    } else if (a == "--header-timeout") {
+      o.http.header_timeout = parse_duration(a, value());
+    } else if (a == "--body-timeout") {
+      o.http.body_timeout = parse_duration(a, value());
+    } else if (a == "--idle-timeout") {
+      o.http.idle_timeout = parse_duration(a, value());
+    } else if (a == "--max-connections") {
+      o.http.max_connections = parse_count(a, value(), 0, 1'000'000);
+    } else if (a == "--watch-buffer") {
+      o.http.stream_buffer = parse_count(a, value(), 4096, uint64_t{1} << 32, true);
+    } else if (a == "--watchdog-periods") {
+      o.watchdog_periods = static_cast<int64_t>(parse_count(a, value(), 2, 1'000'000));
     } else if (a == "--leader-elect") {
       // Volcano's flags, taken now so that manifests carry them already:
       // leader election belongs to the Kubernetes source; the local
@@ -126,8 +142,13 @@ int serve(std::span<const std::string_view> args) {
   } catch (const store::StoreError& e) {
     std::cerr << "scoria: " << e.what() << "\n";
     return 1;
-  } catch (const std::system_error& e) {
-    std::cerr << "scoria: cannot listen: " << e.what() << "\n";
+  } catch (const http::ListenError& e) {
+    std::cerr << "scoria: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    // A file system or system call failure outside the listener: say what
+    // it was, not that listening failed.
+    std::cerr << "scoria: " << e.what() << "\n";
     return 1;
   }
 }

@@ -1,23 +1,18 @@
 #include "http/server.h"
 
-#include <boost/asio/buffer.hpp>
-#include <boost/asio/strand.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/chunk_encode.hpp>
-#include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/error.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/serializer.hpp>
-#include <boost/beast/http/write.hpp>
+#include <sys/resource.h>
 
-#include <deque>
-#include <optional>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+#include <cerrno>
 #include <utility>
 #include <vector>
 
+#include "http/connection.h"
 #include "log/log.h"
+#include "log/throttle.h"
 
 namespace scoria::http {
 
@@ -39,219 +34,118 @@ Response make_response(unsigned status, std::string body, std::string_view conte
 
 namespace {
 
-class Connection : public Stream, public std::enable_shared_from_this<Connection> {
- public:
-  Connection(tcp::socket socket, std::shared_ptr<const Router> router, size_t body_limit)
-      : socket_(std::move(socket)), router_(std::move(router)), body_limit_(body_limit) {
-    boost::system::error_code ec;
-    peer_ = socket_.remote_endpoint(ec);
-  }
+// File descriptors kept for what is not a connection: the store and its
+// WAL, the config watch, plugins, logs, a refused connection's brief fd.
+constexpr rlim_t kReservedFds = 64;
+// Past this an automatic limit stops growing with the fd limit: a
+// scheduler's API has a handful of clients, not a crowd.
+constexpr size_t kMaxAutoConnections = 4096;
+// How long accept waits when the process or the system is out of file
+// descriptors (or memory) before it tries again: at once would spin.
+constexpr std::chrono::milliseconds kAcceptBackoff{100};
 
-  void start() { read_request(); }
+size_t connection_limit(size_t asked) {
+  rlimit nofile{};
+  if (::getrlimit(RLIMIT_NOFILE, &nofile) != 0 || nofile.rlim_cur == RLIM_INFINITY)
+    return asked == 0 ? kMaxAutoConnections : asked;
+  const size_t below_fds =
+      nofile.rlim_cur > kReservedFds * 2 ? nofile.rlim_cur - kReservedFds : nofile.rlim_cur / 2;
+  if (asked == 0) return std::max<size_t>(1, std::min(below_fds, kMaxAutoConnections));
+  // Asked for more than the descriptors allow: as asked (the operator may
+  // know better), with a warning; accept backs off if descriptors run out.
+  if (asked > below_fds)
+    log::write(log::kWarning, "http",
+               "--max-connections " + std::to_string(asked) +
+                   " is above what the file descriptor limit (" + std::to_string(nofile.rlim_cur) +
+                   ") leaves for connections (" + std::to_string(below_fds) + ")");
+  return asked;
+}
 
-  // --- Stream -------------------------------------------------------------
-  void write(std::string chunk) override {
-    if (!streaming_ || closed_) return;
-    pending_.push_back(std::move(chunk));
-    if (pending_.size() == 1 && header_sent_) write_next_chunk();
-  }
-  void close() override {
-    if (closed_) return;
-    if (!streaming_) {
-      shutdown();
-      return;
-    }
-    closing_ = true;
-    if (pending_.empty() && header_sent_) write_last_chunk();
-  }
-  bool open() const override { return streaming_ && !closed_ && !closing_; }
+bool out_of_descriptors(const beast::error_code& ec) {
+  if (ec.category() != boost::system::system_category()) return false;
+  const int e = ec.value();
+  return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM;
+}
 
-  void shutdown() {
-    if (closed_) return;
-    closed_ = true;
-    boost::system::error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_both, ec);
-    socket_.close(ec);
-  }
-
- private:
-  void read_request() {
-    parser_.emplace();
-    parser_->body_limit(body_limit_);
-    auto self = shared_from_this();
-    bhttp::async_read(socket_, buffer_, *parser_,
-                      [self](beast::error_code ec, size_t) { self->on_read(ec); });
-  }
-
-  void on_read(beast::error_code ec) {
-    if (ec == bhttp::error::end_of_stream || ec == asio::error::operation_aborted) {
-      shutdown();
-      return;
-    }
-    if (ec == bhttp::error::body_limit) {
-      send(make_response(
-          413, "{\"error\":\"request body exceeds " + std::to_string(body_limit_) + " bytes\"}\n",
-          "application/json", 11, false));
-      return;
-    }
-    if (ec) {
-      if (ec == bhttp::error::bad_method || ec == bhttp::error::bad_target ||
-          ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
-          ec == bhttp::error::bad_value) {
-        send(make_response(400, "{\"error\":\"malformed HTTP request: " + ec.message() + "\"}\n",
-                           "application/json", 11, false));
-        return;
-      }
-      shutdown();
-      return;
-    }
-    Request req = parser_->release();
-    Reply reply;
-    try {
-      reply = (*router_)(req, peer_);
-    } catch (const std::exception& e) {
-      log::write(log::kError, "http", std::string("handler failed: ") + e.what());
-      reply.response = make_response(500, "{\"error\":\"internal error\"}\n", "application/json");
-    }
-    reply.response.version(req.version());
-    if (reply.on_stream) {
-      start_stream(std::move(reply));
-      return;
-    }
-    reply.response.keep_alive(req.keep_alive() && reply.response.keep_alive());
-    send(std::move(reply.response));
-  }
-
-  void send(Response res) {
-    auto msg = std::make_shared<Response>(std::move(res));
-    auto self = shared_from_this();
-    bhttp::async_write(socket_, *msg, [self, msg](beast::error_code ec, size_t) {
-      if (ec || !msg->keep_alive()) {
-        self->shutdown();
-        return;
-      }
-      self->read_request();
-    });
-  }
-
-  // A streamed answer: headers with chunked encoding, then the handler's
-  // chunks as it writes them.
-  void start_stream(Reply reply) {
-    streaming_ = true;
-    header_ = std::make_shared<bhttp::response<bhttp::empty_body>>(reply.response.result(),
-                                                                   reply.response.version());
-    for (const auto& field : reply.response) header_->set(field.name_string(), field.value());
-    header_->chunked(true);
-    header_->keep_alive(false);
-    serializer_ = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*header_);
-    auto self = shared_from_this();
-    bhttp::async_write_header(socket_, *serializer_, [self](beast::error_code ec, size_t) {
-      if (ec) {
-        self->shutdown();
-        return;
-      }
-      self->header_sent_ = true;
-      self->watch_peer();
-      if (!self->pending_.empty()) {
-        self->write_next_chunk();
-      } else if (self->closing_) {
-        self->write_last_chunk();
-      }
-    });
-    reply.on_stream(self);
-  }
-
-  // A streaming client sends nothing more; a read ends when it goes away.
-  void watch_peer() {
-    auto self = shared_from_this();
-    socket_.async_read_some(asio::buffer(probe_), [self](beast::error_code ec, size_t) {
-      if (ec) {
-        self->shutdown();
-        return;
-      }
-      self->watch_peer();
-    });
-  }
-
-  void write_next_chunk() {
-    if (closed_) return;
-    auto self = shared_from_this();
-    asio::async_write(socket_, bhttp::make_chunk(asio::buffer(pending_.front())),
-                      [self](beast::error_code ec, size_t) {
-                        if (ec) {
-                          self->shutdown();
-                          return;
-                        }
-                        self->pending_.pop_front();
-                        if (!self->pending_.empty()) {
-                          self->write_next_chunk();
-                        } else if (self->closing_) {
-                          self->write_last_chunk();
-                        }
-                      });
-  }
-
-  void write_last_chunk() {
-    if (closed_) return;
-    auto self = shared_from_this();
-    asio::async_write(socket_, bhttp::make_chunk_last(),
-                      [self](beast::error_code, size_t) { self->shutdown(); });
-  }
-
-  tcp::socket socket_;
-  std::shared_ptr<const Router> router_;
-  size_t body_limit_;
-  tcp::endpoint peer_;
-  beast::flat_buffer buffer_;
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-
-  bool streaming_ = false;
-  bool header_sent_ = false;
-  bool closing_ = false;
-  bool closed_ = false;
-  std::shared_ptr<bhttp::response<bhttp::empty_body>> header_;
-  std::shared_ptr<bhttp::response_serializer<bhttp::empty_body>> serializer_;
-  std::deque<std::string> pending_;
-  char probe_[64] = {};
-};
+tcp::endpoint resolve(asio::io_context& io, const std::string& address, unsigned short port) {
+  boost::system::error_code ec;
+  const auto ip = asio::ip::make_address(address, ec);
+  if (!ec) return {ip, port};
+  // A name (localhost, a host name): its first address, as a client
+  // connecting to the name would try first.
+  tcp::resolver resolver(io);
+  const auto results =
+      resolver.resolve(address, std::to_string(port),
+                       tcp::resolver::passive | tcp::resolver::address_configured, ec);
+  if (ec || results.empty())
+    throw ListenError("cannot resolve --listen " + address + ": " +
+                      (ec ? ec.message() : std::string("no address")));
+  return results.begin()->endpoint();
+}
 
 }  // namespace
 
 struct Server::State : std::enable_shared_from_this<Server::State> {
   State(asio::io_context& io, ServerOptions opts, Router r)
       : acceptor(io),
-        options(std::move(opts)),
-        router(std::make_shared<const Router>(std::move(r))) {}
+        backoff(io),
+        options(std::make_shared<ServerOptions>(std::move(opts))),
+        router(std::make_shared<const Router>(std::move(r))),
+        accept_failures(std::chrono::seconds(10)) {
+    options->max_connections = connection_limit(options->max_connections);
+  }
 
   void accept() {
     auto self = shared_from_this();
     acceptor.async_accept([self](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !self->acceptor.is_open()) return;
-      if (!ec) {
-        auto conn =
-            std::make_shared<Connection>(std::move(socket), self->router, self->options.body_limit);
-        std::erase_if(self->connections, [](const auto& w) { return w.expired(); });
-        self->connections.push_back(conn);
-        conn->start();
+      if (out_of_descriptors(ec)) {
+        if (const auto n = self->accept_failures.admit())
+          log::write(log::kWarning, "http",
+                     "cannot accept connections (" + ec.message() + ", " + std::to_string(*n) +
+                         " times since the last line); trying again in " +
+                         std::to_string(kAcceptBackoff.count()) + "ms");
+        self->backoff.expires_after(kAcceptBackoff);
+        self->backoff.async_wait([self](beast::error_code error) {
+          if (!error && self->acceptor.is_open()) self->accept();
+        });
+        return;
       }
+      if (!ec) self->admit(std::move(socket));
       self->accept();
     });
   }
 
+  void admit(tcp::socket socket) {
+    std::erase_if(connections, [](const auto& w) { return w.expired(); });
+    auto conn = std::make_shared<detail::Connection>(std::move(socket), router, options);
+    if (connections.size() >= options->max_connections) {
+      conn->refuse_busy();
+      return;
+    }
+    connections.push_back(conn);
+    conn->start();
+  }
+
   tcp::acceptor acceptor;
-  ServerOptions options;
+  asio::steady_timer backoff;
+  std::shared_ptr<ServerOptions> options;
   std::shared_ptr<const Router> router;
-  std::vector<std::weak_ptr<Connection>> connections;
+  std::vector<std::weak_ptr<detail::Connection>> connections;
+  log::Throttle accept_failures;
 };
 
 Server::Server(asio::io_context& io, ServerOptions options, Router router)
     : state_(std::make_shared<State>(io, std::move(options), std::move(router))) {
-  const tcp::endpoint endpoint(asio::ip::make_address(state_->options.address),
-                               state_->options.port);
-  state_->acceptor.open(endpoint.protocol());
-  state_->acceptor.set_option(asio::socket_base::reuse_address(true));
-  state_->acceptor.bind(endpoint);
-  state_->acceptor.listen(asio::socket_base::max_listen_connections);
+  const tcp::endpoint endpoint = resolve(io, state_->options->address, state_->options->port);
+  boost::system::error_code ec;
+  state_->acceptor.open(endpoint.protocol(), ec);
+  if (!ec) state_->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) state_->acceptor.bind(endpoint, ec);
+  if (!ec) state_->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    throw ListenError("cannot listen on " + state_->options->address + ":" +
+                      std::to_string(state_->options->port) + ": " + ec.message());
 }
 
 Server::~Server() { stop(); }
@@ -261,6 +155,7 @@ void Server::start() { state_->accept(); }
 void Server::stop() {
   boost::system::error_code ec;
   state_->acceptor.close(ec);
+  state_->backoff.cancel();
   for (const auto& weak : state_->connections) {
     if (auto conn = weak.lock()) conn->shutdown();
   }
@@ -271,5 +166,12 @@ unsigned short Server::port() const {
   boost::system::error_code ec;
   return state_->acceptor.local_endpoint(ec).port();
 }
+
+asio::ip::address Server::address() const {
+  boost::system::error_code ec;
+  return state_->acceptor.local_endpoint(ec).address();
+}
+
+size_t Server::max_connections() const { return state_->options->max_connections; }
 
 }  // namespace scoria::http

@@ -1,8 +1,13 @@
 // A small HTTP/1.1 server on Boost.Beast, run on the service's one event
-// loop: it accepts connections, reads requests (bounded in size), hands each
-// to the router and writes the answer back; keep-alive as the client asks.
-// A handler may instead turn the connection into a stream of chunks (the
-// watch endpoint), kept open until the client leaves or the server stops.
+// loop: it accepts connections, reads requests, hands each to the router and
+// writes the answer back; keep-alive as the client asks. A handler may
+// instead turn the connection into a stream of chunks (the watch endpoint),
+// kept open until the client leaves or the server stops.
+//
+// Every connection is bounded, so that no client can hold the server's
+// memory or file descriptors: time to send the headers, the body, and
+// between requests; header and body sizes; the number of connections; and
+// the bytes a stream may have queued for a client that does not read.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -10,9 +15,11 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -32,6 +39,10 @@ class Stream {
   /// Ends the stream (the last chunk) and closes the connection.
   virtual void close() = 0;
   virtual bool open() const = 0;
+  /// Bytes queued and not yet taken by the client, and how many it may
+  /// have: a handler stops writing to a stream that reaches its limit.
+  virtual size_t backlog() const = 0;
+  virtual size_t backlog_limit() const = 0;
 };
 
 /// What a handler returns: a complete response, or a stream it has started
@@ -46,19 +57,40 @@ struct Reply {
 using Router = std::function<Reply(const Request&, const boost::asio::ip::tcp::endpoint& peer)>;
 
 struct ServerOptions {
-  std::string address = "127.0.0.1";
-  unsigned short port = 8080;    // 0: an ephemeral port (see Server::port)
-  size_t body_limit = 8u << 20;  // larger bodies get 413
+  std::string address = "127.0.0.1";  // an address or a name to resolve
+  unsigned short port = 8080;         // 0: an ephemeral port (see Server::port)
+  size_t body_limit = 8u << 20;       // larger bodies get 413
+  size_t header_limit = 16u << 10;    // larger request headers get 431
+  // From a connection's first byte (or its accept) to the end of the
+  // request's headers; past it, 408 if anything was sent, else a close.
+  std::chrono::milliseconds header_timeout{10'000};
+  // From the end of the headers to the end of the body (408), and for
+  // writing a response to a client that does not read it.
+  std::chrono::milliseconds body_timeout{30'000};
+  // A kept-alive connection waiting for its next request; also the longest
+  // a stream's write may make no progress.
+  std::chrono::milliseconds idle_timeout{60'000};
+  // Open connections at most; beyond it new ones get 503 and are closed.
+  // 0: the file descriptor limit less a reserve for the store and the rest.
+  size_t max_connections = 0;
+  size_t stream_buffer = 4u << 20;  // see Stream::backlog_limit
 };
 
 /// Builds a response with a body and the usual headers.
 Response make_response(unsigned status, std::string body, std::string_view content_type,
                        unsigned version = 11, bool keep_alive = true);
 
+/// The listener could not be set up: the message names the address, the
+/// port and the reason.
+class ListenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class Server {
  public:
-  /// Binds and listens at once (so that a port clash is an error at start);
-  /// throws std::system_error on failure.
+  /// Resolves the address, binds and listens at once (so that a port clash
+  /// is an error at start); throws ListenError on failure.
   Server(boost::asio::io_context& io, ServerOptions options, Router router);
   ~Server();
   Server(const Server&) = delete;
@@ -70,6 +102,11 @@ class Server {
   void stop();
   /// The port actually bound.
   unsigned short port() const;
+  /// The address actually bound (a name in the options is resolved).
+  boost::asio::ip::address address() const;
+  /// The connection limit in force (ServerOptions::max_connections or the
+  /// one derived from the file descriptor limit).
+  size_t max_connections() const;
 
  private:
   struct State;

@@ -1,11 +1,13 @@
 #include "plugin/plugin_registry.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstddef>
+#include <optional>
 
 #include "log/log.h"
 #include "plugin/host_api.h"
@@ -47,17 +49,94 @@ void PluginRegistry::scan(const std::vector<fs::path>& dirs) {
   }
 }
 
-bool PluginRegistry::safe_to_load(const fs::path& path) {
+void PluginRegistry::load_named(const std::vector<fs::path>& dirs,
+                                const std::vector<std::string>& names) {
+  std::vector<fs::path> usable;
+  std::string searched;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      refusals_.push_back({dir, dir.string() + ": not a directory; check plugin_dirs"});
+      continue;
+    }
+    if (safe_to_load(dir)) usable.push_back(dir);
+    searched += (searched.empty() ? "" : ", ") + dir.string();
+  }
+  for (const auto& name : names) {
+    if (find(name) != nullptr) continue;
+    std::optional<fs::path> file;
+    for (const auto& dir : usable) {
+      for (const std::string& candidate : {"scoria-" + name + ".so", name + ".so"}) {
+        std::error_code ec;
+        if (fs::exists(dir / candidate, ec)) {
+          file = dir / candidate;
+          break;
+        }
+      }
+      if (file) break;
+    }
+    if (!file) {
+      refusals_.push_back({name, "\"" + name + "\": no scoria-" + name + ".so or " + name +
+                                     ".so in " + (searched.empty() ? "(no directory)" : searched)});
+      continue;
+    }
+    if (load(*file) && find(name) == nullptr) {
+      refusals_.push_back({*file, file->string() + " declares the plugin \"" +
+                                      plugins_.back()->descriptor->name + "\", not \"" + name +
+                                      "\"; name the file after the plugin it holds"});
+      log::write(log::kWarning, "loader", refusals_.back().message);
+    }
+  }
+}
+
+namespace {
+
+// Why `path` is unsafe to load code from, if it is. `leaf`: the file or
+// directory named, not one above it.
+std::optional<std::string> unsafe_because(const fs::path& path, bool leaf) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || (st.st_mode & S_IWOTH) == 0) return true;
-  const std::string problem =
-      path.string() + ": writable by other users, who could replace it " + "with code of their own";
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // loading it reports the error
+  if (st.st_uid != 0 && st.st_uid != ::geteuid())
+    return "owned by uid " + std::to_string(st.st_uid) + ", neither root nor this user (uid " +
+           std::to_string(::geteuid()) +
+           "), who could replace it with code of their own; fix: " + "chown root " + path.string();
+  // Up the tree a sticky directory (/tmp) is fine: others may not rename or
+  // remove what they do not own in it.
+  if (!leaf && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0) return std::nullopt;
+  if ((st.st_mode & S_IWOTH) != 0)
+    return "writable by other users, who could replace it with code of their own; fix: chmod "
+           "o-w " +
+           path.string();
+  if ((st.st_mode & S_IWGRP) != 0)
+    return "writable by its group, whose members could replace it with code of their own; fix: "
+           "chmod g-w " +
+           path.string();
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool PluginRegistry::safe_to_load(const fs::path& path) {
+  // The file (or directory) itself and every directory above it: any of
+  // them writable by another user lets that user swap in their own code.
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  std::optional<std::string> problem;
+  fs::path at = ec ? path : real;
+  for (bool leaf = true;; leaf = false) {
+    if (auto why = unsafe_because(at, leaf)) {
+      problem = at.string() + ": " + *why;
+      break;
+    }
+    if (!at.has_parent_path() || at.parent_path() == at) break;
+    at = at.parent_path();
+  }
+  if (!problem) return true;
   if (allow_writable_) {
-    log::write(log::kWarning, "loader", problem + "; loaded anyway (--allow-writable-plugins)");
+    log::write(log::kWarning, "loader", *problem + "; loaded anyway (--allow-writable-plugins)");
     return true;
   }
-  refusals_.push_back({path, problem + "; fix: chmod o-w " + path.string() +
-                                 " (or pass --allow-writable-plugins)"});
+  refusals_.push_back({path, *problem + " (or pass --allow-writable-plugins)"});
   log::write(log::kWarning, "loader", refusals_.back().message);
   return false;
 }
@@ -70,6 +149,9 @@ bool PluginRegistry::load(const fs::path& file) {
   };
 
   if (!safe_to_load(file)) return false;
+  if (probe_) {
+    if (auto why = probe_(file)) return refuse(*why);
+  }
   auto plugin = std::make_shared<LoadedPlugin>();
   try {
     // Local symbol visibility: two plugins may define the same internal

@@ -6,7 +6,9 @@
 #include <scoria/scoria.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,10 +48,21 @@ class PluginRegistry {
   /// file with a name already registered is refused as a duplicate.
   void scan(const std::vector<std::filesystem::path>& dirs);
 
+  /// Loads, for each name, the first scoria-NAME.so (or NAME.so) found in
+  /// `dirs`, in order: nothing else in the directories runs. A name with no
+  /// file, or a file declaring another name, is recorded as a refusal.
+  void load_named(const std::vector<std::filesystem::path>& dirs,
+                  const std::vector<std::string>& names);
+
   /// Whether files and directories that other users may write are loaded
   /// (with a warning) instead of refused. Off by default: such a file could
   /// be replaced by anyone's code.
   void set_allow_writable(bool allow) { allow_writable_ = allow; }
+
+  /// A check run on each file before it is loaded into this process (such
+  /// as a trial load elsewhere); a message refuses the file.
+  using Probe = std::function<std::optional<std::string>(const std::filesystem::path&)>;
+  void set_probe(Probe probe) { probe_ = std::move(probe); }
 
   /// Loads one file. Returns false (and records a refusal) if refused.
   bool load(const std::filesystem::path& file);
@@ -67,9 +80,10 @@ class PluginRegistry {
   std::vector<std::shared_ptr<LoadedPlugin>> plugins_;
   std::vector<Refusal> refusals_;
   bool allow_writable_ = false;
+  Probe probe_;
 
   /// True if `path` may be used; records a refusal (or logs a warning when
-  /// allowed) if other users can write it.
+  /// allowed) if anyone but root and this user could replace it.
   bool safe_to_load(const std::filesystem::path& path);
 };
 

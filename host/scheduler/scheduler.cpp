@@ -85,6 +85,7 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     hooks.serial = (d.flags & SCORIA_FLAG_SERIAL_HOOKS) != 0;
     hooks.hooks.struct_size = sizeof(scoria_hooks);
     const auto t = Clock::now();
+    if (tracker_) tracker_->enter(p.option->name, "on_session_open");
     const scoria_code opened = d.on_session_open(p.instance->state(), handle, &hooks.hooks);
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionOpen", ms_since(t)});
     if (opened != SCORIA_OK) {
@@ -97,6 +98,9 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
 
   for (auto& a : actions_) {
     const auto t = Clock::now();
+    // Plugins' hooks run inside an action's on_execute, so a hang there is
+    // reported as the action's.
+    if (tracker_) tracker_->enter(a.name, "on_execute");
     if (a.instance->descriptor().on_execute(a.instance->state(), handle) != SCORIA_OK)
       plugin::count_error(a.instance->ctx(), "on_execute failed");
     if (timings) timings->actions_ms.emplace_back(a.name, ms_since(t));
@@ -107,9 +111,11 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     const scoria_descriptor& d = p.instance->descriptor();
     if (!d.on_session_close) continue;
     const auto t = Clock::now();
+    if (tracker_) tracker_->enter(p.option->name, "on_session_close");
     d.on_session_close(p.instance->state(), handle);
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionClose", ms_since(t)});
   }
+  if (tracker_) tracker_->leave();
   session::Outcome out = ssn.close();
   if (timings) {
     timings->close_ms = ms_since(close_start);

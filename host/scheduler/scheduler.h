@@ -10,6 +10,7 @@
 #include "config/scheduler_config.h"
 #include "plugin/plugin_instance.h"
 #include "plugin/plugin_registry.h"
+#include "scheduler/hook_tracker.h"
 #include "session/session.h"
 #include "session/worker_pool.h"
 
@@ -45,6 +46,10 @@ class Scheduler {
 
   const config::SchedulerConfig& config() const { return config_; }
 
+  /// Tells `tracker` (which must outlive the scheduler's sessions) which
+  /// action or plugin callback each session is in; none by default.
+  void set_tracker(HookTracker* tracker) { tracker_ = tracker; }
+
   /// Hook failures counted so far, per action and plugin instance.
   std::vector<std::pair<std::string, uint64_t>> plugin_errors() const;
 
@@ -63,6 +68,7 @@ class Scheduler {
   std::vector<Action> actions_;
   std::vector<TierPlugin> plugins_;
   session::WorkerPool workers_;
+  HookTracker* tracker_ = nullptr;
 };
 
 }  // namespace scoria::scheduler

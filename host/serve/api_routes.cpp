@@ -95,7 +95,10 @@ http::Reply Service::route(const http::Request& request,
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
   const Verb method = request.method();
 
-  if (path == "/healthz") return {http::make_response(200, "ok\n", "text/plain", v), {}};
+  if (path == "/healthz") {
+    if (s.hung) return {http::make_response(503, "session hung\n", "text/plain", v), {}};
+    return {http::make_response(200, "ok\n", "text/plain", v), {}};
+  }
   if (path == "/readyz") {
     if (s.scheduler && !s.sync_error)
       return {http::make_response(200, "ready\n", "text/plain", v), {}};
@@ -105,13 +108,8 @@ http::Reply Service::route(const http::Request& request,
   }
   if (path == "/metrics")
     return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v), {}};
-  const bool writes = method == Verb::post || method == Verb::put || method == Verb::delete_ ||
-                      method == Verb::patch;
-  if (writes && !s.options.token.empty()) {
-    const auto auth = request.find(beast::http::field::authorization);
-    if (auth == request.end() || auth->value() != "Bearer " + s.options.token)
-      return error(401, "writes need the header Authorization: Bearer <token>", v);
-  }
+  // Host, Origin, Content-Type and the token are checked before this (see
+  // request_guard.h).
   if (!legacy_path(path)) {
     if (auto answered = s.kube.handle(request, path, query)) {
       if (const size_t n = s.kube.take_writes(); n > 0)
@@ -139,9 +137,15 @@ http::Reply Service::route(const http::Request& request,
       if (const auto rv = query_value(query, "resourceVersion")) {
         const auto [end, ec] = std::from_chars(rv->data(), rv->data() + rv->size(), after);
         if (ec != std::errc() || end != rv->data() + rv->size() || after < 0)
-          return error(400, "resourceVersion: not a version number", v);
+          return error(400, "resourceVersion: not a version number from 0 to 2^63-1", v);
+        const int64_t latest = s.store.latest_version();
+        if (after > latest)
+          return error(400,
+                       "resourceVersion " + std::to_string(after) +
+                           " is ahead of the store (latest " + std::to_string(latest) + ")",
+                       v);
         const int64_t oldest = s.store.oldest_event_version();
-        if (oldest > 0 && after + 1 < oldest)
+        if (oldest > 0 && after < oldest - 1)
           return error(410,
                        "resourceVersion " + std::to_string(after) +
                            " is too old (the log starts at " + std::to_string(oldest) +

@@ -1,11 +1,14 @@
 #include "serve/service.h"
 
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 
+#include <cstdlib>
 #include <string>
 
 #include "log/log.h"
 #include "model/error.h"
+#include "serve/request_guard.h"
 #include "serve/service_state.h"
 
 namespace scoria::serve {
@@ -15,25 +18,40 @@ void info(const std::string& message) { log::write(log::kInfo, "serve", message)
 }  // namespace
 
 bool is_loopback(std::string_view address) {
-  return address == "localhost" || address == "::1" || address.starts_with("127.");
+  boost::system::error_code ec;
+  const auto ip = asio::ip::make_address(std::string(address), ec);
+  if (!ec) return ip.is_loopback();
+  asio::io_context io;
+  asio::ip::tcp::resolver resolver(io);
+  const auto results = resolver.resolve(std::string(address), "0", ec);
+  if (ec || results.empty()) return false;
+  for (const auto& entry : results)
+    if (!entry.endpoint().address().is_loopback()) return false;
+  return true;
 }
 
 Service::Service(ServeOptions options) {
-  if (!is_loopback(options.address) && options.token.empty())
-    throw InputError("--listen " + options.address +
-                     " reaches beyond this machine: give a bearer token for writes "
-                     "(--token-file FILE or SCORIA_TOKEN), or listen on 127.0.0.1");
-  std::filesystem::create_directories(options.state_dir);
+  // State takes the state directory's lock before it opens the store.
   state_ = std::make_unique<State>(std::move(options));
   state_->load_config();
-  http::ServerOptions http_options;
+  http::ServerOptions http_options = state_->options.http;
   http_options.address = state_->options.address;
   http_options.port = state_->options.port;
+  auto guard = std::make_shared<RequestGuard>(state_->options.address, false, std::string());
   state_->server = std::make_unique<http::Server>(
       state_->io, http_options,
-      [this](const http::Request& request, const asio::ip::tcp::endpoint& peer) {
+      [this, guard](const http::Request& request, const asio::ip::tcp::endpoint& peer) {
+        if (auto refused = guard->check(request)) return std::move(*refused);
         return route(request, peer);
       });
+  // Whether the bound address is loopback, not what the flag looked like: a
+  // name may resolve anywhere.
+  const bool loopback = state_->server->address().is_loopback();
+  if (!loopback && state_->options.token.empty())
+    throw InputError("--listen " + state_->options.address +
+                     " reaches beyond this machine: give a bearer token for writes "
+                     "(--token-file FILE or SCORIA_TOKEN), or listen on 127.0.0.1");
+  *guard = RequestGuard(state_->options.address, loopback, state_->options.token);
 }
 
 Service::~Service() = default;
@@ -41,12 +59,19 @@ Service::~Service() = default;
 int Service::run() {
   State& s = *state_;
   s.server->start();
-  info("listening on " + s.options.address + ":" + std::to_string(s.server->port()) + ", store " +
-       (s.options.state_dir / "store.db").string());
+  info("listening on " + s.options.address + ":" + std::to_string(s.server->port()) + " (" +
+       s.server->address().to_string() + "), store " + (s.options.state_dir / "store.db").string() +
+       ", at most " + std::to_string(s.server->max_connections()) + " connections");
   s.wait_signal();
   s.watch_config();
   asio::post(s.io, [&s] { s.tick(); });
   s.io.run();
+  if (s.abandoned) {
+    // The session thread cannot be joined, and nothing it uses may be
+    // destroyed under it: end the process here. Every acknowledged write is
+    // already synced to the store.
+    std::_Exit(1);
+  }
   return 0;
 }
 

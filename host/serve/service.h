@@ -2,8 +2,9 @@
 // The loop runs the session timer (every schedule_period, measured from the
 // start of each run, as Volcano's wait.Until), the HTTP API over the local
 // store, the config watch (inotify and SIGHUP) and the signals: SIGTERM and
-// SIGINT stop after the running session, SIGUSR2 dumps the cache. systemd
-// hears READY once the first session ran and WATCHDOG after each one.
+// SIGINT stop after the running session, SIGUSR2 dumps the cache. Sessions
+// run on a thread of their own; systemd hears READY once the first session
+// ran and WATCHDOG after each one, so a session that hangs stops the pings.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -30,6 +31,11 @@ struct ServeOptions {
   std::vector<std::filesystem::path> plugin_dirs;
   bool allow_writable_plugins = false;
   std::optional<int64_t> period_ms;  // overrides the config's schedule_period
+  // Connection limits and timeouts (its address and port are the above).
+  http::ServerOptions http;
+  // A plugin callback running longer than this many schedule periods is
+  // reported, and the systemd watchdog (and /healthz) stop saying healthy.
+  int64_t watchdog_periods = 10;
 };
 
 class Service {
@@ -51,7 +57,8 @@ class Service {
   std::unique_ptr<State> state_;
 };
 
-/// True for 127.0.0.0/8, ::1 and "localhost".
+/// True for 127.0.0.0/8, ::1 and names that resolve only to loopback
+/// addresses ("localhost").
 bool is_loopback(std::string_view address);
 
 }  // namespace scoria::serve

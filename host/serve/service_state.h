@@ -14,6 +14,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <array>
+#include <boost/asio/post.hpp>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -24,13 +25,17 @@
 #include "cli/plugin_dirs.h"
 #include "config/scheduler_config.h"
 #include "log/log.h"
+#include "log/throttle.h"
 #include "metrics/scheduler_metrics.h"
 #include "model/error.h"
 #include "plugin/plugin_registry.h"
+#include "scheduler/hook_tracker.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
 #include "serve/kube_api.h"
 #include "serve/local_cluster.h"
+#include "serve/session_runner.h"
+#include "serve/state_dir_lock.h"
 #include "serve/watch_hub.h"
 #include "store/object_store.h"
 
@@ -45,6 +50,9 @@ inline constexpr std::string_view kWho = "serve";
 // Log entries kept for watchers to resume from; older resumes must relist.
 inline constexpr size_t kEventsKept = 200000;
 
+// A session failing every period is logged once per this, with a count.
+inline constexpr std::chrono::seconds kFailureLogInterval{10};
+
 inline void info(const std::string& message) { log::write(log::kInfo, kWho, message); }
 inline void warn(const std::string& message) { log::write(log::kWarning, kWho, message); }
 
@@ -53,49 +61,82 @@ inline void warn(const std::string& message) { log::write(log::kWarning, kWho, m
 struct Service::State {
   explicit State(ServeOptions o)
       : options(std::move(o)),
+        lock(options.state_dir),
         store(options.state_dir / "store.db"),
         cluster(store),
         timer(io),
         signals(io, SIGTERM, SIGINT, SIGHUP),
         config_watch(io),
+        watchdog(io),
         watchers(store),
-        kube(store, watchers) {
+        kube(store, watchers),
+        session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
   }
 
   ServeOptions options;
+  // Taken before the store is opened; released when the process ends.
+  StateDirLock lock;
   asio::io_context io;
   store::ObjectStore store;
   LocalCluster cluster;
   cache::ClusterCache cache;
   std::unique_ptr<plugin::PluginRegistry> registry;
-  std::unique_ptr<scheduler::Scheduler> scheduler;
+  // Shared with the session under way, which a reload must not free.
+  std::shared_ptr<scheduler::Scheduler> scheduler;
   metrics::SchedulerMetrics metrics;
   std::unique_ptr<http::Server> server;
   asio::steady_timer timer;
   asio::signal_set signals;
   asio::posix::stream_descriptor config_watch;
   std::array<char, 4096> watch_buffer{};
+  asio::steady_timer watchdog;
   WatchHub watchers;
   KubeApi kube;
   session::Outcome last;
+  // Not ready while set: the store's cluster cannot be loaded, or the last
+  // session failed (a store write, say, with the disk full).
   std::optional<std::string> sync_error = std::string("no session has run yet");
+  log::Throttle session_failures;
+  scheduler::HookTracker tracker;
+  Clock::time_point session_start;
+  bool in_flight = false;
+  bool hung = false;       // the session under way outlived the watchdog limit
+  bool abandoned = false;  // stopping with a hung session: exit without it
   bool notified_ready = false;
   bool stopping = false;
+  // Declared last, so destroyed first: its thread stops before anything it
+  // uses goes away.
+  SessionRunner runner;
 
   int64_t period_ms() const {
     return options.period_ms.value_or(scheduler ? scheduler->config().schedule_period_ms : 1000);
   }
 
-  // A config and the plugins it names; InputError if either is bad.
+  // A config and the plugins it names; InputError if either is bad. Only
+  // the plugins the config names are loaded: nothing else in the plugin
+  // directories runs inside the service.
   void load_config() {
     config::SchedulerConfig conf = config::load_config(options.config);
-    auto fresh = std::make_unique<plugin::PluginRegistry>();
-    fresh->set_allow_writable(options.allow_writable_plugins);
     std::vector<std::filesystem::path> dirs = options.plugin_dirs;
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
-    cli::scan_plugins(*fresh, dirs);
-    auto made = std::make_unique<scheduler::Scheduler>(*fresh, std::move(conf));
+    for (const auto& dir : dirs) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec))
+        throw InputError("plugin directory " + dir.string() +
+                         " does not exist (named by --plugin-dir or the config's plugin_dirs)");
+    }
+    const std::filesystem::path builtin = plugin::default_plugin_dir();
+    if (std::error_code ec; std::filesystem::is_directory(builtin, ec))
+      dirs.push_back(builtin.lexically_normal());
+    std::vector<std::string> names = conf.actions;
+    for (const auto& tier : conf.tiers)
+      for (const auto& option : tier.plugins) names.push_back(option.name);
+    auto fresh = std::make_unique<plugin::PluginRegistry>();
+    fresh->set_allow_writable(options.allow_writable_plugins);
+    fresh->load_named(dirs, names);
+    auto made = std::make_shared<scheduler::Scheduler>(*fresh, std::move(conf));
+    made->set_tracker(&tracker);
     scheduler = std::move(made);
     registry = std::move(fresh);
   }
@@ -113,45 +154,146 @@ struct Service::State {
     }
   }
 
-  void run_session() {
-    if (auto error = cluster.refresh(cache)) {
-      if (sync_error != error)
-        state_detail::warn("the stored cluster cannot be scheduled: " + *error);
-      sync_error = error;
-      return;
-    }
-    sync_error.reset();
-    scheduler::SessionTimings timings;
-    last = scheduler->run_once(cache.snapshot(), &timings);
-    const size_t decided = last.binds.size() + last.evictions.size();
-    for (const double ms : cluster.record(last, cache)) metrics.observe_task_bound(ms);
-    metrics.observe_session(timings, last);
-    for (const auto& [plugin, errors] : scheduler->plugin_errors())
-      metrics.set_plugin_errors(plugin, static_cast<double>(errors));
-    if (decided > 0) metrics.count_store_writes("session", static_cast<double>(decided));
-    watchers.pump();
+  std::chrono::milliseconds watchdog_limit() const {
+    return std::chrono::milliseconds(period_ms() * options.watchdog_periods);
   }
 
+  void session_failed(const std::string& what) {
+    sync_error = "the last session failed: " + what;
+    if (const auto n = session_failures.admit())
+      state_detail::warn(
+          "session failed" +
+          (*n > 1 ? " (" + std::to_string(*n) + " times since the last line)" : std::string()) +
+          ": " + what);
+  }
+
+  // Loads what changed into the cache on the loop, then runs the session on
+  // the session thread; finish() takes the outcome back on the loop.
   void tick() {
     if (stopping) return;
-    const Clock::time_point start = Clock::now();
+    session_start = Clock::now();
     try {
-      run_session();
+      if (auto error = cluster.refresh(cache)) {
+        if (sync_error != error)
+          state_detail::warn("the stored cluster cannot be scheduled: " + *error);
+        sync_error = error;
+        schedule_next();
+        return;
+      }
     } catch (const std::exception& e) {
-      state_detail::warn(std::string("session failed: ") + e.what());
+      session_failed(e.what());
+      schedule_next();
+      return;
     }
+    struct Run {
+      session::Outcome outcome;
+      scheduler::SessionTimings timings;
+      std::optional<std::string> error;
+    };
+    auto run = std::make_shared<Run>();
+    auto snapshot = std::make_shared<session::Snapshot>(cache.snapshot());
+    in_flight = true;
+    runner.run([this, sched = scheduler, snapshot, run]() mutable {
+      try {
+        run->outcome = sched->run_once(*snapshot, &run->timings);
+      } catch (const std::exception& e) {
+        run->error = e.what();
+      }
+      asio::post(io, [this, sched = std::move(sched), run] {
+        finish(*sched, std::move(run->outcome), run->timings, run->error);
+      });
+    });
+    arm_watchdog();
+  }
+
+  void finish(scheduler::Scheduler& sched, session::Outcome outcome,
+              const scheduler::SessionTimings& timings, const std::optional<std::string>& error) {
+    in_flight = false;
+    watchdog.cancel();
+    if (hung) {
+      state_detail::info("the session that hung has finished, after " +
+                         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                            Clock::now() - session_start)
+                                            .count()) +
+                         "s");
+      hung = false;
+    }
+    try {
+      if (error) throw std::runtime_error(*error);
+      last = std::move(outcome);
+      const size_t decided = last.binds.size() + last.evictions.size();
+      for (const double ms : cluster.record(last, cache)) metrics.observe_task_bound(ms);
+      metrics.observe_session(timings, last);
+      for (const auto& [plugin, errors] : sched.plugin_errors())
+        metrics.set_plugin_errors(plugin, static_cast<double>(errors));
+      if (decided > 0) metrics.count_store_writes("session", static_cast<double>(decided));
+      watchers.pump();
+      store.compact_events(state_detail::kEventsKept);
+      sync_error.reset();
+    } catch (const std::exception& e) {
+      session_failed(e.what());
+    }
+    if (stopping) {
+      io.stop();
+      return;
+    }
+    schedule_next();
+  }
+
+  void schedule_next() {
+    // The pings come from here only: a session that never finishes stops
+    // them, and systemd restarts the unit.
     if (!notified_ready) {
       sd_notify(0, "READY=1");
       notified_ready = true;
     }
     sd_notify(0, "WATCHDOG=1");
-    store.compact_events(state_detail::kEventsKept);
     kube.reap(std::chrono::system_clock::now());
     watchers.expire(Clock::now());
-    timer.expires_at(start + std::chrono::milliseconds(period_ms()));
+    timer.expires_at(session_start + std::chrono::milliseconds(period_ms()));
     timer.async_wait([this](const boost::system::error_code& ec) {
       if (!ec) tick();
     });
+  }
+
+  void arm_watchdog() {
+    watchdog.expires_after(std::chrono::milliseconds(period_ms()));
+    watchdog.async_wait([this](const boost::system::error_code& ec) {
+      if (ec || !in_flight) return;
+      check_watchdog();
+      arm_watchdog();
+    });
+  }
+
+  std::string where_hung() const {
+    const auto current = tracker.current();
+    if (!current) return "the session (between plugin callbacks)";
+    return "plugin " + current->plugin + " hook " + current->hook;
+  }
+
+  void check_watchdog() {
+    if (hung) return;
+    const auto current = tracker.current();
+    const Clock::time_point since = current ? current->since : session_start;
+    const auto ran = Clock::now() - since;
+    if (ran < watchdog_limit()) return;
+    hung = true;
+    state_detail::warn(
+        where_hung() + " has run for " +
+        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(ran).count()) +
+        "ms, over " + std::to_string(options.watchdog_periods) +
+        " schedule periods; the systemd watchdog is no longer pinged and /healthz answers 503");
+    if (stopping) abandon();
+  }
+
+  // Stopping while a session hangs: the thread cannot be stopped, so the
+  // process ends without it (Service::run exits at once).
+  void abandon() {
+    abandoned = true;
+    log::write(log::kError, state_detail::kWho,
+               "exiting with a hung session, in " + where_hung() +
+                   "; acknowledged writes are in the store");
+    io.stop();
   }
 
   void dump() {
@@ -177,7 +319,13 @@ struct Service::State {
     config_watch.close();
     if (server) server->stop();
     watchers.close_all();
-    io.stop();
+    if (!in_flight) {
+      io.stop();
+    } else if (hung) {
+      abandon();
+    } else {
+      state_detail::info("waiting for the running session to finish");
+    }
   }
 
   void wait_signal() {

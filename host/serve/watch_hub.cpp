@@ -5,8 +5,10 @@
 namespace scoria::serve {
 
 namespace {
-constexpr size_t kBatch = 1000;
-}
+// Events read from the store per step: small enough that a step of large
+// objects does not overshoot a stream's buffer by much.
+constexpr size_t kBatch = 100;
+}  // namespace
 
 void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after) {
   add(
@@ -36,8 +38,13 @@ void WatchHub::expire(Clock::time_point now) {
 
 void WatchHub::send(Watcher& w) {
   for (;;) {
+    if (!w.stream->open()) return;
+    if (w.stream->backlog() >= w.stream->backlog_limit()) {
+      fell_behind(w);
+      return;
+    }
     const std::vector<store::Event> events = store_.events_since(w.cursor, kBatch);
-    if (events.empty() || !w.stream->open()) return;
+    if (events.empty()) return;
     std::string chunk;
     for (const store::Event& e : events) {
       if (auto line = w.render(e)) chunk += *line;
@@ -45,6 +52,22 @@ void WatchHub::send(Watcher& w) {
     }
     if (!chunk.empty()) w.stream->write(std::move(chunk));
   }
+}
+
+// A client that does not keep up would hold the server's memory: its stream
+// ends, once what is queued is sent, with a line naming the version it has
+// everything up to, to watch again from.
+void WatchHub::fell_behind(Watcher& w) {
+  const std::string message =
+      "this watch fell more than " + std::to_string(w.stream->backlog_limit()) +
+      " bytes behind; watch again with resourceVersion=" + std::to_string(w.cursor);
+  nlohmann::json line = {
+      {"type", "ERROR"},
+      {"resourceVersion", w.cursor},
+      {"object",
+       {{"kind", "Status"}, {"status", "Failure"}, {"reason", "TooSlow"}, {"message", message}}}};
+  w.stream->write(line.dump() + "\n");
+  w.stream->close();
 }
 
 void WatchHub::pump() {

@@ -1,6 +1,8 @@
 // The open watch streams and where each stands in the store's change log.
 // After every write the hub sends each stream the entries it has not seen,
-// one JSON object per line (newline-delimited JSON), in version order.
+// one JSON object per line (newline-delimited JSON), in version order. A
+// stream whose client falls behind by more than its buffer is ended with a
+// last line naming the version to resume from.
 #pragma once
 
 #include <chrono>
@@ -47,6 +49,7 @@ class WatchHub {
     std::optional<Clock::time_point> deadline;
   };
   void send(Watcher& w);
+  void fell_behind(Watcher& w);
 
   store::ObjectStore& store_;
   std::vector<Watcher> watchers_;

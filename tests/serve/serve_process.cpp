@@ -2,6 +2,8 @@
 
 #include "http/client.h"
 
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -16,6 +18,7 @@
 #include <boost/beast/http.hpp>
 
 #include <array>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -88,7 +91,103 @@ std::vector<std::string> watch_until(unsigned short port, long long after,
   return lines;
 }
 
-ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args)
+Exit run_scoria(const std::vector<std::string>& args, const ChildSetup& setup,
+                std::chrono::milliseconds deadline) {
+  char name[] = "/tmp/scoria-run-XXXXXX";
+  const int err = ::mkstemp(name);
+  if (err < 0) throw std::runtime_error("mkstemp failed");
+  ::unlink(name);
+  std::vector<std::string> argv_text = {SCORIA_BINARY};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    ::dup2(err, 2);
+    if (setup) setup();
+    std::vector<char*> argv;
+    for (auto& a : argv_text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  Exit out;
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  for (;;) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      out.status = status;
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= until) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::lseek(err, 0, SEEK_SET);
+  char buf[4096];
+  for (ssize_t n; (n = ::read(err, buf, sizeof buf)) > 0;)
+    out.err.append(buf, static_cast<size_t>(n));
+  ::close(err);
+  return out;
+}
+
+RawConnection::RawConnection(unsigned short port, int receive_buffer) {
+  fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd_ < 0) return;
+  if (receive_buffer > 0)
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+RawConnection::~RawConnection() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool RawConnection::send(const std::string& bytes) {
+  for (size_t at = 0; at < bytes.size();) {
+    const ssize_t n = ::send(fd_, bytes.data() + at, bytes.size() - at, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    at += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+std::string RawConnection::read_until_closed(std::chrono::milliseconds deadline) {
+  std::string out;
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  while (!eof_) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    char buf[65536];
+    const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+    if (n <= 0) {
+      eof_ = true;
+      break;
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+unsigned status_of(const std::string& response) {
+  if (!response.starts_with("HTTP/1.") || response.size() < 12) return 0;
+  return static_cast<unsigned>(std::atoi(response.substr(9, 3).c_str()));
+}
+
+ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args,
+                           const ChildSetup& setup)
     : log_(state_dir / "serve.log") {
   std::filesystem::create_directories(state_dir);
   // A restart appends to the same log: look only at what this run writes.
@@ -100,6 +199,7 @@ ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<s
   if (pid_ == 0) {
     std::FILE* out = std::fopen(log_.c_str(), "a");
     if (out != nullptr) ::dup2(::fileno(out), 2);
+    if (setup) setup();
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -141,6 +241,26 @@ int ServeProcess::wait() {
   ::waitpid(pid_, &status, 0);
   reaped_ = true;
   return status;
+}
+
+int ServeProcess::wait_for(std::chrono::milliseconds deadline) {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  for (;;) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      reaped_ = true;
+      return status;
+    }
+    if (std::chrono::steady_clock::now() >= until) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+long ServeProcess::rss_kib() const {
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("VmRSS:")) return std::atol(line.c_str() + 6);
+  return 0;
 }
 
 std::string ServeProcess::log() const {

@@ -26,11 +26,51 @@ std::vector<std::string> watch_until(unsigned short port, long long after,
                                      const std::function<bool(const std::string&)>& done,
                                      std::chrono::milliseconds deadline);
 
+/// Runs in the child between fork and exec: limits, environment, mounts.
+using ChildSetup = std::function<void()>;
+
+/// How a process that was expected to end ended.
+struct Exit {
+  int status = -1;  // wait status; -1 if it had to be killed at the deadline
+  std::string err;  // its standard error
+};
+
+/// Runs `scoria ARGS...` to its end (killed after `deadline`).
+Exit run_scoria(const std::vector<std::string>& args, const ChildSetup& setup = {},
+                std::chrono::milliseconds deadline = std::chrono::seconds(30));
+
+/// A raw loopback TCP connection, for requests the client library will not
+/// send (bad framing, odd headers) and for clients that stall.
+class RawConnection {
+ public:
+  /// Connects; `receive_buffer` > 0 shrinks the socket's receive buffer
+  /// (set before connecting, so the window is small from the start).
+  explicit RawConnection(unsigned short port, int receive_buffer = 0);
+  ~RawConnection();
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+  bool connected() const { return fd_ >= 0; }
+  /// Sends all of `bytes`; false if the peer is gone.
+  bool send(const std::string& bytes);
+  /// Reads until the peer closes or `deadline` passes; what came.
+  std::string read_until_closed(std::chrono::milliseconds deadline);
+  /// True once read_until_closed saw the peer close.
+  bool closed() const { return eof_; }
+
+ private:
+  int fd_ = -1;
+  bool eof_ = false;
+};
+
+/// The status code of a raw HTTP response ("HTTP/1.1 403 ..."), 0 if none.
+unsigned status_of(const std::string& response);
+
 class ServeProcess {
  public:
   /// Starts `scoria serve` with `args` (its own --port 0 and --state-dir
   /// are added) and waits for it to listen.
-  ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args);
+  ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args,
+               const ChildSetup& setup = {});
   ~ServeProcess();
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
@@ -41,6 +81,10 @@ class ServeProcess {
   void signal(int signo) const;
   /// Waits for the process to end; returns its wait status.
   int wait();
+  /// Waits at most `deadline`; the wait status, or -1 if it still runs.
+  int wait_for(std::chrono::milliseconds deadline);
+  /// The server's resident set size in KiB (VmRSS), 0 if unknown.
+  long rss_kib() const;
   /// What it wrote to standard error so far.
   std::string log() const;
 

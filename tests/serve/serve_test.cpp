@@ -280,6 +280,14 @@ TEST(Serve, TokenGuardsWritesBeyondLoopback) {
   EXPECT_EQ(http(serve.port(), "POST", "/api/v1/objects", node, "wrong").status, 401u);
   EXPECT_EQ(http(serve.port(), "POST", "/api/v1/objects", node, "s3cret").status, 200u);
   EXPECT_EQ(http(serve.port(), "GET", "/api/v1/nodes").status, 200u);  // reads stay open
+  // The Kubernetes paths of the named groups (/apis/...) are writes too.
+  const std::string queue = R"({"metadata": {"name": "q1"}})";
+  EXPECT_EQ(http(serve.port(), "POST", "/apis/scheduling.volcano.sh/v1beta1/queues", queue).status,
+            401u);
+  EXPECT_EQ(
+      http(serve.port(), "POST", "/apis/scheduling.volcano.sh/v1beta1/queues", queue, "s3cret")
+          .status,
+      201u);
 }
 
 }  // namespace

@@ -1,0 +1,338 @@
+#include "http/connection.h"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/chunk_encode.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <utility>
+
+#include "log/log.h"
+
+namespace scoria::http::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+using std::chrono::milliseconds;
+
+namespace {
+
+// How long a refused or finished connection is read from after its last
+// answer before it is closed.
+constexpr milliseconds kLinger{2000};
+
+std::string seconds(milliseconds d) {
+  const auto ms = d.count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
+
+std::string error_body(std::string_view message) {
+  std::string escaped;
+  for (const char c : message) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return "{\"error\":\"" + escaped + "\"}\n";
+}
+
+}  // namespace
+
+Connection::Connection(tcp::socket socket, std::shared_ptr<const Router> router,
+                       std::shared_ptr<const ServerOptions> limits)
+    : socket_(std::move(socket)),
+      deadline_(socket_.get_executor()),
+      router_(std::move(router)),
+      limits_(std::move(limits)) {
+  boost::system::error_code ec;
+  peer_ = socket_.remote_endpoint(ec);
+}
+
+void Connection::start() { wait_request(true); }
+
+void Connection::refuse_busy() {
+  static constexpr std::string_view kBusy =
+      "HTTP/1.1 503 Service Unavailable\r\nServer: scoria\r\nContent-Type: application/json\r\n"
+      "Retry-After: 1\r\nConnection: close\r\nContent-Length: 51\r\n\r\n"
+      "{\"error\":\"too many connections; try again later\"}\n";
+  arm(milliseconds(1000), Phase::Respond);
+  auto self = shared_from_this();
+  asio::async_write(socket_, asio::buffer(kBusy.data(), kBusy.size()),
+                    [self](beast::error_code, size_t) { self->shutdown(); });
+}
+
+void Connection::shutdown() {
+  if (closed_) return;
+  closed_ = true;
+  deadline_.cancel();
+  boost::system::error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+}
+
+// --- requests ----------------------------------------------------------------
+
+void Connection::wait_request(bool first) {
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(limits_->header_limit));
+  parser_->body_limit(limits_->body_limit);
+  if (first || buffer_.size() > 0) {
+    arm(limits_->header_timeout, Phase::Header);
+    read_header();
+    return;
+  }
+  // Kept alive: the idle timeout runs until the next request's first byte.
+  arm(limits_->idle_timeout, Phase::Idle);
+  auto self = shared_from_this();
+  socket_.async_read_some(buffer_.prepare(4096), [self](beast::error_code ec, size_t n) {
+    if (ec) {
+      self->shutdown();
+      return;
+    }
+    self->buffer_.commit(n);
+    self->arm(self->limits_->header_timeout, Phase::Header);
+    self->read_header();
+  });
+}
+
+void Connection::read_header() {
+  auto self = shared_from_this();
+  bhttp::async_read_header(socket_, buffer_, *parser_,
+                           [self](beast::error_code ec, size_t) { self->on_header(ec); });
+}
+
+void Connection::on_header(beast::error_code ec) {
+  if (timed_out_) {
+    // A client that sent nothing is simply closed; one that began a
+    // request is told why it ends.
+    if (parser_->got_some() || buffer_.size() > 0) {
+      fail(408, "request headers not received within " + seconds(limits_->header_timeout));
+    } else {
+      shutdown();
+    }
+    return;
+  }
+  if (ec) {
+    if (!refused_for(ec)) shutdown();
+    return;
+  }
+  if (parser_->is_done()) {
+    on_body({});
+    return;
+  }
+  arm(limits_->body_timeout, Phase::Body);
+  auto self = shared_from_this();
+  bhttp::async_read(socket_, buffer_, *parser_,
+                    [self](beast::error_code error, size_t) { self->on_body(error); });
+}
+
+void Connection::on_body(beast::error_code ec) {
+  if (timed_out_) {
+    fail(408, "request body not received within " + seconds(limits_->body_timeout));
+    return;
+  }
+  if (ec) {
+    if (!refused_for(ec)) shutdown();
+    return;
+  }
+  disarm();
+  handle();
+}
+
+bool Connection::refused_for(beast::error_code ec) {
+  if (ec.category() != bhttp::make_error_code(bhttp::error::bad_method).category()) return false;
+  if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) return false;
+  if (ec == bhttp::error::body_limit) {
+    fail(413, "request body exceeds " + std::to_string(limits_->body_limit) + " bytes");
+  } else if (ec == bhttp::error::header_limit) {
+    fail(431, "request headers exceed " + std::to_string(limits_->header_limit) + " bytes");
+  } else {
+    fail(400, "malformed HTTP request: " + ec.message());
+  }
+  return true;
+}
+
+void Connection::fail(unsigned status, std::string message) {
+  send(make_response(status, error_body(message), "application/json", 11, false));
+}
+
+void Connection::handle() {
+  Request req = parser_->release();
+  Reply reply;
+  try {
+    reply = (*router_)(req, peer_);
+  } catch (const std::exception& e) {
+    log::write(log::kError, "http", std::string("handler failed: ") + e.what());
+    reply.response = make_response(500, error_body("internal error"), "application/json");
+  }
+  reply.response.version(req.version());
+  if (reply.on_stream) {
+    start_stream(std::move(reply));
+    return;
+  }
+  reply.response.keep_alive(req.keep_alive() && reply.response.keep_alive());
+  send(std::move(reply.response));
+}
+
+void Connection::send(Response res) {
+  if (closed_) return;
+  arm(limits_->body_timeout, Phase::Respond);
+  auto msg = std::make_shared<Response>(std::move(res));
+  auto self = shared_from_this();
+  bhttp::async_write(socket_, *msg, [self, msg](beast::error_code ec, size_t) {
+    if (ec || self->closed_) {
+      self->shutdown();
+      return;
+    }
+    if (!msg->keep_alive()) {
+      self->linger();
+      return;
+    }
+    self->wait_request(false);
+  });
+}
+
+void Connection::linger() {
+  boost::system::error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_send, ec);
+  if (ec) {
+    shutdown();
+    return;
+  }
+  arm(kLinger, Phase::Linger);
+  drain();
+}
+
+void Connection::drain() {
+  auto self = shared_from_this();
+  socket_.async_read_some(asio::buffer(scratch_), [self](beast::error_code ec, size_t) {
+    if (ec) {
+      self->shutdown();
+      return;
+    }
+    self->drain();
+  });
+}
+
+// --- streams -------------------------------------------------------------------
+
+void Connection::write(std::string chunk) {
+  if (!streaming_ || closed_ || closing_) return;
+  pending_bytes_ += chunk.size();
+  pending_.push_back(std::move(chunk));
+  if (pending_.size() == 1 && header_sent_) write_next_chunk();
+}
+
+void Connection::close() {
+  if (closed_) return;
+  if (!streaming_) {
+    shutdown();
+    return;
+  }
+  if (closing_) return;
+  closing_ = true;
+  if (pending_.empty() && header_sent_) write_last_chunk();
+}
+
+// A streamed answer: headers with chunked encoding, then the handler's
+// chunks as it writes them.
+void Connection::start_stream(Reply reply) {
+  streaming_ = true;
+  header_ = std::make_shared<bhttp::response<bhttp::empty_body>>(reply.response.result(),
+                                                                 reply.response.version());
+  for (const auto& field : reply.response) header_->set(field.name_string(), field.value());
+  header_->chunked(true);
+  header_->keep_alive(false);
+  serializer_ = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*header_);
+  arm(limits_->idle_timeout, Phase::Stream);
+  auto self = shared_from_this();
+  bhttp::async_write_header(socket_, *serializer_, [self](beast::error_code ec, size_t) {
+    if (ec || self->closed_) {
+      self->shutdown();
+      return;
+    }
+    self->disarm();
+    self->header_sent_ = true;
+    self->watch_peer();
+    if (!self->pending_.empty()) {
+      self->write_next_chunk();
+    } else if (self->closing_) {
+      self->write_last_chunk();
+    }
+  });
+  reply.on_stream(self);
+}
+
+// A streaming client sends nothing more; a read ends when it goes away.
+void Connection::watch_peer() {
+  auto self = shared_from_this();
+  socket_.async_read_some(asio::buffer(scratch_), [self](beast::error_code ec, size_t) {
+    if (ec) {
+      self->shutdown();
+      return;
+    }
+    self->watch_peer();
+  });
+}
+
+void Connection::write_next_chunk() {
+  if (closed_) return;
+  // A client that takes nothing for the idle timeout is gone or stuck.
+  arm(limits_->idle_timeout, Phase::Stream);
+  auto self = shared_from_this();
+  asio::async_write(socket_, bhttp::make_chunk(asio::buffer(pending_.front())),
+                    [self](beast::error_code ec, size_t) {
+                      if (ec || self->closed_) {
+                        self->shutdown();
+                        return;
+                      }
+                      self->pending_bytes_ -= self->pending_.front().size();
+                      self->pending_.pop_front();
+                      if (!self->pending_.empty()) {
+                        self->write_next_chunk();
+                        return;
+                      }
+                      self->disarm();
+                      if (self->closing_) self->write_last_chunk();
+                    });
+}
+
+void Connection::write_last_chunk() {
+  if (closed_) return;
+  arm(limits_->idle_timeout, Phase::Stream);
+  auto self = shared_from_this();
+  asio::async_write(socket_, bhttp::make_chunk_last(),
+                    [self](beast::error_code, size_t) { self->shutdown(); });
+}
+
+// --- deadlines -------------------------------------------------------------------
+
+void Connection::arm(milliseconds after, Phase phase) {
+  phase_ = phase;
+  timed_out_ = false;
+  deadline_.expires_after(after);
+  auto self = shared_from_this();
+  deadline_.async_wait([self](beast::error_code ec) {
+    if (!ec) self->on_deadline();
+  });
+}
+
+void Connection::disarm() { deadline_.cancel(); }
+
+void Connection::on_deadline() {
+  // A wait that completed just before a re-arm is stale.
+  if (closed_ || deadline_.expiry() > asio::steady_timer::clock_type::now()) return;
+  if (phase_ == Phase::Header || phase_ == Phase::Body) {
+    // The pending read ends with operation_aborted and sees timed_out_.
+    timed_out_ = true;
+    boost::system::error_code ec;
+    socket_.cancel(ec);
+    return;
+  }
+  shutdown();
+}
+
+}  // namespace scoria::http::detail

@@ -1,0 +1,200 @@
+// Plugins and the service: only what the config names is loaded, plugin
+// files anyone else could replace are refused, `scoria plugins` survives a
+// file that crashes when loaded, and a hung plugin is caught by the
+// session watchdog without keeping SIGTERM from ending the process.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "serve_process.h"
+
+namespace scoria::test {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const fs::path kFixtures = SCORIA_SERVE_FIXTURES;
+
+fs::path copy_config(const fs::path& dir, const std::string& extra_tier = "") {
+  const fs::path conf = dir / "scheduler.toml";
+  fs::copy_file(fs::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml", conf,
+                fs::copy_options::overwrite_existing);
+  if (!extra_tier.empty()) std::ofstream(conf, std::ios::app) << extra_tier;
+  return conf;
+}
+
+// A directory of its own holding a copy of one fixture, mode 0755 (or as
+// told), for permission tests.
+fs::path plugin_dir(const fs::path& under, const std::string& fixture) {
+  const fs::path dir = under / ("plugins-" + fixture);
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms(0755));
+  const fs::path file = dir / ("scoria-" + fixture + ".so");
+  fs::copy_file(kFixtures / fixture / ("scoria-" + fixture + ".so"), file);
+  fs::permissions(file, fs::perms(0755));
+  return dir;
+}
+
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds deadline = 20s) {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(50ms);
+  }
+  return true;
+}
+
+TEST(Plugins, ServeLoadsOnlyWhatTheConfigNames) {
+  TempDir dir;
+  const fs::path crashing = plugin_dir(dir.path(), "crash_on_load");
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", copy_config(dir.path()).string(), "--plugin-dir",
+                      crashing.string(), "--schedule-period", "100"});
+  EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
+  EXPECT_TRUE(eventually([&] { return http(serve.port(), "GET", "/readyz").status == 200; }))
+      << serve.log();
+}
+
+TEST(Plugins, ListingSurvivesAFileThatCrashesWhenLoaded) {
+  TempDir dir;
+  const fs::path crashing = plugin_dir(dir.path(), "crash_on_load");
+  const Exit listed = run_scoria({"plugins", "--plugin-dir", crashing.string()});
+  ASSERT_TRUE(WIFEXITED(listed.status)) << listed.err;
+  EXPECT_EQ(WEXITSTATUS(listed.status), 0);
+}
+
+TEST(Plugins, ListingNamesTheCrashingFileAndListsTheRest) {
+  TempDir dir;
+  const fs::path crashing = plugin_dir(dir.path(), "crash_on_load");
+  const fs::path out = dir.path() / "out";
+  const std::string cmd = std::string(SCORIA_BINARY) + " plugins --plugin-dir " +
+                          crashing.string() + " > " + out.string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::stringstream text;
+  text << std::ifstream(out).rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 0) << text.str();
+  EXPECT_NE(text.str().find("scoria-crash_on_load.so: crashed while loading"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("allocate"), std::string::npos) << text.str();
+}
+
+TEST(Plugins, GroupWritableFilesAndDirectoriesUpTheTreeAreRefused) {
+  TempDir dir;
+  const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"hang\" }]\n";
+  const fs::path config = copy_config(dir.path(), tier);
+  const auto serve_with = [&](const fs::path& plugins) {
+    return run_scoria({"serve", "--config", config.string(), "--state-dir",
+                       (dir.path() / "state").string(), "--port", "0", "--plugin-dir",
+                       plugins.string()});
+  };
+  // The file itself.
+  const fs::path direct = plugin_dir(dir.path(), "hang");
+  fs::permissions(direct / "scoria-hang.so", fs::perms::group_write, fs::perm_options::add);
+  const Exit file = serve_with(direct);
+  ASSERT_TRUE(WIFEXITED(file.status)) << file.err;
+  EXPECT_EQ(WEXITSTATUS(file.status), 2) << file.err;
+  EXPECT_NE(file.err.find("writable by its group"), std::string::npos) << file.err;
+  EXPECT_NE(file.err.find("chmod g-w " + (direct / "scoria-hang.so").string()), std::string::npos)
+      << file.err;
+
+  // A directory above the plugin directory.
+  const fs::path parent = dir.path() / "shared";
+  const fs::path nested = plugin_dir(parent, "hang");
+  fs::permissions(parent, fs::perms(0775));
+  const Exit up = serve_with(nested);
+  ASSERT_TRUE(WIFEXITED(up.status)) << up.err;
+  EXPECT_EQ(WEXITSTATUS(up.status), 2) << up.err;
+  EXPECT_NE(up.err.find(parent.string() + ": writable by its group"), std::string::npos) << up.err;
+
+  // The same with the plugin safe: it loads (and the service starts).
+  fs::permissions(parent, fs::perms(0755));
+  ServeProcess fine(dir.path() / "state", {"--config", config.string(), "--plugin-dir",
+                                           nested.string(), "--schedule-period", "100"});
+  EXPECT_EQ(http(fine.port(), "GET", "/healthz").status, 200u);
+}
+
+// systemd's notify socket, played by the test.
+class NotifySocket {
+ public:
+  explicit NotifySocket(const fs::path& path) : path_(path) {
+    fd_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
+    ::bind(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+  }
+  ~NotifySocket() { ::close(fd_); }
+  /// The datagrams received so far, concatenated.
+  std::string drain() {
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(fd_, buf, sizeof buf, 0)) > 0;) {
+      out.append(buf, static_cast<size_t>(n));
+      out += '\n';
+    }
+    return out;
+  }
+
+ private:
+  fs::path path_;
+  int fd_ = -1;
+};
+
+TEST(Watchdog, AHungPluginIsNamedStopsThePingsAndSigtermStillEnds) {
+  TempDir dir;
+  const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"hang\" }]\n";
+  const fs::path config = copy_config(dir.path(), tier);
+  const fs::path hang_file = dir.path() / "hang-now";
+  NotifySocket notify(dir.path() / "notify");
+  const std::string notify_path = (dir.path() / "notify").string();
+  const std::string hang_path = hang_file.string();
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", config.string(), "--plugin-dir", (kFixtures / "hang").string(),
+                      "--schedule-period", "100", "--watchdog-periods", "5"},
+                     [notify_path, hang_path] {
+                       ::setenv("NOTIFY_SOCKET", notify_path.c_str(), 1);
+                       ::setenv("SCORIA_TEST_HANG_FILE", hang_path.c_str(), 1);
+                     });
+  std::string seen;
+  ASSERT_TRUE(eventually([&] {
+    seen += notify.drain();
+    return seen.find("WATCHDOG=1") != std::string::npos;
+  })) << seen;
+
+  std::ofstream(hang_file) << "now\n";
+  ASSERT_TRUE(eventually([&] {
+    return serve.log().find("plugin hang hook on_session_open has run for") != std::string::npos;
+  })) << serve.log();
+  EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 503u);
+  // The API still answers while the session thread is stuck.
+  EXPECT_EQ(http(serve.port(), "GET", "/api/v1/nodes").status, 200u);
+  // No ping after the report: ten periods of silence.
+  notify.drain();
+  std::this_thread::sleep_for(1s);
+  EXPECT_EQ(notify.drain().find("WATCHDOG=1"), std::string::npos);
+
+  serve.signal(SIGTERM);
+  const int status = serve.wait_for(20s);
+  ASSERT_NE(status, -1) << "SIGTERM did not end a service with a hung session";
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  EXPECT_NE(serve.log().find("exiting with a hung session, in plugin hang hook on_session_open"),
+            std::string::npos)
+      << serve.log();
+}
+
+}  // namespace
+}  // namespace scoria::test

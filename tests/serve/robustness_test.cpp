@@ -1,0 +1,290 @@
+// `scoria serve` robustness, end to end: one writer per state directory,
+// the state directory's mode and errors, names for --listen, watch version
+// bounds, browser-shaped requests, readiness on store failures and config
+// reloads that name a missing plugin directory.
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "serve_process.h"
+
+namespace scoria::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+fs::path copy_config(const fs::path& dir) {
+  const fs::path conf = dir / "scheduler.toml";
+  fs::copy_file(fs::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml", conf,
+                fs::copy_options::overwrite_existing);
+  return conf;
+}
+
+std::vector<std::string> base_args(const fs::path& config) {
+  return {"--config", config.string(), "--schedule-period", "100"};
+}
+
+long long version_of(unsigned short port) {
+  const HttpResult r = http(port, "GET", "/api/v1/nodes");
+  return r.status == 200 ? json::parse(r.body).value("resourceVersion", -1LL) : -1;
+}
+
+std::string node(const std::string& name) {
+  return "kind: Node\napiVersion: v1\nmetadata: {name: " + name +
+         "}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n";
+}
+
+// A raw request with the headers given, Connection: close; the response.
+std::string raw(unsigned short port, const std::string& head, const std::string& body = "") {
+  RawConnection c(port);
+  c.send(head + "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" +
+         body);
+  return c.read_until_closed(10s);
+}
+
+int lines_in(const std::string& text) {
+  int n = 0;
+  for (const char c : text) n += c == '\n';
+  return n;
+}
+
+// --- the state directory -------------------------------------------------------
+
+TEST(StateDir, SecondServeOnTheSameDirectoryExits2NamingTheHolder) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  ServeProcess first(dir.path() / "state", base_args(config));
+  const Exit second = run_scoria({"serve", "--config", config.string(), "--state-dir",
+                                  (dir.path() / "state").string(), "--port", "0"});
+  ASSERT_TRUE(WIFEXITED(second.status)) << second.err;
+  EXPECT_EQ(WEXITSTATUS(second.status), 2) << second.err;
+  EXPECT_EQ(lines_in(second.err), 1) << second.err;
+  EXPECT_NE(second.err.find("pid " + std::to_string(first.pid())), std::string::npos) << second.err;
+  // The first goes on undisturbed.
+  EXPECT_EQ(http(first.port(), "GET", "/healthz").status, 200u);
+}
+
+TEST(StateDir, TheLockGoesWithTheProcessEvenAfterKill9) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  {
+    ServeProcess first(dir.path() / "state", base_args(config));
+    first.signal(SIGKILL);
+    first.wait();
+  }
+  ServeProcess again(dir.path() / "state", base_args(config));
+  EXPECT_EQ(http(again.port(), "GET", "/healthz").status, 200u);
+}
+
+TEST(StateDir, CreatedWithMode0700) {
+  TempDir dir;
+  const fs::path state = dir.path() / "fresh" / "state";
+  const Exit done = run_scoria({"serve", "--config", copy_config(dir.path()).string(),
+                                "--state-dir", state.string(), "--listen", "256.1.1.1:0"});
+  ASSERT_TRUE(fs::is_directory(state)) << done.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(state.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+// A read-only mount (root: a private mount namespace with a read-only
+// tmpfs over the directory; others: a directory without write permission).
+TEST(StateDir, ReadOnlyIsReportedAsSuchNotAsCannotListen) {
+  TempDir dir;
+  const fs::path state = dir.path() / "state";
+  fs::create_directories(state);
+  const bool root = ::geteuid() == 0;
+  if (!root) fs::permissions(state, fs::perms::owner_read | fs::perms::owner_exec);
+  const std::string target = state.string();
+  const Exit done = run_scoria(
+      {"serve", "--config", copy_config(dir.path()).string(), "--state-dir", target, "--port", "0"},
+      [root, target] {
+        if (!root) return;
+        if (::unshare(CLONE_NEWNS) != 0 ||
+            ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+            ::mount("tmpfs", target.c_str(), "tmpfs", MS_RDONLY, "size=64k") != 0)
+          ::_exit(99);
+      });
+  if (WIFEXITED(done.status) && WEXITSTATUS(done.status) == 99)
+    GTEST_SKIP() << "cannot make a read-only mount here";
+  ASSERT_TRUE(WIFEXITED(done.status)) << done.err;
+  EXPECT_NE(WEXITSTATUS(done.status), 0);
+  EXPECT_NE(done.err.find("cannot write STATE_DIR " + target), std::string::npos) << done.err;
+  EXPECT_EQ(done.err.find("cannot listen"), std::string::npos) << done.err;
+  if (root) {
+    EXPECT_NE(done.err.find("read-only"), std::string::npos) << done.err;
+  }
+}
+
+// --- --listen names and watch versions --------------------------------------------
+
+TEST(Listen, LocalhostIsResolved) {
+  TempDir dir;
+  std::vector<std::string> args = base_args(copy_config(dir.path()));
+  args.insert(args.end(), {"--listen", "localhost:0"});
+  ServeProcess serve(dir.path() / "state", args);
+  EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u) << serve.log();
+}
+
+TEST(Listen, AnUnknownNameIsAnErrorNotACrash) {
+  TempDir dir;
+  const Exit done =
+      run_scoria({"serve", "--config", copy_config(dir.path()).string(), "--state-dir",
+                  (dir.path() / "state").string(), "--listen", "no-such-host.invalid:0"});
+  ASSERT_TRUE(WIFEXITED(done.status)) << done.err;
+  EXPECT_EQ(WEXITSTATUS(done.status), 1) << done.err;
+  EXPECT_NE(done.err.find("no-such-host.invalid"), std::string::npos) << done.err;
+}
+
+TEST(Watch, ResourceVersionIsParsedWithBounds) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", node("n1")).status, 200u);
+  for (const std::string bad : {"9223372036854775807", "9223372036854775808",
+                                "99999999999999999999", "-1", "1e3", "abc", "", "12abc"}) {
+    const HttpResult r = http(serve.port(), "GET", "/api/v1/watch?resourceVersion=" + bad);
+    EXPECT_EQ(r.status, 400u) << bad << ": " << r.body;
+  }
+  // A sound version still watches.
+  const auto lines = watch_until(
+      serve.port(), 0, [](const std::string&) { return true; }, 10s);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(json::parse(lines.front())["key"], "n1");
+}
+
+// --- browser-shaped requests ---------------------------------------------------------
+
+TEST(Guard, CrossOriginFormPostIsRefusedAndStoresNothing) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const long long before = version_of(serve.port());
+  const std::string refused =
+      raw(serve.port(),
+          "POST /api/v1/objects HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(serve.port()) +
+              "\r\nOrigin: http://evil.example\r\n"
+              "Content-Type: text/plain\r\n",
+          node("evil"));
+  EXPECT_EQ(status_of(refused), 403u) << refused;
+  // Without an Origin a form's content type is still no write's.
+  const std::string form = raw(serve.port(),
+                               "POST /api/v1/objects HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                               "Content-Type: application/x-www-form-urlencoded\r\n",
+                               node("form"));
+  EXPECT_EQ(status_of(form), 415u) << form;
+  EXPECT_EQ(version_of(serve.port()), before);
+  EXPECT_EQ(http(serve.port(), "GET", "/api/v1/nodes/evil").status, 404u);
+
+  // The server's own origin and a write type are fine.
+  const std::string own =
+      raw(serve.port(),
+          "POST /api/v1/objects HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(serve.port()) +
+              "\r\nOrigin: http://127.0.0.1:" + std::to_string(serve.port()) +
+              "\r\nContent-Type: application/yaml\r\n",
+          node("own"));
+  EXPECT_EQ(status_of(own), 200u) << own;
+}
+
+TEST(Guard, ForeignHostOnLoopbackIsRefused) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const std::string read =
+      raw(serve.port(), "GET /api/v1/nodes HTTP/1.1\r\nHost: evil.example\r\n");
+  EXPECT_EQ(status_of(read), 403u) << read;
+  const std::string write =
+      raw(serve.port(),
+          "POST /api/v1/objects HTTP/1.1\r\nHost: evil.example:" + std::to_string(serve.port()) +
+              "\r\nContent-Type: application/yaml\r\n",
+          node("rebound"));
+  EXPECT_EQ(status_of(write), 403u) << write;
+  EXPECT_EQ(http(serve.port(), "GET", "/api/v1/nodes/rebound").status, 404u);
+  for (const std::string host : {"localhost", "127.0.0.1", "[::1]:8080", "LOCALHOST:1"}) {
+    const std::string ok = raw(serve.port(), "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n");
+    EXPECT_EQ(status_of(ok), 200u) << host << ": " << ok;
+  }
+}
+
+// --- readiness and config reloads --------------------------------------------------------
+
+// A full disk, as a file size limit: once the store cannot grow, sessions
+// fail, /readyz says so, and the failure is logged once, with a count.
+TEST(Readiness, StoreWriteFailureTurnsReadyzAndIsLoggedThrottled) {
+  TempDir dir;
+  const fs::path state = dir.path() / "state";
+  ServeProcess serve(state, base_args(copy_config(dir.path())), [] {
+    std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead
+    const rlimit limit{rlim_t{1} << 20, rlim_t{1} << 20};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  });
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", node("n")).status, 200u);
+  for (int i = 0; i < 100 && http(serve.port(), "GET", "/readyz").status != 200; ++i)
+    std::this_thread::sleep_for(50ms);
+  ASSERT_EQ(http(serve.port(), "GET", "/readyz").status, 200u);
+  // Pods that fit, each big enough that the store soon hits the limit;
+  // the writes that fail are refused, the stored pods are bound by
+  // sessions whose writes fail in turn.
+  const std::string pad(16 << 10, 'x');
+  int stored = 0;
+  for (int i = 0; i < 400; ++i) {
+    const std::string pod = "kind: Pod\napiVersion: v1\nmetadata: {name: p" + std::to_string(i) +
+                            ", namespace: a, annotations: {pad: " + pad +
+                            "}}\nspec: {containers: [{name: c, resources: {requests: "
+                            "{cpu: 1m}}}]}\n";
+    const HttpResult r = http(serve.port(), "POST", "/api/v1/objects", pod);
+    if (r.status != 200) break;
+    ++stored;
+  }
+  ASSERT_GT(stored, 0);
+  unsigned ready = 200;
+  for (int i = 0; i < 200 && ready == 200; ++i) {
+    ready = http(serve.port(), "GET", "/readyz").status;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(ready, 503u) << serve.log();
+  // Many failing sessions (100ms period), few lines.
+  std::this_thread::sleep_for(1500ms);
+  const std::string log = serve.log();
+  size_t lines = 0;
+  for (size_t at = 0; (at = log.find("session failed", at)) != std::string::npos; ++at) ++lines;
+  EXPECT_GE(lines, 1u) << log;
+  EXPECT_LE(lines, 1u) << log;
+  EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
+}
+
+TEST(ConfigReload, AMissingPluginDirectoryCountsAsAFailure) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  ServeProcess serve(dir.path() / "state", base_args(config));
+  std::stringstream original;
+  original << std::ifstream(config).rdbuf();
+  std::ofstream(config) << "plugin_dirs = [\"" << (dir.path() / "no-such-dir").string() << "\"]\n"
+                        << original.str();
+  std::string metrics;
+  for (int i = 0; i < 100; ++i) {
+    metrics = http(serve.port(), "GET", "/metrics").body;
+    if (metrics.find("scoria_config_reloads_total{result=\"failure\"} 1") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_NE(metrics.find("scoria_config_reloads_total{result=\"failure\"} 1"), std::string::npos)
+      << metrics;
+  EXPECT_EQ(metrics.find("scoria_config_reloads_total{result=\"success\"} 1"), std::string::npos)
+      << metrics;
+  EXPECT_NE(serve.log().find("no-such-dir does not exist"), std::string::npos) << serve.log();
+}
+
+}  // namespace
+}  // namespace scoria::test
