@@ -15,7 +15,16 @@ int hex(char c) {
   return -1;
 }
 
-std::vector<std::string_view> split(std::string_view path) {
+std::string decoded(std::string_view s) {
+  auto d = percent_decode(s);
+  if (!d)
+    throw bad_request("malformed percent-encoding in path segment \"" + std::string(s) + "\"");
+  return *d;
+}
+
+}  // namespace
+
+std::vector<std::string_view> split_path(std::string_view path) {
   std::vector<std::string_view> out;
   while (!path.empty()) {
     const size_t slash = path.find('/');
@@ -25,15 +34,6 @@ std::vector<std::string_view> split(std::string_view path) {
   }
   return out;
 }
-
-std::string decoded(std::string_view s) {
-  auto d = percent_decode(s);
-  if (!d)
-    throw bad_request("malformed percent-encoding in path segment \"" + std::string(s) + "\"");
-  return *d;
-}
-
-}  // namespace
 
 std::optional<std::string> percent_decode(std::string_view s) {
   std::string out;
@@ -73,7 +73,7 @@ std::optional<std::string> query_param(std::string_view query, std::string_view 
 }
 
 std::optional<ResourcePath> parse_resource_path(std::string_view path) {
-  const std::vector<std::string_view> seg = split(path);
+  const std::vector<std::string_view> seg = split_path(path);
   size_t i = 0;
   std::string_view group, version;
   if (seg.size() >= 2 && seg[0] == "api" && seg[1] == "v1") {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/resources.h"
 
@@ -24,6 +25,9 @@ struct ResourcePath {
 /// names no resource this server has; throws ApiError (404) for a known
 /// prefix with a malformed rest.
 std::optional<ResourcePath> parse_resource_path(std::string_view path);
+
+/// The non-empty segments of a path, as they are (not decoded).
+std::vector<std::string_view> split_path(std::string_view path);
 
 /// %XX decoded; nullopt for a malformed escape.
 std::optional<std::string> percent_decode(std::string_view s);

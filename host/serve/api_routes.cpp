@@ -20,6 +20,8 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "api/request_path.h"
+#include "api/status.h"
 #include "model/error.h"
 #include "serve/cache_dump.h"
 #include "serve/local_cluster.h"
@@ -42,28 +44,13 @@ http::Reply error(unsigned status, std::string_view message, unsigned version) {
   return reply(status, json{{"error", message}}, version);
 }
 
-std::vector<std::string_view> segments(std::string_view path) {
-  std::vector<std::string_view> out;
-  while (!path.empty()) {
-    const size_t slash = path.find('/');
-    if (slash != 0) out.push_back(path.substr(0, slash));
-    if (slash == std::string_view::npos) break;
-    path.remove_prefix(slash + 1);
-  }
-  return out;
-}
+std::vector<std::string_view> segments(std::string_view path) { return api::split_path(path); }
 
-std::optional<std::string_view> query_value(std::string_view query, std::string_view key) {
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    const size_t eq = pair.find('=');
-    if (pair.substr(0, eq) == key)
-      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    if (amp == std::string_view::npos) break;
-    query.remove_prefix(amp + 1);
-  }
-  return std::nullopt;
+/// A path segment naming an object, percent-decoded as clients encode it.
+std::string name_part(std::string_view segment) {
+  auto decoded = api::percent_decode(segment);
+  if (!decoded) throw InputError("malformed percent-encoding in \"" + std::string(segment) + "\"");
+  return *decoded;
 }
 
 /// Scoria's own routes from before the Kubernetes paths, kept where they
@@ -134,7 +121,7 @@ http::Reply Service::route(const http::Request& request,
     if (parts[0] == "watch") {
       if (method != Verb::get) return error(405, "watch with GET", v);
       int64_t after = s.store.latest_version();
-      if (const auto rv = query_value(query, "resourceVersion")) {
+      if (const auto rv = api::query_param(query, "resourceVersion")) {
         const auto [end, ec] = std::from_chars(rv->data(), rv->data() + rv->size(), after);
         if (ec != std::errc() || end != rv->data() + rv->size() || after < 0)
           return error(400, "resourceVersion: not a version number from 0 to 2^63-1", v);
@@ -186,8 +173,8 @@ http::Reply Service::route(const http::Request& request,
     }
     if (parts.size() < 1 + key_parts)
       return error(404, std::string(kind->kind) + " names are namespace/name", v);
-    const std::string key = kind->namespaced ? std::string(parts[1]) + "/" + std::string(parts[2])
-                                             : std::string(parts[1]);
+    const std::string key =
+        kind->namespaced ? name_part(parts[1]) + "/" + name_part(parts[2]) : name_part(parts[1]);
     const std::vector<std::string_view> sub(parts.begin() + 1 + static_cast<long>(key_parts),
                                             parts.end());
     if (sub.empty()) {
@@ -232,6 +219,8 @@ http::Reply Service::route(const http::Request& request,
     return error(404, "no such path", v);
   } catch (const InputError& e) {
     return error(400, e.what(), v);
+  } catch (const api::ApiError& e) {
+    return error(e.code(), e.what(), v);
   } catch (const json::exception& e) {
     return error(400, std::string("malformed JSON: ") + e.what(), v);
   } catch (const store::StoreError& e) {
