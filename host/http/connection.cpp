@@ -105,7 +105,8 @@ void Connection::read_header() {
 }
 
 void Connection::on_header(beast::error_code ec) {
-  if (timed_out_) {
+  // A read that completed as the deadline passed still counts.
+  if (timed_out_ && ec) {
     // A client that sent nothing is simply closed; one that began a
     // request is told why it ends.
     if (parser_->got_some() || buffer_.size() > 0) {
@@ -130,7 +131,7 @@ void Connection::on_header(beast::error_code ec) {
 }
 
 void Connection::on_body(beast::error_code ec) {
-  if (timed_out_) {
+  if (timed_out_ && ec) {
     fail(408, "request body not received within " + seconds(limits_->body_timeout));
     return;
   }
