@@ -18,6 +18,7 @@
 #include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>
 
+#include "input/documents.h"
 #include "model/error.h"
 
 namespace scoria::config {
@@ -951,6 +952,25 @@ SchedulerConfig parse_document(std::string_view text, const Origin& origin, Synt
                                bool may_be_configmap) {
   if (syntax == Syntax::Toml) return Reader(origin, syntax).read(parse_toml(text, origin));
 
+  // libfyaml reads it first, under the config limits: yaml-cpp 0.7.0 loops
+  // forever on some invalid input (a lone ",", jbeder/yaml-cpp#1040) and
+  // expands alias bombs, so only text that reads cleanly and boundedly
+  // reaches it. yaml-cpp then builds the positioned tree this reader's
+  // messages (and YAML 1.1's booleans) need.
+  try {
+    input::read_documents(text,
+                          origin.inner.empty() ? origin.file : origin.file + " " + origin.inner,
+                          input::kConfigLimits);
+  } catch (const input::SyntaxError& e) {
+    // In this reader's words; a fault found at the end of text that ends
+    // without a newline is placed on its last line.
+    const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) +
+                      (text.empty() || text.back() == '\n' ? 0 : 1);
+    fail(origin,
+         Place{std::min(std::max(e.line(), 1), std::max(lines, 1)), std::max(e.column(), 1)}, "",
+         "invalid " + std::string(syntax_word(syntax)) + " (" + e.detail() +
+             "); check the indentation, the quoting and the ':' after each key there");
+  }
   const std::vector<YAML::Node> docs = load_yaml(text, origin, syntax);
   if (docs.size() > 1)
     fail(origin, yaml_place(docs[1].Mark()), "",

@@ -165,13 +165,15 @@ class TreeBuilder {
     if (fy_parser_get_stream_error(parser_)) {
       const int doc = chunk_.first_doc + std::max(0, docs_seen_ - 1);
       std::string msg = std::string(origin_) + ": document " + std::to_string(doc) + ": ";
-      if (first.line > 0) {
-        msg += "line " + std::to_string(chunk_.first_line + first.line) + ", column " +
-               std::to_string(first.column) + ": ";
-      }
-      throw InputError(msg + "invalid YAML (" +
-                       (first.message.empty() ? std::string("cannot be parsed") : first.message) +
-                       "); check the indentation, the quoting and the ':' after each key there");
+      const int line = first.line > 0 ? chunk_.first_line + first.line : 0;
+      if (line > 0)
+        msg += "line " + std::to_string(line) + ", column " + std::to_string(first.column) + ": ";
+      const std::string detail =
+          first.message.empty() ? std::string("cannot be parsed") : first.message;
+      throw SyntaxError(
+          msg + "invalid YAML (" + detail +
+              "); check the indentation, the quoting and the ':' after each key there",
+          line, first.column, detail);
     }
     return std::move(out_);
   }
@@ -294,7 +296,8 @@ class TreeBuilder {
       } else {
         add(value);
       }
-    } else if (!top.value.emplace(top.key, std::move(value)).second) {
+    } else if (!top.value.emplace(top.key, std::move(value)).second &&
+               limits_.refuse_duplicate_keys) {
       fail_field("appears twice; keep one");
     }
     top.has_key = false;

@@ -14,6 +14,9 @@ struct Limits {
   size_t max_scalar_bytes = 0;  // one string, key or value
   size_t max_aliases = 0;       // alias (*name) uses
   size_t max_alias_nodes = 0;   // nodes copied through aliases, in all
+  // A key twice in one mapping is an error here, unless the caller reports
+  // it itself with more to say (the config reader names both lines).
+  bool refuse_duplicate_keys = true;
 };
 
 /// Object files given to `simulate` or `check-config`: large clusters
@@ -52,10 +55,11 @@ constexpr Limits kApplyLimits{
 constexpr Limits kConfigLimits{
     .max_bytes = size_t{4} << 20,
     .max_documents = 16,
-    .max_depth = 32,
+    .max_depth = 64,
     .max_scalar_bytes = size_t{1} << 20,
     .max_aliases = 100,
     .max_alias_nodes = 10'000,
+    .refuse_duplicate_keys = false,
 };
 
 }  // namespace scoria::input

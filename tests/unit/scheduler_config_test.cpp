@@ -847,8 +847,9 @@ TEST(SchedulerConfigError, YamlSyntax) {
   EXPECT_TRUE(has(msg, "bad.yaml: line"));
   EXPECT_TRUE(has(msg, "invalid YAML"));
 
+  // libfyaml places it at the plain scalar that runs into a key.
   msg = error_of("actions: allocate\n  tiers: x\n", "bad.yaml");
-  EXPECT_TRUE(has(msg, "bad.yaml: line 2"));
+  EXPECT_TRUE(has(msg, "bad.yaml: line 1, column 10"));
   EXPECT_TRUE(has(msg, "invalid YAML"));
 
   msg = error_of("{\"actions\": \"allocate\"", "bad.json");
@@ -990,6 +991,38 @@ TEST(DefaultConfigs, TomlAndVolcanoYamlExamplesAreTheSameConfig) {
   // gang and drf take no part in choosing victims, as in Volcano's default.
   EXPECT_EQ(plugin(toml, 0, 1).flags[kPreemptable], false);
   EXPECT_EQ(plugin(toml, 1, 1).flags[kPreemptable], false);
+}
+
+}  // namespace
+}  // namespace scoria::config
+
+namespace scoria::config {
+namespace {
+
+// yaml-cpp 0.7.0 loops forever on a lone comma (jbeder/yaml-cpp#1040) and
+// expands aliases into copies: the config's YAML is read by libfyaml under
+// the config limits first.
+TEST(SchedulerConfigHostile, LoneCommaIsRefusedAtOnce) {
+  EXPECT_TRUE(has(error_of(",\n", "scheduler.yaml"),
+                  "scheduler.yaml: line 1, column 1: invalid YAML (did not find expected node"));
+  const std::string in_configmap = error_of(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  volcano-scheduler.conf: "
+      "\",\\n\"\n",
+      "cm.yaml");
+  EXPECT_TRUE(has(in_configmap, "data[volcano-scheduler.conf]")) << in_configmap;
+  EXPECT_TRUE(has(in_configmap, "invalid YAML")) << in_configmap;
+}
+
+TEST(SchedulerConfigHostile, AliasBombAndInvalidUtf8AreRefused) {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'h'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", *" : "*") + static_cast<char>(c - 1);
+    bomb += "]\n";
+  }
+  EXPECT_TRUE(has(error_of(bomb, "scheduler.yaml"), "excessive aliasing is refused"));
+  EXPECT_TRUE(has(error_of("actions: \"enqueue\xff\"\n", "scheduler.yaml"),
+                  "scheduler.yaml: byte 17 (line 1, column 18) is not valid UTF-8"));
 }
 
 }  // namespace
