@@ -56,6 +56,31 @@ int code_at(const scoria_code* p) {
 
 constexpr std::string_view kNodeRefused = "the node is refused";
 
+// What one node's predicate code does to it, the same in every form of the
+// hook: a pass leaves it, a failure is counted and leaves it, a reject or an
+// undefined code (logged) refuses it with the reason to show.
+struct NodeAnswer {
+  bool refused = false;
+  scoria_code code = SCORIA_OK;
+  uint32_t reason = 0;
+};
+
+NodeAnswer judge(PluginHooks& p, Answer hook, int c, uint32_t reason, uint32_t undefined_reason) {
+  switch (verdict(c)) {
+    case Verdict::Pass:
+      return {};
+    case Verdict::Failed:
+      plugin::count_error(p.ctx, "predicate failed");
+      return {};
+    case Verdict::Reject:
+      return {true, static_cast<scoria_code>(c), reason};
+    case Verdict::Undefined:
+      undefined_code(p, hook, c, kNodeRefused);
+      return {true, SCORIA_UNSCHEDULABLE, undefined_reason};
+  }
+  return {};
+}
+
 // Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
 template <class Fn>
 void each(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Fn&& fn) {
@@ -252,23 +277,11 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
           continue;
         }
         for (size_t k = 0; k < s.alive.size(); ++k) {
-          const int c = code_at(&s.codes[k]);
-          switch (verdict(c)) {
-            case Verdict::Pass:
-              break;
-            case Verdict::Failed:
-              plugin::count_error(p.ctx, "predicate failed");
-              break;
-            case Verdict::Reject:
-              pass_[s.where[k]] = 0;
-              reasons_[s.where[k]] = s.reasons[k];
-              break;
-            case Verdict::Undefined:
-              undefined_code(p, Answer::PredicateBatch, c, kNodeRefused);
-              pass_[s.where[k]] = 0;
-              reasons_[s.where[k]] = undefined_answer_reason_;
-              break;
-          }
+          const NodeAnswer a = judge(p, Answer::PredicateBatch, code_at(&s.codes[k]), s.reasons[k],
+                                     undefined_answer_reason_);
+          if (!a.refused) continue;
+          pass_[s.where[k]] = 0;
+          reasons_[s.where[k]] = a.reason;
         }
       } else if (p.hooks.on_predicate != nullptr) {
         for (size_t i = begin; i < end; ++i) {
@@ -276,22 +289,10 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
           uint32_t reason = 0;
           const int c = static_cast<int>(
               p.hooks.on_predicate(p.hooks.user_data, &task, rotated_[i], &reason));
-          switch (verdict(c)) {
-            case Verdict::Pass:
-              break;
-            case Verdict::Failed:
-              plugin::count_error(p.ctx, "predicate failed");
-              break;
-            case Verdict::Reject:
-              pass_[i] = 0;
-              reasons_[i] = reason;
-              break;
-            case Verdict::Undefined:
-              undefined_code(p, Answer::Predicate, c, kNodeRefused);
-              pass_[i] = 0;
-              reasons_[i] = undefined_answer_reason_;
-              break;
-          }
+          const NodeAnswer a = judge(p, Answer::Predicate, c, reason, undefined_answer_reason_);
+          if (!a.refused) continue;
+          pass_[i] = 0;
+          reasons_[i] = a.reason;
         }
       }
     }
@@ -316,20 +317,10 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
       } else {
         continue;
       }
-      switch (verdict(c)) {
-        case Verdict::Pass:
-          break;
-        case Verdict::Failed:
-          plugin::count_error(p.ctx, "predicate failed");
-          break;
-        case Verdict::Reject:
-          if (reason) *reason = r;
-          return static_cast<scoria_code>(c);
-        case Verdict::Undefined:
-          undefined_code(p, hook, c, kNodeRefused);
-          if (reason) *reason = undefined_answer_reason_;
-          return SCORIA_UNSCHEDULABLE;
-      }
+      const NodeAnswer a = judge(p, hook, c, r, undefined_answer_reason_);
+      if (!a.refused) continue;
+      if (reason) *reason = a.reason;
+      return a.code;
     }
   if (reason) *reason = 0;
   return SCORIA_OK;
