@@ -28,8 +28,8 @@ std::string ObjectMeta::uid() {
   return out;
 }
 
-std::string ObjectMeta::now_rfc3339() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+std::string ObjectMeta::rfc3339(std::chrono::system_clock::time_point at) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(at);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
@@ -63,7 +63,7 @@ void ObjectMeta::on_create(json& object, const Resource& r, const std::string& p
     meta["name"] = generate + suffix;
   }
   meta["uid"] = uid();
-  meta["creationTimestamp"] = now_rfc3339();
+  meta["creationTimestamp"] = rfc3339(std::chrono::system_clock::now());
   meta["generation"] = 1;
   meta.erase("resourceVersion");
   meta.erase("deletionTimestamp");

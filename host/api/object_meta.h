@@ -4,6 +4,7 @@
 // never trusted from a client).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -32,8 +33,9 @@ class ObjectMeta {
   /// ApiError (400) when it is not a version.
   static std::optional<int64_t> requested_version(const nlohmann::json& object);
 
-  /// Now as RFC 3339 (seconds, UTC), as creationTimestamp is written.
-  static std::string now_rfc3339();
+  /// `t` as RFC 3339 (seconds, UTC), as creationTimestamp and
+  /// deletionTimestamp are written.
+  static std::string rfc3339(std::chrono::system_clock::time_point t);
 
  private:
   std::string uid();

@@ -240,7 +240,8 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
   const Resource& r = *at.resource;
   Selection sel = selection(at, query);
   const std::string rv = api::query_param(query, "resourceVersion").value_or("");
-  const bool bookmarks = query_flag(query, "allowWatchBookmarks");
+  // allowWatchBookmarks is accepted: bookmarks are optional for a server,
+  // and this one sends none.
   std::optional<WatchHub::Clock::time_point> deadline;
   if (auto t = api::query_param(query, "timeoutSeconds"); t && !t->empty())
     deadline = WatchHub::Clock::now() +
@@ -272,8 +273,8 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     }
   }
   const std::string kind(r.kind);
-  WatchHub::Render render = [&r, kind, sel = std::move(sel),
-                             bookmarks](const store::Event& e) -> std::optional<std::string> {
+  WatchHub::Render render =
+      [&r, kind, sel = std::move(sel)](const store::Event& e) -> std::optional<std::string> {
     if (e.kind != kind) return std::nullopt;
     if (e.type != "ADDED" && e.type != "MODIFIED" && e.type != "DELETED") return std::nullopt;
     json object = json::parse(e.json, nullptr, false);
@@ -282,7 +283,6 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     object["kind"] = kind;
     ObjectMeta::stamp(object, e.resource_version);
     if (!sel.matches(r, object)) return std::nullopt;
-    (void)bookmarks;
     return json{{"type", e.type}, {"object", std::move(object)}}.dump() + "\n";
   };
   http::Reply reply{http::make_response(200, "", "application/json", request.version()), {}};
@@ -314,8 +314,17 @@ json KubeApi::write(const Resource& r, json object, const store::Precondition& p
   }
   ++writes_;
   watchers_.pump();
+  if (r.kind == "Pod") note_terminating(key, stored);
   ObjectMeta::stamp(stored, done.version);
   return stored;
+}
+
+void KubeApi::note_terminating(const std::string& key, const json& pod) {
+  const json meta = pod.value("metadata", json::object());
+  const std::string when = meta.is_object() ? meta.value("deletionTimestamp", "") : "";
+  if (when.empty()) return;
+  if (const auto ms = decode::FieldReader::parse_rfc3339(when))
+    terminating_[key] = std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms));
 }
 
 http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at) {
@@ -348,7 +357,7 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
     json next = previous;
     next["status"] = object.value("status", json::object());
     object = std::move(next);
-  } else if (r.subresources.size() > 0 && previous.contains("status") &&
+  } else if (previous.contains("status") &&
              (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace")) {
     // The main resource does not change status where a status subresource
     // exists (the API server's rule for these kinds).
@@ -413,24 +422,12 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
       json& meta = object["metadata"];
       if (!meta.contains("deletionTimestamp")) {
         const auto at = std::chrono::system_clock::now() + std::chrono::seconds(grace);
-        const std::time_t t = std::chrono::system_clock::to_time_t(at);
-        std::tm tm{};
-        gmtime_r(&t, &tm);
-        char buf[32];
-        std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        meta["deletionTimestamp"] = buf;
+        meta["deletionTimestamp"] = ObjectMeta::rfc3339(at);
         meta["deletionGracePeriodSeconds"] = grace;
         store::Precondition pre;
         pre.must_exist = true;
         pre.version = old->resource_version;
-        json stored = object;
-        stored["metadata"].erase("resourceVersion");
-        const store::PutResult done = store_.put({std::string(r.kind), key, stored.dump()}, pre);
-        if (done.status != store::PutResult::Written) throw api::conflict(r.group, r.plural, name);
-        ++writes_;
-        watchers_.pump();
-        ObjectMeta::stamp(stored, done.version);
-        return stored;
+        return write(r, std::move(object), pre);
       }
       return object;
     }
@@ -481,10 +478,7 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
   store::Precondition pre;
   pre.must_exist = true;
   pre.version = old->resource_version;
-  const store::PutResult done = store_.put({std::string(r.kind), key, pod.dump()}, pre);
-  if (done.status != store::PutResult::Written) throw api::conflict(r.group, r.plural, at.name);
-  ++writes_;
-  watchers_.pump();
+  write(r, std::move(pod), pre);
   return answer(201, api::success_status(), request.version());
 }
 
@@ -497,17 +491,26 @@ http::Reply KubeApi::evict(const http::Request& request, const ResourcePath& at)
 }
 
 void KubeApi::reap(std::chrono::system_clock::time_point now) {
-  const Resource& pods = *api::find_kind("Pod");
+  if (!scanned_) {
+    // Pods marked before this process started: found once, not per period.
+    for (const store::StoredObject& o : store_.list("Pod"))
+      if (o.json.find("\"deletionTimestamp\"") != std::string::npos)
+        note_terminating(o.key, json::parse(o.json));
+    scanned_ = true;
+  }
   bool removed = false;
-  for (const store::StoredObject& o : store_.list("Pod")) {
-    if (o.json.find("\"deletionTimestamp\"") == std::string::npos) continue;
-    const json pod = json::parse(o.json);
-    const std::string when = pod["metadata"].value("deletionTimestamp", "");
-    const auto ms = decode::FieldReader::parse_rfc3339(when);
-    if (!ms) continue;
-    if (std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms)) > now) continue;
-    if (store_.remove_if(pods.kind, o.key, o.resource_version).status == store::PutResult::Written)
+  for (auto it = terminating_.begin(); it != terminating_.end();) {
+    if (it->second > now) {
+      ++it;
+      continue;
+    }
+    // Gone already, or replaced: the store decides.
+    if (const auto pod = store_.get("Pod", it->first);
+        pod && pod->json.find("\"deletionTimestamp\"") != std::string::npos &&
+        store_.remove_if("Pod", it->first, pod->resource_version).status ==
+            store::PutResult::Written)
       removed = true;
+    it = terminating_.erase(it);
   }
   if (removed) watchers_.pump();
 }

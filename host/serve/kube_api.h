@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,10 +59,17 @@ class KubeApi {
   nlohmann::json delete_object(const api::Resource& r, const std::string& key,
                                const nlohmann::json& options);
 
+  /// Remembers a pod marked for deletion, until its grace period ends.
+  void note_terminating(const std::string& key, const nlohmann::json& pod);
+
   store::ObjectStore& store_;
   WatchHub& watchers_;
   api::ObjectMeta meta_;
   size_t writes_ = 0;
+  // Pods marked terminating through this API, by key, with when to remove
+  // them: reaping looks at these, never at every pod.
+  std::map<std::string, std::chrono::system_clock::time_point> terminating_;
+  bool scanned_ = false;
 };
 
 }  // namespace scoria::serve
