@@ -19,14 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<KindInfo, 5> kKinds = {{
-    {"nodes", "Node", false},
-    {"pods", "Pod", true},
-    {"podgroups", "PodGroup", true},
-    {"queues", "Queue", false},
-    {"priorityclasses", "PriorityClass", false},
-}};
-
 constexpr std::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
 // Log entries read per query while catching up.
 constexpr size_t kEventBatch = 10000;
@@ -61,15 +53,14 @@ std::string key_of(const KindInfo& kind, const json& object) {
 }  // namespace
 
 const KindInfo* kind_by_path(std::string_view path) {
-  for (const KindInfo& k : kKinds)
-    if (k.path == path) return &k;
+  for (const KindInfo& k : api::resources())
+    if (k.scheduled && k.plural == path) return &k;
   return nullptr;
 }
 
 const KindInfo* kind_by_name(std::string_view kind) {
-  for (const KindInfo& k : kKinds)
-    if (k.kind == kind) return &k;
-  return nullptr;
+  const KindInfo* k = api::find_kind(kind);
+  return k != nullptr && k->scheduled ? k : nullptr;
 }
 
 ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) {
@@ -86,8 +77,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
     const KindInfo* kind = kind_by_name(kind_name);
     if (kind == nullptr) return;  // the decoders have refused what they cannot read
     object["kind"] = kind_name;
-    if (const decode::KindInfo* info = decode::find_kind(kind_name))
-      object["apiVersion"] = std::string(info->api_version);
+    object["apiVersion"] = api::api_version(*kind);
     std::string key = key_of(*kind, object);
     if (kind->kind == "PodGroup") groups_here.insert(key);
     writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
@@ -178,8 +168,9 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
 
 void LocalCluster::relist(cache::ClusterCache& cache, int64_t version) {
   std::vector<store::StoredObject> objects;
-  for (const KindInfo& kind : kKinds)
-    for (store::StoredObject& o : store_.list(kind.kind)) objects.push_back(std::move(o));
+  for (const KindInfo& kind : api::resources())
+    if (kind.scheduled)
+      for (store::StoredObject& o : store_.list(kind.kind)) objects.push_back(std::move(o));
   // Decoded on every core; each object alone, so one that fails is skipped.
   std::vector<std::vector<cache::ObjectChange>> decoded(objects.size());
   std::vector<std::string> errors(objects.size());

@@ -12,18 +12,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "api/resources.h"
 #include "cache/cluster_cache.h"
 #include "session/session.h"
 #include "store/object_store.h"
 
 namespace scoria::serve {
 
-/// The kinds the API serves, by their path segment ("pods") and Kind.
-struct KindInfo {
-  std::string_view path;
-  std::string_view kind;
-  bool namespaced;
-};
+/// A kind the scheduler reads, from the API's one resource table.
+using KindInfo = api::Resource;
+/// By path segment ("pods") or Kind; nullptr for a kind the scheduler does
+/// not read.
 const KindInfo* kind_by_path(std::string_view path);
 const KindInfo* kind_by_name(std::string_view kind);
 
