@@ -18,7 +18,7 @@ constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 7> kResources{{
+constexpr std::array<Resource, 8> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, false},
@@ -29,6 +29,9 @@ constexpr std::array<Resource, 7> kResources{{
      true},
     {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false,
      kPriorityClassShort, kNone, true},
+    // Leader election's lock (the Kubernetes source elects its leader on a
+    // Lease; the local API serves one so that election runs against it too).
+    {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, kNone, kNone, false},
 }};
 
 constexpr std::array<std::string_view, 8> kVerbs{"create", "delete", "deletecollection", "get",
