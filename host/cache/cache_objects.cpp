@@ -28,12 +28,6 @@ uint32_t task_status(const model::Pod& pod) {
   return pod.node_name.empty() ? SCORIA_TASK_PENDING : SCORIA_TASK_BOUND;
 }
 
-// Pods for another scheduler that are still pending are not ours to place.
-bool ours(const model::Pod& pod) {
-  return pod.scheduler_name.empty() || pod.scheduler_name == "volcano" ||
-         pod.scheduler_name == "scoria";
-}
-
 std::vector<std::vector<std::vector<scoria_str>>> value_views(
     const std::vector<model::NodeSelectorTerm>& terms) {
   std::vector<std::vector<std::vector<scoria_str>>> out(terms.size());
@@ -46,6 +40,16 @@ std::vector<std::vector<std::vector<scoria_str>>> value_views(
 }
 
 }  // namespace
+
+void ClusterCache::set_scheduler_names(std::vector<std::string> names) {
+  scheduler_names_ = std::move(names);
+}
+
+bool ClusterCache::ours(const model::Pod& pod) const {
+  if (pod.scheduler_name.empty()) return true;
+  return std::find(scheduler_names_.begin(), scheduler_names_.end(), pod.scheduler_name) !=
+         scheduler_names_.end();
+}
 
 void ClusterCache::apply_change(ObjectChange& c) {
   if (c.type == ObjectChange::Type::Delete) {
@@ -259,6 +263,8 @@ void ClusterCache::upsert_pod(model::Pod pod) {
   e.views.preferred = value_views(e.pod.preferred_affinity);
   vectorize_pod(e);
   e.status = task_status(e.pod);
+  // Pods for another scheduler that are still pending are not ours to
+  // place; once on a node they occupy it all the same.
   e.listed = ours(e.pod) || !e.pod.node_name.empty();
   e.node = e.pod.node_name.empty() ? kNone : nodes_.find(e.pod.node_name);
   index_pod(slot, true);

@@ -53,6 +53,11 @@ class ClusterCache {
   /// known one replaces; Delete of an unknown key does nothing.
   void apply_changes(std::span<ObjectChange> changes);
 
+  /// The spec.schedulerName values of the pods this scheduler places (a
+  /// pod without one is placed too); set before the first change. Pods of
+  /// other schedulers still occupy the nodes they run on.
+  void set_scheduler_names(std::vector<std::string> names);
+
   /// The input of the next session. Valid until the cache changes.
   session::Snapshot snapshot() const;
 
@@ -137,6 +142,7 @@ class ClusterCache {
   void remove_group(const std::string& key);
   void upsert_pod(model::Pod pod);
   void remove_pod(const std::string& key);
+  bool ours(const model::Pod& pod) const;
 
   // --- cache_references.cpp: references, priorities, reasons ---------------
   DefaultClass default_class() const;
@@ -177,6 +183,7 @@ class ClusterCache {
   // Pods whose implicit group needs its name (re)computed: (arrival, slot).
   std::vector<std::pair<uint64_t, uint32_t>> to_name_;
   uint64_t generation_ = 0;
+  std::vector<std::string> scheduler_names_{"volcano", "scoria"};
 };
 
 }  // namespace scoria::cache

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_values.h"
+#include "kube/client_config.h"
 #include "log/log.h"
 #include "model/error.h"
 #include "serve/service.h"
@@ -24,7 +25,15 @@ constexpr const char* kServeUsage =
     "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
     "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
-    "                    [--leader-elect] [--lock-object-namespace NS] (Kubernetes source)\n"
+    "                    [--source local|kubernetes]\n"
+    "  The kubernetes source (Volcano's flags):\n"
+    "                    [--kubeconfig FILE [--context NAME] | --master URL | in-cluster]\n"
+    "                    [--scheduler-name volcano]... [--kube-api-qps 2000] [--kube-api-burst "
+    "2000]\n"
+    "                    [--leader-elect] [--leader-elect-resource-namespace volcano-system]\n"
+    "                    [--leader-elect-resource-name NAME] [--lock-object-namespace NS]\n"
+    "                    [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]\n"
+    "                    [--leader-elect-retry-period 2s]\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
     "  it is required when --listen is not a loopback address.\n"
     "  --max-connections 0 (the default) derives the limit from the file descriptor limit.\n";
@@ -41,8 +50,42 @@ std::string read_token(const std::string& file) {
   return token;
 }
 
+bool parse_bool(std::string_view flag, const std::string& v) {
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  throw InputError(std::string(flag) + "=" + v + ": give true or false");
+}
+
+// Where the API server is: --master, else --kubeconfig (or $KUBECONFIG),
+// else the pod's service account, as client-go's BuildConfigFromFlags.
+kube::ClientConfig client_config(const std::string& kubeconfig, const std::string& context,
+                                 const std::string& master) {
+  std::string file = kubeconfig;
+  if (file.empty())
+    if (const char* env = std::getenv("KUBECONFIG"); env != nullptr) file = env;
+  if (!file.empty()) {
+    kube::ClientConfig c = kube::load_kubeconfig(file, context);
+    if (!master.empty() && !kube::parse_server_url(master, c))
+      throw InputError("--master " + master + ": give a URL, https://host:port");
+    return c;
+  }
+  if (!master.empty()) {
+    kube::ClientConfig c;
+    if (!kube::parse_server_url(master, c))
+      throw InputError("--master " + master + ": give a URL, https://host:port");
+    c.origin = "--master " + master;
+    return c;
+  }
+  if (auto in_cluster = kube::in_cluster_config()) return *in_cluster;
+  throw InputError(
+      "--source kubernetes needs the API server: --kubeconfig FILE, --master URL, or run in a "
+      "pod with a service account");
+}
+
 serve::ServeOptions parse(std::span<const std::string_view> args) {
   serve::ServeOptions o;
+  std::string kubeconfig, context, master;
+  bool named = false;  // --scheduler-name given: the default is replaced
   if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
     // --name value, or --name=value as Kubernetes manifests write flags.
@@ -108,15 +151,37 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       o.http.stream_buffer = parse_count(a, value(), 4096, uint64_t{1} << 32, true);
     } else if (a == "--watchdog-periods") {
       o.watchdog_periods = static_cast<int64_t>(parse_count(a, value(), 2, 1'000'000));
+    } else if (a == "--source") {
+      const std::string v = value();
+      if (v != "local" && v != "kubernetes")
+        throw InputError("--source " + v + ": use local (the store, the default) or kubernetes");
+      o.kubernetes = v == "kubernetes";
+    } else if (a == "--kubeconfig") {
+      kubeconfig = value();
+    } else if (a == "--context") {
+      context = value();
+    } else if (a == "--master") {
+      master = value();
+    } else if (a == "--scheduler-name") {
+      if (!named) o.kube.scheduler_names.clear();
+      named = true;
+      o.kube.scheduler_names.push_back(value());
+    } else if (a == "--kube-api-qps") {
+      o.kube.qps = static_cast<double>(parse_count(a, value(), 1, 1'000'000));
+    } else if (a == "--kube-api-burst") {
+      o.kube.burst = static_cast<double>(parse_count(a, value(), 1, 1'000'000));
     } else if (a == "--leader-elect") {
-      // Volcano's flags, taken now so that manifests carry them already:
-      // leader election belongs to the Kubernetes source; the local
-      // source's store has one writer and needs none.
-      log::write(log::kInfo, "serve",
-                 "leader election applies to the kubernetes source; the local source runs alone");
-    } else if (a == "--lock-object-namespace" || a == "--leader-elect-lease-duration" ||
-               a == "--leader-elect-renew-deadline" || a == "--leader-elect-retry-period") {
-      value();
+      o.kube.leader_elect = !inline_value || parse_bool(a, value());
+    } else if (a == "--lock-object-namespace" || a == "--leader-elect-resource-namespace") {
+      o.kube.election.lease_namespace = value();
+    } else if (a == "--leader-elect-resource-name") {
+      o.kube.election.lease_name = value();
+    } else if (a == "--leader-elect-lease-duration") {
+      o.kube.election.lease_duration = parse_duration(a, value());
+    } else if (a == "--leader-elect-renew-deadline") {
+      o.kube.election.renew_deadline = parse_duration(a, value());
+    } else if (a == "--leader-elect-retry-period") {
+      o.kube.election.retry_period = parse_duration(a, value());
     } else if (a == "-v" || a == "--v") {
       log::set_verbosity(std::atoi(value().c_str()));
     } else if (a == "-h" || a == "--help") {
@@ -127,6 +192,20 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
     }
   }
   if (o.config.empty()) throw InputError(std::string("--config is required\n") + kServeUsage);
+  if (!o.kubernetes) {
+    if (!kubeconfig.empty() || !master.empty() || o.kube.leader_elect)
+      log::write(log::kInfo, "serve",
+                 "--kubeconfig, --master and --leader-elect apply to --source kubernetes; the "
+                 "local source runs alone");
+    return o;
+  }
+  o.kube.client = client_config(kubeconfig, context, master);
+  const auto& e = o.kube.election;
+  if (o.kube.leader_elect &&
+      !(e.retry_period < e.renew_deadline && e.renew_deadline < e.lease_duration))
+    throw InputError(
+        "leader election needs --leader-elect-retry-period < --leader-elect-renew-deadline < "
+        "--leader-elect-lease-duration (Volcano's defaults: 2s, 10s, 15s)");
   return o;
 }
 

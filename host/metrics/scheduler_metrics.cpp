@@ -89,6 +89,15 @@ SchedulerMetrics::SchedulerMetrics()
                         .Name("scoria_store_writes_total")
                         .Help("Objects written to the local store, by operation")
                         .Register(*registry_)),
+      leader_(BuildGauge()
+                  .Name("leader_election_master_status")
+                  .Help("1 while this process leads (holds the Lease named), 0 while it stands by; "
+                        "as client-go's leader election reports it")
+                  .Register(*registry_)),
+      api_writes_(BuildCounter()
+                      .Name("scoria_kube_api_writes_total")
+                      .Help("Writes to the Kubernetes API server, by kind and result")
+                      .Register(*registry_)),
       sessions_(BuildCounter()
                     .Name("scoria_sessions_total")
                     .Help("Scheduling sessions run")
@@ -138,6 +147,16 @@ void SchedulerMetrics::count_config_reload(bool ok) {
 
 void SchedulerMetrics::count_store_writes(std::string_view operation, double objects) {
   store_writes_.Add({{"operation", std::string(operation)}}).Increment(objects);
+}
+
+void SchedulerMetrics::set_leader(std::string_view lease, bool leading) {
+  leader_.Add({{"name", std::string(lease)}}).Set(leading ? 1 : 0);
+}
+
+void SchedulerMetrics::set_api_writes(std::string_view kind, std::string_view result,
+                                      double total) {
+  auto& counter = api_writes_.Add({{"kind", std::string(kind)}, {"result", std::string(result)}});
+  if (total > counter.Value()) counter.Increment(total - counter.Value());
 }
 
 std::string SchedulerMetrics::text() const {

@@ -33,6 +33,12 @@ class SchedulerMetrics {
   void observe_task_bound(double ms);
   void count_store_writes(std::string_view operation, double objects);
 
+  /// Whether this process leads, on the Lease `lease` (leader election).
+  void set_leader(std::string_view lease, bool leading);
+  /// Writes to the Kubernetes API server so far, by kind (bind, evict,
+  /// status, event) and result (ok, failed); monotonic.
+  void set_api_writes(std::string_view kind, std::string_view result, double total);
+
   /// The text exposition format (version 0.0.4).
   std::string text() const;
 
@@ -53,6 +59,8 @@ class SchedulerMetrics {
   prometheus::Family<prometheus::Counter>& plugin_errors_;
   prometheus::Family<prometheus::Counter>& config_reloads_;
   prometheus::Family<prometheus::Counter>& store_writes_;
+  prometheus::Family<prometheus::Gauge>& leader_;
+  prometheus::Family<prometheus::Counter>& api_writes_;
   prometheus::Counter& sessions_;
 };
 

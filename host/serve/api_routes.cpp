@@ -97,6 +97,14 @@ http::Reply Service::route(const http::Request& request,
     return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v), {}};
   // Host, Origin, Content-Type and the token are checked before this (see
   // request_guard.h).
+  if (s.kube_source) {
+    // The objects are the Kubernetes cluster's: the local store is not
+    // where they live, and must not look as if it were.
+    return error(404,
+                 "this service schedules the cluster of " + s.options.kube.client.origin +
+                     "; read and write its objects there (kubectl against that cluster)",
+                 v);
+  }
   if (!legacy_path(path)) {
     if (auto answered = s.kube.handle(request, path, query)) {
       if (const size_t n = s.kube.take_writes(); n > 0)
@@ -213,7 +221,7 @@ http::Reply Service::route(const http::Request& request,
       json out = {{"podgroup", key},
                   {"phase", group.value("status", json::object()).value("phase", "Pending")},
                   {"minMember", group.value("spec", json::object()).value("minMember", 1)}};
-      if (const std::string* why = s.cluster.unschedulable_reason(key)) out["reason"] = *why;
+      if (const std::string* why = s.source().unschedulable_reason(key)) out["reason"] = *why;
       return reply(200, out, v);
     }
     return error(404, "no such path", v);

@@ -14,6 +14,7 @@
 
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
+#include "cache/cluster_source.h"
 #include "session/session.h"
 #include "store/object_store.h"
 
@@ -31,7 +32,7 @@ struct ApplyResult {
   std::vector<std::string> applied;  // "Kind ns/name"
 };
 
-class LocalCluster {
+class LocalCluster : public cache::ClusterSource {
  public:
   explicit LocalCluster(store::ObjectStore& store) : store_(store) {}
 
@@ -53,14 +54,14 @@ class LocalCluster {
   /// name missing ones are kept and their jobs wait (see ClusterCache), so
   /// this returns no error today; the optional stays for sources that can
   /// fail to sync.
-  std::optional<std::string> refresh(cache::ClusterCache& cache);
+  std::optional<std::string> refresh(cache::ClusterCache& cache) override;
   /// Writes what a session decided to the store (one transaction) and to
   /// the cache in place: the log entries it wrote are not read back. Returns, for each pod bound,
   /// the milliseconds since this service first stored it (Volcano's task scheduling latency).
-  std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache);
+  std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache) override;
 
   /// The last PodGroup conditions the scheduler reported, by "ns/name".
-  const std::string* unschedulable_reason(std::string_view podgroup) const;
+  const std::string* unschedulable_reason(std::string_view podgroup) const override;
 
  private:
   void relist(cache::ClusterCache& cache, int64_t version);

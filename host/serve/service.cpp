@@ -34,6 +34,8 @@ Service::Service(ServeOptions options) {
   // State takes the state directory's lock before it opens the store.
   state_ = std::make_unique<State>(std::move(options));
   state_->load_config();
+  if (state_->options.kubernetes)
+    state_->kube_source = std::make_unique<kube::KubeCluster>(state_->options.kube);
   http::ServerOptions http_options = state_->options.http;
   http_options.address = state_->options.address;
   http_options.port = state_->options.port;
@@ -60,8 +62,11 @@ int Service::run() {
   State& s = *state_;
   s.server->start();
   info("listening on " + s.options.address + ":" + std::to_string(s.server->port()) + " (" +
-       s.server->address().to_string() + "), store " + (s.options.state_dir / "store.db").string() +
+       s.server->address().to_string() + "), " +
+       (s.kube_source ? "scheduling the cluster of " + s.options.kube.client.origin
+                      : "store " + (s.options.state_dir / "store.db").string()) +
        ", at most " + std::to_string(s.server->max_connections()) + " connections");
+  if (s.kube_source) s.kube_source->start();
   s.wait_signal();
   s.watch_config();
   asio::post(s.io, [&s] { s.tick(); });

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "http/server.h"
+#include "kube/kube_cluster.h"
 
 namespace scoria::serve {
 
@@ -36,6 +37,10 @@ struct ServeOptions {
   // A plugin callback running longer than this many schedule periods is
   // reported, and the systemd watchdog (and /healthz) stop saying healthy.
   int64_t watchdog_periods = 10;
+  // Where the cluster comes from: the local store (false) or a Kubernetes
+  // API server (true, with `kube` saying which and how).
+  bool kubernetes = false;
+  kube::KubeSourceOptions kube;
 };
 
 class Service {

@@ -80,6 +80,9 @@ struct Service::State {
   asio::io_context io;
   store::ObjectStore store;
   LocalCluster cluster;
+  // The kubernetes source, when the service schedules a Kubernetes cluster
+  // instead of the local store's.
+  std::unique_ptr<kube::KubeCluster> kube_source;
   cache::ClusterCache cache;
   std::unique_ptr<plugin::PluginRegistry> registry;
   // Shared with the session under way, which a reload must not free.
@@ -108,6 +111,11 @@ struct Service::State {
   // Declared last, so destroyed first: its thread stops before anything it
   // uses goes away.
   SessionRunner runner;
+
+  cache::ClusterSource& source() {
+    if (kube_source) return *kube_source;
+    return cluster;
+  }
 
   int64_t period_ms() const {
     return options.period_ms.value_or(scheduler ? scheduler->config().schedule_period_ms : 1000);
@@ -173,15 +181,22 @@ struct Service::State {
     if (stopping) return;
     session_start = Clock::now();
     try {
-      if (auto error = cluster.refresh(cache)) {
-        if (sync_error != error)
-          state_detail::warn("the stored cluster cannot be scheduled: " + *error);
+      if (auto error = source().refresh(cache)) {
+        if (sync_error != error) state_detail::warn("the cluster cannot be scheduled: " + *error);
         sync_error = error;
         schedule_next();
         return;
       }
     } catch (const std::exception& e) {
       session_failed(e.what());
+      schedule_next();
+      return;
+    }
+    report_source();
+    // A standby keeps its cache current, so that it can take over at once,
+    // but runs no session.
+    if (!source().may_schedule()) {
+      sync_error.reset();
       schedule_next();
       return;
     }
@@ -222,7 +237,7 @@ struct Service::State {
       if (error) throw std::runtime_error(*error);
       last = std::move(outcome);
       const size_t decided = last.binds.size() + last.evictions.size();
-      for (const double ms : cluster.record(last, cache)) metrics.observe_task_bound(ms);
+      for (const double ms : source().record(last, cache)) metrics.observe_task_bound(ms);
       metrics.observe_session(timings, last);
       for (const auto& [plugin, errors] : sched.plugin_errors())
         metrics.set_plugin_errors(plugin, static_cast<double>(errors));
@@ -238,6 +253,19 @@ struct Service::State {
       return;
     }
     schedule_next();
+  }
+
+  // The Kubernetes source's leadership and writes, as metrics.
+  void report_source() {
+    if (!kube_source) return;
+    const kube::KubeSourceStatus st = kube_source->status();
+    if (options.kube.leader_elect) metrics.set_leader(kube_source->lease_name(), st.leading);
+    metrics.set_api_writes("bind", "ok", static_cast<double>(st.writes.binds));
+    metrics.set_api_writes("bind", "failed", static_cast<double>(st.writes.bind_failures));
+    metrics.set_api_writes("evict", "ok", static_cast<double>(st.writes.evictions));
+    metrics.set_api_writes("evict", "failed", static_cast<double>(st.writes.eviction_failures));
+    metrics.set_api_writes("status", "ok", static_cast<double>(st.writes.statuses));
+    metrics.set_api_writes("event", "ok", static_cast<double>(st.writes.events));
   }
 
   void schedule_next() {
@@ -319,6 +347,7 @@ struct Service::State {
     config_watch.close();
     if (server) server->stop();
     watchers.close_all();
+    if (kube_source) kube_source->stop();
     if (!in_flight) {
       io.stop();
     } else if (hung) {

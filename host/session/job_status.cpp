@@ -131,6 +131,9 @@ Outcome Session::close() {
       out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
     }
     st.phase = phase_of(job, unschedulable, releasing);
+    st.running = job.status_count[5];
+    st.succeeded = job.status_count[7];
+    st.failed = job.status_count[8];
     out.pod_groups.push_back(std::move(st));
   }
   for (const Queue& q : queues_) {

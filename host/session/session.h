@@ -136,6 +136,8 @@ struct Outcome {
     std::string key;  // "ns/name"
     model::PodGroupPhase phase;
     std::string unschedulable;  // condition message; empty if schedulable
+    // Members by status, as Volcano's PodGroup status counts them.
+    int32_t running = 0, succeeded = 0, failed = 0;
   };
   std::vector<Bind> binds;
   std::vector<Bind> pipelined;

@@ -1,0 +1,100 @@
+// The `kubernetes` cluster source: a real cluster's Nodes, Pods, PodGroups,
+// Queues and PriorityClasses through informers (one reflector each), fed to
+// the cache as changes, never a rebuild; what sessions decide is written
+// back asynchronously (kube/writer.h); with leader election, only the
+// leader schedules and writes.
+//
+// Binds are assumed, as kube-scheduler assumes pods: from the session that
+// binds a pod until the server's copy shows it bound (or the bind fails),
+// the cache keeps it on its node even if an older copy of the pod arrives
+// from the watch meanwhile, so that no later session places it twice.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cache/cluster_source.h"
+#include "kube/api_client.h"
+#include "kube/change_queue.h"
+#include "kube/leader_elector.h"
+#include "kube/reflector.h"
+#include "kube/writer.h"
+
+namespace scoria::kube {
+
+struct KubeSourceOptions {
+  ClientConfig client;
+  double qps = 2000;  // Volcano's --kube-api-qps and --kube-api-burst defaults
+  double burst = 2000;
+  std::vector<std::string> scheduler_names{"volcano"};
+  bool leader_elect = false;
+  LeaderElectionOptions election;
+  size_t write_workers = 16;
+  ReflectorOptions reflector;
+};
+
+struct KubeSourceStatus {
+  bool synced = false;
+  bool leading = false;
+  std::string identity, holder;
+  size_t write_backlog = 0;
+  WriterStats writes;
+};
+
+class KubeCluster : public cache::ClusterSource {
+ public:
+  /// Throws InputError when the client config cannot be used (its
+  /// certificates do not load).
+  explicit KubeCluster(KubeSourceOptions options);
+  ~KubeCluster() override;
+
+  /// Starts the informers, the writers and the election.
+  void start();
+  void stop();
+
+  std::optional<std::string> refresh(cache::ClusterCache& cache) override;
+  std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache) override;
+  bool may_schedule() const override;
+  const std::string* unschedulable_reason(std::string_view podgroup) const override;
+
+  const std::vector<std::string>& scheduler_names() const { return options_.scheduler_names; }
+  KubeSourceStatus status() const;
+  /// The Lease leader election holds ("" without election).
+  std::string lease_name() const {
+    return elector_ ? options_.election.lease_namespace + "/" + options_.election.lease_name : "";
+  }
+
+ private:
+  struct Assumed {
+    std::string node;
+    std::chrono::steady_clock::time_point since;
+    bool written = false;  // the server acknowledged the bind
+  };
+  void settle_binds();
+  void note_pods(std::vector<cache::ObjectChange>& changes);
+  nlohmann::json make_event(const std::string& kind, const std::string& api_version,
+                            const std::string& key, const std::string& reason,
+                            const std::string& type, const std::string& message) const;
+
+  KubeSourceOptions options_;
+  ApiClient client_;
+  ChangeQueue queue_;
+  std::vector<std::unique_ptr<Reflector>> reflectors_;
+  std::unique_ptr<LeaderElector> elector_;
+  std::atomic<bool> always_{true};  // "leading" without election
+  std::unique_ptr<Writer> writer_;
+  bool synced_ = false;
+  std::vector<cache::ObjectChange> initial_;
+  std::chrono::steady_clock::time_point started_;
+  std::unordered_map<std::string, Assumed> assumed_;
+  // When each pending pod of ours was first seen, by key.
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_at_;
+  // The PodGroup status last written, by key: phase and message.
+  std::unordered_map<std::string, std::pair<std::string, std::string>> written_status_;
+};
+
+}  // namespace scoria::kube

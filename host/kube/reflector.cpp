@@ -1,0 +1,220 @@
+#include "kube/reflector.h"
+
+#include <algorithm>
+
+#include "http/client.h"
+#include "kube/decode_change.h"
+#include "log/log.h"
+
+namespace scoria::kube {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kWho = "kubernetes";
+
+const std::string& text_at(const json& j, const char* a, const char* b) {
+  static const std::string empty;
+  const auto outer = j.find(a);
+  if (outer == j.end() || !outer->is_object()) return empty;
+  const auto inner = outer->find(b);
+  return inner != outer->end() && inner->is_string() ? inner->get_ref<const std::string&>() : empty;
+}
+
+}  // namespace
+
+Reflector::Reflector(ApiClient& client, const api::Resource& resource, ChangeQueue& out,
+                     ReflectorOptions options)
+    : client_(client),
+      resource_(resource),
+      kind_(cache::kind_from_name(resource.kind).value_or(cache::Kind::Pod)),
+      out_(out),
+      options_(options),
+      random_(std::random_device{}()) {}
+
+Reflector::~Reflector() { stop(); }
+
+void Reflector::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void Reflector::stop() {
+  stop_ = true;
+  {
+    std::lock_guard lock(connection_mutex_);
+    if (connection_) connection_->cancel();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+std::string Reflector::path() const {
+  if (resource_.group.empty())
+    return "/api/" + std::string(resource_.version) + "/" + std::string(resource_.plural);
+  return "/apis/" + std::string(resource_.group) + "/" + std::string(resource_.version) + "/" +
+         std::string(resource_.plural);
+}
+
+void Reflector::run() {
+  {
+    std::lock_guard lock(connection_mutex_);
+    if (stop_) return;
+    connection_ = client_.connect();
+  }
+  Clock::duration backoff = options_.backoff_initial;
+  while (!stop_) {
+    std::optional<std::chrono::seconds> hint;
+    try {
+      if (version_.empty()) list();
+      watch();
+      backoff = options_.backoff_initial;  // a watch that ran its course
+      continue;
+    } catch (const Cancelled&) {
+      return;
+    } catch (const Gone&) {
+      version_.clear();
+      continue;  // relist at once, as client-go does on 410
+    } catch (const TransportError& e) {
+      log_failure(e.what());
+    } catch (const ApiError& e) {
+      hint = e.response().retry_after;
+      log_failure(e.what());
+    } catch (const std::exception& e) {
+      log_failure(e.what());
+    }
+    backoff_wait(backoff, hint);
+  }
+}
+
+void Reflector::backoff_wait(Clock::duration& backoff, std::optional<std::chrono::seconds> hint) {
+  std::uniform_real_distribution<double> jitter(1.0, 2.0);
+  Clock::duration wait = std::chrono::duration_cast<Clock::duration>(backoff * jitter(random_));
+  if (hint) wait = std::max<Clock::duration>(wait, *hint);
+  backoff = std::min(backoff * 2, options_.backoff_cap);
+  const Clock::time_point until = Clock::now() + wait;
+  while (!stop_ && Clock::now() < until)
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(50)));
+}
+
+void Reflector::log_failure(const std::string& what) {
+  log::write(log::kWarning, kWho,
+             std::string(resource_.plural) + ": " + what + "; retrying with backoff");
+}
+
+void Reflector::list() {
+  std::vector<cache::ObjectChange> changes;
+  std::unordered_map<std::string, std::string> seen;
+  std::string cont;
+  std::string version;
+  do {
+    std::string target = path() + "?limit=" + std::to_string(options_.page_size);
+    if (!cont.empty()) target += "&continue=" + http::percent_encode(cont);
+    if (!client_.admit(stop_)) throw Cancelled();
+    const Response r = connection_->request("GET", target, "", "", options_.request_timeout);
+    if (r.status == 410 && !cont.empty()) {
+      // The continue token expired between pages: list from the start.
+      changes.clear();
+      seen.clear();
+      cont.clear();
+      continue;
+    }
+    if (r.status != 200) throw ApiError("list failed", r);
+    json page = json::parse(r.body, nullptr, false);
+    if (!page.is_object() || !page.contains("items") || !page["items"].is_array())
+      throw TransportError("the list of " + std::string(resource_.plural) +
+                           " is not a Kubernetes list");
+    version = text_at(page, "metadata", "resourceVersion");
+    cont = text_at(page, "metadata", "continue");
+    for (json& item : page["items"]) {
+      if (!item.is_object()) continue;
+      std::string key = key_of(item);
+      seen.emplace(key, text_at(item, "metadata", "resourceVersion"));
+      decode(item, changes);
+    }
+  } while (!cont.empty() && !stop_);
+  if (stop_) throw Cancelled();
+  // What the last list had and this one has not was deleted meanwhile.
+  for (const auto& [key, v] : known_)
+    if (!seen.contains(key)) changes.push_back(cache::ObjectChange::remove(kind_, key));
+  known_ = std::move(seen);
+  version_ = version;
+  ++lists_;
+  out_.push(std::move(changes));
+  if (!listed_once_) {
+    listed_once_ = true;
+    out_.listed(std::string(resource_.plural));
+  }
+}
+
+void Reflector::watch() {
+  std::uniform_int_distribution<int> spread(0, options_.min_watch_seconds);
+  const int timeout = options_.min_watch_seconds + spread(random_);
+  const std::string target = path() + "?watch=true&allowWatchBookmarks=true&resourceVersion=" +
+                             http::percent_encode(version_) +
+                             "&timeoutSeconds=" + std::to_string(timeout);
+  if (!client_.admit(stop_)) throw Cancelled();
+  const Response opened = connection_->open_stream(target, options_.request_timeout);
+  if (opened.status == 410) throw Gone{};
+  if (opened.status != 200) throw ApiError("watch failed", opened);
+  ++watches_;
+  std::string line;
+  // The server ends the watch at its timeout; silence well past it is a
+  // dead connection.
+  const Clock::duration idle = std::chrono::seconds(timeout) + std::chrono::seconds(30);
+  while (connection_->next_line(line, idle)) {
+    if (line.empty()) continue;
+    json event = json::parse(line, nullptr, false);
+    if (!event.is_object() || !event.contains("type") || !event["type"].is_string())
+      throw TransportError("a watch event of " + std::string(resource_.plural) +
+                           " is not JSON: " + line.substr(0, 100));
+    const std::string& type = event["type"].get_ref<const std::string&>();
+    json& object = event["object"];
+    if (type == "ERROR") {
+      const int code = object.is_object() ? object.value("code", 0) : 0;
+      if (code == 410) throw Gone{};
+      throw TransportError("the watch of " + std::string(resource_.plural) +
+                           " ended with an error: " + object.dump().substr(0, 200));
+    }
+    if (!object.is_object()) continue;
+    const std::string version = text_at(object, "metadata", "resourceVersion");
+    if (type == "BOOKMARK") {
+      if (!version.empty()) version_ = version;
+      continue;
+    }
+    std::string key = key_of(object);
+    if (type == "DELETED") {
+      known_.erase(key);
+      undecodable_.erase(key);
+      out_.push(cache::ObjectChange::remove(kind_, std::move(key)));
+    } else if (type == "ADDED" || type == "MODIFIED") {
+      known_[key] = version;
+      std::vector<cache::ObjectChange> changes;
+      if (decode(object, changes)) out_.push(std::move(changes));
+    }
+    if (!version.empty()) version_ = version;
+  }
+}
+
+std::string Reflector::key_of(const json& item) const { return object_key(item, resource_); }
+
+bool Reflector::decode(json& item, std::vector<cache::ObjectChange>& out) {
+  const std::string key = key_of(item);
+  const std::string version = text_at(item, "metadata", "resourceVersion");
+  try {
+    decode_change(item, resource_, out);
+    undecodable_.erase(key);
+    return true;
+  } catch (const std::exception& e) {
+    const auto [it, fresh] = undecodable_.try_emplace(key, version);
+    if (fresh || it->second != version) {
+      it->second = version;
+      log::write(log::kWarning, kWho,
+                 std::string(resource_.kind) + " " + key + " (resourceVersion " + version +
+                     ") cannot be read and is skipped: " + e.what());
+    }
+    return false;
+  }
+}
+
+}  // namespace scoria::kube

@@ -1,0 +1,87 @@
+// One informer's reflector, as client-go's: list a resource (in pages),
+// then watch it from the list's resourceVersion with bookmarks; when the
+// watch ends or breaks, watch again from the last version seen, after a
+// backoff with jitter when it broke; when the server says that version is
+// gone (410), list again and report what disappeared meanwhile as
+// deletions. Runs on a thread of its own; what it decodes goes to a
+// ChangeQueue. An object that does not decode is logged once per version
+// and skipped, never a stop.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/resources.h"
+#include "cache/object_change.h"
+#include "kube/api_client.h"
+#include "kube/change_queue.h"
+
+namespace scoria::kube {
+
+struct ReflectorOptions {
+  Clock::duration request_timeout = std::chrono::seconds(60);
+  size_t page_size = 500;  // client-go's pager default
+  // Backoff after a failure: doubled up to the cap, each wait drawn from
+  // [d, 2d) (client-go's jitter of 1.0).
+  Clock::duration backoff_initial = std::chrono::milliseconds(800);
+  Clock::duration backoff_cap = std::chrono::seconds(30);
+  // Watches last this long at most (client-go picks 5 to 10 minutes).
+  int min_watch_seconds = 300;
+};
+
+class Reflector {
+ public:
+  Reflector(ApiClient& client, const api::Resource& resource, ChangeQueue& out,
+            ReflectorOptions options = {});
+  ~Reflector();
+  Reflector(const Reflector&) = delete;
+  Reflector& operator=(const Reflector&) = delete;
+
+  void start();
+  /// Ends the thread: a blocked list or watch is cancelled.
+  void stop();
+
+  /// Counts since start (for metrics and tests).
+  uint64_t lists() const { return lists_; }
+  uint64_t watches() const { return watches_; }
+
+ private:
+  struct Gone {};
+  void run();
+  void list();
+  void watch();
+  void backoff_wait(Clock::duration& backoff, std::optional<std::chrono::seconds> hint);
+  /// The change `item` stands for (appended to `out`), and its key; false
+  /// (logged once per version) if it does not decode.
+  bool decode(nlohmann::json& item, std::vector<cache::ObjectChange>& out);
+  std::string key_of(const nlohmann::json& item) const;
+  std::string path() const;
+  void log_failure(const std::string& what);
+
+  ApiClient& client_;
+  const api::Resource& resource_;
+  cache::Kind kind_;
+  ChangeQueue& out_;
+  ReflectorOptions options_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  std::mutex connection_mutex_;  // guards connection_ against stop()
+  std::unique_ptr<Connection> connection_;
+  std::string version_;  // the last resourceVersion seen; empty: list first
+  // Keys seen, so that a relist can report what was deleted meanwhile.
+  std::unordered_map<std::string, std::string> known_;
+  std::unordered_map<std::string, std::string> undecodable_;  // key -> version logged
+  std::minstd_rand random_;
+  bool listed_once_ = false;
+  std::atomic<uint64_t> lists_{0}, watches_{0};
+};
+
+}  // namespace scoria::kube

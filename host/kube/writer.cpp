@@ -1,0 +1,289 @@
+#include "kube/writer.h"
+
+#include <random>
+
+#include "http/client.h"
+#include "kube/decode_change.h"
+#include "log/log.h"
+
+namespace scoria::kube {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kWho = "kubernetes";
+constexpr auto kTimeout = std::chrono::seconds(30);
+constexpr int kAttempts = 5;
+
+struct NamespacedName {
+  std::string ns, name;
+};
+
+NamespacedName split(const std::string& key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string::npos) return {"default", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+std::string pod_path(const std::string& key) {
+  const NamespacedName n = split(key);
+  return http::path_of({"api", "v1", "namespaces", n.ns, "pods", n.name});
+}
+
+std::string pod_group_path(const std::string& key) {
+  const NamespacedName n = split(key);
+  return http::path_of(
+      {"apis", "scheduling.volcano.sh", "v1beta1", "namespaces", n.ns, "podgroups", n.name});
+}
+
+bool retryable(unsigned status) { return status == 429 || status >= 500 || status == 0; }
+
+}  // namespace
+
+Writer::Writer(ApiClient& client, ChangeQueue& resync, const std::atomic<bool>& leading,
+               size_t workers)
+    : client_(client),
+      resync_(resync),
+      leading_(leading),
+      worker_count_(std::max<size_t>(1, workers)) {}
+
+Writer::~Writer() { stop(); }
+
+void Writer::start() {
+  for (size_t i = 0; i < worker_count_; ++i) workers_.emplace_back([this] { work(); });
+}
+
+void Writer::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    for (Connection* c : connections_) c->cancel();
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_)
+    if (t.joinable()) t.join();
+  workers_.clear();
+}
+
+void Writer::submit(std::vector<WriteOp> ops) {
+  if (ops.empty()) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (WriteOp& op : ops) queue_.push_back(std::move(op));
+  }
+  wake_.notify_all();
+}
+
+std::vector<BindSettled> Writer::take_settled() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(settled_, {});
+}
+
+size_t Writer::backlog() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size() + in_flight_;
+}
+
+WriterStats Writer::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void Writer::settle(const std::string& pod, bool bound) {
+  std::lock_guard lock(mutex_);
+  settled_.push_back({pod, bound});
+  if (bound)
+    ++stats_.binds;
+  else
+    ++stats_.bind_failures;
+}
+
+void Writer::work() {
+  std::unique_ptr<Connection> connection = client_.connect();
+  {
+    std::lock_guard lock(mutex_);
+    connections_.push_back(connection.get());
+  }
+  for (;;) {
+    WriteOp op;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) break;
+      op = std::move(queue_.front());
+      queue_.pop_front();
+      ++in_flight_;
+    }
+    try {
+      if (leading_) {
+        execute(*connection, op);
+      } else if (op.type == WriteOp::Type::Bind) {
+        settle(op.key, false);
+      }
+    } catch (const Cancelled&) {
+      if (op.type == WriteOp::Type::Bind) settle(op.key, false);
+    } catch (const std::exception& e) {
+      log::write(log::kWarning, kWho, std::string("a write failed: ") + e.what());
+      if (op.type == WriteOp::Type::Bind) settle(op.key, false);
+    }
+    std::lock_guard lock(mutex_);
+    --in_flight_;
+  }
+  std::lock_guard lock(mutex_);
+  std::erase(connections_, connection.get());
+}
+
+void Writer::execute(Connection& c, WriteOp& op) {
+  switch (op.type) {
+    case WriteOp::Type::Bind:
+      return bind(c, op);
+    case WriteOp::Type::Evict:
+      return evict(c, op);
+    case WriteOp::Type::PodGroupStatus:
+      return pod_group_status(c, op);
+    case WriteOp::Type::Event:
+      return event(c, op);
+  }
+}
+
+Response Writer::call(Connection& c, std::string_view method, const std::string& target,
+                      const std::string& body, std::string_view content_type) {
+  std::minstd_rand random(std::random_device{}());
+  auto backoff = std::chrono::milliseconds(100);
+  for (int attempt = 1;; ++attempt) {
+    if (!client_.admit(stop_)) throw Cancelled();
+    Response r;
+    try {
+      r = c.request(method, target, body, content_type, kTimeout);
+    } catch (const TransportError& e) {
+      if (attempt >= kAttempts) throw;
+      r.status = 0;
+    }
+    if (!retryable(r.status) || attempt >= kAttempts) return r;
+    {
+      std::lock_guard lock(mutex_);
+      ++stats_.retries;
+    }
+    std::uniform_real_distribution<double> jitter(1.0, 2.0);
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(backoff * jitter(random));
+    if (r.retry_after)
+      wait = std::max<std::chrono::milliseconds>(wait, std::chrono::milliseconds(*r.retry_after));
+    backoff *= 2;
+    const auto until = Clock::now() + wait;
+    while (!stop_ && Clock::now() < until)
+      std::this_thread::sleep_for(
+          std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(50)));
+    if (stop_) throw Cancelled();
+  }
+}
+
+void Writer::bind(Connection& c, const WriteOp& op) {
+  const NamespacedName n = split(op.key);
+  const json binding = {{"apiVersion", "v1"},
+                        {"kind", "Binding"},
+                        {"metadata", {{"name", n.name}, {"namespace", n.ns}}},
+                        {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", op.node}}}};
+  const Response r = call(c, "POST", pod_path(op.key) + "/binding", binding.dump());
+  if (r.status == 200 || r.status == 201) {
+    settle(op.key, true);
+    return;
+  }
+  // 409: bound by someone else (or by us, an earlier try that timed out);
+  // 404: gone. Either way the cache takes the pod as the server has it.
+  if (r.status != 409 && r.status != 404)
+    log::write(log::kWarning, kWho,
+               "binding pod " + op.key + " to " + op.node + " failed: " + status_message(r) +
+                   "; the pod is read again and left to a later session");
+  settle(op.key, false);
+  resync(c, op.key);
+}
+
+void Writer::evict(Connection& c, const WriteOp& op) {
+  const NamespacedName n = split(op.key);
+  const json eviction = {{"apiVersion", "policy/v1"},
+                         {"kind", "Eviction"},
+                         {"metadata", {{"name", n.name}, {"namespace", n.ns}}}};
+  const Response r = call(c, "POST", pod_path(op.key) + "/eviction", eviction.dump());
+  const bool done = r.status == 200 || r.status == 201 || r.status == 404;
+  {
+    std::lock_guard lock(mutex_);
+    ++(done ? stats_.evictions : stats_.eviction_failures);
+  }
+  if (done) return;
+  log::write(
+      log::kInfo, kWho,
+      "evicting pod " + op.key + " was refused: " + status_message(r) +
+          (r.status == 429 ? " (a disruption budget); a later session may decide again" : ""));
+  // The pod keeps running: the cache hears it again.
+  resync(c, op.key);
+}
+
+void Writer::pod_group_status(Connection& c, const WriteOp& op) {
+  const std::string path = pod_group_path(op.key);
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    const Response got = call(c, "GET", path, "");
+    if (got.status == 404) return;  // deleted meanwhile
+    if (got.status != 200) throw ApiError("reading PodGroup " + op.key, got);
+    json group = json::parse(got.body, nullptr, false);
+    if (!group.is_object()) throw TransportError("PodGroup " + op.key + " is not JSON");
+    json& status = group["status"];
+    if (!status.is_object()) status = json::object();
+    for (const auto& [field, value] : op.status.items()) {
+      if (value.is_null())
+        status.erase(field);
+      else
+        status[field] = value;
+    }
+    // The resourceVersion read makes the update conditional: 409 if the
+    // group changed since, and then it is read and written again.
+    const Response put = call(c, "PUT", path + "/status", group.dump());
+    if (put.status == 200 || put.status == 201) {
+      std::lock_guard lock(mutex_);
+      ++stats_.statuses;
+      return;
+    }
+    if (put.status == 404) return;
+    if (put.status != 409) throw ApiError("writing the status of PodGroup " + op.key, put);
+    std::lock_guard lock(mutex_);
+    ++stats_.retries;
+  }
+  log::write(log::kWarning, kWho,
+             "the status of PodGroup " + op.key + " kept conflicting; a later session writes it");
+}
+
+void Writer::event(Connection& c, const WriteOp& op) {
+  const std::string ns = op.status["metadata"].value("namespace", "default");
+  const Response r =
+      call(c, "POST", http::path_of({"api", "v1", "namespaces", ns, "events"}), op.status.dump());
+  if (r.status != 200 && r.status != 201)
+    log::write(log::kInfo, kWho, "an event was not recorded: " + status_message(r));
+  std::lock_guard lock(mutex_);
+  ++stats_.events;
+}
+
+void Writer::resync(Connection& c, const std::string& key) {
+  const Response r = call(c, "GET", pod_path(key), "");
+  if (r.status == 404) {
+    resync_.push(cache::ObjectChange::remove(cache::Kind::Pod, key));
+    return;
+  }
+  if (r.status != 200) {
+    log::write(log::kWarning, kWho,
+               "pod " + key + " cannot be read again (" + status_message(r) +
+                   "); the watch will bring its state");
+    return;
+  }
+  json pod = json::parse(r.body, nullptr, false);
+  const api::Resource* pods = api::find_kind("Pod");
+  std::vector<cache::ObjectChange> changes;
+  try {
+    decode_change(pod, *pods, changes);
+  } catch (const std::exception& e) {
+    log::write(log::kWarning, kWho, "pod " + key + " read again does not decode: " + e.what());
+    return;
+  }
+  resync_.push(std::move(changes));
+}
+
+}  // namespace scoria::kube

@@ -1,0 +1,99 @@
+// What sessions decided, written to the API server by worker threads, so
+// that a session never waits for the server: binds (pods/binding), evictions
+// (policy/v1 Eviction), PodGroup status (the status subresource, retried on
+// conflict) and core Events. Each worker has a connection of its own; all
+// share the client's rate limit.
+//
+// A write that cannot be done is not retried blindly: the pod is read again
+// and its current state goes to the cache (through the ChangeQueue), so the
+// next session decides on what the server has, as Volcano resyncs a task
+// whose bind failed. A bind answered 409 means someone else bound it: the
+// pod is taken as it is now. An eviction refused with 429 (a disruption
+// budget) is not done: the pod stays, and a later session may decide again.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kube/api_client.h"
+#include "kube/change_queue.h"
+
+namespace scoria::kube {
+
+struct WriteOp {
+  enum class Type : uint8_t { Bind, Evict, PodGroupStatus, Event };
+  Type type = Type::Bind;
+  std::string key;        // "ns/name" of the pod or PodGroup
+  std::string node;       // Bind
+  nlohmann::json status;  // PodGroupStatus: the status to write; Event: the Event object
+};
+
+/// How a bind ended, for the cache's assumed pods.
+struct BindSettled {
+  std::string pod;
+  bool bound = false;
+};
+
+struct WriterStats {
+  uint64_t binds = 0, bind_failures = 0, evictions = 0, eviction_failures = 0;
+  uint64_t statuses = 0, events = 0, retries = 0;
+};
+
+class Writer {
+ public:
+  /// `leading` says whether writes may go out (leader election); a write
+  /// taken while not leading is dropped.
+  Writer(ApiClient& client, ChangeQueue& resync, const std::atomic<bool>& leading, size_t workers);
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  void start();
+  void stop();
+  void submit(std::vector<WriteOp> ops);
+  /// Binds finished since the last call.
+  std::vector<BindSettled> take_settled();
+  /// Writes queued or under way.
+  size_t backlog() const;
+  WriterStats stats() const;
+
+ private:
+  void work();
+  void execute(Connection& c, WriteOp& op);
+  void bind(Connection& c, const WriteOp& op);
+  void evict(Connection& c, const WriteOp& op);
+  void pod_group_status(Connection& c, const WriteOp& op);
+  void event(Connection& c, const WriteOp& op);
+  /// Reads the pod again and queues its current state (or its deletion).
+  void resync(Connection& c, const std::string& key);
+  /// One request, rate limited, retried on 429 and 5xx (honouring
+  /// Retry-After) and on transport errors, a few times.
+  Response call(Connection& c, std::string_view method, const std::string& target,
+                const std::string& body, std::string_view content_type = "application/json");
+  void settle(const std::string& pod, bool bound);
+
+  ApiClient& client_;
+  ChangeQueue& resync_;
+  const std::atomic<bool>& leading_;
+  size_t worker_count_;
+  std::vector<std::thread> workers_;
+  std::vector<Connection*> connections_;  // for stop(), guarded by mutex_
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<WriteOp> queue_;
+  size_t in_flight_ = 0;
+  std::vector<BindSettled> settled_;
+  WriterStats stats_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace scoria::kube
