@@ -1,0 +1,488 @@
+#!/usr/bin/python3
+"""`scoria serve --source kubernetes` against a real API server on loopback.
+
+The API server is a second `scoria serve` (its Kubernetes-compatible API over
+the local store; it runs no session while the test does, so that it writes
+nothing of its own), reached through a fault proxy (fault_proxy.py) that
+fails as real servers and networks fail. Objects are created with the
+Kubernetes Python client; outcomes are read back through the API: which
+node each pod is bound to, how often the upstream accepted a bind, PodGroup
+status, events, and who leads.
+
+Usage: kube_source_test.py SCORIA_BINARY SOURCE_DIR WORK_DIR
+"""
+import base64
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from kubernetes import client
+from kubernetes.client import ApiClient, Configuration
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fault_proxy import FaultProxy, is_bind, is_list, is_watch, once, sometimes  # noqa: E402
+from serve_process import ScoriaServe, wait_for  # noqa: E402
+
+SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+CONFIG = os.path.join(SOURCE, "config/scheduler.toml")
+SCHEDULER = "scoria-under-test"  # pods for the scheduler under test name it
+
+# The API server: sessions every hour, so that only the one at start runs.
+API_SERVER_ARGS = ("--schedule-period", "3600000")
+
+
+def api_for(port):
+    conf = Configuration()
+    conf.host = f"http://127.0.0.1:{port}"
+    return ApiClient(conf)
+
+
+def kubeconfig(path, server, ca=None, cert=None, key=None, extra_user=None):
+    cluster = {"server": server}
+    if ca:
+        cluster["certificate-authority-data"] = base64.b64encode(open(ca, "rb").read()).decode()
+    user = {}
+    if cert:
+        user["client-certificate"] = cert
+        user["client-key"] = key
+    if extra_user:
+        user.update(extra_user)
+    doc = {"apiVersion": "v1", "kind": "Config",
+           "clusters": [{"name": "c", "cluster": cluster}],
+           "users": [{"name": "u", "user": user}],
+           "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": "u"}}],
+           "current-context": "ctx"}
+    with open(path, "w") as f:
+        json.dump(doc, f)  # JSON is YAML
+    return path
+
+
+class Cluster:
+    """Creates objects on the API server through the Python client."""
+
+    def __init__(self, port):
+        self.api = api_for(port)
+        self.core = client.CoreV1Api(self.api)
+        self.custom = client.CustomObjectsApi(self.api)
+        self.sched = client.SchedulingV1Api(self.api)
+
+    def node(self, name, cpu="4"):
+        self.core.create_node({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name},
+                               "status": {"allocatable": {"cpu": cpu, "memory": "8Gi",
+                                                          "pods": "110"}}})
+
+    def queue(self, name="default"):
+        self.custom.create_cluster_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "queues",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue",
+             "metadata": {"name": name}, "spec": {"weight": 1}})
+
+    def gang(self, name, size, cpu="1", queue="default", ns="default", priority_class=None):
+        spec = {"minMember": size, "queue": queue}
+        if priority_class:
+            spec["priorityClassName"] = priority_class
+        self.custom.create_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", ns, "podgroups",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": name, "namespace": ns}, "spec": spec})
+        for i in range(size):
+            self.pod(f"{name}-{i}", cpu=cpu, group=name, ns=ns, priority_class=priority_class)
+
+    def pod(self, name, cpu="1", group=None, ns="default", node=None, priority=None,
+            priority_class=None, scheduler=SCHEDULER):
+        meta = {"name": name, "namespace": ns}
+        if group:
+            meta["annotations"] = {"scheduling.k8s.io/group-name": group}
+        spec = {"schedulerName": scheduler, "terminationGracePeriodSeconds": 0,
+                "containers": [{"name": "c", "image": "busybox",
+                                "resources": {"requests": {"cpu": cpu}}}]}
+        if node:
+            spec["nodeName"] = node
+        if priority is not None:
+            spec["priority"] = priority
+        if priority_class:
+            spec["priorityClassName"] = priority_class
+        body = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+        if node:
+            body["status"] = {"phase": "Running"}
+        self.core.create_namespaced_pod(ns, body)
+
+    def placement(self, ns="default"):
+        return {p.metadata.name: p.spec.node_name
+                for p in self.core.list_namespaced_pod(ns).items}
+
+    def bound(self, names, ns="default"):
+        where = self.placement(ns)
+        return all(where.get(n) for n in names)
+
+    def pod_group(self, name, ns="default"):
+        return self.custom.get_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", ns, "podgroups", name)
+
+
+class KubeSourceCase(unittest.TestCase):
+    """An API server, a fault proxy in front of it, and the scheduler."""
+
+    proxy_tls = None
+
+    def setUp(self):
+        name = self.id().split(".")[-1]
+        self.work = os.path.join(WORK, name)
+        os.makedirs(self.work, exist_ok=True)
+        self.apiserver = ScoriaServe(SCORIA, self.work, "apiserver", CONFIG, *API_SERVER_ARGS)
+        self.proxy = FaultProxy(self.apiserver.port, tls=self.proxy_tls)
+        self.cluster = Cluster(self.apiserver.port)
+        self.schedulers = []
+
+    def tearDown(self):
+        for s in self.schedulers:
+            s.stop()
+        self.proxy.stop()
+        self.apiserver.stop()
+
+    def start_scheduler(self, name="scheduler", *extra, config=CONFIG):
+        s = ScoriaServe(SCORIA, self.work, name, config, "--source", "kubernetes",
+                        "--master", f"http://127.0.0.1:{self.proxy.port}",
+                        "--scheduler-name", SCHEDULER, *extra)
+        self.schedulers.append(s)
+        return s
+
+    def base_cluster(self, nodes=2, cpu="4"):
+        for i in range(nodes):
+            self.cluster.node(f"node-{i}", cpu)
+        self.cluster.queue()
+
+    def assert_bound_once(self, pods, ns="default"):
+        for p in pods:
+            self.assertEqual(self.proxy.binds[f"{ns}/{p}"], 1,
+                             f"pod {p}: binds accepted {self.proxy.binds[f'{ns}/{p}']}")
+
+
+class Schedules(KubeSourceCase):
+    def test_a_gang_created_through_the_api_is_bound_and_its_status_written(self):
+        self.base_cluster()
+        s = self.start_scheduler()
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        self.cluster.gang("train", 2, cpu="3")
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["train-0", "train-1"])), s.text())
+        where = self.cluster.placement()
+        # 3 of 4 cpu each: one pod per node.
+        self.assertEqual(sorted([where["train-0"], where["train-1"]]), ["node-0", "node-1"])
+        self.assert_bound_once(["train-0", "train-1"])
+        self.assertTrue(wait_for(
+            lambda: self.cluster.pod_group("train").get("status", {}).get("phase") == "Running"))
+        events = self.cluster.core.list_namespaced_event("default").items
+        scheduled = sorted(e.involved_object.name for e in events if e.reason == "Scheduled")
+        self.assertEqual(scheduled, ["train-0", "train-1"])
+
+    def test_an_unschedulable_gang_gets_the_condition_and_binds_nothing(self):
+        self.base_cluster(nodes=1)
+        s = self.start_scheduler()
+        self.cluster.gang("big", 3, cpu="2")  # 6 cpu on a 4-cpu node
+        cond = wait_for(lambda: (self.cluster.pod_group("big").get("status", {})
+                                 .get("conditions") or [None])[0])
+        self.assertIsNotNone(cond, s.text())
+        self.assertEqual(cond["type"], "Unschedulable")
+        self.assertIn("tasks in gang unschedulable", cond["message"])
+        self.assertFalse(any(self.cluster.placement().values()))
+        self.assertEqual(sum(self.proxy.binds.values()), 0)
+
+    def test_pods_of_other_schedulers_occupy_their_nodes_and_are_not_placed(self):
+        self.base_cluster(nodes=1)
+        self.cluster.pod("theirs-running", cpu="3", node="node-0", scheduler="default-scheduler")
+        self.cluster.pod("theirs-pending", cpu="1", scheduler="default-scheduler")
+        s = self.start_scheduler()
+        self.cluster.gang("mine", 1, cpu="2")
+        self.cluster.gang("fits", 1, cpu="1")
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["fits-0"])), s.text())
+        time.sleep(1)
+        where = self.cluster.placement()
+        self.assertIsNone(where["mine-0"])  # 3 of 4 cpu taken by their pod
+        self.assertIsNone(where["theirs-pending"])
+
+    def test_preemption_evicts_through_the_eviction_subresource(self):
+        cluster = self.cluster
+        cluster.node("node-a", "6")
+        cluster.queue()
+        cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
+                                             "kind": "PriorityClass",
+                                             "metadata": {"name": "high"}, "value": 100000})
+        cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
+                                             "kind": "PriorityClass",
+                                             "metadata": {"name": "low"}, "value": 10})
+        cluster.custom.create_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": "batch", "namespace": "default"},
+             "spec": {"minMember": 1, "priorityClassName": "low"}})
+        for p in (10, 20, 30, 40):
+            cluster.pod(f"batch-p{p}", cpu="1", group="batch", node="node-a", priority=p)
+        config = os.path.join(SOURCE, "tests/scenarios/preempt-lowest-victims-only/scheduler.toml")
+        s = self.start_scheduler("scheduler", config=config)
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        cluster.gang("urgent", 1, cpu="4", priority_class="high")
+        self.assertTrue(wait_for(lambda: cluster.bound(["urgent-0"]), 30), s.text())
+        left = sorted(n for n in cluster.placement() if n.startswith("batch"))
+        # 2 cpu idle, 4 needed: the two lowest-priority pods go.
+        self.assertEqual(left, ["batch-p30", "batch-p40"])
+        self.assertIn(("create", "pods/eviction", ""), self.proxy.verbs)
+
+
+class Faults(KubeSourceCase):
+    def run_gangs(self, s, names, size=2, cpu="1"):
+        for n in names:
+            self.cluster.gang(n, size, cpu=cpu)
+        pods = [f"{n}-{i}" for n in names for i in range(size)]
+        self.assertTrue(wait_for(lambda: self.cluster.bound(pods), 60),
+                        f"{self.cluster.placement()}\n{s.text()}")
+        self.assert_bound_once(pods)
+        return pods
+
+    def test_410_in_the_middle_of_a_watch_relists_and_goes_on(self):
+        self.base_cluster()
+        self.proxy.add_rule(once(1, is_watch("pods"), {"gone_after": 1}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a", "b", "c"])
+        lists = [v for v in self.proxy.verbs if v[:2] == ("list", "pods")]
+        self.assertTrue(lists)
+
+    def test_a_watch_cut_mid_stream_is_resumed(self):
+        self.base_cluster()
+        self.proxy.add_rule(once(2, is_watch("pods"), {"cut_after": 1}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a", "b", "c"])
+
+    def test_409_on_bind_takes_the_pod_as_the_server_has_it(self):
+        self.base_cluster()
+        self.proxy.add_rule(once(1, is_bind("a-0"), {"steal": "node-1"}))
+        s = self.start_scheduler()
+        self.cluster.gang("a", 2)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["a-0", "a-1"]), 30), s.text())
+        time.sleep(1)
+        self.assertEqual(self.cluster.placement()["a-0"], "node-1")  # where the other put it
+        self.assertEqual(self.proxy.binds["default/a-0"], 0)
+        self.assertEqual(self.proxy.binds["stolen:default/a-0"], 1)
+        self.assertEqual(self.proxy.binds["default/a-1"], 1)
+        self.assertIn(("default/a-0", 409), self.proxy.bind_answers)
+        # Scheduling goes on.
+        self.run_gangs(s, ["b"])
+
+    def test_429_with_retry_after_is_waited_out(self):
+        self.base_cluster()
+        self.proxy.add_rule(once(3, is_bind(), {"status": 429, "reason": "TooManyRequests",
+                                                "headers": {"Retry-After": "1"}}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a", "b"])
+        self.assertEqual(sum(1 for _, st in self.proxy.bind_answers if st == 429), 3)
+
+    def test_500s_everywhere_lose_nothing_and_bind_nothing_twice(self):
+        self.base_cluster()
+        anything = lambda m, p, q: p.startswith("/api")  # noqa: E731
+        self.proxy.add_rule(sometimes(0.3, 7, anything, {"status": 500}, limit=15))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a", "b", "c", "d"])
+
+    def test_a_slow_server_is_waited_for(self):
+        self.base_cluster()
+        self.proxy.add_rule(once(1, is_list("nodes"), {"delay": 2}))
+        self.proxy.add_rule(once(2, is_bind(), {"delay": 2}))
+        s = self.start_scheduler()
+        self.assertEqual(s.get("/readyz")[0], 503)
+        self.assertIn("waiting for the first list", s.get("/readyz")[1])
+        self.run_gangs(s, ["a", "b"])
+
+    def test_an_object_that_does_not_decode_is_logged_once_and_skipped(self):
+        self.base_cluster()
+
+        def bad_pod(data):
+            page = json.loads(data)
+            page["items"].append({"metadata": {"name": "broken", "namespace": "default",
+                                               "resourceVersion": "1"},
+                                  "spec": {"schedulerName": SCHEDULER, "containers": [
+                                      {"name": "c", "resources": {"requests": {"cpu": "12xyz"}}}]}})
+            return json.dumps(page).encode()
+        self.proxy.add_rule(lambda m, p, q, b: {"inject": bad_pod}
+                            if is_list("pods")(m, p, q) else None)
+        self.proxy.add_rule(once(2, is_watch("pods"), {"gone_after": 0}))  # relist twice
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a"])
+        log = s.text()
+        skipped = [line for line in log.splitlines() if "cannot be read and is skipped" in line]
+        self.assertEqual(len(skipped), 1, log)
+        self.assertIn("Pod default/broken", skipped[0])
+        self.assertGreaterEqual(log.count("list") + 3, 3)
+        self.assertIn("12xyz", log)
+
+    def test_a_pod_group_naming_a_missing_queue_waits_and_others_schedule(self):
+        self.base_cluster()
+        s = self.start_scheduler()
+        self.cluster.gang("lost", 1, queue="nowhere")
+        self.run_gangs(s, ["a"])
+        self.assertIsNone(self.cluster.placement()["lost-0"])
+
+
+def openssl(*args):
+    subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+
+def make_pki(d):
+    """A CA, a server certificate for 127.0.0.1 and a client certificate
+    signed by it, and a second CA that signed neither."""
+    os.makedirs(d, exist_ok=True)
+    p = lambda n: os.path.join(d, n)  # noqa: E731
+    for ca in ("ca", "other-ca"):
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                "-subj", f"/CN={ca}", "-keyout", p(f"{ca}.key"), "-out", p(f"{ca}.crt"))
+    with open(p("san.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    for who, cn in (("server", "127.0.0.1"), ("client", "scoria-scheduler")):
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={cn}",
+                "-keyout", p(f"{who}.key"), "-out", p(f"{who}.csr"))
+        extra = ["-extfile", p("san.cnf")] if who == "server" else []
+        openssl("x509", "-req", "-in", p(f"{who}.csr"), "-CA", p("ca.crt"), "-CAkey", p("ca.key"),
+                "-CAcreateserial", "-days", "2", "-out", p(f"{who}.crt"), *extra)
+    return p
+
+
+PKI = make_pki(os.path.join(WORK, "pki"))
+
+
+class Https(KubeSourceCase):
+    proxy_tls = {"cert": PKI("server.crt"), "key": PKI("server.key"), "ca": PKI("ca.crt")}
+
+    def scheduler_with(self, ca, cert=True):
+        server = f"https://127.0.0.1:{self.proxy.port}"
+        path = kubeconfig(os.path.join(self.work, "kubeconfig"), server, ca=ca,
+                          cert=PKI("client.crt") if cert else None,
+                          key=PKI("client.key") if cert else None)
+        s = ScoriaServe(SCORIA, self.work, "scheduler", CONFIG, "--source", "kubernetes",
+                        "--kubeconfig", path, "--scheduler-name", SCHEDULER)
+        self.schedulers.append(s)
+        return s
+
+    def test_ca_and_client_certificate_schedule(self):
+        self.base_cluster()
+        s = self.scheduler_with(PKI("ca.crt"))
+        self.cluster.gang("a", 2)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["a-0", "a-1"]), 30), s.text())
+
+    def test_a_wrong_ca_is_refused_with_a_clear_message(self):
+        self.base_cluster()
+        s = self.scheduler_with(PKI("other-ca.crt"))
+        self.assertTrue(wait_for(lambda: "certificate verify failed" in s.text(), 15), s.text())
+        self.assertIn("check the CA", s.text())
+        status, body = s.get("/readyz")
+        self.assertEqual(status, 503)
+        self.assertIn("waiting for the first list", body)
+
+    def test_no_client_certificate_is_refused_by_the_server(self):
+        self.base_cluster()
+        s = self.scheduler_with(PKI("ca.crt"), cert=False)
+        self.assertTrue(wait_for(lambda: "retrying with backoff" in s.text(), 15), s.text())
+        self.assertEqual(s.get("/readyz")[0], 503)
+
+
+class BadKubeconfig(unittest.TestCase):
+    def refused(self, *args):
+        r = subprocess.run([SCORIA, "serve", "--config", CONFIG, "--source", "kubernetes",
+                            "--state-dir", os.path.join(WORK, "bad-state"), "--port", "0", *args],
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        return r.stderr
+
+    def test_a_missing_file_names_the_path(self):
+        err = self.refused("--kubeconfig", os.path.join(WORK, "no-such-kubeconfig"))
+        self.assertIn("no-such-kubeconfig", err)
+
+    def test_a_file_that_does_not_parse_names_the_place(self):
+        path = os.path.join(WORK, "broken-kubeconfig")
+        with open(path, "w") as f:
+            f.write("apiVersion: v1\nclusters: [\n")
+        err = self.refused("--kubeconfig", path)
+        self.assertIn("broken-kubeconfig", err)
+        self.assertIn("line", err)
+
+    def test_an_exec_plugin_is_refused_saying_so(self):
+        path = kubeconfig(os.path.join(WORK, "exec-kubeconfig"), "https://127.0.0.1:1",
+                          extra_user={"exec": {"command": "aws"}})
+        err = self.refused("--kubeconfig", path)
+        self.assertIn("users[u].user.exec", err)
+        self.assertIn("exec credential plugins are not supported", err)
+
+    def test_a_missing_context_lists_the_ones_there(self):
+        path = kubeconfig(os.path.join(WORK, "ctx-kubeconfig"), "https://127.0.0.1:1")
+        err = self.refused("--kubeconfig", path, "--context", "nope")
+        self.assertIn("\"ctx\"", err)
+
+
+class LeaderElection(KubeSourceCase):
+    FLAGS = ("--leader-elect", "--leader-elect-resource-namespace", "default",
+             "--leader-elect-lease-duration", "3s", "--leader-elect-renew-deadline", "2s",
+             "--leader-elect-retry-period", "500ms")
+
+    def leader(self, candidates):
+        leading = [c for c in candidates if c.proc.poll() is None
+                   and c.metric("leader_election_master_status") == 1.0]
+        return leading[0] if len(leading) == 1 else None
+
+    def test_one_leads_and_a_standby_takes_over_after_kill_9(self):
+        self.base_cluster(nodes=2, cpu="8")
+        one = self.start_scheduler("one", *self.FLAGS)
+        two = self.start_scheduler("two", *self.FLAGS)
+        leader = wait_for(lambda: self.leader([one, two]), 15)
+        self.assertIsNotNone(leader, one.text() + two.text())
+        standby = two if leader is one else one
+        self.assertEqual(standby.metric("leader_election_master_status"), 0.0)
+        self.cluster.gang("first", 2)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["first-0", "first-1"]), 20))
+        self.assertEqual(standby.metric("scoria_sessions_total"), 0.0)
+        leader.kill()
+        killed = time.time()
+        self.cluster.gang("second", 2)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["second-0", "second-1"]), 30),
+                        standby.text())
+        taken_over = time.time() - killed
+        self.assertEqual(self.leader([standby]), standby)
+        self.assert_bound_once(["first-0", "first-1", "second-0", "second-1"])
+        print(f"standby bound the second gang {taken_over:.1f}s after the leader was killed",
+              file=sys.stderr)
+
+
+class Rbac(unittest.TestCase):
+    def test_the_role_grants_exactly_the_verbs_the_source_uses(self):
+        import yaml
+        with open(os.path.join(SOURCE, "packaging/kubernetes/rbac.yaml")) as f:
+            docs = [d for d in yaml.safe_load_all(f) if d]
+        granted = set()
+        for d in docs:
+            if d["kind"] in ("ClusterRole", "Role"):
+                for rule in d["rules"]:
+                    for g in rule["apiGroups"]:
+                        for r in rule["resources"]:
+                            for v in rule["verbs"]:
+                                granted.add((v, r, g))
+        self.assertEqual(sorted(USED_VERBS - granted), [], "used but not granted")
+        self.assertEqual(sorted(granted - USED_VERBS), [], "granted but never used")
+
+
+USED_VERBS = set()
+
+
+if __name__ == "__main__":
+    # The RBAC check runs last, on the verbs every other test made the
+    # scheduler issue through the proxy.
+    original = FaultProxy.stop
+
+    def stop_and_collect(self):
+        USED_VERBS.update(self.verbs)
+        original(self)
+    FaultProxy.stop = stop_and_collect
+    loader = unittest.TestLoader()
+    suite = unittest.TestSuite()
+    for case in (Schedules, Faults, Https, BadKubeconfig, LeaderElection, Rbac):
+        suite.addTests(loader.loadTestsFromTestCase(case))
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)

@@ -1,0 +1,81 @@
+"""`scoria serve` as a real process on an ephemeral loopback port, for the
+Python service tests."""
+import os
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+
+
+class ScoriaServe:
+    def __init__(self, scoria, work, name, config, *extra):
+        self.dir = os.path.join(work, name)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.log_path = os.path.join(self.dir, "serve.log")
+        self.log = open(self.log_path, "w+")
+        self.proc = subprocess.Popen(
+            [scoria, "serve", "--config", config, "--state-dir", os.path.join(self.dir, "state"),
+             "--port", "0", "--schedule-period", "100", *extra],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = None
+        for _ in range(400):
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.text())
+            if m:
+                self.port = int(m.group(1))
+                break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        if self.port is None:
+            self.stop()
+            raise RuntimeError("scoria serve did not start:\n" + self.text())
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def text(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def get(self, path):
+        """(status, body) of a GET to the service."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def metric(self, name):
+        """The value of the first sample of metric `name` (a full sample
+        name with labels, or a prefix), or None."""
+        _, text = self.get("/metrics")
+        for line in text.splitlines():
+            if line.startswith(name):
+                return float(line.rsplit(" ", 1)[1])
+        return None
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if not self.log.closed:
+            self.log.close()
+
+
+def wait_for(predicate, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    return None
