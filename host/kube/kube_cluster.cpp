@@ -1,5 +1,6 @@
 #include "kube/kube_cluster.h"
 
+#include <algorithm>
 #include <random>
 
 #include "api/object_meta.h"
@@ -122,6 +123,9 @@ void KubeCluster::note_pods(std::vector<cache::ObjectChange>& changes) {
 
 std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   settle_binds();
+  // Read before the queue is taken: a kind marked listed has all its list
+  // in what is taken.
+  const std::set<std::string> listed = synced_ ? std::set<std::string>() : queue_.listed();
   std::vector<cache::ObjectChange> changes = queue_.take();
   note_pods(changes);
   if (synced_) {
@@ -129,18 +133,42 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
     return std::nullopt;
   }
   for (cache::ObjectChange& c : changes) initial_.push_back(std::move(c));
-  const std::set<std::string> listed = queue_.listed();
   std::vector<std::string> missing;
   for (const api::Resource& r : api::resources())
     if (r.scheduled && !listed.contains(std::string(r.plural))) missing.emplace_back(r.plural);
-  if (!missing.empty())
+  const auto waiting = [&] {
     return "waiting for the first list of " + join(missing, ", ") + " from the API server";
-  const size_t objects = initial_.size();
-  cache.set_scheduler_names(options_.scheduler_names);
-  cache.replace(std::exchange(initial_, {}));
+  };
+  // Pods wait for what they name; once the rest is in, they go to the cache
+  // as their pages arrive, while later pages are still being read.
+  if (!missing.empty() && !(missing.size() == 1 && missing[0] == "pods")) return waiting();
+  if (ingested_ == 0) cache.set_scheduler_names(options_.scheduler_names);
+  // The cache's load order (what is named before what names it), arrival
+  // order kept within a kind.
+  const auto rank = [](cache::Kind k) {
+    switch (k) {
+      case cache::Kind::Node:
+        return 0;
+      case cache::Kind::Queue:
+        return 1;
+      case cache::Kind::PriorityClass:
+        return 2;
+      case cache::Kind::PodGroup:
+        return 3;
+      case cache::Kind::Pod:
+        return 4;
+    }
+    return 5;
+  };
+  std::stable_sort(initial_.begin(), initial_.end(),
+                   [&](const auto& a, const auto& b) { return rank(a.kind) < rank(b.kind); });
+  ingested_ += initial_.size();
+  cache.apply_changes(initial_);
+  initial_.clear();
+  if (!missing.empty()) return waiting();
   synced_ = true;
   log::write(log::kInfo, kWho,
-             "cache synced: " + std::to_string(objects) + " objects in " +
+             "cache synced: " + std::to_string(ingested_) + " objects in " +
                  std::to_string(
                      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_)
                          .count()) +

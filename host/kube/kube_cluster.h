@@ -88,7 +88,8 @@ class KubeCluster : public cache::ClusterSource {
   std::atomic<bool> always_{true};  // "leading" without election
   std::unique_ptr<Writer> writer_;
   bool synced_ = false;
-  std::vector<cache::ObjectChange> initial_;
+  std::vector<cache::ObjectChange> initial_;  // waiting for the first lists
+  size_t ingested_ = 0;                       // objects the cache took before it synced
   std::chrono::steady_clock::time_point started_;
   std::unordered_map<std::string, Assumed> assumed_;
   // When each pending pod of ours was first seen, by key.

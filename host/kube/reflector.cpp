@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "http/client.h"
+#include "input/ordered_batches.h"
 #include "kube/decode_change.h"
 #include "log/log.h"
 
@@ -103,6 +104,7 @@ void Reflector::log_failure(const std::string& what) {
 }
 
 void Reflector::list() {
+  const Clock::time_point start = Clock::now();
   std::vector<cache::ObjectChange> changes;
   std::unordered_map<std::string, std::string> seen;
   std::string cont;
@@ -126,12 +128,36 @@ void Reflector::list() {
                            " is not a Kubernetes list");
     version = text_at(page, "metadata", "resourceVersion");
     cont = text_at(page, "metadata", "continue");
-    for (json& item : page["items"]) {
+    // Items are decoded on every core, then taken in order here.
+    json& items = page["items"];
+    std::vector<std::vector<cache::ObjectChange>> decoded(items.size());
+    std::vector<std::string> errors(items.size());
+    input::run_ordered_batches(items.size(), [&](size_t i) {
+      if (!items[i].is_object()) return true;
+      try {
+        decode_change(items[i], resource_, decoded[i]);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+      return true;
+    });
+    for (size_t i = 0; i < items.size(); ++i) {
+      const json& item = items[i];
       if (!item.is_object()) continue;
       std::string key = key_of(item);
-      seen.emplace(key, text_at(item, "metadata", "resourceVersion"));
-      decode(item, changes);
+      std::string item_version = text_at(item, "metadata", "resourceVersion");
+      if (errors[i].empty()) {
+        undecodable_.erase(key);
+        for (cache::ObjectChange& c : decoded[i]) changes.push_back(std::move(c));
+      } else {
+        log_undecodable(key, item_version, errors[i]);
+      }
+      seen.emplace(std::move(key), std::move(item_version));
     }
+    // The first list goes out page by page, so the cache takes the pages
+    // while later ones are read; a relist goes out whole, with what it
+    // found deleted, once it is complete.
+    if (!listed_once_) out_.push(std::exchange(changes, {}));
   } while (!cont.empty() && !stop_);
   if (stop_) throw Cancelled();
   // What the last list had and this one has not was deleted meanwhile.
@@ -140,6 +166,12 @@ void Reflector::list() {
   known_ = std::move(seen);
   version_ = version;
   ++lists_;
+  log::write(
+      log::kInfo, kWho,
+      std::string(resource_.plural) + ": listed " + std::to_string(known_.size()) + " in " +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count()) +
+          "ms (resourceVersion " + version_ + ")");
   out_.push(std::move(changes));
   if (!listed_once_) {
     listed_once_ = true;
@@ -200,21 +232,24 @@ std::string Reflector::key_of(const json& item) const { return object_key(item, 
 
 bool Reflector::decode(json& item, std::vector<cache::ObjectChange>& out) {
   const std::string key = key_of(item);
-  const std::string version = text_at(item, "metadata", "resourceVersion");
   try {
     decode_change(item, resource_, out);
     undecodable_.erase(key);
     return true;
   } catch (const std::exception& e) {
-    const auto [it, fresh] = undecodable_.try_emplace(key, version);
-    if (fresh || it->second != version) {
-      it->second = version;
-      log::write(log::kWarning, kWho,
-                 std::string(resource_.kind) + " " + key + " (resourceVersion " + version +
-                     ") cannot be read and is skipped: " + e.what());
-    }
+    log_undecodable(key, text_at(item, "metadata", "resourceVersion"), e.what());
     return false;
   }
+}
+
+void Reflector::log_undecodable(const std::string& key, const std::string& version,
+                                const std::string& error) {
+  const auto [it, fresh] = undecodable_.try_emplace(key, version);
+  if (!fresh && it->second == version) return;
+  it->second = version;
+  log::write(log::kWarning, kWho,
+             std::string(resource_.kind) + " " + key + " (resourceVersion " + version +
+                 ") cannot be read and is skipped: " + error);
 }
 
 }  // namespace scoria::kube

@@ -62,6 +62,9 @@ class Reflector {
   /// The change `item` stands for (appended to `out`), and its key; false
   /// (logged once per version) if it does not decode.
   bool decode(nlohmann::json& item, std::vector<cache::ObjectChange>& out);
+  /// Logs an object that does not decode, once per version of it.
+  void log_undecodable(const std::string& key, const std::string& version,
+                       const std::string& error);
   std::string key_of(const nlohmann::json& item) const;
   std::string path() const;
   void log_failure(const std::string& what);

@@ -149,7 +149,7 @@ void Writer::execute(Connection& c, WriteOp& op) {
 
 Response Writer::call(Connection& c, std::string_view method, const std::string& target,
                       const std::string& body, std::string_view content_type) {
-  std::minstd_rand random(std::random_device{}());
+  thread_local std::minstd_rand random(std::random_device{}());
   auto backoff = std::chrono::milliseconds(100);
   for (int attempt = 1;; ++attempt) {
     if (!client_.admit(stop_)) throw Cancelled();

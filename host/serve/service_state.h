@@ -180,11 +180,13 @@ struct Service::State {
   void tick() {
     if (stopping) return;
     session_start = Clock::now();
+    report_source();
     try {
       if (auto error = source().refresh(cache)) {
         if (sync_error != error) state_detail::warn("the cluster cannot be scheduled: " + *error);
         sync_error = error;
-        schedule_next();
+        // Not a period's wait: the first session starts as soon as it can.
+        schedule_next(std::chrono::milliseconds(std::min<int64_t>(period_ms(), 50)));
         return;
       }
     } catch (const std::exception& e) {
@@ -192,7 +194,6 @@ struct Service::State {
       schedule_next();
       return;
     }
-    report_source();
     // A standby keeps its cache current, so that it can take over at once,
     // but runs no session.
     if (!source().may_schedule()) {
@@ -268,7 +269,7 @@ struct Service::State {
     metrics.set_api_writes("event", "ok", static_cast<double>(st.writes.events));
   }
 
-  void schedule_next() {
+  void schedule_next(std::optional<std::chrono::milliseconds> after = std::nullopt) {
     // The pings come from here only: a session that never finishes stops
     // them, and systemd restarts the unit.
     if (!notified_ready) {
@@ -278,7 +279,7 @@ struct Service::State {
     sd_notify(0, "WATCHDOG=1");
     kube.reap(std::chrono::system_clock::now());
     watchers.expire(Clock::now());
-    timer.expires_at(session_start + std::chrono::milliseconds(period_ms()));
+    timer.expires_at(session_start + after.value_or(std::chrono::milliseconds(period_ms())));
     timer.async_wait([this](const boost::system::error_code& ec) {
       if (!ec) tick();
     });

@@ -62,7 +62,10 @@ class FaultProxy:
                 pass
 
             def do_GET(self):
-                proxy.handle(self)
+                try:
+                    proxy.handle(self)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client went away
 
             do_POST = do_PUT = do_PATCH = do_DELETE = do_GET
 

@@ -435,7 +435,7 @@ class LeaderElection(KubeSourceCase):
         leader = wait_for(lambda: self.leader([one, two]), 15)
         self.assertIsNotNone(leader, one.text() + two.text())
         standby = two if leader is one else one
-        self.assertEqual(standby.metric("leader_election_master_status"), 0.0)
+        self.assertTrue(wait_for(lambda: standby.metric("leader_election_master_status") == 0.0))
         self.cluster.gang("first", 2)
         self.assertTrue(wait_for(lambda: self.cluster.bound(["first-0", "first-1"]), 20))
         self.assertEqual(standby.metric("scoria_sessions_total"), 0.0)
