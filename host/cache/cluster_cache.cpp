@@ -261,4 +261,19 @@ void ClusterCache::apply(const session::Outcome& outcome) {
     if (const uint32_t g = groups_.find(st.key); g != kNone) groups_.at(g).phase = st.phase;
 }
 
+void ClusterCache::forget_bind(const std::string& pod) {
+  const uint32_t p = pods_.find(pod);
+  if (p == kNone) return;
+  PodEntry& e = pods_.at(p);
+  // Only a bind apply() made: a pod the source reported on a node stays.
+  if (e.status != SCORIA_TASK_BOUND || e.pod.node_name.empty()) return;
+  ++generation_;
+  index_pod(p, false);
+  e.pod.node_name.clear();
+  index_pod(p, true);
+  e.node = kNone;
+  e.status = SCORIA_TASK_PENDING;
+  e.listed = ours(e.pod);
+}
+
 }  // namespace scoria::cache

@@ -65,6 +65,11 @@ class ClusterCache {
   /// evictions take pods out of the session, PodGroups take their new phase.
   void apply(const session::Outcome& outcome);
 
+  /// Undoes apply()'s bind of `pod` ("ns/name") when the source could not
+  /// write it: the pod is pending again, for a later session (kube-
+  /// scheduler's ForgetPod). A pod the source itself reported bound stays.
+  void forget_bind(const std::string& pod);
+
   const std::vector<std::string>& dims() const { return dims_; }
   uint64_t generation() const { return generation_; }
   size_t node_count() const { return nodes_.size(); }

@@ -108,6 +108,11 @@ std::string TokenSource::current() {
   return token_;
 }
 
+void TokenSource::rejected() {
+  std::lock_guard lock(mutex_);
+  checked_ = {};
+}
+
 struct Connection::Io {
   ClientConfig config;
   std::shared_ptr<ssl::context> tls;
@@ -296,6 +301,7 @@ Response Connection::request(std::string_view method, const std::string& target,
       const auto& res = parser.get();
       Response out;
       out.status = res.result_int();
+      if (out.status == 401 && c.token) c.token->rejected();
       out.retry_after = retry_after(res.base());
       const bool keep = res.keep_alive();
       out.body = std::move(parser.release().body());

@@ -55,6 +55,9 @@ class TokenSource {
  public:
   explicit TokenSource(const ClientConfig& config);
   std::string current();
+  /// The server refused the token: look at the file again on the next use
+  /// (it may have been rotated within the last second).
+  void rejected();
 
  private:
   std::filesystem::path file_;

@@ -81,14 +81,18 @@ KubeSourceStatus KubeCluster::status() const {
   return s;
 }
 
-void KubeCluster::settle_binds() {
+void KubeCluster::settle_binds(cache::ClusterCache& cache) {
   for (const BindSettled& s : writer_->take_settled()) {
     const auto it = assumed_.find(s.pod);
     if (it == assumed_.end()) continue;
-    if (s.bound)
+    if (s.bound) {
       it->second.written = true;  // until the watch shows it
-    else
-      assumed_.erase(it);  // the writer has read the pod again
+      continue;
+    }
+    // Pending again for a later session; the writer has also asked the
+    // server for the pod as it is now, which follows through the queue.
+    assumed_.erase(it);
+    cache.forget_bind(s.pod);
   }
   const Clock::time_point now = Clock::now();
   std::erase_if(assumed_, [&](const auto& a) {
@@ -122,7 +126,7 @@ void KubeCluster::note_pods(std::vector<cache::ObjectChange>& changes) {
 }
 
 std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
-  settle_binds();
+  settle_binds(cache);
   // Read before the queue is taken: a kind marked listed has all its list
   // in what is taken.
   const std::set<std::string> listed = synced_ ? std::set<std::string>() : queue_.listed();

@@ -74,7 +74,7 @@ class KubeCluster : public cache::ClusterSource {
     std::chrono::steady_clock::time_point since;
     bool written = false;  // the server acknowledged the bind
   };
-  void settle_binds();
+  void settle_binds(cache::ClusterCache& cache);
   void note_pods(std::vector<cache::ObjectChange>& changes);
   nlohmann::json make_event(const std::string& kind, const std::string& api_version,
                             const std::string& key, const std::string& reason,

@@ -37,7 +37,10 @@ std::string pod_group_path(const std::string& key) {
       {"apis", "scheduling.volcano.sh", "v1beta1", "namespaces", n.ns, "podgroups", n.name});
 }
 
-bool retryable(unsigned status) { return status == 429 || status >= 500 || status == 0; }
+// 401 too: a rotated token is read again for the next try.
+bool retryable(unsigned status) {
+  return status == 429 || status >= 500 || status == 0 || status == 401;
+}
 
 }  // namespace
 

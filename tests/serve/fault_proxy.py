@@ -53,6 +53,7 @@ class FaultProxy:
         self.bind_answers = []        # (pod, status) as answered to the client
         self.verbs = set()            # (verb, resource, group)
         self.rules = []               # functions(method, path, query, body) -> action or None
+        self.token = None             # when set, requests must carry it as a bearer token
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -116,6 +117,11 @@ class FaultProxy:
         path, _, query = target.partition("?")
         length = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(length) if length else b""
+        if self.token and h.headers.get("Authorization") != "Bearer " + self.token:
+            self.reply(h, 401, json.dumps({"kind": "Status", "code": 401,
+                                           "reason": "Unauthorized",
+                                           "message": "Unauthorized"}).encode(), {})
+            return
         verb = verb_of(h.command, path, query)
         if verb:
             with self.lock:

@@ -203,6 +203,28 @@ class Schedules(KubeSourceCase):
         self.assertIsNone(where["mine-0"])  # 3 of 4 cpu taken by their pod
         self.assertIsNone(where["theirs-pending"])
 
+    def test_a_rotated_token_file_is_read_again(self):
+        self.base_cluster()
+        token = os.path.join(self.work, "token")
+        with open(token, "w") as f:
+            f.write("first-token\n")
+        self.proxy.token = "first-token"
+        path = kubeconfig(os.path.join(self.work, "kubeconfig"),
+                          f"http://127.0.0.1:{self.proxy.port}", extra_user={"tokenFile": token})
+        s = ScoriaServe(SCORIA, self.work, "scheduler", CONFIG, "--source", "kubernetes",
+                        "--kubeconfig", path, "--scheduler-name", SCHEDULER)
+        self.schedulers.append(s)
+        self.cluster.gang("a", 1)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["a-0"])), s.text())
+        # Rotated as the kubelet rotates projected tokens: a new file moved
+        # over the old one.
+        with open(token + ".new", "w") as f:
+            f.write("second-token\n")
+        os.replace(token + ".new", token)
+        self.proxy.token = "second-token"
+        self.cluster.gang("b", 1)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["b-0"]), 30), s.text())
+
     def test_preemption_evicts_through_the_eviction_subresource(self):
         cluster = self.cluster
         cluster.node("node-a", "6")
@@ -269,6 +291,18 @@ class Faults(KubeSourceCase):
         self.assertIn(("default/a-0", 409), self.proxy.bind_answers)
         # Scheduling goes on.
         self.run_gangs(s, ["b"])
+
+    def test_a_bind_that_fails_and_cannot_be_read_back_is_tried_again(self):
+        self.base_cluster()
+        # Every try of the writer fails, and so does reading the pod back:
+        # only undoing the bind in the cache lets a later session retry it.
+        self.proxy.add_rule(once(5, is_bind("a-0"), {"status": 500}))
+        self.proxy.add_rule(once(5, lambda m, p, q: m == "GET" and p.endswith("/pods/a-0"),
+                                 {"status": 500}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a"], size=1)
+        self.assertEqual(sum(1 for pod, st in self.proxy.bind_answers
+                             if pod == "default/a-0" and st == 500), 5)
 
     def test_429_with_retry_after_is_waited_out(self):
         self.base_cluster()
