@@ -5,6 +5,7 @@
 
 #include "api/object_meta.h"
 #include "log/log.h"
+#include "model/quantity.h"
 
 namespace scoria::kube {
 
@@ -105,6 +106,8 @@ void KubeCluster::note_pods(std::vector<cache::ObjectChange>& changes) {
   for (cache::ObjectChange& c : changes) {
     if (c.kind == cache::Kind::PodGroup && c.type == cache::ObjectChange::Type::Delete)
       written_status_.erase(c.key);
+    if (c.kind == cache::Kind::Queue && c.type == cache::ObjectChange::Type::Delete)
+      written_queue_.erase(c.key);
     if (c.kind != cache::Kind::Pod) continue;
     if (c.type == cache::ObjectChange::Type::Delete) {
       assumed_.erase(c.key);
@@ -261,6 +264,20 @@ std::vector<double> KubeCluster::record(const session::Outcome& outcome,
                      {},
                      make_event("PodGroup", "scheduling.volcano.sh/v1beta1", st.key,
                                 "Unschedulable", "Warning", st.unschedulable)});
+  }
+  // Queue status: what is allocated in each queue, as Volcano's scheduler
+  // writes it, when it changed.
+  const std::vector<std::string>& dims = cache.dims();
+  for (const auto& q : outcome.queues) {
+    json allocated = json::object();
+    for (size_t d = 0; d < dims.size() && d < q.allocated.size(); ++d)
+      if (q.allocated[d] > 0 && dims[d] != "pods")
+        allocated[dims[d]] = model::format_quantity(dims[d], q.allocated[d]);
+    std::string text = allocated.dump();
+    std::string& written = written_queue_[q.name];
+    if (written == text) continue;
+    written = std::move(text);
+    ops.push_back({WriteOp::Type::QueueStatus, q.name, {}, json{{"allocated", allocated}}});
   }
   writer_->submit(std::move(ops));
   cache.apply(outcome);

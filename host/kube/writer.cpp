@@ -144,7 +144,11 @@ void Writer::execute(Connection& c, WriteOp& op) {
     case WriteOp::Type::Evict:
       return evict(c, op);
     case WriteOp::Type::PodGroupStatus:
-      return pod_group_status(c, op);
+      return status_update(c, op, pod_group_path(op.key), "PodGroup " + op.key);
+    case WriteOp::Type::QueueStatus:
+      return status_update(
+          c, op, http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues", op.key}),
+          "Queue " + op.key);
     case WriteOp::Type::Event:
       return event(c, op);
   }
@@ -222,14 +226,14 @@ void Writer::evict(Connection& c, const WriteOp& op) {
   resync(c, op.key);
 }
 
-void Writer::pod_group_status(Connection& c, const WriteOp& op) {
-  const std::string path = pod_group_path(op.key);
+void Writer::status_update(Connection& c, const WriteOp& op, const std::string& path,
+                           const std::string& what) {
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     const Response got = call(c, "GET", path, "");
     if (got.status == 404) return;  // deleted meanwhile
-    if (got.status != 200) throw ApiError("reading PodGroup " + op.key, got);
+    if (got.status != 200) throw ApiError("reading " + what, got);
     json group = json::parse(got.body, nullptr, false);
-    if (!group.is_object()) throw TransportError("PodGroup " + op.key + " is not JSON");
+    if (!group.is_object()) throw TransportError(what + " is not JSON");
     json& status = group["status"];
     if (!status.is_object()) status = json::object();
     for (const auto& [field, value] : op.status.items()) {
@@ -247,12 +251,12 @@ void Writer::pod_group_status(Connection& c, const WriteOp& op) {
       return;
     }
     if (put.status == 404) return;
-    if (put.status != 409) throw ApiError("writing the status of PodGroup " + op.key, put);
+    if (put.status != 409) throw ApiError("writing the status of " + what, put);
     std::lock_guard lock(mutex_);
     ++stats_.retries;
   }
   log::write(log::kWarning, kWho,
-             "the status of PodGroup " + op.key + " kept conflicting; a later session writes it");
+             "the status of " + what + " kept conflicting; a later session writes it");
 }
 
 void Writer::event(Connection& c, const WriteOp& op) {

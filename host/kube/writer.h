@@ -30,11 +30,13 @@
 namespace scoria::kube {
 
 struct WriteOp {
-  enum class Type : uint8_t { Bind, Evict, PodGroupStatus, Event };
+  enum class Type : uint8_t { Bind, Evict, PodGroupStatus, Event, QueueStatus };
   Type type = Type::Bind;
-  std::string key;        // "ns/name" of the pod or PodGroup
-  std::string node;       // Bind
-  nlohmann::json status;  // PodGroupStatus: the status to write; Event: the Event object
+  std::string key;   // "ns/name" of the pod or PodGroup
+  std::string node;  // Bind
+  // PodGroupStatus, QueueStatus: the status fields to write (null removes
+  // one); Event: the Event object.
+  nlohmann::json status;
 };
 
 /// How a bind ended, for the cache's assumed pods.
@@ -71,7 +73,10 @@ class Writer {
   void execute(Connection& c, WriteOp& op);
   void bind(Connection& c, const WriteOp& op);
   void evict(Connection& c, const WriteOp& op);
-  void pod_group_status(Connection& c, const WriteOp& op);
+  /// Reads the object at `path`, sets the fields of op.status in its status
+  /// and writes it through the status subresource, again on conflict.
+  void status_update(Connection& c, const WriteOp& op, const std::string& path,
+                     const std::string& what);
   void event(Connection& c, const WriteOp& op);
   /// Reads the pod again and queues its current state (or its deletion).
   void resync(Connection& c, const std::string& key);

@@ -174,6 +174,11 @@ class Schedules(KubeSourceCase):
         self.assert_bound_once(["train-0", "train-1"])
         self.assertTrue(wait_for(
             lambda: self.cluster.pod_group("train").get("status", {}).get("phase") == "Running"))
+        queue = self.cluster.custom.get_cluster_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "queues", "default")
+        self.assertTrue(wait_for(lambda: self.cluster.custom.get_cluster_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "queues", "default")
+            .get("status", {}).get("allocated", {}).get("cpu") == "6"), queue)
         events = self.cluster.core.list_namespaced_event("default").items
         scheduled = sorted(e.involved_object.name for e in events if e.reason == "Scheduled")
         self.assertEqual(scheduled, ["train-0", "train-1"])
