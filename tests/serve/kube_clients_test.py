@@ -21,6 +21,9 @@ import unittest
 from kubernetes import client, config, watch
 from kubernetes.client.rest import ApiException
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_process import wait_for  # noqa: E402
+
 SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 
 NODES = """
@@ -117,14 +120,6 @@ current-context: scoria
         self.log.close()
 
 
-def wait_for(predicate, seconds=20):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    return None
 
 
 class Kubectl(unittest.TestCase):
