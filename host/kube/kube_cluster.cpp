@@ -112,6 +112,7 @@ void KubeCluster::note_pods(std::vector<cache::ObjectChange>& changes) {
     if (c.type == cache::ObjectChange::Type::Delete) {
       assumed_.erase(c.key);
       seen_at_.erase(c.key);
+      unschedulable_pods_.erase(c.key);
       continue;
     }
     auto& pod = std::get<model::Pod>(c.object);
@@ -236,7 +237,30 @@ std::vector<double> KubeCluster::record(const session::Outcome& outcome,
                    make_event("Pod", "v1", pod, "Evict", "Warning",
                               "Pod is evicted, because of preemption or reclaim")});
   }
+  std::vector<WriteOp> background;
   for (const auto& st : outcome.pod_groups) {
+    // Each pending member of an unschedulable job: PodScheduled=False and a
+    // FailedScheduling event, when its message changes (Volcano's
+    // taskUnschedulable writes both only then).
+    for (const std::string& pod : st.pending) {
+      std::string& said = unschedulable_pods_[pod];
+      if (said == st.unschedulable) continue;
+      said = st.unschedulable;
+      background.push_back({WriteOp::Type::PodCondition,
+                            pod,
+                            {},
+                            json{{"type", "PodScheduled"},
+                                 {"status", "False"},
+                                 {"reason", "Unschedulable"},
+                                 {"message", st.unschedulable},
+                                 {"lastTransitionTime",
+                                  api::ObjectMeta::rfc3339(std::chrono::system_clock::now())}}});
+      background.push_back(
+          {WriteOp::Type::Event,
+           pod,
+           {},
+           make_event("Pod", "v1", pod, "FailedScheduling", "Warning", st.unschedulable)});
+    }
     if (st.key.empty()) continue;
     const std::string phase = model::phase_name(st.phase);
     auto& written = written_status_[st.key];
@@ -279,7 +303,9 @@ std::vector<double> KubeCluster::record(const session::Outcome& outcome,
     written = std::move(text);
     ops.push_back({WriteOp::Type::QueueStatus, q.name, {}, json{{"allocated", allocated}}});
   }
+  for (const auto& bind : outcome.binds) unschedulable_pods_.erase(bind.pod);
   writer_->submit(std::move(ops));
+  writer_->submit_background(std::move(background));
   cache.apply(outcome);
   return latencies;
 }

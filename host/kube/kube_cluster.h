@@ -96,6 +96,8 @@ class KubeCluster : public cache::ClusterSource {
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_at_;
   // The PodGroup status last written, by key: phase and message.
   std::unordered_map<std::string, std::pair<std::string, std::string>> written_status_;
+  // The unschedulable message last written on each pending pod, by key.
+  std::unordered_map<std::string, std::string> unschedulable_pods_;
   // The Queue status.allocated last written (as JSON text), by name.
   std::unordered_map<std::string, std::string> written_queue_;
 };

@@ -78,6 +78,15 @@ void Writer::submit(std::vector<WriteOp> ops) {
   wake_.notify_all();
 }
 
+void Writer::submit_background(std::vector<WriteOp> ops) {
+  if (ops.empty()) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (WriteOp& op : ops) background_.push_back(std::move(op));
+  }
+  wake_.notify_all();
+}
+
 std::vector<BindSettled> Writer::take_settled() {
   std::lock_guard lock(mutex_);
   return std::exchange(settled_, {});
@@ -85,7 +94,7 @@ std::vector<BindSettled> Writer::take_settled() {
 
 size_t Writer::backlog() const {
   std::lock_guard lock(mutex_);
-  return queue_.size() + in_flight_;
+  return queue_.size() + background_.size() + in_flight_;
 }
 
 WriterStats Writer::stats() const {
@@ -112,10 +121,11 @@ void Writer::work() {
     WriteOp op;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      wake_.wait(lock, [&] { return stop_ || !queue_.empty() || !background_.empty(); });
       if (stop_) break;
-      op = std::move(queue_.front());
-      queue_.pop_front();
+      std::deque<WriteOp>& from = queue_.empty() ? background_ : queue_;
+      op = std::move(from.front());
+      from.pop_front();
       ++in_flight_;
     }
     try {
@@ -151,6 +161,8 @@ void Writer::execute(Connection& c, WriteOp& op) {
           "Queue " + op.key);
     case WriteOp::Type::Event:
       return event(c, op);
+    case WriteOp::Type::PodCondition:
+      return pod_condition(c, op);
   }
 }
 
@@ -267,6 +279,20 @@ void Writer::event(Connection& c, const WriteOp& op) {
     log::write(log::kInfo, kWho, "an event was not recorded: " + status_message(r));
   std::lock_guard lock(mutex_);
   ++stats_.events;
+}
+
+void Writer::pod_condition(Connection& c, const WriteOp& op) {
+  // Strategic merge: conditions merge by type, so only PodScheduled is
+  // touched and no read is needed first.
+  const json patch = {{"status", {{"conditions", json::array({op.status})}}}};
+  const Response r = call(c, "PATCH", pod_path(op.key) + "/status", patch.dump(),
+                          "application/strategic-merge-patch+json");
+  if (r.status == 404) return;  // gone meanwhile
+  if (r.status != 200)
+    log::write(log::kInfo, kWho,
+               "the condition of pod " + op.key + " was not written: " + status_message(r));
+  std::lock_guard lock(mutex_);
+  ++stats_.conditions;
 }
 
 void Writer::resync(Connection& c, const std::string& key) {

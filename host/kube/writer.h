@@ -10,6 +10,9 @@
 // whose bind failed. A bind answered 409 means someone else bound it: the
 // pod is taken as it is now. An eviction refused with 429 (a disruption
 // budget) is not done: the pod stays, and a later session may decide again.
+// Pending pods are marked PodScheduled=False (a strategic merge patch of
+// pods/status, as kube-scheduler writes it; cluster autoscalers read it) on
+// a background queue behind every other write.
 #pragma once
 
 #include <atomic>
@@ -30,12 +33,12 @@
 namespace scoria::kube {
 
 struct WriteOp {
-  enum class Type : uint8_t { Bind, Evict, PodGroupStatus, Event, QueueStatus };
+  enum class Type : uint8_t { Bind, Evict, PodGroupStatus, Event, QueueStatus, PodCondition };
   Type type = Type::Bind;
   std::string key;   // "ns/name" of the pod or PodGroup
   std::string node;  // Bind
   // PodGroupStatus, QueueStatus: the status fields to write (null removes
-  // one); Event: the Event object.
+  // one); Event: the Event object; PodCondition: the condition to merge.
   nlohmann::json status;
 };
 
@@ -47,7 +50,7 @@ struct BindSettled {
 
 struct WriterStats {
   uint64_t binds = 0, bind_failures = 0, evictions = 0, eviction_failures = 0;
-  uint64_t statuses = 0, events = 0, retries = 0;
+  uint64_t statuses = 0, events = 0, conditions = 0, retries = 0;
 };
 
 class Writer {
@@ -62,6 +65,9 @@ class Writer {
   void start();
   void stop();
   void submit(std::vector<WriteOp> ops);
+  /// Writes that only report (pending pods' conditions and their events):
+  /// taken when no other write waits, so they never hold up a bind.
+  void submit_background(std::vector<WriteOp> ops);
   /// Binds finished since the last call.
   std::vector<BindSettled> take_settled();
   /// Writes queued or under way.
@@ -78,6 +84,7 @@ class Writer {
   void status_update(Connection& c, const WriteOp& op, const std::string& path,
                      const std::string& what);
   void event(Connection& c, const WriteOp& op);
+  void pod_condition(Connection& c, const WriteOp& op);
   /// Reads the pod again and queues its current state (or its deletion).
   void resync(Connection& c, const std::string& key);
   /// One request, rate limited, retried on 429 and 5xx (honouring
@@ -95,6 +102,7 @@ class Writer {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<WriteOp> queue_;
+  std::deque<WriteOp> background_;
   size_t in_flight_ = 0;
   std::vector<BindSettled> settled_;
   WriterStats stats_;

@@ -267,6 +267,7 @@ struct Service::State {
     metrics.set_api_writes("evict", "failed", static_cast<double>(st.writes.eviction_failures));
     metrics.set_api_writes("status", "ok", static_cast<double>(st.writes.statuses));
     metrics.set_api_writes("event", "ok", static_cast<double>(st.writes.events));
+    metrics.set_api_writes("condition", "ok", static_cast<double>(st.writes.conditions));
   }
 
   void schedule_next(std::optional<std::chrono::milliseconds> after = std::nullopt) {

@@ -117,7 +117,9 @@ Outcome Session::close() {
       out.pipelined.push_back({t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name});
 
   for (const Job& job : jobs_) {
-    Outcome::PodGroupStatus st{job.uid, model::PodGroupPhase::Pending, {}};
+    Outcome::PodGroupStatus st;
+    st.key = job.uid;
+    st.phase = model::PodGroupPhase::Pending;
     bool unschedulable = false;
     const int32_t releasing = releasing_placed(job, tasks_);
     // A gang whose only missing members are terminating on their nodes is
@@ -129,6 +131,8 @@ Outcome Session::close() {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);
       out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
+      for (uint32_t t : job.tasks)
+        if (tasks_[t].status == SCORIA_TASK_PENDING) st.pending.push_back(tasks_[t].views->uid);
     }
     st.phase = phase_of(job, unschedulable, releasing);
     st.running = job.status_count[5];

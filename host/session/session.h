@@ -134,10 +134,13 @@ struct Outcome {
   };
   struct PodGroupStatus {
     std::string key;  // "ns/name"
-    model::PodGroupPhase phase;
+    model::PodGroupPhase phase = model::PodGroupPhase::Pending;
     std::string unschedulable;  // condition message; empty if schedulable
     // Members by status, as Volcano's PodGroup status counts them.
     int32_t running = 0, succeeded = 0, failed = 0;
+    // The pending members ("ns/name") of an unschedulable job, which the
+    // message concerns (Volcano marks each PodScheduled=False with it).
+    std::vector<std::string> pending;
   };
   std::vector<Bind> binds;
   std::vector<Bind> pipelined;

@@ -194,6 +194,21 @@ class Schedules(KubeSourceCase):
         self.assertIn("tasks in gang unschedulable", cond["message"])
         self.assertFalse(any(self.cluster.placement().values()))
         self.assertEqual(sum(self.proxy.binds.values()), 0)
+        # Each pending pod: PodScheduled=False with the job's message, and
+        # one FailedScheduling event (not one per session).
+        def scheduled_condition():
+            status = self.cluster.core.read_namespaced_pod("big-0", "default").status
+            return [c for c in ((status and status.conditions) or [])
+                    if c.type == "PodScheduled"]
+        pod = wait_for(scheduled_condition)
+        self.assertIsNotNone(pod, s.text())
+        self.assertEqual((pod[0].status, pod[0].reason, pod[0].message),
+                         ("False", "Unschedulable", cond["message"]))
+        time.sleep(1)  # ten more sessions
+        failed = [e for e in self.cluster.core.list_namespaced_event("default").items
+                  if e.reason == "FailedScheduling"]
+        self.assertEqual(sorted(e.involved_object.name for e in failed),
+                         ["big-0", "big-1", "big-2"])
 
     def test_pods_of_other_schedulers_occupy_their_nodes_and_are_not_placed(self):
         self.base_cluster(nodes=1)

@@ -122,7 +122,10 @@ TEST_F(LocalRefresh, WhatASessionDecidedIsAppliedInPlace) {
   session::Outcome outcome;
   outcome.binds.push_back({"ns/a", "n1"});
   outcome.evictions.push_back("ns/b");
-  outcome.pod_groups.push_back({"ns/a", model::PodGroupPhase::Running, ""});
+  session::Outcome::PodGroupStatus status;
+  status.key = "ns/a";
+  status.phase = model::PodGroupPhase::Running;
+  outcome.pod_groups.push_back(status);
   cluster.record(outcome, cache);
   const uint64_t generation = cache.generation();
   cluster.refresh(cache);  // nothing new to read
