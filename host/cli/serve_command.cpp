@@ -25,6 +25,7 @@ constexpr const char* kServeUsage =
     "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
     "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
+    "                    [--watch-bookmark-interval 1m]\n"
     "                    [--source local|kubernetes]\n"
     "  The kubernetes source (Volcano's flags):\n"
     "                    [--kubeconfig FILE [--context NAME] | --master URL | in-cluster]\n"
@@ -149,6 +150,8 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       o.http.max_connections = parse_count(a, value(), 0, 1'000'000);
     } else if (a == "--watch-buffer") {
       o.http.stream_buffer = parse_count(a, value(), 4096, uint64_t{1} << 32, true);
+    } else if (a == "--watch-bookmark-interval") {
+      o.bookmark_interval = parse_duration(a, value());
     } else if (a == "--watchdog-periods") {
       o.watchdog_periods = static_cast<int64_t>(parse_count(a, value(), 2, 1'000'000));
     } else if (a == "--source") {

@@ -240,8 +240,6 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
   const Resource& r = *at.resource;
   Selection sel = selection(at, query);
   const std::string rv = api::query_param(query, "resourceVersion").value_or("");
-  // allowWatchBookmarks is accepted: bookmarks are optional for a server,
-  // and this one sends none.
   std::optional<WatchHub::Clock::time_point> deadline;
   if (auto t = api::query_param(query, "timeoutSeconds"); t && !t->empty())
     deadline = WatchHub::Clock::now() +
@@ -285,11 +283,26 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     if (!sel.matches(r, object)) return std::nullopt;
     return json{{"type", e.type}, {"object", std::move(object)}}.dump() + "\n";
   };
+  // A BOOKMARK is an object of the kind with only its resourceVersion, as
+  // the API server sends it.
+  WatchHub::Bookmark bookmark;
+  if (const auto allow = api::query_param(query, "allowWatchBookmarks");
+      allow && (*allow == "true" || *allow == "1"))
+    bookmark = [kind, api_version = api::api_version(r)](int64_t version) {
+      return json{{"type", "BOOKMARK"},
+                  {"object",
+                   {{"kind", kind},
+                    {"apiVersion", api_version},
+                    {"metadata", {{"resourceVersion", std::to_string(version)}}}}}}
+                 .dump() +
+             "\n";
+    };
   http::Reply reply{http::make_response(200, "", "application/json", request.version()), {}};
   reply.on_stream = [this, initial = std::move(initial), after, render = std::move(render),
-                     deadline](std::shared_ptr<http::Stream> stream) mutable {
+                     deadline,
+                     bookmark = std::move(bookmark)](std::shared_ptr<http::Stream> stream) mutable {
     if (!initial.empty()) stream->write(std::move(initial));
-    watchers_.add(std::move(stream), after, std::move(render), deadline);
+    watchers_.add(std::move(stream), after, std::move(render), deadline, std::move(bookmark));
   };
   return reply;
 }

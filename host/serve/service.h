@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -37,6 +38,9 @@ struct ServeOptions {
   // A plugin callback running longer than this many schedule periods is
   // reported, and the systemd watchdog (and /healthz) stop saying healthy.
   int64_t watchdog_periods = 10;
+  // How often a watch that allows bookmarks gets one (the API server's is
+  // about a minute).
+  std::chrono::milliseconds bookmark_interval{60000};
   // Where the cluster comes from: the local store (false) or a Kubernetes
   // API server (true, with `kube` saying which and how).
   bool kubernetes = false;

@@ -279,6 +279,7 @@ struct Service::State {
     }
     sd_notify(0, "WATCHDOG=1");
     kube.reap(std::chrono::system_clock::now());
+    watchers.bookmark(Clock::now(), options.bookmark_interval);
     watchers.expire(Clock::now());
     timer.expires_at(session_start + after.value_or(std::chrono::milliseconds(period_ms())));
     timer.async_wait([this](const boost::system::error_code& ec) {

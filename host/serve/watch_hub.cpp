@@ -25,9 +25,25 @@ void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after) {
 }
 
 void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after, Render render,
-                   std::optional<Clock::time_point> deadline) {
-  watchers_.push_back({std::move(stream), after, std::move(render), deadline});
+                   std::optional<Clock::time_point> deadline, Bookmark bookmark) {
+  watchers_.push_back({std::move(stream), after, std::move(render), deadline, std::move(bookmark),
+                       Clock::now(), after});
   send(watchers_.back());
+}
+
+void WatchHub::bookmark(Clock::time_point now, Clock::duration every) {
+  for (Watcher& w : watchers_) {
+    if (!w.bookmark || !w.stream->open()) continue;
+    const bool due = now - w.bookmarked >= every;
+    const bool closing = w.deadline && *w.deadline - now <= every;
+    // Nothing new to say: the client has this version already.
+    if (!(due || closing) || w.cursor == w.bookmarked_version) continue;
+    send(w);  // everything up to the cursor goes first
+    if (!w.stream->open()) continue;
+    w.stream->write(w.bookmark(w.cursor));
+    w.bookmarked = now;
+    w.bookmarked_version = w.cursor;
+  }
 }
 
 void WatchHub::expire(Clock::time_point now) {

@@ -23,6 +23,8 @@ class WatchHub {
   /// What one watcher is sent of a log entry: a line (with its newline), or
   /// nothing when the entry is not for it.
   using Render = std::function<std::optional<std::string>(const store::Event&)>;
+  /// A BOOKMARK line saying the watcher has seen everything up to a version.
+  using Bookmark = std::function<std::string(int64_t version)>;
   using Clock = std::chrono::steady_clock;
 
   explicit WatchHub(store::ObjectStore& store) : store_(store) {}
@@ -33,7 +35,12 @@ class WatchHub {
   /// Starts sending `stream` what `render` makes of each entry after
   /// `after`, until `deadline` (a watch's timeoutSeconds) if one is given.
   void add(std::shared_ptr<http::Stream> stream, int64_t after, Render render,
-           std::optional<Clock::time_point> deadline);
+           std::optional<Clock::time_point> deadline, Bookmark bookmark = {});
+  /// Sends a bookmark to each watcher that asked for them (allowWatchBookmarks)
+  /// and had none for `every`, and to each whose deadline comes within it, so
+  /// that a client resumes from a recent version even when what it watches
+  /// rarely changes (the log moves on with other kinds' changes).
+  void bookmark(Clock::time_point now, Clock::duration every);
   /// Closes the watchers whose deadline has passed.
   void expire(Clock::time_point now);
   /// Sends every open stream what is new; forgets closed ones.
@@ -47,6 +54,9 @@ class WatchHub {
     int64_t cursor;
     Render render;
     std::optional<Clock::time_point> deadline;
+    Bookmark bookmark;
+    Clock::time_point bookmarked{};
+    int64_t bookmarked_version = -1;
   };
   void send(Watcher& w);
   void fell_behind(Watcher& w);
