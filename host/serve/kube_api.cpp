@@ -11,6 +11,7 @@
 #include "api/patch.h"
 #include "api/selectors.h"
 #include "api/status.h"
+#include "api/table.h"
 #include "decode/field_reader.h"
 #include "decode/object_decoder.h"
 #include "decode/object_names.h"
@@ -37,6 +38,16 @@ http::Reply answer(unsigned status, const json& body, unsigned version) {
 std::string header(const http::Request& request, beast::http::field f) {
   const auto it = request.find(f);
   return it == request.end() ? std::string() : std::string(it->value());
+}
+
+// The Table kubectl get asks for (Accept: ...;as=Table;g=meta.k8s.io), if it
+// asked for one.
+std::optional<json> as_table(const http::Request& request, const Resource& r, const json& items,
+                             const json& meta, std::string_view query) {
+  if (!api::wants_table(header(request, beast::http::field::accept))) return std::nullopt;
+  const auto include = api::include_object(api::query_param(query, "includeObject"));
+  if (!include) throw ApiError(400, "BadRequest", "includeObject: use None, Metadata or Object");
+  return api::table(r, items, meta, *include, std::chrono::system_clock::now());
 }
 
 std::string store_key(const Resource& r, const std::string& ns, const std::string& name) {
@@ -191,7 +202,11 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
       if (watching) return watch(request, at, query);
       const auto found = store_.get(r.kind, store_key(r, at.namespace_, at.name));
       if (!found) throw api::not_found(r.group, r.plural, at.name);
-      return answer(200, served(r, found->json, found->resource_version), request.version());
+      json object = served(r, found->json, found->resource_version);
+      const json meta = {{"resourceVersion", std::to_string(found->resource_version)}};
+      if (auto table = as_table(request, r, json::array({object}), meta, query))
+        return answer(200, *table, request.version());
+      return answer(200, object, request.version());
     }
     if (method == Verb::put) return update(request, at);
     if (method == Verb::patch) return patch(request, at);
@@ -227,6 +242,8 @@ http::Reply KubeApi::list(const http::Request& request, const ResourcePath& at,
   }
   json meta = {{"resourceVersion", std::to_string(version)}};
   if (!next.empty()) meta["continue"] = next;
+  if (auto table = as_table(request, r, items, meta, query))
+    return answer(200, *table, request.version());
   return answer(200,
                 json{{"kind", std::string(r.kind) + "List"},
                      {"apiVersion", api::api_version(r)},

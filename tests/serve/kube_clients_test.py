@@ -171,6 +171,18 @@ class Kubectl(unittest.TestCase):
         self.assertEqual(pod["metadata"]["labels"], {"app": "train", "tier": "gpu"})
         self.assertIn(pod["spec"]["nodeName"], ("node-a", "node-b"))
 
+        # The server prints (a Table): the pod printer's columns, Volcano's
+        # PodGroup printer columns, -o wide adds the node.
+        table = [line.split() for line in s.kubectl("get", "pods", "-o", "wide").stdout.splitlines()]
+        self.assertEqual(table[0][:5], ["NAME", "READY", "STATUS", "RESTARTS", "AGE"])
+        self.assertIn("NODE", table[0])
+        rows = {r[0]: r for r in table[1:]}
+        self.assertEqual(rows["train-0"][1:4], ["0/1", "Pending", "0"])
+        self.assertEqual(rows["train-0"][table[0].index("NODE")], nodes["train-0"])
+        groups = [line.split() for line in s.kubectl("get", "pg").stdout.splitlines()]
+        self.assertEqual(groups[0], ["NAME", "STATUS", "MINMEMBER", "RUNNINGS", "AGE"])
+        self.assertEqual(groups[1][:3], ["train", "Running", "2"])
+
         # get by short name, across namespaces, with selectors.
         self.assertIn("train", s.kubectl("get", "pg").stdout)
         self.assertIn("node-b", s.kubectl("get", "no").stdout)

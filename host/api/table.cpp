@@ -1,0 +1,333 @@
+#include "api/table.h"
+
+#include <cstdio>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace scoria::api {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::system_clock;
+
+struct Column {
+  const char* name;
+  const char* type;  // string, integer, date
+  int priority;      // 1: shown with -o wide only
+  const char* description;
+  std::function<json(const json& object, Clock::time_point now)> cell;
+};
+
+const json& at(const json& j, std::initializer_list<const char*> path) {
+  static const json null;
+  const json* cur = &j;
+  for (const char* key : path) {
+    if (!cur->is_object()) return null;
+    const auto it = cur->find(key);
+    if (it == cur->end()) return null;
+    cur = &*it;
+  }
+  return *cur;
+}
+
+std::string text(const json& j, std::initializer_list<const char*> path,
+                 const char* absent = "<none>") {
+  const json& v = at(j, path);
+  if (v.is_string() && !v.get_ref<const std::string&>().empty()) return v.get<std::string>();
+  if (v.is_number() || v.is_boolean()) return v.dump();
+  return absent;
+}
+
+json number(const json& j, std::initializer_list<const char*> path) {
+  const json& v = at(j, path);
+  return v.is_number() ? v : json(nullptr);
+}
+
+json name_cell(const json& o, Clock::time_point) { return text(o, {"metadata", "name"}, ""); }
+
+json age_cell(const json& o, Clock::time_point now) {
+  return age(text(o, {"metadata", "creationTimestamp"}, ""), now);
+}
+
+Column name_column() {
+  return {"Name", "string", 0, "Name must be unique within a namespace. Cannot be updated.",
+          name_cell};
+}
+
+Column age_column() {
+  return {"Age", "string", 0,
+          "CreationTimestamp is a timestamp representing the server time "
+          "when this object was created.",
+          age_cell};
+}
+
+// kubectl's pod printer: ready containers, the phase (or the reason the
+// kubelet gave), restarts, and where it runs.
+std::vector<Column> pod_columns() {
+  return {
+      name_column(),
+      {"Ready", "string", 0, "The aggregate readiness state of this pod for accepting traffic.",
+       [](const json& o, Clock::time_point) {
+         const json& containers = at(o, {"spec", "containers"});
+         const json& statuses = at(o, {"status", "containerStatuses"});
+         int ready = 0;
+         if (statuses.is_array())
+           for (const json& s : statuses)
+             if (s.is_object() && s.value("ready", false)) ++ready;
+         const size_t total = containers.is_array() ? containers.size() : 0;
+         return std::to_string(ready) + "/" + std::to_string(total);
+       }},
+      {"Status", "string", 0, "The aggregate status of the containers in this pod.",
+       [](const json& o, Clock::time_point) {
+         if (!at(o, {"metadata", "deletionTimestamp"}).is_null()) return json("Terminating");
+         const std::string reason = text(o, {"status", "reason"}, "");
+         if (!reason.empty()) return json(reason);
+         return json(text(o, {"status", "phase"}, "Pending"));
+       }},
+      {"Restarts", "string", 0,
+       "The number of times the containers in this pod have been restarted.",
+       [](const json& o, Clock::time_point) {
+         int restarts = 0;
+         const json& statuses = at(o, {"status", "containerStatuses"});
+         if (statuses.is_array())
+           for (const json& s : statuses)
+             if (s.is_object() && s.contains("restartCount") && s["restartCount"].is_number())
+               restarts += s["restartCount"].get<int>();
+         return std::to_string(restarts);
+       }},
+      age_column(),
+      {"IP", "string", 1, "IP address allocated to the pod. Routable at least within the cluster.",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"status", "podIP"});
+       }},
+      {"Node", "string", 1, "Name of the node where the pod is scheduled.",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"spec", "nodeName"});
+       }},
+      {"Nominated Node", "string", 1, "The node the scheduler has nominated for this pod.",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"status", "nominatedNodeName"});
+       }},
+      {"Readiness Gates", "string", 1, "The pod's readiness gates.",
+       [](const json&, Clock::time_point) { return json("<none>"); }},
+  };
+}
+
+std::vector<Column> node_columns() {
+  return {
+      name_column(),
+      {"Status", "string", 0, "The status of the node",
+       [](const json& o, Clock::time_point) {
+         std::string status = "Unknown";
+         const json& conditions = at(o, {"status", "conditions"});
+         if (conditions.is_array())
+           for (const json& c : conditions)
+             if (c.is_object() && c.value("type", "") == "Ready")
+               status = c.value("status", "") == "True" ? "Ready" : "NotReady";
+         if (at(o, {"spec", "unschedulable"}) == true) status += ",SchedulingDisabled";
+         return status;
+       }},
+      {"Roles", "string", 0, "The roles of the node",
+       [](const json& o, Clock::time_point) {
+         std::string roles;
+         const json& labels = at(o, {"metadata", "labels"});
+         constexpr std::string_view kRole = "node-role.kubernetes.io/";
+         if (labels.is_object())
+           for (const auto& [key, value] : labels.items())
+             if (key.starts_with(kRole) && key.size() > kRole.size())
+               roles += (roles.empty() ? "" : ",") + key.substr(kRole.size());
+         return roles.empty() ? std::string("<none>") : roles;
+       }},
+      age_column(),
+      {"Version", "string", 0, "Kubelet Version reported by the node.",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"status", "nodeInfo", "kubeletVersion"}, "");
+       }},
+  };
+}
+
+// Volcano's CRD printer columns (installer/helm/chart/volcano/crd/bases).
+std::vector<Column> pod_group_columns() {
+  return {
+      name_column(),
+      {"STATUS", "string", 0, "",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"status", "phase"}, "");
+       }},
+      {"minMember", "integer", 0, "",
+       [](const json& o, Clock::time_point) {
+         return number(o, {"spec", "minMember"});
+       }},
+      {"RUNNINGS", "integer", 0, "",
+       [](const json& o, Clock::time_point) {
+         return number(o, {"status", "running"});
+       }},
+      {"AGE", "date", 0, "", age_cell},
+      {"QUEUE", "string", 1, "",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"spec", "queue"}, "");
+       }},
+  };
+}
+
+std::vector<Column> queue_columns() {
+  return {name_column(), {"PARENT", "string", 0, "", [](const json& o, Clock::time_point) {
+                            return text(o, {"spec", "parent"}, "");
+                          }}};
+}
+
+std::vector<Column> priority_class_columns() {
+  return {
+      name_column(),
+      {"Value", "integer", 0, "The value of this priority class.",
+       [](const json& o, Clock::time_point) { return number(o, {"value"}); }},
+      {"Global-Default", "boolean", 0, "Whether this is the default priority class.",
+       [](const json& o, Clock::time_point) { return json(at(o, {"globalDefault"}) == true); }},
+      age_column(),
+      {"PreemptionPolicy", "string", 0, "When to preempt.",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"preemptionPolicy"}, "PreemptLowerPriority");
+       }},
+  };
+}
+
+std::vector<Column> event_columns() {
+  return {
+      {"Last Seen", "string", 0, "Time since the event was last seen",
+       [](const json& o, Clock::time_point now) {
+         std::string last = text(o, {"lastTimestamp"}, "");
+         if (last.empty()) last = text(o, {"metadata", "creationTimestamp"}, "");
+         return age(last, now);
+       }},
+      {"Type", "string", 0, "Type of this event",
+       [](const json& o, Clock::time_point) { return text(o, {"type"}, ""); }},
+      {"Reason", "string", 0, "Why the event happened",
+       [](const json& o, Clock::time_point) { return text(o, {"reason"}, ""); }},
+      {"Object", "string", 0, "The object it is about",
+       [](const json& o, Clock::time_point) {
+         std::string kind = text(o, {"involvedObject", "kind"}, "");
+         for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+         return kind + "/" + text(o, {"involvedObject", "name"}, "");
+       }},
+      {"Message", "string", 0, "What happened",
+       [](const json& o, Clock::time_point) { return text(o, {"message"}, ""); }},
+  };
+}
+
+std::vector<Column> columns_of(const Resource& r) {
+  if (r.kind == "Pod") return pod_columns();
+  if (r.kind == "Node") return node_columns();
+  if (r.kind == "PodGroup") return pod_group_columns();
+  if (r.kind == "Queue") return queue_columns();
+  if (r.kind == "PriorityClass") return priority_class_columns();
+  if (r.kind == "Event") return event_columns();
+  if (r.kind == "Namespace")
+    return {name_column(),
+            {"Status", "string", 0, "The status of the namespace",
+             [](const json& o, Clock::time_point) {
+               return text(o, {"status", "phase"}, "Active");
+             }},
+            age_column()};
+  if (r.kind == "Lease")
+    return {name_column(),
+            {"Holder", "string", 0, "The holder of the lease",
+             [](const json& o, Clock::time_point) {
+               return text(o, {"spec", "holderIdentity"}, "");
+             }},
+            age_column()};
+  return {name_column(), age_column()};
+}
+
+}  // namespace
+
+bool wants_table(std::string_view accept) {
+  // "application/json;as=Table;v=v1;g=meta.k8s.io, application/json": the
+  // first type the client lists decides.
+  const std::string_view first = accept.substr(0, accept.find(','));
+  return first.find("as=Table") != std::string_view::npos &&
+         first.find("g=meta.k8s.io") != std::string_view::npos;
+}
+
+std::optional<IncludeObject> include_object(std::optional<std::string_view> value) {
+  if (!value || value->empty() || *value == "Metadata") return IncludeObject::Metadata;
+  if (*value == "None") return IncludeObject::None;
+  if (*value == "Object") return IncludeObject::Object;
+  return std::nullopt;
+}
+
+json table(const Resource& r, const json& objects, const json& list_meta, IncludeObject include,
+           Clock::time_point now) {
+  const std::vector<Column> columns = columns_of(r);
+  json definitions = json::array();
+  for (const Column& c : columns) {
+    json d = {{"name", c.name},
+              {"type", c.type},
+              {"format", std::string_view(c.name) == "Name" ? "name" : ""},
+              {"description", c.description},
+              {"priority", c.priority}};
+    definitions.push_back(std::move(d));
+  }
+  json rows = json::array();
+  for (const json& o : objects) {
+    json cells = json::array();
+    for (const Column& c : columns) cells.push_back(c.cell(o, now));
+    json row = {{"cells", std::move(cells)}};
+    if (include == IncludeObject::Object) {
+      row["object"] = o;
+    } else if (include == IncludeObject::Metadata) {
+      row["object"] = {{"kind", "PartialObjectMetadata"},
+                       {"apiVersion", "meta.k8s.io/v1"},
+                       {"metadata", at(o, {"metadata"})}};
+    }
+    rows.push_back(std::move(row));
+  }
+  return {{"kind", "Table"},
+          {"apiVersion", "meta.k8s.io/v1"},
+          {"metadata", list_meta},
+          {"columnDefinitions", std::move(definitions)},
+          {"rows", std::move(rows)}};
+}
+
+std::string age(std::string_view rfc3339, Clock::time_point now) {
+  std::tm tm{};
+  int year = 0, month = 0;
+  if (rfc3339.size() < 20 ||
+      std::sscanf(std::string(rfc3339).c_str(), "%d-%d-%dT%d:%d:%d", &year, &month, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+    return "<unknown>";
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  const auto then = Clock::from_time_t(timegm(&tm));
+  const long long seconds = std::chrono::duration_cast<std::chrono::seconds>(now - then).count();
+  // Kubernetes' duration.HumanDuration.
+  if (seconds < -1) return "<invalid>";
+  if (seconds < 0) return "0s";
+  if (seconds < 120) return std::to_string(seconds) + "s";
+  const long long minutes = seconds / 60;
+  if (minutes < 10) {
+    const long long s = seconds % 60;
+    return std::to_string(minutes) + "m" + (s == 0 ? "" : std::to_string(s) + "s");
+  }
+  if (minutes < 180) return std::to_string(minutes) + "m";
+  const long long hours = minutes / 60;
+  if (hours < 8) {
+    const long long m = minutes % 60;
+    return std::to_string(hours) + "h" + (m == 0 ? "" : std::to_string(m) + "m");
+  }
+  if (hours < 48) return std::to_string(hours) + "h";
+  if (hours < 24 * 8) {
+    const long long h = hours % 24;
+    return std::to_string(hours / 24) + "d" + (h == 0 ? "" : std::to_string(h) + "h");
+  }
+  if (hours < 24 * 365 * 2) return std::to_string(hours / 24) + "d";
+  if (hours < 24 * 365 * 8) {
+    const long long d = (hours / 24) % 365;
+    return std::to_string(hours / 24 / 365) + "y" + (d == 0 ? "" : std::to_string(d) + "d");
+  }
+  return std::to_string(hours / 24 / 365) + "y";
+}
+
+}  // namespace scoria::api
