@@ -52,7 +52,8 @@ const json* at_path(const json& object, std::string_view dotted) {
 }
 
 std::string field_text(const json& object, const std::string& field) {
-  const json* v = at_path(object, field);
+  // An event's "source" is its source.component, as the API server maps it.
+  const json* v = at_path(object, field == "source" ? std::string("source.component") : field);
   // The API server selects on defaulted values.
   if (v == nullptr || v->is_null()) return field == "spec.unschedulable" ? "false" : "";
   if (v->is_string()) return v->get<std::string>();
@@ -145,15 +146,25 @@ bool LabelSelector::matches(const json& object) const {
 }
 
 FieldSelector FieldSelector::parse(std::string_view text, std::string_view kind) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kFields{{
+  // As the API server's field label conversions allow them.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kFields{{
       {"Pod", "spec.nodeName"},
       {"Pod", "status.phase"},
       {"Pod", "spec.schedulerName"},
       {"Pod", "spec.serviceAccountName"},
       {"Pod", "status.nominatedNodeName"},
       {"Node", "spec.unschedulable"},
+      {"Event", "involvedObject.kind"},
+      {"Event", "involvedObject.namespace"},
       {"Event", "involvedObject.name"},
+      {"Event", "involvedObject.uid"},
+      {"Event", "involvedObject.apiVersion"},
+      {"Event", "involvedObject.resourceVersion"},
+      {"Event", "involvedObject.fieldPath"},
       {"Event", "reason"},
+      {"Event", "reportingComponent"},
+      {"Event", "source"},
+      {"Event", "type"},
   }};
   FieldSelector s;
   for (std::string_view t : terms_of(text)) {

@@ -261,6 +261,18 @@ void ClusterCache::apply(const session::Outcome& outcome) {
     if (const uint32_t g = groups_.find(st.key); g != kNone) groups_.at(g).phase = st.phase;
 }
 
+std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {
+  if (kind == Kind::Pod) {
+    const uint32_t p = pods_.find(key);
+    return p == kNone ? std::string() : pods_.at(p).pod.uid;
+  }
+  if (kind == Kind::PodGroup) {
+    const uint32_t g = groups_.find(key);
+    return g == kNone ? std::string() : groups_.at(g).group.uid;
+  }
+  return {};
+}
+
 void ClusterCache::forget_bind(const std::string& pod) {
   const uint32_t p = pods_.find(pod);
   if (p == kNone) return;

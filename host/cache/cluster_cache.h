@@ -65,6 +65,9 @@ class ClusterCache {
   /// evictions take pods out of the session, PodGroups take their new phase.
   void apply(const session::Outcome& outcome);
 
+  /// metadata.uid of a pod or PodGroup by key; empty if unknown.
+  std::string uid_of(Kind kind, const std::string& key) const;
+
   /// Undoes apply()'s bind of `pod` ("ns/name") when the source could not
   /// write it: the pod is pending again, for a later session (kube-
   /// scheduler's ForgetPod). A pod the source itself reported bound stays.

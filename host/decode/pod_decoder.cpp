@@ -158,6 +158,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   pod.labels = r.string_map(f.meta, "labels", f.meta_path);
   pod.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   pod.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
+  pod.uid = r.text_field(f.meta, "uid", f.meta_path);
   pod.deleting = !r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
   if (auto g = pod.annotations.find(std::string(kGroupNameKey)); g != pod.annotations.end())
     pod.group_name = g->second;

@@ -26,6 +26,7 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   g.preemptable =
       read_preemptable(r, g.annotations, r.string_map(f.meta, "labels", f.meta_path), f.meta_path);
   g.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
+  g.uid = r.text_field(f.meta, "uid", f.meta_path);
   const FieldPath spec_path = f.root.field("spec");
   const Json& spec = r.map_field(f.obj, "spec", f.root);
   g.min_member = r.count_field(spec, "minMember", spec_path, 1);

@@ -25,16 +25,12 @@ std::string join(const std::vector<std::string>& names, const char* sep) {
   return out;
 }
 
-std::pair<std::string, std::string> split_key(const std::string& key) {
-  const size_t slash = key.find('/');
-  if (slash == std::string::npos) return {"default", key};
-  return {key.substr(0, slash), key.substr(slash + 1)};
-}
-
 }  // namespace
 
 KubeCluster::KubeCluster(KubeSourceOptions options)
-    : options_(std::move(options)), client_(options_.client, options_.qps, options_.burst) {
+    : options_(std::move(options)),
+      client_(options_.client, options_.qps, options_.burst),
+      reports_(options_.scheduler_names.empty() ? "volcano" : options_.scheduler_names[0]) {
   for (const api::Resource& r : api::resources())
     if (r.scheduled)
       reflectors_.push_back(std::make_unique<Reflector>(client_, r, queue_, options_.reflector));
@@ -105,14 +101,14 @@ void KubeCluster::note_pods(std::vector<cache::ObjectChange>& changes) {
   const Clock::time_point now = Clock::now();
   for (cache::ObjectChange& c : changes) {
     if (c.kind == cache::Kind::PodGroup && c.type == cache::ObjectChange::Type::Delete)
-      written_status_.erase(c.key);
+      reports_.forget_pod_group(c.key);
     if (c.kind == cache::Kind::Queue && c.type == cache::ObjectChange::Type::Delete)
-      written_queue_.erase(c.key);
+      reports_.forget_queue(c.key);
     if (c.kind != cache::Kind::Pod) continue;
     if (c.type == cache::ObjectChange::Type::Delete) {
       assumed_.erase(c.key);
       seen_at_.erase(c.key);
-      unschedulable_pods_.erase(c.key);
+      reports_.forget_pod(c.key);
       continue;
     }
     auto& pod = std::get<model::Pod>(c.object);
@@ -184,33 +180,6 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   return std::nullopt;
 }
 
-json KubeCluster::make_event(const std::string& kind, const std::string& api_version,
-                             const std::string& key, const std::string& reason,
-                             const std::string& type, const std::string& message) const {
-  // Named as client-go's recorder names events: the object's name and a
-  // unique hexadecimal suffix.
-  static thread_local std::mt19937_64 random(std::random_device{}());
-  const auto [ns, name] = split_key(key);
-  char suffix[20];
-  std::snprintf(suffix, sizeof suffix, ".%016llx", static_cast<unsigned long long>(random()));
-  const std::string now = api::ObjectMeta::rfc3339(std::chrono::system_clock::now());
-  const std::string component =
-      options_.scheduler_names.empty() ? "volcano" : options_.scheduler_names[0];
-  return {{"apiVersion", "v1"},
-          {"kind", "Event"},
-          {"metadata", {{"name", name + suffix}, {"namespace", ns}}},
-          {"involvedObject",
-           {{"kind", kind}, {"apiVersion", api_version}, {"namespace", ns}, {"name", name}}},
-          {"reason", reason},
-          {"message", message},
-          {"type", type},
-          {"source", {{"component", component}}},
-          {"reportingComponent", component},
-          {"firstTimestamp", now},
-          {"lastTimestamp", now},
-          {"count", 1}};
-}
-
 std::vector<double> KubeCluster::record(const session::Outcome& outcome,
                                         cache::ClusterCache& cache) {
   std::vector<WriteOp> ops;
@@ -223,87 +192,24 @@ std::vector<double> KubeCluster::record(const session::Outcome& outcome,
       seen_at_.erase(it);
     }
     ops.push_back({WriteOp::Type::Bind, bind.pod, bind.node, {}});
-    ops.push_back({WriteOp::Type::Event,
-                   bind.pod,
-                   {},
-                   make_event("Pod", "v1", bind.pod, "Scheduled", "Normal",
-                              "Successfully assigned " + bind.pod + " to " + bind.node)});
   }
-  for (const auto& pod : outcome.evictions) {
-    ops.push_back({WriteOp::Type::Evict, pod, {}, {}});
-    ops.push_back({WriteOp::Type::Event,
-                   pod,
-                   {},
-                   make_event("Pod", "v1", pod, "Evict", "Warning",
-                              "Pod is evicted, because of preemption or reclaim")});
-  }
+  for (const auto& pod : outcome.evictions) ops.push_back({WriteOp::Type::Evict, pod, {}, {}});
+  api::DecisionReport report = reports_.report(
+      outcome, cache.dims(), std::chrono::system_clock::now(),
+      [&cache](std::string_view kind, const std::string& key) {
+        return cache.uid_of(kind == "Pod" ? cache::Kind::Pod : cache::Kind::PodGroup, key);
+      });
+  for (auto& [key, status] : report.pod_group_statuses)
+    ops.push_back({WriteOp::Type::PodGroupStatus, key, {}, std::move(status)});
+  for (auto& [name, allocated] : report.queue_statuses)
+    ops.push_back(
+        {WriteOp::Type::QueueStatus, name, {}, json{{"allocated", std::move(allocated)}}});
+  // What only reports waits behind what changes the cluster.
   std::vector<WriteOp> background;
-  for (const auto& st : outcome.pod_groups) {
-    // Each pending member of an unschedulable job: PodScheduled=False and a
-    // FailedScheduling event, when its message changes (Volcano's
-    // taskUnschedulable writes both only then).
-    for (const std::string& pod : st.pending) {
-      std::string& said = unschedulable_pods_[pod];
-      if (said == st.unschedulable) continue;
-      said = st.unschedulable;
-      background.push_back({WriteOp::Type::PodCondition,
-                            pod,
-                            {},
-                            json{{"type", "PodScheduled"},
-                                 {"status", "False"},
-                                 {"reason", "Unschedulable"},
-                                 {"message", st.unschedulable},
-                                 {"lastTransitionTime",
-                                  api::ObjectMeta::rfc3339(std::chrono::system_clock::now())}}});
-      background.push_back(
-          {WriteOp::Type::Event,
-           pod,
-           {},
-           make_event("Pod", "v1", pod, "FailedScheduling", "Warning", st.unschedulable)});
-    }
-    if (st.key.empty()) continue;
-    const std::string phase = model::phase_name(st.phase);
-    auto& written = written_status_[st.key];
-    if (written.first == phase && written.second == st.unschedulable) continue;
-    const bool message_changed = written.second != st.unschedulable;
-    written = {phase, st.unschedulable};
-    json status = {{"phase", phase},
-                   {"running", st.running},
-                   {"succeeded", st.succeeded},
-                   {"failed", st.failed}};
-    if (st.unschedulable.empty()) {
-      status["conditions"] = nullptr;
-    } else {
-      status["conditions"] = json::array(
-          {{{"type", "Unschedulable"},
-            {"status", "True"},
-            {"reason", "NotEnoughResources"},
-            {"message", st.unschedulable},
-            {"lastTransitionTime", api::ObjectMeta::rfc3339(std::chrono::system_clock::now())}}});
-    }
-    ops.push_back({WriteOp::Type::PodGroupStatus, st.key, {}, std::move(status)});
-    if (message_changed && !st.unschedulable.empty())
-      ops.push_back({WriteOp::Type::Event,
-                     st.key,
-                     {},
-                     make_event("PodGroup", "scheduling.volcano.sh/v1beta1", st.key,
-                                "Unschedulable", "Warning", st.unschedulable)});
-  }
-  // Queue status: what is allocated in each queue, as Volcano's scheduler
-  // writes it, when it changed.
-  const std::vector<std::string>& dims = cache.dims();
-  for (const auto& q : outcome.queues) {
-    json allocated = json::object();
-    for (size_t d = 0; d < dims.size() && d < q.allocated.size(); ++d)
-      if (q.allocated[d] > 0 && dims[d] != "pods")
-        allocated[dims[d]] = model::format_quantity(dims[d], q.allocated[d]);
-    std::string text = allocated.dump();
-    std::string& written = written_queue_[q.name];
-    if (written == text) continue;
-    written = std::move(text);
-    ops.push_back({WriteOp::Type::QueueStatus, q.name, {}, json{{"allocated", allocated}}});
-  }
-  for (const auto& bind : outcome.binds) unschedulable_pods_.erase(bind.pod);
+  for (auto& [pod, condition] : report.pod_conditions)
+    background.push_back({WriteOp::Type::PodCondition, pod, {}, std::move(condition)});
+  for (json& event : report.events)
+    background.push_back({WriteOp::Type::Event, {}, {}, std::move(event)});
   writer_->submit(std::move(ops));
   writer_->submit_background(std::move(background));
   cache.apply(outcome);
@@ -311,9 +217,7 @@ std::vector<double> KubeCluster::record(const session::Outcome& outcome,
 }
 
 const std::string* KubeCluster::unschedulable_reason(std::string_view podgroup) const {
-  const auto it = written_status_.find(std::string(podgroup));
-  if (it == written_status_.end() || it->second.second.empty()) return nullptr;
-  return &it->second.second;
+  return reports_.unschedulable(std::string(podgroup));
 }
 
 }  // namespace scoria::kube

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "api/decision_reports.h"
 #include "cache/cluster_source.h"
 #include "kube/api_client.h"
 #include "kube/change_queue.h"
@@ -76,9 +77,6 @@ class KubeCluster : public cache::ClusterSource {
   };
   void settle_binds(cache::ClusterCache& cache);
   void note_pods(std::vector<cache::ObjectChange>& changes);
-  nlohmann::json make_event(const std::string& kind, const std::string& api_version,
-                            const std::string& key, const std::string& reason,
-                            const std::string& type, const std::string& message) const;
 
   KubeSourceOptions options_;
   ApiClient client_;
@@ -94,12 +92,8 @@ class KubeCluster : public cache::ClusterSource {
   std::unordered_map<std::string, Assumed> assumed_;
   // When each pending pod of ours was first seen, by key.
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_at_;
-  // The PodGroup status last written, by key: phase and message.
-  std::unordered_map<std::string, std::pair<std::string, std::string>> written_status_;
-  // The unschedulable message last written on each pending pod, by key.
-  std::unordered_map<std::string, std::string> unschedulable_pods_;
-  // The Queue status.allocated last written (as JSON text), by name.
-  std::unordered_map<std::string, std::string> written_queue_;
+  // Events, conditions and statuses to write, reported when they change.
+  api::DecisionReports reports_;
 };
 
 }  // namespace scoria::kube

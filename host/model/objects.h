@@ -102,6 +102,7 @@ struct Pod {
   uint32_t features = 0;          // PodFeature bits
   bool scheduling_gated = false;  // spec.schedulingGates not empty
   std::string nominated_node;     // status.nominatedNodeName
+  std::string uid;                // metadata.uid (events name it)
   std::string json;               // the whole object as JSON
 
   std::string key() const { return namespace_ + "/" + name; }
@@ -140,6 +141,7 @@ struct PodGroup {
   bool preemptable = true;  // volcano.sh/preemptable (annotation, else label)
   bool implicit = false;    // made up for a pod without a group
   int64_t creation_ms = 0;
+  std::string uid;  // metadata.uid (events name it)
 
   std::string key() const { return namespace_ + "/" + name; }
 };

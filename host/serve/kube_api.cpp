@@ -6,6 +6,7 @@
 #include <charconv>
 #include <vector>
 
+#include "api/decision_reports.h"
 #include "api/discovery.h"
 #include "api/openapi.h"
 #include "api/patch.h"
@@ -505,6 +506,7 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
                        at.name + " is already assigned to node \"" + bound + "\"");
   }
   pod["spec"]["nodeName"] = node;
+  api::set_condition(pod, api::scheduled_condition(std::chrono::system_clock::now()));
   store::Precondition pre;
   pre.must_exist = true;
   pre.version = old->resource_version;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "api/decision_reports.h"
 #include "decode/object_decoder.h"
 #include "input/documents.h"
 #include "input/limits.h"
@@ -22,6 +23,9 @@ using nlohmann::json;
 constexpr std::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
 // Log entries read per query while catching up.
 constexpr size_t kEventBatch = 10000;
+// How long the events the scheduler writes are kept (the API server's
+// --event-ttl).
+constexpr auto kEventTtl = std::chrono::hours(1);
 
 static_assert(std::is_same_v<decode::Object, cache::Object>,
               "decoded objects move into the cache as they are");
@@ -244,32 +248,68 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
     batch.deletes.emplace_back("Pod", pod);
     batch.events.push_back({"EVICTED", "Pod", pod, json{{"pod", pod}}.dump()});
   }
-  reasons_.clear();
-  for (const auto& status : outcome.pod_groups) {
-    if (!status.unschedulable.empty()) reasons_.emplace_back(status.key, status.unschedulable);
-    auto stored = store_.get("PodGroup", status.key);
-    if (!stored || status.key.empty()) continue;
-    json group = json::parse(stored->json);
-    const std::string phase = model::phase_name(status.phase);
-    const std::string before = text_of(group, "status", "phase");
-    json& st = group["status"];
-    const std::string old_message =
-        st.contains("conditions") && st["conditions"].is_array() && !st["conditions"].empty()
-            ? st["conditions"][0].value("message", "")
-            : "";
-    if (before == phase && old_message == status.unschedulable) continue;
-    st["phase"] = phase;
-    if (status.unschedulable.empty()) {
-      st.erase("conditions");
-    } else {
-      st["conditions"] = json::array(
-          {{{"type", "Unschedulable"}, {"status", "True"}, {"message", status.unschedulable}}});
+  // Events, conditions and statuses, as Volcano reports them (and the
+  // binds' PodScheduled=True, which the API server sets on a real bind).
+  const auto wall = std::chrono::system_clock::now();
+  for (store::ObjectWrite& w : batch.upserts)
+    if (w.kind == "Pod") {
+      json pod = json::parse(w.json);
+      api::set_condition(pod, api::scheduled_condition(wall));
+      w.json = pod.dump();
     }
-    batch.upserts.push_back({"PodGroup", status.key, group.dump()});
-    batch.events.push_back(
-        {"STATUS", "PodGroup", status.key,
-         json{{"podgroup", status.key}, {"phase", phase}, {"message", status.unschedulable}}
-             .dump()});
+  if (!events_scanned_) {
+    // Events stored before this process started expire an hour from now.
+    for (const store::StoredObject& o : store_.list("Event"))
+      event_expiry_.emplace_back(now + kEventTtl, o.key);
+    events_scanned_ = true;
+  }
+  api::DecisionReport report = reports_.report(
+      outcome, cache.dims(), wall, [&cache](std::string_view kind, const std::string& key) {
+        return cache.uid_of(kind == "Pod" ? cache::Kind::Pod : cache::Kind::PodGroup, key);
+      });
+  for (auto& [key, condition] : report.pod_conditions) {
+    auto stored = store_.get("Pod", key);
+    if (!stored) continue;
+    json pod = json::parse(stored->json);
+    if (api::set_condition(pod, std::move(condition)))
+      batch.upserts.push_back({"Pod", key, pod.dump()});
+  }
+  const auto set_status = [&](const char* kind, const std::string& key, const json& fields) {
+    auto stored = store_.get(kind, key);
+    if (!stored) return false;
+    json object = json::parse(stored->json);
+    json& st = object["status"];
+    if (!st.is_object()) st = json::object();
+    for (const auto& [field, value] : fields.items()) {
+      if (value.is_null())
+        st.erase(field);
+      else
+        st[field] = value;
+    }
+    batch.upserts.push_back({kind, key, object.dump()});
+    return true;
+  };
+  for (const auto& [key, fields] : report.pod_group_statuses) {
+    if (!set_status("PodGroup", key, fields)) continue;
+    const std::string* message = reports_.unschedulable(key);
+    batch.events.push_back({"STATUS", "PodGroup", key,
+                            json{{"podgroup", key},
+                                 {"phase", fields["phase"]},
+                                 {"message", message ? *message : std::string()}}
+                                .dump()});
+  }
+  for (const auto& [name, allocated] : report.queue_statuses)
+    set_status("Queue", name, json{{"allocated", allocated}});
+  for (json& event : report.events) {
+    const std::string key = event["metadata"]["namespace"].get<std::string>() + "/" +
+                            event["metadata"]["name"].get<std::string>();
+    event_expiry_.emplace_back(std::chrono::steady_clock::now() + kEventTtl, key);
+    batch.upserts.push_back({"Event", key, event.dump()});
+  }
+  // Events last an hour, as the API server keeps them.
+  while (!event_expiry_.empty() && event_expiry_.front().first <= now) {
+    batch.deletes.emplace_back("Event", event_expiry_.front().second);
+    event_expiry_.pop_front();
   }
   if (!batch.upserts.empty() || !batch.deletes.empty() || !batch.events.empty())
     store_.commit(batch);
@@ -287,9 +327,7 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
 }
 
 const std::string* LocalCluster::unschedulable_reason(std::string_view podgroup) const {
-  for (const auto& [key, message] : reasons_)
-    if (key == podgroup) return &message;
-  return nullptr;
+  return reports_.unschedulable(std::string(podgroup));
 }
 
 }  // namespace scoria::serve

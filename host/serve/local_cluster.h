@@ -6,12 +6,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "api/decision_reports.h"
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
 #include "cache/cluster_source.h"
@@ -34,7 +36,7 @@ struct ApplyResult {
 
 class LocalCluster : public cache::ClusterSource {
  public:
-  explicit LocalCluster(store::ObjectStore& store) : store_(store) {}
+  explicit LocalCluster(store::ObjectStore& store) : store_(store), reports_("volcano") {}
 
   /// Validates `text` (YAML or JSON, one or more documents) as cluster
   /// objects and stores them all, or nothing: InputError names the document,
@@ -76,7 +78,11 @@ class LocalCluster : public cache::ClusterSource {
   int64_t loaded_version_ = -1;
   // Objects that did not decode, by "Kind key", with the version logged.
   std::unordered_map<std::string, int64_t> undecodable_;
-  std::vector<std::pair<std::string, std::string>> reasons_;  // podgroup, message
+  // Events, conditions and statuses to write, reported when they change.
+  api::DecisionReports reports_;
+  // The events this process wrote, oldest first, with when they expire.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> event_expiry_;
+  bool events_scanned_ = false;
   // When each pending pod was first stored by this process, by "ns/name".
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> stored_at_;
 };

@@ -171,6 +171,17 @@ class Kubectl(unittest.TestCase):
         self.assertEqual(pod["metadata"]["labels"], {"app": "train", "tier": "gpu"})
         self.assertIn(pod["spec"]["nodeName"], ("node-a", "node-b"))
 
+        # The scheduler reports as Volcano does: a Scheduled event that
+        # describe shows, PodScheduled=True on the pod.
+        described = s.kubectl("describe", "pod", "train-0").stdout
+        self.assertRegex(described, r"Normal\s+Scheduled\s+.*Successfully assigned "
+                                    r"default/train-0 to node-[ab]")
+        events = s.kubectl("get", "events").stdout
+        self.assertIn("pod/train-1", events)
+        pod = json.loads(s.kubectl("get", "pod", "train-0", "-o", "json").stdout)
+        scheduled = [c for c in pod["status"]["conditions"] if c["type"] == "PodScheduled"]
+        self.assertEqual(scheduled[0]["status"], "True")
+
         # The server prints (a Table): the pod printer's columns, Volcano's
         # PodGroup printer columns, -o wide adds the node.
         table = [line.split() for line in s.kubectl("get", "pods", "-o", "wide").stdout.splitlines()]

@@ -1,0 +1,149 @@
+#include "api/decision_reports.h"
+
+#include <cstdio>
+
+#include "api/object_meta.h"
+#include "model/quantity.h"
+
+namespace scoria::api {
+
+namespace {
+
+using nlohmann::json;
+
+std::pair<std::string, std::string> split_key(const std::string& key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string::npos) return {"default", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+}  // namespace
+
+bool set_condition(json& object, json condition) {
+  json& status = object["status"];
+  if (!status.is_object()) status = json::object();
+  json& conditions = status["conditions"];
+  if (!conditions.is_array()) conditions = json::array();
+  for (json& c : conditions) {
+    if (!c.is_object() || c.value("type", "") != condition.value("type", "")) continue;
+    if (c.value("status", "") == condition.value("status", "") && c.contains("lastTransitionTime"))
+      condition["lastTransitionTime"] = c["lastTransitionTime"];
+    if (c == condition) return false;
+    c = std::move(condition);
+    return true;
+  }
+  conditions.push_back(std::move(condition));
+  return true;
+}
+
+json scheduled_condition(std::chrono::system_clock::time_point now) {
+  return {{"type", "PodScheduled"},
+          {"status", "True"},
+          {"lastTransitionTime", ObjectMeta::rfc3339(now)}};
+}
+
+DecisionReports::DecisionReports(std::string component)
+    : component_(std::move(component)), random_(std::random_device{}()) {}
+
+json DecisionReports::event(const std::string& kind, const std::string& api_version,
+                            const std::string& key, const std::string& uid,
+                            const std::string& reason, const std::string& type,
+                            const std::string& message, std::chrono::system_clock::time_point now) {
+  const auto [ns, name] = split_key(key);
+  char suffix[20];
+  std::snprintf(suffix, sizeof suffix, ".%016llx", static_cast<unsigned long long>(random_()));
+  const std::string when = ObjectMeta::rfc3339(now);
+  json involved = {{"kind", kind}, {"apiVersion", api_version}, {"namespace", ns}, {"name", name}};
+  if (!uid.empty()) involved["uid"] = uid;
+  return {{"apiVersion", "v1"},
+          {"kind", "Event"},
+          {"metadata", {{"name", name + suffix}, {"namespace", ns}}},
+          {"involvedObject", std::move(involved)},
+          {"reason", reason},
+          {"message", message},
+          {"type", type},
+          {"source", {{"component", component_}}},
+          {"reportingComponent", component_},
+          {"firstTimestamp", when},
+          {"lastTimestamp", when},
+          {"count", 1}};
+}
+
+DecisionReport DecisionReports::report(const session::Outcome& outcome,
+                                       const std::vector<std::string>& dims,
+                                       std::chrono::system_clock::time_point now,
+                                       const UidOf& uid_of) {
+  DecisionReport out;
+  const std::string when = ObjectMeta::rfc3339(now);
+  for (const auto& bind : outcome.binds) {
+    pod_messages_.erase(bind.pod);
+    out.events.push_back(event("Pod", "v1", bind.pod, uid_of("Pod", bind.pod), "Scheduled",
+                               "Normal", "Successfully assigned " + bind.pod + " to " + bind.node,
+                               now));
+  }
+  for (const auto& pod : outcome.evictions) {
+    pod_messages_.erase(pod);
+    out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "Evict", "Warning",
+                               "Pod is evicted, because of preemption or reclaim", now));
+  }
+  for (const auto& st : outcome.pod_groups) {
+    // Each pending member: PodScheduled=False and FailedScheduling, when its
+    // message changes (Volcano's taskUnschedulable writes both only then).
+    for (const std::string& pod : st.pending) {
+      std::string& said = pod_messages_[pod];
+      if (said == st.unschedulable) continue;
+      said = st.unschedulable;
+      out.pod_conditions.emplace_back(pod, json{{"type", "PodScheduled"},
+                                                {"status", "False"},
+                                                {"reason", "Unschedulable"},
+                                                {"message", st.unschedulable},
+                                                {"lastTransitionTime", when}});
+      out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "FailedScheduling",
+                                 "Warning", st.unschedulable, now));
+    }
+    if (st.key.empty()) continue;
+    const std::string phase = model::phase_name(st.phase);
+    auto& written = group_status_[st.key];
+    if (written.first == phase && written.second == st.unschedulable) continue;
+    const bool message_changed = written.second != st.unschedulable;
+    written = {phase, st.unschedulable};
+    json status = {{"phase", phase},
+                   {"running", st.running},
+                   {"succeeded", st.succeeded},
+                   {"failed", st.failed}};
+    if (st.unschedulable.empty()) {
+      status["conditions"] = nullptr;
+    } else {
+      status["conditions"] = json::array({{{"type", "Unschedulable"},
+                                           {"status", "True"},
+                                           {"reason", "NotEnoughResources"},
+                                           {"message", st.unschedulable},
+                                           {"lastTransitionTime", when}}});
+    }
+    out.pod_group_statuses.emplace_back(st.key, std::move(status));
+    if (message_changed && !st.unschedulable.empty())
+      out.events.push_back(event("PodGroup", "scheduling.volcano.sh/v1beta1", st.key,
+                                 uid_of("PodGroup", st.key), "Unschedulable", "Warning",
+                                 st.unschedulable, now));
+  }
+  for (const auto& q : outcome.queues) {
+    json allocated = json::object();
+    for (size_t d = 0; d < dims.size() && d < q.allocated.size(); ++d)
+      if (q.allocated[d] > 0 && dims[d] != "pods")
+        allocated[dims[d]] = model::format_quantity(dims[d], q.allocated[d]);
+    std::string text = allocated.dump();
+    std::string& written = queue_allocated_[q.name];
+    if (written == text) continue;
+    written = std::move(text);
+    out.queue_statuses.emplace_back(q.name, std::move(allocated));
+  }
+  return out;
+}
+
+const std::string* DecisionReports::unschedulable(const std::string& pod_group) const {
+  const auto it = group_status_.find(pod_group);
+  if (it == group_status_.end() || it->second.second.empty()) return nullptr;
+  return &it->second.second;
+}
+
+}  // namespace scoria::api

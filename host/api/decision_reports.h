@@ -1,0 +1,81 @@
+// What a session's decisions look like to people and tools watching the
+// cluster, as Volcano's scheduler reports them: a Scheduled event per bound
+// pod, an Evict event per evicted pod, PodScheduled=False (Unschedulable)
+// and a FailedScheduling event on each pending member of an unschedulable
+// job, PodGroup status (phase, counts, the Unschedulable condition) with an
+// Unschedulable event on the PodGroup, and each Queue's allocated
+// resources. Conditions, statuses and their events are reported when they
+// change, not every session, so the writes stay bounded. Both cluster
+// sources write what this reports: the local store directly, the
+// Kubernetes source through the API server.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "session/session.h"
+
+namespace scoria::api {
+
+struct DecisionReport {
+  /// core/v1 Events to create, each naming its namespace.
+  std::vector<nlohmann::json> events;
+  /// PodScheduled conditions to merge into pods' status, by pod key.
+  std::vector<std::pair<std::string, nlohmann::json>> pod_conditions;
+  /// Status fields to set on PodGroups (null removes one), by key.
+  std::vector<std::pair<std::string, nlohmann::json>> pod_group_statuses;
+  /// status.allocated to set on Queues, by name.
+  std::vector<std::pair<std::string, nlohmann::json>> queue_statuses;
+};
+
+/// Sets `condition` in `object`'s status.conditions, replacing the one of
+/// its type; its lastTransitionTime is kept when the status did not change
+/// (as Kubernetes' UpdatePodCondition). False if nothing changed.
+bool set_condition(nlohmann::json& object, nlohmann::json condition);
+
+/// PodScheduled=True, as the API server sets it when a pod is bound.
+nlohmann::json scheduled_condition(std::chrono::system_clock::time_point now);
+
+class DecisionReports {
+ public:
+  /// `component`: the scheduler name events are reported by.
+  explicit DecisionReports(std::string component);
+
+  /// metadata.uid of a "Pod" or "PodGroup" by key, for the events'
+  /// involvedObject (kubectl describe finds events by it); empty if unknown.
+  using UidOf = std::function<std::string(std::string_view kind, const std::string& key)>;
+
+  /// What `outcome` changes; `dims` name its resource vectors.
+  DecisionReport report(const session::Outcome& outcome, const std::vector<std::string>& dims,
+                        std::chrono::system_clock::time_point now, const UidOf& uid_of);
+
+  /// Forget what was reported about an object that is gone.
+  void forget_pod(const std::string& key) { pod_messages_.erase(key); }
+  void forget_pod_group(const std::string& key) { group_status_.erase(key); }
+  void forget_queue(const std::string& name) { queue_allocated_.erase(name); }
+
+  /// The unschedulable message last reported for a PodGroup, if any.
+  const std::string* unschedulable(const std::string& pod_group) const;
+
+  /// A core/v1 Event about `kind` `key` ("ns/name"), named as client-go's
+  /// recorder names them (the object's name and a unique suffix).
+  nlohmann::json event(const std::string& kind, const std::string& api_version,
+                       const std::string& key, const std::string& uid, const std::string& reason,
+                       const std::string& type, const std::string& message,
+                       std::chrono::system_clock::time_point now);
+
+ private:
+  std::string component_;
+  std::mt19937_64 random_;
+  std::unordered_map<std::string, std::string> pod_messages_;  // pending pod -> message
+  std::unordered_map<std::string, std::pair<std::string, std::string>> group_status_;
+  std::unordered_map<std::string, std::string> queue_allocated_;
+};
+
+}  // namespace scoria::api
