@@ -18,6 +18,7 @@
 #include "decode/object_names.h"
 #include "input/documents.h"
 #include "model/error.h"
+#include "serve/admission.h"
 #include "serve/watch_hub.h"
 
 namespace scoria::serve {
@@ -362,6 +363,7 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   const Resource& r = *at.resource;
   json object = body_object(request);
   meta_.on_create(object, r, at.namespace_);
+  admit_create(r, object, store_);
   store::Precondition pre;
   pre.must_not_exist = true;
   return answer(201, write(r, std::move(object), pre), request.version());

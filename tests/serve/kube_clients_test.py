@@ -267,6 +267,47 @@ class PythonClient(unittest.TestCase):
             again.append(event["type"])
         self.assertEqual(again, [])
 
+    def test_admission_refuses_what_a_cluster_refuses(self):
+        # Kubernetes' Priority admission: a missing PriorityClass.
+        with self.assertRaises(ApiException) as refused:
+            self.core.create_namespaced_pod("default", {
+                "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "no-class"},
+                "spec": {"priorityClassName": "nope",
+                         "containers": [{"name": "c", "image": "x"}]}})
+        self.assertEqual(refused.exception.status, 403)
+        self.assertIn("no PriorityClass with name nope was found", refused.exception.body)
+        # ... and a second default class.
+        sched = client.SchedulingV1Api()
+        sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                                     "metadata": {"name": "first"}, "value": 1,
+                                     "globalDefault": True})
+        with self.assertRaises(ApiException) as refused:
+            sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
+                                         "kind": "PriorityClass", "metadata": {"name": "second"},
+                                         "value": 2, "globalDefault": True})
+        self.assertEqual(refused.exception.status, 403)
+        self.assertIn("Only one default can exist", refused.exception.body)
+        sched.delete_priority_class("first")
+        # Volcano's PodGroup webhook: a missing queue.
+        with self.assertRaises(ApiException) as refused:
+            self.custom.create_namespaced_custom_object(
+                "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
+                {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+                 "metadata": {"name": "no-queue"}, "spec": {"queue": "nowhere"}})
+        self.assertEqual(refused.exception.status, 403)
+        self.assertIn("unable to find queue", refused.exception.body)
+        # Refused means not stored.
+        with self.assertRaises(ApiException) as missing:
+            self.core.read_namespaced_pod("no-class", "default")
+        self.assertEqual(missing.exception.status, 404)
+        # A pod naming a PodGroup that does not exist yet is stored and waits.
+        self.core.create_namespaced_pod("default", {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "early", "annotations": {
+                "scheduling.k8s.io/group-name": "later"}},
+            "spec": {"containers": [{"name": "c", "image": "x"}]}})
+        self.assertIsNone(self.core.read_namespaced_pod("early", "default").spec.node_name)
+
     def test_conflicts_and_status_errors(self):
         self.core.create_namespace({"metadata": {"name": "team-a"}})
         body = {"metadata": {"name": "q1"}, "spec": {"weight": 2}}

@@ -378,8 +378,20 @@ class Faults(KubeSourceCase):
 
     def test_a_pod_group_naming_a_missing_queue_waits_and_others_schedule(self):
         self.base_cluster()
+        # Admission refuses a PodGroup naming a missing queue; deleting the
+        # queue afterwards is allowed, and leaves it naming one.
+        self.cluster.queue("doomed")
+        self.cluster.custom.delete_cluster_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "queues", "default")
+        self.cluster.queue("default")
+        self.cluster.custom.create_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": "lost"}, "spec": {"minMember": 1, "queue": "doomed"}})
+        self.cluster.custom.delete_cluster_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "queues", "doomed")
+        self.cluster.pod("lost-0", group="lost")
         s = self.start_scheduler()
-        self.cluster.gang("lost", 1, queue="nowhere")
         self.run_gangs(s, ["a"])
         self.assertIsNone(self.cluster.placement()["lost-0"])
 

@@ -1,0 +1,22 @@
+// What the API refuses at create time because a real cluster's admission
+// would: Kubernetes' Priority admission refuses a pod naming a
+// PriorityClass that does not exist and a second globalDefault
+// PriorityClass, and Volcano's PodGroup webhook refuses
+// a PodGroup whose queue does not exist or is not open. Everything else that
+// names a missing object is stored and waits (the scheduler writes why on
+// its PodGroup), as in a cluster: a pod naming a PodGroup not created yet,
+// a PodGroup or Queue deleted while still named.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "api/resources.h"
+#include "store/object_store.h"
+
+namespace scoria::serve {
+
+/// Throws api::ApiError (403 Forbidden, the message a cluster gives) when
+/// `object`, about to be created as `r`, would be refused by admission.
+void admit_create(const api::Resource& r, const nlohmann::json& object, store::ObjectStore& store);
+
+}  // namespace scoria::serve
