@@ -189,8 +189,12 @@ class Schedules(KubeSourceCase):
         self.base_cluster(nodes=1)
         s = self.start_scheduler()
         self.cluster.gang("big", 3, cpu="2")  # 6 cpu on a 4-cpu node
-        cond = wait_for(lambda: (self.cluster.pod_group("big").get("status", {})
-                                 .get("conditions") or [None])[0])
+        # The gang's pods arrive one by one; a session may first see only
+        # some of them. Wait for the message about all three.
+        def condition():
+            c = (self.cluster.pod_group("big").get("status", {}).get("conditions") or [None])[0]
+            return c if c and "3 Pending" in c.get("message", "") else None
+        cond = wait_for(condition)
         self.assertIsNotNone(cond, s.text())
         self.assertEqual(cond["type"], "Unschedulable")
         self.assertIn("tasks in gang unschedulable", cond["message"])
@@ -201,7 +205,7 @@ class Schedules(KubeSourceCase):
         def scheduled_condition():
             status = self.cluster.core.read_namespaced_pod("big-0", "default").status
             return [c for c in ((status and status.conditions) or [])
-                    if c.type == "PodScheduled"]
+                    if c.type == "PodScheduled" and c.message == cond["message"]]
         pod = wait_for(scheduled_condition)
         self.assertIsNotNone(pod, s.text())
         self.assertEqual((pod[0].status, pod[0].reason, pod[0].message),
