@@ -96,8 +96,10 @@ std::optional<json> discovery_document(std::string_view path) {
     const std::string_view rest = path.substr(6);
     const size_t slash = rest.find('/');
     if (slash == std::string_view::npos) {
-      // /apis/{group}: the group alone.
-      for (const json& g : group_list()["groups"])
+      // /apis/{group}: the group alone. The list is bound first: a range
+      // over a member of a temporary would outlive the temporary.
+      const json groups = group_list();
+      for (const json& g : groups["groups"])
         if (g["name"] == rest) {
           json out = g;
           out["kind"] = "APIGroup";

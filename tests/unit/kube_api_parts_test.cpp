@@ -1,9 +1,13 @@
 // The parts of the Kubernetes-shaped API that need no server: paths,
-// selectors, patches, server-set metadata, Status objects.
+// discovery, selectors, patches, server-set metadata, Status objects.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "api/discovery.h"
 #include "api/object_meta.h"
 #include "api/patch.h"
 #include "api/request_path.h"
@@ -36,6 +40,24 @@ TEST(KubePaths, CoreGroupNamespacedAndWatchForms) {
   EXPECT_FALSE(parse_resource_path("/api/v1/gadgets"));
   EXPECT_FALSE(parse_resource_path("/healthz"));
   EXPECT_THROW(parse_resource_path("/api/v1/nodes/a%zz"), ApiError);
+}
+
+TEST(KubeDiscovery, AGroupAloneAndItsVersions) {
+  // /apis/{group} once read a member of a destroyed temporary (found by
+  // fuzz/api_fuzz; ASan reports it here if it comes back).
+  const auto group = discovery_document("/apis/scheduling.volcano.sh");
+  ASSERT_TRUE(group);
+  EXPECT_EQ((*group)["kind"], "APIGroup");
+  EXPECT_EQ((*group)["name"], "scheduling.volcano.sh");
+  EXPECT_EQ((*group)["preferredVersion"]["version"], "v1beta1");
+  EXPECT_FALSE(discovery_document("/apis/v1beta1"));
+  const auto resources = discovery_document("/apis/scheduling.volcano.sh/v1beta1/");
+  ASSERT_TRUE(resources);
+  std::vector<std::string> names;
+  for (const json& r : (*resources)["resources"]) names.push_back(r["name"]);
+  EXPECT_NE(std::find(names.begin(), names.end(), "podgroups"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "queues/status"), names.end());
+  EXPECT_FALSE(discovery_document("/apis/scheduling.volcano.sh/v1beta1/queues"));
 }
 
 TEST(KubeSelectors, LabelSelectorForms) {

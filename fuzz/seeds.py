@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Seed corpora for the fuzz targets, made from the repository's scenarios
+(so they are never copied into git) and the committed regression inputs.
+
+usage: seeds.py SOURCE_DIR CORPUS_DIR   (writes CORPUS_DIR/<target>/...)
+"""
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+
+import yaml
+
+source, out = sys.argv[1], sys.argv[2]
+loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def put(target, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
+        f.write(data)
+
+
+scenarios = sorted(glob.glob(os.path.join(source, "tests/scenarios/*/")))
+quantities = set()
+for d in scenarios:
+    for path in glob.glob(os.path.join(d, "*.yaml")):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        if len(text) > 64 * 1024:
+            continue
+        put("objects", text)
+        quantities.update(re.findall(r'(?:cpu|memory|pods|nvidia\.com/gpu): "?([0-9.eE+-]+[a-zA-Z]*)', text))
+        try:
+            docs = [doc for doc in yaml.load_all(text, Loader=loader) if isinstance(doc, dict)]
+        except yaml.YAMLError:
+            continue
+        put("objects", json.dumps(docs[0]) if docs else "{}")
+        paths = {"Node": "/api/v1/nodes", "Pod": "/api/v1/namespaces/{ns}/pods",
+                 "PodGroup": "/apis/scheduling.volcano.sh/v1beta1/namespaces/{ns}/podgroups",
+                 "Queue": "/apis/scheduling.volcano.sh/v1beta1/queues",
+                 "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses"}
+        for doc in docs[:6]:
+            if doc.get("kind") in paths:
+                ns = doc.get("metadata", {}).get("namespace", "default")
+                put("api", f"POST {paths[doc['kind']].format(ns=ns)}\n" + json.dumps(doc))
+    for path in glob.glob(os.path.join(d, "*.toml")):
+        put("config", b"\x00" + open(path, "rb").read())
+    for path in glob.glob(os.path.join(d, "*.conf*")):
+        put("config", b"\x01" + open(path, "rb").read())
+for path in glob.glob(os.path.join(source, "config/**/*.*"), recursive=True):
+    data = open(path, "rb").read()
+    put("config", (b"\x00" if path.endswith(".toml") else b"\x01") + data)
+for q in sorted(quantities) + ["500m", "4Gi", "1.5", "1e3", "0", "100Ki", "2E"]:
+    put("quantity", q)
+for line in ["GET /api/v1/pods?labelSelector=app%3Dx&limit=2",
+             "GET /api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true",
+             "GET /apis/scheduling.volcano.sh/v1beta1/podgroups?fieldSelector=metadata.name%3Dg",
+             "GET /api/v1/nodes/n1", "DELETE /api/v1/namespaces/default/pods/p?gracePeriodSeconds=0",
+             "GET /apis", "GET /api/v1", "GET /openapi/v3", "GET /version",
+             "POST /api/v1/namespaces/default/pods/p/binding\n"
+             '{"kind":"Binding","target":{"name":"n1"}}',
+             "POST /api/v1/namespaces/default/pods/p/eviction\n"
+             '{"apiVersion":"policy/v1","kind":"Eviction"}',
+             "PATCH /api/v1/nodes/n1\nContent-Type: application/merge-patch+json\n"
+             '{"spec":{"unschedulable":true}}',
+             "PATCH /api/v1/namespaces/default/pods/p\n"
+             "Content-Type: application/strategic-merge-patch+json\n"
+             '{"metadata":{"labels":{"a":"b"}}}']:
+    put("api", line)
+put("kubeconfig", open(os.path.join(source, "fuzz/kubeconfig.seed")).read())
+for target in ("objects", "config", "quantity", "kubeconfig", "api"):
+    for path in glob.glob(os.path.join(source, "fuzz/regressions", target, "*")):
+        put(target, open(path, "rb").read())
