@@ -36,6 +36,15 @@ struct Fixture {
           ("scoria-api-fuzz-" + std::to_string(::getpid()));
     reset();
   }
+  ~Fixture() {
+    api.reset();
+    watchers.reset();
+    store.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  Fixture(const Fixture&) = delete;
+  Fixture& operator=(const Fixture&) = delete;
   void reset() {
     api.reset();
     watchers.reset();
@@ -59,8 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
   const size_t space = line.find(' ');
   if (space == std::string_view::npos) return 0;
-  const http::verb method = http::string_to_verb(
-      boost::beast::string_view(line.data(), space));
+  const http::verb method = http::string_to_verb(boost::beast::string_view(line.data(), space));
   if (method == http::verb::unknown) return 0;
   const std::string target(line.substr(space + 1));
   if (target.empty() || target[0] != '/') return 0;
@@ -72,8 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   scoria::http::Request request(method, target, 11);
   request.set(http::field::content_type, content_type);
-  request.set(http::field::accept, size % 2 ? "application/json;as=Table;v=v1;g=meta.k8s.io"
-                                            : "application/json");
+  request.set(http::field::accept,
+              size % 2 ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json");
   request.body() = std::string(text);
   request.prepare_payload();
   const size_t question = target.find('?');

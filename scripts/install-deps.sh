@@ -6,11 +6,12 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libboost-dev libboost-filesystem-dev
-  libtomlplusplus-dev prometheus-cpp-dev libyaml-cpp-dev nlohmann-json3-dev libfyaml-dev libssl-dev openssl
+  libtomlplusplus-dev prometheus-cpp-dev nlohmann-json3-dev libfyaml-dev libssl-dev openssl
   libsqlite3-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-yaml python3-kubernetes time
   cargo
+  clang-14 libclang-rt-14-dev
 )
 
 # kubectl drives the Kubernetes-shaped API in the tests: the one on PATH, or

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The README's second command: install, build with warnings as errors, run
 # every test through ctest; then the same suite again built under
-# AddressSanitizer (with LeakSanitizer) and UBSan, in build-asan.
+# AddressSanitizer (with LeakSanitizer) and UBSan, in build-asan; then
+# each libFuzzer target for a bounded time (clang, in build-fuzz).
 #
 # The sanitized build uses gcc, the release compiler, so what it finds is
 # about the code that ships; gcc's shared sanitizer runtime also serves
-# plugins linked with --no-undefined as they are. (clang 14 cannot build
-# host/source/object_loader.cpp yet: it captures structured bindings in
-# lambdas, which clang accepts only from version 16.)
+# plugins linked with --no-undefined as they are. The fuzz build is clang's,
+# which also keeps the host building with both compilers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -44,5 +44,13 @@ if compgen -G "$reports/*" >/dev/null; then
   echo "sanitizer reports:" >&2
   cat "$reports"/* >&2
   status=1
+fi
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+# SCORIA_FUZZ_SECONDS per target (45 by default; 0 skips). On a fresh clone
+# the corpora start from the seeds; scripts/fuzz.sh --time 3600 by hand.
+fuzz_seconds="${SCORIA_FUZZ_SECONDS:-45}"
+if [ "$fuzz_seconds" -gt 0 ]; then
+  scripts/fuzz.sh --time "$fuzz_seconds" || status=1
 fi
 exit "$status"

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "api/status.h"
+#include "input/utf8.h"
 
 namespace scoria::api {
 
@@ -18,7 +19,8 @@ int hex(char c) {
 std::string decoded(std::string_view s) {
   auto d = percent_decode(s);
   if (!d)
-    throw bad_request("malformed percent-encoding in path segment \"" + std::string(s) + "\"");
+    throw bad_request("malformed percent-encoding in path segment \"" + std::string(s) +
+                      "\" (each % takes two hex digits, and the bytes must be UTF-8)");
   return *d;
 }
 
@@ -49,7 +51,19 @@ std::optional<std::string> percent_decode(std::string_view s) {
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
   }
+  if (input::invalid_utf8_at(out)) return std::nullopt;
   return out;
+}
+
+void check_target(std::string_view target) {
+  for (size_t i = 0; i < target.size(); ++i) {
+    const auto c = static_cast<unsigned char>(target[i]);
+    if (c < 0x20 || c >= 0x7f) {
+      throw bad_request("byte " + std::to_string(i) +
+                        " of the request target is not printable ASCII; percent-encode it "
+                        "(as %XX of its UTF-8 bytes)");
+    }
+  }
 }
 
 std::optional<std::string> query_param(std::string_view query, std::string_view key) {

@@ -29,8 +29,15 @@ std::optional<ResourcePath> parse_resource_path(std::string_view path);
 /// The non-empty segments of a path, as they are (not decoded).
 std::vector<std::string_view> split_path(std::string_view path);
 
-/// %XX decoded; nullopt for a malformed escape.
+/// %XX decoded; nullopt for a malformed escape, or when what it decodes to
+/// is not valid UTF-8 (no name, namespace or selector can hold such bytes).
 std::optional<std::string> percent_decode(std::string_view s);
+
+/// Throws ApiError (400) when the request target holds a byte a client
+/// must percent-encode: a control character or one that is not ASCII
+/// (HTTP request targets are ASCII; raw bytes would reach names and
+/// messages otherwise).
+void check_target(std::string_view target);
 
 /// A query parameter's decoded value ("+" is a space), or nullopt.
 std::optional<std::string> query_param(std::string_view query, std::string_view key);

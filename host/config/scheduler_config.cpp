@@ -16,9 +16,8 @@
 #include <utility>
 
 #include <toml++/toml.h>
-#include <yaml-cpp/yaml.h>
 
-#include "input/documents.h"
+#include "input/yaml_tree.h"
 #include "model/error.h"
 
 namespace scoria::config {
@@ -314,10 +313,7 @@ Value parse_toml(std::string_view text, const Origin& origin) {
 
 // --- from YAML -----------------------------------------------------------------
 
-Place yaml_place(const YAML::Mark& m) {
-  if (m.is_null()) return {};
-  return {m.line + 1, m.column + 1};
-}
+Place yaml_place(const input::YamlNode& n) { return {n.line, n.column}; }
 
 /// Resolves a plain scalar the way Volcano's YAML library (YAML 1.1) does,
 /// so that a flag reads as a boolean exactly where Volcano reads one.
@@ -352,19 +348,51 @@ void resolve_plain(Value& v) {
   v.kind = Value::Kind::String;
 }
 
-Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int depth) {
+/// What a scalar means, as Volcano's YAML library reads it: untagged plain
+/// text is resolved (YAML 1.1), quoted and block text is a string, and an
+/// explicit tag says what it says.
+void resolve_scalar(const input::YamlNode& n, Value& v) {
+  v.text = n.text;
+  if (n.is_null()) {
+    v.kind = Value::Kind::Null;
+    return;
+  }
+  // A standard tag's name: "!!str" as written, "tag:yaml.org,2002:str" resolved.
+  std::string_view standard;
+  for (const std::string_view prefix : {"tag:yaml.org,2002:", "!!"})
+    if (std::string_view(n.tag).starts_with(prefix)) {
+      standard = std::string_view(n.tag).substr(prefix.size());
+      break;
+    }
+  if (n.tag.empty()) {
+    if (n.style == input::YamlNode::Style::Plain) {
+      resolve_plain(v);
+    } else {
+      v.kind = Value::Kind::String;  // quoted or block text is never resolved
+    }
+  } else if (n.tag == "!" || standard == "str") {
+    v.kind = Value::Kind::String;
+  } else if (standard == "bool" || standard == "int" || standard == "float") {
+    resolve_plain(v);
+  } else {
+    v.kind = Value::Kind::Other;
+  }
+}
+
+Value from_yaml(const input::YamlNode& n, Place fallback, const Origin& origin, int depth) {
   Value v;
-  v.place = yaml_place(n.Mark());
+  v.place = yaml_place(n);
   if (v.place.line == 0) v.place = fallback;
   if (depth > kMaxDepth) fail(origin, v.place, "", "nested too deeply; this is not a config");
-  switch (n.Type()) {
-    case YAML::NodeType::Map:
+  switch (n.kind) {
+    case input::YamlNode::Kind::Map:
       v.kind = Value::Kind::Map;
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        const Place kp = yaml_place(it->first.Mark());
-        if (!it->first.IsScalar())
+      for (const input::YamlEntry& entry : n.entries) {
+        Place kp = yaml_place(entry.key);
+        if (kp.line == 0) kp = v.place;
+        if (entry.key.kind != input::YamlNode::Kind::Scalar)
           fail(origin, kp, "", "a key here is not a plain name; write keys as names, e.g. tiers:");
-        const std::string key = it->first.Scalar();  // `it->first` is a temporary
+        const std::string& key = entry.key.text;
         for (const Entry& e : v.entries)
           if (e.key == key)
             fail(origin, kp, key,
@@ -372,50 +400,23 @@ Value from_yaml(const YAML::Node& n, Place fallback, const Origin& origin, int d
                      std::to_string(e.place.line + (origin.mapped ? origin.line_offset : 0)) +
                      "); keep one");
         // An empty value has no position of its own; its key's is the useful one.
-        v.entries.push_back({key, kp, from_yaml(it->second, kp, origin, depth + 1)});
-        if (it->second.IsNull()) v.entries.back().value.place = kp;
+        v.entries.push_back({key, kp, from_yaml(entry.value, kp, origin, depth + 1)});
+        if (entry.value.is_null()) v.entries.back().value.place = kp;
       }
       break;
-    case YAML::NodeType::Sequence:
+    case input::YamlNode::Kind::List:
       v.kind = Value::Kind::List;
-      for (const YAML::Node& item : n)
+      for (const input::YamlNode& item : n.items)
         v.items.push_back(from_yaml(item, v.place, origin, depth + 1));
       break;
-    case YAML::NodeType::Scalar: {
-      v.text = n.Scalar();
-      const std::string& tag = n.Tag();
-      if (tag == "?") {
-        resolve_plain(v);
-      } else if (tag == "!" || tag == "tag:yaml.org,2002:str") {
-        v.kind = Value::Kind::String;  // quoted or block text is never resolved
-      } else if (tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:int" ||
-                 tag == "tag:yaml.org,2002:float") {
-        resolve_plain(v);
-      } else {
-        v.kind = Value::Kind::Other;
-      }
-      break;
-    }
-    default:
-      v.kind = Value::Kind::Null;
+    case input::YamlNode::Kind::Scalar:
+      resolve_scalar(n, v);
       break;
   }
   return v;
 }
 
 std::string_view syntax_word(Syntax s) { return s == Syntax::Json ? "JSON" : "YAML"; }
-
-std::vector<YAML::Node> load_yaml(std::string_view text, const Origin& origin, Syntax syntax) {
-  try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
-    std::erase_if(docs, [](const YAML::Node& d) { return d.IsNull(); });
-    return docs;
-  } catch (const YAML::Exception& e) {
-    fail(origin, yaml_place(e.mark), "",
-         "invalid " + std::string(syntax_word(syntax)) + " (" + e.msg +
-             "); check the indentation, the quoting and the ':' after each key there");
-  }
-}
 
 // ===========================================================================
 // Reading the settings out of the tree
@@ -877,90 +878,83 @@ bool is_configmap_field(std::string_view key) {
 /// Reads the config a ConfigMap carries in its single `data` key. The
 /// inner text keeps the file's line numbers when it is a literal block
 /// (`key: |`), as `kubectl get configmap -o yaml` writes it.
-SchedulerConfig parse_configmap(const YAML::Node& root, std::string_view text,
+SchedulerConfig parse_configmap(const input::YamlNode& root, std::string_view text,
                                 const Origin& origin) {
-  Place data_place;
-  YAML::Node data;
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
-    const Place kp = yaml_place(it->first.Mark());
+  using Kind = input::YamlNode::Kind;
+  const input::YamlEntry* data = nullptr;
+  for (const input::YamlEntry& e : root.entries) {
+    const std::string key = e.key.kind == Kind::Scalar ? e.key.text : std::string();
+    const Place kp = yaml_place(e.key);
     if (!is_configmap_field(key))
       fail(origin, kp, key,
            "unknown key beside data; a ConfigMap carries the scheduler config as text under "
            "data, so move it there");
-    if (key == "kind" && !(it->second.IsScalar() && it->second.Scalar() == "ConfigMap"))
+    if (key == "kind" && !(e.value.kind == Kind::Scalar && e.value.text == "ConfigMap"))
       fail(origin, kp, key,
            "is not ConfigMap; Scoria reads a scheduler config, or a ConfigMap holding one in "
            "data");
-    if (key == "data") {
-      data = it->second;
-      data_place = kp;
-    }
+    if (key == "data") data = &e;
   }
-  if (!data.IsMap() || data.size() != 1) {
+  const input::YamlNode& map = data->value;
+  if (map.kind != Kind::Map || map.entries.size() != 1) {
     std::vector<std::string> keys;
-    if (data.IsMap())
-      for (auto it = data.begin(); it != data.end(); ++it)
-        keys.push_back(it->first.as<std::string>(""));
-    fail(origin, data_place, "data",
-         data.IsMap() && !keys.empty()
+    for (const input::YamlEntry& e : map.entries) keys.push_back(e.key.text);
+    fail(origin, yaml_place(data->key), "data",
+         !keys.empty()
              ? "holds " + std::to_string(keys.size()) + " keys (" + join(keys) +
                    "); a scheduler ConfigMap holds one, e.g. volcano-scheduler.conf: keep that one"
              : "holds no config; put the config text under one key, e.g. "
                "volcano-scheduler.conf: |");
   }
-  // yaml-cpp's iterator hands out its key/value pair by value (a proxy that
-  // dies with the full expression), so both are copied out: a reference to
-  // `entry->second` would dangle. YAML::Node copies share the document.
-  const auto entry = data.begin();
-  const std::string key = entry->first.as<std::string>("");
-  const YAML::Node value = entry->second;
+  const std::string& key = map.entries.front().key.text;
+  const input::YamlNode& value = map.entries.front().value;
   const std::string path = "data[" + key + "]";
-  if (!value.IsScalar())
-    fail(origin, yaml_place(value.Mark()), path,
+  if (value.kind != Kind::Scalar)
+    fail(origin, yaml_place(value), path,
          "is a list or mapping; it must be the config as text, e.g. " + key + ": |");
 
   Origin inner{origin.file, path, false, 0, 0};
-  const YAML::Mark mark = value.Mark();
-  const bool literal = !mark.is_null() && static_cast<size_t>(mark.pos) < text.size() &&
-                       text[static_cast<size_t>(mark.pos)] == '|';
-  if (literal) {
-    // The text starts on the line after the indicator, indented by the
-    // indentation of its first line that has content.
-    const size_t body = text.find('\n', static_cast<size_t>(mark.pos));
-    if (body != std::string_view::npos) {
-      size_t line = body + 1;
-      while (line < text.size()) {
-        const size_t end = std::min(text.find('\n', line), text.size());
-        const std::string_view content = text.substr(line, end - line);
-        if (!trim(content).empty()) {
-          inner.column_offset = static_cast<int>(content.find_first_not_of(' '));
-          break;
-        }
-        line = end + 1;
-      }
-      inner.mapped = true;
-      inner.line_offset = mark.line + 1 + origin.line_offset;
+  if (value.style == input::YamlNode::Style::Literal && value.offset < text.size()) {
+    // The text starts on the line after the indicator (where libfyaml
+    // places the scalar; some versions place it on the indicator), indented
+    // by the indentation of its first line that has content.
+    size_t line = value.offset;
+    int first_line = value.line;  // 1-based, of the text's first line
+    if (text[line] == '|') {
+      line = std::min(text.find('\n', line), text.size()) + 1;
+      ++first_line;
+    } else {
+      line -= std::min<size_t>(line, static_cast<size_t>(std::max(value.column - 1, 0)));
     }
+    while (line < text.size()) {
+      const size_t end = std::min(text.find('\n', line), text.size());
+      const std::string_view content = text.substr(line, end - line);
+      if (!trim(content).empty()) {
+        inner.column_offset = static_cast<int>(content.find_first_not_of(' '));
+        break;
+      }
+      line = end + 1;
+    }
+    inner.mapped = true;
+    inner.line_offset = first_line - 1 + origin.line_offset;
   }
-  const std::string& payload = value.Scalar();
-  const Syntax syntax = syntax_by_name(key).value_or(syntax_by_content(payload));
-  return parse_document(payload, inner, syntax, false);
+  const Syntax syntax = syntax_by_name(key).value_or(syntax_by_content(value.text));
+  return parse_document(value.text, inner, syntax, false);
 }
 
 SchedulerConfig parse_document(std::string_view text, const Origin& origin, Syntax syntax,
                                bool may_be_configmap) {
   if (syntax == Syntax::Toml) return Reader(origin, syntax).read(parse_toml(text, origin));
 
-  // libfyaml reads it first, under the config limits: yaml-cpp 0.7.0 loops
-  // forever on some invalid input (a lone ",", jbeder/yaml-cpp#1040) and
-  // expands alias bombs, so only text that reads cleanly and boundedly
-  // reaches it. yaml-cpp then builds the positioned tree this reader's
-  // messages (and YAML 1.1's booleans) need.
+  // libfyaml reads it under the config limits, so that any text is read or
+  // refused in time proportional to its size (yaml-cpp, used before, loops
+  // forever on some invalid input), into nodes that keep the places and the
+  // styles this reader's messages (and YAML 1.1's booleans) need.
+  std::vector<input::YamlNode> docs;
   try {
-    input::read_documents(text,
-                          origin.inner.empty() ? origin.file : origin.file + " " + origin.inner,
-                          input::kConfigLimits);
+    docs = input::read_yaml_trees(
+        text, origin.inner.empty() ? origin.file : origin.file + " " + origin.inner,
+        input::kConfigLimits);
   } catch (const input::SyntaxError& e) {
     // In this reader's words; a fault found at the end of text that ends
     // without a newline is placed on its last line.
@@ -971,15 +965,17 @@ SchedulerConfig parse_document(std::string_view text, const Origin& origin, Synt
          "invalid " + std::string(syntax_word(syntax)) + " (" + e.detail() +
              "); check the indentation, the quoting and the ':' after each key there");
   }
-  const std::vector<YAML::Node> docs = load_yaml(text, origin, syntax);
   if (docs.size() > 1)
-    fail(origin, yaml_place(docs[1].Mark()), "",
+    fail(origin, yaml_place(docs[1]), "",
          "a second " + std::string(syntax_word(syntax)) +
              " document starts here; the file must hold one config (or one ConfigMap), remove "
              "the others");
   if (docs.empty()) return Reader(origin, syntax).read(Value{});
-  const YAML::Node& root = docs.front();
-  if (may_be_configmap && root.IsMap() && root["data"]) return parse_configmap(root, text, origin);
+  const input::YamlNode& root = docs.front();
+  if (may_be_configmap && root.kind == input::YamlNode::Kind::Map &&
+      std::any_of(root.entries.begin(), root.entries.end(),
+                  [](const input::YamlEntry& e) { return e.key.text == "data"; }))
+    return parse_configmap(root, text, origin);
   return Reader(origin, syntax).read(from_yaml(root, Place{1, 1}, origin, 0));
 }
 

@@ -1,7 +1,5 @@
 #include "input/documents.h"
 
-#include <libfyaml.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -14,6 +12,7 @@
 #include "input/field_path.h"
 #include "input/ordered_batches.h"
 #include "input/utf8.h"
+#include "input/yaml_events.h"
 #include "model/error.h"
 
 namespace scoria::input {
@@ -73,48 +72,6 @@ json plain_scalar(std::string_view s) {
 }
 
 // ===========================================================================
-// libfyaml, wrapped
-// ===========================================================================
-
-struct DiagDeleter {
-  void operator()(fy_diag* d) const { fy_diag_destroy(d); }
-};
-struct ParserDeleter {
-  void operator()(fy_parser* p) const { fy_parser_destroy(p); }
-};
-struct EventDeleter {
-  fy_parser* parser;
-  void operator()(fy_event* e) const { fy_parser_event_free(parser, e); }
-};
-
-/// The first error libfyaml reports, as "L:C: message" is cut out of its
-/// formatted output (this libfyaml has no structured error list).
-struct FirstError {
-  bool seen = false;
-  int line = 0, column = 0;  // 1-based
-  std::string message;
-
-  static void capture(fy_diag*, void* user, const char* buf, size_t len) {
-    auto* self = static_cast<FirstError*>(user);
-    if (self->seen) return;
-    const std::string_view text(buf, len);
-    const size_t tag = text.find(": error: ");
-    if (tag == std::string_view::npos) return;
-    self->seen = true;
-    std::string_view msg = text.substr(tag + 9);
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.remove_suffix(1);
-    self->message = std::string(msg);
-    // "<origin>:LINE:COLUMN" precedes the tag.
-    const std::string_view where = text.substr(0, tag);
-    const size_t c = where.rfind(':');
-    const size_t l = c == std::string_view::npos ? c : where.rfind(':', c - 1);
-    if (l == std::string_view::npos) return;
-    std::from_chars(where.data() + l + 1, where.data() + c, self->line);
-    std::from_chars(where.data() + c + 1, where.data() + where.size(), self->column);
-  }
-};
-
-// ===========================================================================
 // Events to a tree
 // ===========================================================================
 
@@ -139,42 +96,11 @@ class TreeBuilder {
 
   /// Parses the chunk; throws InputError.
   std::vector<Document> run() {
-    FirstError first;
-    fy_diag_cfg dcfg;
-    fy_diag_cfg_default(&dcfg);
-    dcfg.fp = nullptr;
-    dcfg.output_fn = &FirstError::capture;
-    dcfg.user = &first;
-    dcfg.colorize = false;
-    dcfg.show_source = false;
-    std::unique_ptr<fy_diag, DiagDeleter> diag(fy_diag_create(&dcfg));
-    fy_parse_cfg cfg{};
-    cfg.flags =
-        static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE);
-    cfg.diag = diag.get();
-    std::unique_ptr<fy_parser, ParserDeleter> parser(fy_parser_create(&cfg));
-    if (!diag || !parser ||
-        fy_parser_set_string(parser.get(), chunk_.text.data(), chunk_.text.size()) != 0)
-      throw InputError(std::string(origin_) + ": the YAML parser could not start; out of memory?");
-    parser_ = parser.get();
-    while (fy_event* e = fy_parser_parse(parser_)) {
-      // Owned by the parser until freed; freed even when on_event throws.
-      std::unique_ptr<fy_event, EventDeleter> hold(e, EventDeleter{parser_});
-      on_event(*e);
-    }
-    if (fy_parser_get_stream_error(parser_)) {
-      const int doc = chunk_.first_doc + std::max(0, docs_seen_ - 1);
-      std::string msg = std::string(origin_) + ": document " + std::to_string(doc) + ": ";
-      const int line = first.line > 0 ? chunk_.first_line + first.line : 0;
-      if (line > 0)
-        msg += "line " + std::to_string(line) + ", column " + std::to_string(first.column) + ": ";
-      const std::string detail =
-          first.message.empty() ? std::string("cannot be parsed") : first.message;
-      throw SyntaxError(
-          msg + "invalid YAML (" + detail +
-              "); check the indentation, the quoting and the ':' after each key there",
-          line, first.column, detail);
-    }
+    YamlEvents events(chunk_.text, origin_);
+    while (YamlEvents::Event e = events.next()) on_event(*e);
+    if (events.failed())
+      events.throw_syntax_error(origin_, chunk_.first_doc + std::max(0, docs_seen_ - 1),
+                                chunk_.first_line);
     return std::move(out_);
   }
 
@@ -195,13 +121,9 @@ class TreeBuilder {
   };
 
   [[noreturn]] void fail_at(fy_token* token, const std::string& what) const {
-    const int doc = chunk_.first_doc + std::max(0, docs_seen_ - 1);
-    std::string msg = std::string(origin_) + ": document " + std::to_string(doc) + ": ";
-    if (const fy_mark* m = token != nullptr ? fy_token_start_mark(token) : nullptr) {
-      msg += "line " + std::to_string(chunk_.first_line + m->line + 1) + ", column " +
-             std::to_string(m->column + 1) + ": ";
-    }
-    throw InputError(msg + what);
+    throw InputError(where(origin_, chunk_.first_doc + std::max(0, docs_seen_ - 1), mark_of(token),
+                           chunk_.first_line) +
+                     what);
   }
 
   /// "document N (object): field PATH: what", the form decoders use.
@@ -224,22 +146,15 @@ class TreeBuilder {
   }
 
   std::string_view token_text(fy_token* t) const {
-    size_t len = 0;
-    const char* s = fy_token_get_text(t, &len);
-    if (s == nullptr) return {};
-    if (len > limits_.max_scalar_bytes) {
-      fail_at(t, "a value of " + std::to_string(len) + " bytes is longer than the limit of " +
+    const std::string_view s = text_of(t);
+    if (s.size() > limits_.max_scalar_bytes) {
+      fail_at(t, "a value of " + std::to_string(s.size()) + " bytes is longer than the limit of " +
                      std::to_string(limits_.max_scalar_bytes) + "; shorten it");
     }
-    return {s, len};
+    return s;
   }
 
-  static std::string anchor_name(fy_token* anchor) {
-    if (anchor == nullptr) return {};
-    size_t len = 0;
-    const char* s = fy_token_get_text(anchor, &len);
-    return s == nullptr ? std::string() : std::string(s, len);
-  }
+  static std::string anchor_name(fy_token* anchor) { return std::string(text_of(anchor)); }
 
   bool awaiting_key() const {
     return !stack_.empty() && stack_.back().is_map && !stack_.back().has_key;
@@ -394,7 +309,6 @@ class TreeBuilder {
   std::string_view origin_;
   const Chunk& chunk_;
   const Limits& limits_;
-  fy_parser* parser_ = nullptr;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
   json root_;
@@ -479,26 +393,6 @@ ChunkResult parse_chunk(std::string_view origin, const Chunk& chunk, const Limit
     result.error = std::current_exception();
   }
   return result;
-}
-
-void check_text(std::string_view text, std::string_view origin, const Limits& limits) {
-  if (text.size() > limits.max_bytes) {
-    throw InputError(std::string(origin) + ": " + std::to_string(text.size()) +
-                     " bytes is more than the limit of " + std::to_string(limits.max_bytes) +
-                     "; split the input");
-  }
-  if (const auto bad = invalid_utf8_at(text)) {
-    const Position p = position_of(text, *bad);
-    throw InputError(std::string(origin) + ": byte " + std::to_string(*bad) + " (line " +
-                     std::to_string(p.line) + ", column " + std::to_string(p.column) +
-                     ") is not valid UTF-8; save the text as UTF-8");
-  }
-  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
-    const Position p = position_of(text, nul);
-    throw InputError(std::string(origin) + ": byte " + std::to_string(nul) + " (line " +
-                     std::to_string(p.line) + ", column " + std::to_string(p.column) +
-                     ") is a NUL character, which YAML and JSON do not allow; remove it");
-  }
 }
 
 }  // namespace

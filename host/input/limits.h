@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 namespace scoria::input {
 
@@ -18,6 +19,11 @@ struct Limits {
   // it itself with more to say (the config reader names both lines).
   bool refuse_duplicate_keys = true;
 };
+
+/// Refuses, with a message naming `origin` and the place, text past
+/// `limits.max_bytes`, text that is not valid UTF-8, and a NUL byte (which
+/// YAML and JSON do not allow): checked before any parser sees the text.
+void check_text(std::string_view text, std::string_view origin, const Limits& limits);
 
 /// Object files given to `simulate` or `check-config`: large clusters
 /// (S2 is ~250 MB of YAML in 160,000 documents), but no alias bombs.

@@ -37,7 +37,10 @@ using nlohmann::json;
 using Verb = beast::http::verb;
 
 http::Reply reply(unsigned status, const json& body, unsigned version) {
-  return {http::make_response(status, body.dump() + "\n", "application/json", version), {}};
+  return {
+      http::make_response(status, body.dump(-1, ' ', false, json::error_handler_t::replace) + "\n",
+                          "application/json", version),
+      {}};
 }
 
 http::Reply error(unsigned status, std::string_view message, unsigned version) {
@@ -81,6 +84,11 @@ http::Reply Service::route(const http::Request& request,
   const std::string_view query =
       question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
   const Verb method = request.method();
+  try {
+    api::check_target(target);
+  } catch (const api::ApiError& e) {
+    return reply(e.code(), e.status(), v);
+  }
 
   if (path == "/healthz") {
     if (s.hung) return {http::make_response(503, "session hung\n", "text/plain", v), {}};

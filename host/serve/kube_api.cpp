@@ -34,7 +34,11 @@ using nlohmann::json;
 using Verb = beast::http::verb;
 
 http::Reply answer(unsigned status, const json& body, unsigned version) {
-  return {http::make_response(status, body.dump(), "application/json", version), {}};
+  // Everything stored or echoed is UTF-8 already; `replace` keeps a slip
+  // from turning an answer into an exception.
+  return {http::make_response(status, body.dump(-1, ' ', false, json::error_handler_t::replace),
+                              "application/json", version),
+          {}};
 }
 
 std::string header(const http::Request& request, beast::http::field f) {
@@ -148,6 +152,8 @@ std::optional<http::Reply> KubeApi::handle(const http::Request& request, std::st
                                            std::string_view query) {
   const unsigned v = request.version();
   try {
+    api::check_target(path);
+    api::check_target(query);
     if (auto doc = api::discovery_document(path)) {
       if (request.method() != Verb::get)
         throw ApiError(405, "MethodNotAllowed", "discovery is read with GET");

@@ -26,7 +26,10 @@ constexpr std::array<std::string_view, 6> kWriteTypes = {"application/json",
                                                          "application/apply-patch+yaml"};
 
 http::Reply refuse(unsigned status, std::string_view message, unsigned version) {
-  return {http::make_response(status, nlohmann::json{{"error", message}}.dump() + "\n",
+  return {http::make_response(status,
+                              nlohmann::json{{"error", message}}.dump(
+                                  -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                  "\n",
                               "application/json", version),
           {}};
 }

@@ -999,9 +999,10 @@ TEST(DefaultConfigs, TomlAndVolcanoYamlExamplesAreTheSameConfig) {
 namespace scoria::config {
 namespace {
 
-// yaml-cpp 0.7.0 loops forever on a lone comma (jbeder/yaml-cpp#1040) and
-// expands aliases into copies: the config's YAML is read by libfyaml under
-// the config limits first.
+// yaml-cpp 0.7.0, which read configs before, loops forever on a lone comma
+// (jbeder/yaml-cpp#1040) and on a tag it cannot resolve (found by
+// fuzz/config_fuzz.cpp), and expands aliases into copies: the config's YAML
+// is read by libfyaml under the config limits.
 TEST(SchedulerConfigHostile, LoneCommaIsRefusedAtOnce) {
   EXPECT_TRUE(has(error_of(",\n", "scheduler.yaml"),
                   "scheduler.yaml: line 1, column 1: invalid YAML (did not find expected node"));
@@ -1011,6 +1012,12 @@ TEST(SchedulerConfigHostile, LoneCommaIsRefusedAtOnce) {
       "cm.yaml");
   EXPECT_TRUE(has(in_configmap, "data[volcano-scheduler.conf]")) << in_configmap;
   EXPECT_TRUE(has(in_configmap, "invalid YAML")) << in_configmap;
+}
+
+TEST(SchedulerConfigHostile, AnUnknownTagAloneIsRefusedAtOnce) {
+  const std::string msg = error_of("!=usatu,s", "scheduler.yaml");
+  EXPECT_TRUE(has(msg, "scheduler.yaml")) << msg;
+  EXPECT_TRUE(has(msg, "a config is a mapping")) << msg;
 }
 
 TEST(SchedulerConfigHostile, AliasBombAndInvalidUtf8AreRefused) {

@@ -1,0 +1,91 @@
+#include "input/yaml_events.h"
+
+#include <charconv>
+
+#include "input/syntax_error.h"
+#include "model/error.h"
+
+namespace scoria::input {
+
+Mark mark_of(fy_token* token) {
+  const fy_mark* m = token != nullptr ? fy_token_start_mark(token) : nullptr;
+  if (m == nullptr) return {};
+  return {m->line + 1, m->column + 1, m->input_pos};
+}
+
+std::string where(std::string_view origin, int document, Mark at, int first_line) {
+  std::string out = std::string(origin) + ": document " + std::to_string(document) + ": ";
+  if (at.line > 0)
+    out += "line " + std::to_string(first_line + at.line) + ", column " +
+           std::to_string(at.column) + ": ";
+  return out;
+}
+
+std::string_view text_of(fy_token* token) {
+  if (token == nullptr) return {};
+  size_t len = 0;
+  const char* s = fy_token_get_text(token, &len);
+  return s == nullptr ? std::string_view() : std::string_view(s, len);
+}
+
+// This libfyaml has no structured error list: the first error is cut out of
+// its formatted output, "<origin>:LINE:COLUMN: error: message".
+void YamlEvents::FirstError::capture(fy_diag*, void* user, const char* buf, size_t len) {
+  auto* self = static_cast<FirstError*>(user);
+  if (self->seen) return;
+  const std::string_view text(buf, len);
+  const size_t tag = text.find(": error: ");
+  if (tag == std::string_view::npos) return;
+  self->seen = true;
+  std::string_view msg = text.substr(tag + 9);
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.remove_suffix(1);
+  self->message = std::string(msg);
+  const std::string_view where = text.substr(0, tag);
+  const size_t c = where.rfind(':');
+  const size_t l =
+      c == std::string_view::npos || c == 0 ? std::string_view::npos : where.rfind(':', c - 1);
+  if (l == std::string_view::npos) return;
+  std::from_chars(where.data() + l + 1, where.data() + c, self->line);
+  std::from_chars(where.data() + c + 1, where.data() + where.size(), self->column);
+}
+
+YamlEvents::YamlEvents(std::string_view text, std::string_view origin) {
+  fy_diag_cfg dcfg;
+  fy_diag_cfg_default(&dcfg);
+  dcfg.fp = nullptr;
+  dcfg.output_fn = &FirstError::capture;
+  dcfg.user = &error_;
+  dcfg.colorize = false;
+  dcfg.show_source = false;
+  diag_.reset(fy_diag_create(&dcfg));
+  fy_parse_cfg cfg{};
+  cfg.flags =
+      static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE);
+  cfg.diag = diag_.get();
+  parser_.reset(fy_parser_create(&cfg));
+  if (!diag_ || !parser_ || fy_parser_set_string(parser_.get(), text.data(), text.size()) != 0)
+    throw InputError(std::string(origin) + ": the YAML parser could not start; out of memory?");
+}
+
+YamlEvents::~YamlEvents() = default;
+
+YamlEvents::Event YamlEvents::next() {
+  // Owned by the parser until freed; the Event frees it.
+  return Event(fy_parser_parse(parser_.get()), EventDeleter{parser_.get()});
+}
+
+bool YamlEvents::failed() const { return fy_parser_get_stream_error(parser_.get()); }
+
+std::string YamlEvents::error_detail() const {
+  return error_.message.empty() ? std::string("cannot be parsed") : error_.message;
+}
+
+void YamlEvents::throw_syntax_error(std::string_view origin, int document, int first_line) const {
+  const Mark at{error_.line, error_.column, 0};
+  const std::string detail = error_detail();
+  throw SyntaxError(where(origin, document, at, first_line) + "invalid YAML (" + detail +
+                        "); check the indentation, the quoting and the ':' after each key there",
+                    at.line > 0 ? first_line + at.line : 0, error_.column, detail);
+}
+
+}  // namespace scoria::input
