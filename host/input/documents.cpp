@@ -145,8 +145,9 @@ class TreeBuilder {
     return out;
   }
 
-  std::string_view token_text(fy_token* t) const {
-    const std::string_view s = text_of(t);
+  /// A scalar's value (or a tag's name), refused past the limit.
+  std::string_view token_text(fy_token* t) {
+    const std::string_view s = scalar_text(t, chunk_.text, scratch_);
     if (s.size() > limits_.max_scalar_bytes) {
       fail_at(t, "a value of " + std::to_string(s.size()) + " bytes is longer than the limit of " +
                      std::to_string(limits_.max_scalar_bytes) + "; shorten it");
@@ -311,6 +312,7 @@ class TreeBuilder {
   const Limits& limits_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
+  std::string scratch_;  // a scalar's text when libfyaml's cannot be used
   json root_;
   bool has_root_ = false;
   int docs_seen_ = 0;

@@ -28,6 +28,71 @@ std::string_view text_of(fy_token* token) {
   return s == nullptr ? std::string_view() : std::string_view(s, len);
 }
 
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t'; }
+
+/// The value of a single-quoted scalar from what is between its quotes
+/// (YAML 1.2, 7.3.2): '' is a quote; a line break with the blanks around
+/// it folds to a space, or to one newline per empty line that follows it.
+void unquote_single(std::string_view raw, std::string& out) {
+  out.clear();
+  size_t i = 0;
+  while (i < raw.size()) {
+    const char c = raw[i];
+    if (c == '\'') {
+      out += '\'';
+      i += 2;  // the parser accepted it: a quote inside is always doubled
+    } else if (blank(c) || c == '\r' || c == '\n') {
+      size_t j = i;
+      while (j < raw.size() && blank(raw[j])) ++j;
+      if (j == raw.size() || (raw[j] != '\r' && raw[j] != '\n')) {
+        out.append(raw.substr(i, j - i));  // blanks inside a line are kept
+        i = j;
+        continue;
+      }
+      // A break: trailing blanks go, and so do the next lines' leading
+      // ones; empty lines become newlines.
+      size_t breaks = 0;
+      while (j < raw.size() && (raw[j] == '\r' || raw[j] == '\n')) {
+        j += raw[j] == '\r' && j + 1 < raw.size() && raw[j + 1] == '\n' ? 2 : 1;
+        ++breaks;
+        while (j < raw.size() && blank(raw[j])) ++j;
+      }
+      if (breaks == 1) {
+        out += ' ';
+      } else {
+        out.append(breaks - 1, '\n');
+      }
+      i = j;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view scalar_text(fy_token* token, std::string_view source, std::string& scratch) {
+  if (token != nullptr && fy_token_scalar_style(token) == FYSS_SINGLE_QUOTED) {
+    const fy_mark* start = fy_token_start_mark(token);
+    const fy_mark* end = fy_token_end_mark(token);
+    // The marks hold what is between the quotes.
+    if (start != nullptr && end != nullptr && start->input_pos > 0 &&
+        start->input_pos <= end->input_pos && end->input_pos < source.size() &&
+        source[start->input_pos - 1] == '\'' && source[end->input_pos] == '\'') {
+      const std::string_view raw =
+          source.substr(start->input_pos, end->input_pos - start->input_pos);
+      if (raw.find("''") != std::string_view::npos) {
+        unquote_single(raw, scratch);
+        return scratch;
+      }
+    }
+  }
+  return text_of(token);
+}
+
 // This libfyaml has no structured error list: the first error is cut out of
 // its formatted output, "<origin>:LINE:COLUMN: error: message".
 void YamlEvents::FirstError::capture(fy_diag*, void* user, const char* buf, size_t len) {

@@ -31,6 +31,14 @@ std::string where(std::string_view origin, int document, Mark at, int first_line
 /// folding; an anchor's or tag's name); empty for no token.
 std::string_view text_of(fy_token* token);
 
+/// A scalar token's value, as text_of gives it, except that a single-quoted
+/// scalar with '' escapes is unescaped and folded here, from `source` (the
+/// text being parsed), into `scratch`: libfyaml 0.7.12 leaks the buffer it
+/// formats runs of them into (512 bytes for six, growing with the run;
+/// found by fuzz/config_fuzz.cpp). The view lives as long as the token and
+/// `scratch` unchanged.
+std::string_view scalar_text(fy_token* token, std::string_view source, std::string& scratch);
+
 /// The events of one text, in order. The text must outlive this.
 class YamlEvents {
  public:

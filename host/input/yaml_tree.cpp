@@ -53,8 +53,9 @@ class NodeBuilder {
     n.offset = m.offset;
   }
 
-  std::string bounded_text(fy_token* t) const {
-    const std::string_view s = text_of(t);
+  /// A scalar's value (or a tag's name), refused past the limit.
+  std::string bounded_text(fy_token* t) {
+    const std::string_view s = scalar_text(t, text_, scratch_);
     if (s.size() > limits_.max_scalar_bytes) {
       fail_at(t, "a value of " + std::to_string(s.size()) + " bytes is longer than the limit of " +
                      std::to_string(limits_.max_scalar_bytes) + "; shorten it");
@@ -178,6 +179,7 @@ class NodeBuilder {
   const Limits& limits_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
+  std::string scratch_;  // a scalar's text when libfyaml's cannot be used
   int docs_ = 0;
   size_t aliases_ = 0;
   size_t alias_nodes_ = 0;
