@@ -123,6 +123,10 @@ YamlEvents::YamlEvents(std::string_view text, std::string_view origin) {
   dcfg.colorize = false;
   dcfg.show_source = false;
   diag_.reset(fy_diag_create(&dcfg));
+  // Errors about a token are collected, not printed: printing shows the
+  // source line, and libfyaml 0.7.12 underflows a stack buffer doing so
+  // for a long line when there is no terminal (found by the API fuzzer).
+  if (diag_) fy_diag_set_collect_errors(diag_.get(), true);
   fy_parse_cfg cfg{};
   cfg.flags =
       static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE);
@@ -141,16 +145,35 @@ YamlEvents::Event YamlEvents::next() {
 
 bool YamlEvents::failed() const { return fy_parser_get_stream_error(parser_.get()); }
 
+YamlEvents::FirstError YamlEvents::first_error() const {
+  void* iter = nullptr;
+  while (const fy_diag_error* e = fy_diag_errors_iterate(diag_.get(), &iter)) {
+    if (e->type != FYET_ERROR) continue;
+    FirstError first;
+    first.seen = true;
+    first.line = e->line;
+    first.column = e->column;
+    first.message = e->msg != nullptr ? e->msg : "";
+    while (!first.message.empty() && (first.message.back() == '\n' || first.message.back() == '\r'))
+      first.message.pop_back();
+    return first;
+  }
+  return error_;
+}
+
 std::string YamlEvents::error_detail() const {
-  return error_.message.empty() ? std::string("cannot be parsed") : error_.message;
+  const FirstError first = first_error();
+  return first.message.empty() ? std::string("cannot be parsed") : first.message;
 }
 
 void YamlEvents::throw_syntax_error(std::string_view origin, int document, int first_line) const {
-  const Mark at{error_.line, error_.column, 0};
-  const std::string detail = error_detail();
+  const FirstError first = first_error();
+  const Mark at{first.line, first.column, 0};
+  const std::string detail =
+      first.message.empty() ? std::string("cannot be parsed") : first.message;
   throw SyntaxError(where(origin, document, at, first_line) + "invalid YAML (" + detail +
                         "); check the indentation, the quoting and the ':' after each key there",
-                    at.line > 0 ? first_line + at.line : 0, error_.column, detail);
+                    at.line > 0 ? first_line + at.line : 0, first.column, detail);
 }
 
 }  // namespace scoria::input

@@ -60,8 +60,8 @@ class YamlEvents {
   /// After next() returned null: whether the text is invalid YAML, and the
   /// parser's first complaint (line and column 1-based, 0 when unknown).
   bool failed() const;
-  int error_line() const { return error_.line; }
-  int error_column() const { return error_.column; }
+  int error_line() const { return first_error().line; }
+  int error_column() const { return first_error().column; }
   /// The complaint in libfyaml's words, or a general one when it said none.
   std::string error_detail() const;
 
@@ -82,6 +82,9 @@ class YamlEvents {
   struct ParserDeleter {
     void operator()(fy_parser* p) const { fy_parser_destroy(p); }
   };
+
+  /// The first error collected (with its place), else the first printed.
+  FirstError first_error() const;
 
   FirstError error_;  // its address is the diagnostics' user pointer: not movable
   std::unique_ptr<fy_diag, DiagDeleter> diag_;

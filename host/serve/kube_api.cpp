@@ -280,8 +280,18 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     }
   } else {
     after = parse_version(rv, "resourceVersion");
+    if (after > store_.latest_version()) {
+      // A version this store never issued; the API server answers so after
+      // waiting a moment for it, and nothing here can make it appear.
+      throw ApiError(504, "Timeout",
+                     "Too large resource version: " + rv +
+                         ", current: " + std::to_string(store_.latest_version()),
+                     json{{"causes", json::array({{{"reason", "ResourceVersionTooLarge"},
+                                                   {"message", "Too large resource version"}}})},
+                          {"retryAfterSeconds", 1}});
+    }
     const int64_t oldest = store_.oldest_event_version();
-    if (oldest > 0 && after + 1 < oldest) {
+    if (oldest > 0 && after < oldest - 1) {
       // As the API server says it, inside the stream: clients relist.
       const ApiError gone(
           410, "Expired",

@@ -168,6 +168,24 @@ TEST(Watch, ResourceVersionIsParsedWithBounds) {
   EXPECT_EQ(json::parse(lines.front())["key"], "n1");
 }
 
+// A watch from a version the store never issued is 504 Timeout with the
+// cause ResourceVersionTooLarge, as the API server answers; the largest
+// int64 once overflowed the compaction check (found by fuzz/api_fuzz.cpp).
+TEST(Watch, AVersionFromTheFutureIsTooLarge) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", node("n1")).status, 200u);
+  for (const std::string rv : {"9223372036854775807", "1000000"}) {
+    const HttpResult r =
+        http(serve.port(), "GET", "/api/v1/nodes?watch=true&resourceVersion=" + rv);
+    EXPECT_EQ(r.status, 504u) << rv << ": " << r.body;
+    const json status = json::parse(r.body, nullptr, false);
+    ASSERT_FALSE(status.is_discarded()) << r.body;
+    EXPECT_EQ(status.value("reason", ""), "Timeout") << r.body;
+    EXPECT_EQ(status["details"]["causes"][0]["reason"], "ResourceVersionTooLarge") << r.body;
+  }
+}
+
 // A request target is ASCII: a raw byte past it (or a control character)
 // is refused with a Status, and %XX that decodes to bytes that are not
 // UTF-8 too, on the Kubernetes paths and Scoria's own; the answer is
