@@ -9,10 +9,10 @@ deleted; nodes added, removed, cordoned and uncordoned; the config reloaded
   - no node holds more than its cpu (running and bound pods);
   - every acknowledged object that was not deleted is there;
   - every gang is fully bound or fully pending (minMember = size);
-  - RSS after warm-up grows by at most 10% and 4 MiB (the cluster itself
-    grows a little as gangs outnumber deletions; a leak per session shows
-    over the long form; not under a sanitizer: it keeps freed memory on
-    purpose);
+  - RSS after warm-up grows by at most 10% (the short form allows 4 MiB
+    more: over a few seconds the cluster itself grows as gangs outnumber
+    deletions, and a leak per session shows over the long form; not under
+    a sanitizer: it keeps freed memory on purpose);
   - the service exits 0 on SIGTERM (and, in the sanitizer build,
     LeakSanitizer reports nothing: the suite fails on any report).
 
@@ -302,7 +302,8 @@ def main():
         at_end = statistics.median(rss[-max(5, (len(rss) - warm) // 5):])
         figures["rss_after_warmup_mib"] = round(after_warmup / 1024, 1)
         figures["rss_at_end_mib"] = round(at_end / 1024, 1)
-        if at_end > after_warmup * 1.10 + 4096:
+        slack = 4096 if args.sessions < 2000 else 0  # KiB, see the docstring
+        if at_end > after_warmup * 1.10 + slack:
             failures.append(f"RSS grew from {after_warmup} KiB after warm-up to {at_end} KiB")
     print(json.dumps(figures))
     if failures:
