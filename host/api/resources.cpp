@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "evictio
 constexpr std::array<Resource, 8> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
-    {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, false},
+    {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
     {"", "v1", "events", "event", "Event", true, kEventShort, kNone, false},
     {"scheduling.volcano.sh", "v1beta1", "podgroups", "podgroup", "PodGroup", true, kPodGroupShort,
      kStatus, true},

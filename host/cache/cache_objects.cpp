@@ -64,6 +64,9 @@ void ClusterCache::apply_change(ObjectChange& c) {
         return remove_queue(c.key);
       case Kind::PriorityClass:
         return remove_class(c.key);
+      case Kind::Namespace:
+        namespaces_.erase(c.key);
+        return;
     }
     return;
   }
@@ -77,6 +80,10 @@ void ClusterCache::apply_change(ObjectChange& c) {
         if constexpr (std::is_same_v<T, model::Queue>) upsert_queue(std::move(object));
         if constexpr (std::is_same_v<T, model::PriorityClass>)
           upsert_class(std::move(object), c.never_preempt);
+        if constexpr (std::is_same_v<T, model::Namespace>) {
+          std::string name = object.name;
+          namespaces_.insert_or_assign(std::move(name), std::move(object));
+        }
       },
       c.object);
 }

@@ -19,8 +19,8 @@ bool base_dim(const std::string& name) {
 
 // The order objects are loaded in on a full replace: what others name first,
 // so nothing waits on a reference and no implicit group is renamed.
-constexpr Kind kLoadOrder[] = {Kind::PriorityClass, Kind::Queue, Kind::Node, Kind::PodGroup,
-                               Kind::Pod};
+constexpr Kind kLoadOrder[] = {Kind::Namespace, Kind::PriorityClass, Kind::Queue,
+                               Kind::Node,      Kind::PodGroup,      Kind::Pod};
 
 }  // namespace
 
@@ -37,6 +37,7 @@ void ClusterCache::clear() {
   pods_by_class_.clear();
   pods_by_node_.clear();
   global_defaults_.clear();
+  namespaces_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
@@ -54,7 +55,9 @@ void ClusterCache::clear() {
 void ClusterCache::reset(model::ClusterObjects objects) {
   std::vector<ObjectChange> changes;
   changes.reserve(objects.nodes.size() + objects.pods.size() + objects.pod_groups.size() +
-                  objects.queues.size() + objects.priority_classes.size());
+                  objects.queues.size() + objects.priority_classes.size() +
+                  objects.namespaces.size());
+  for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& c : objects.priority_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& q : objects.queues) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
@@ -176,6 +179,8 @@ void ClusterCache::vectorize_group(GroupEntry& e) const {
 session::Snapshot ClusterCache::snapshot() const {
   session::Snapshot s;
   s.dims = dims_;
+  s.namespaces.reserve(namespaces_.size());
+  for (const auto& [name, ns] : namespaces_) s.namespaces.push_back(&ns);
 
   // Sessions index nodes and queues by position; entries by slot.
   std::vector<int32_t> node_at(nodes_.slots(), -1);

@@ -180,6 +180,8 @@ class ClusterCache {
   SlotTable<NodeEntry> nodes_;
   SlotTable<QueueEntry> queues_;
   SlotTable<ClassEntry> classes_;
+  // By name, as sessions look them up; only their labels are read.
+  std::map<std::string, model::Namespace> namespaces_;
   SlotTable<GroupEntry> groups_;
   SlotTable<PodEntry> pods_;
 

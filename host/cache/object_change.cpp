@@ -6,8 +6,8 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"Node", "Pod", "PodGroup", "Queue",
-                                                    "PriorityClass"};
+constexpr std::array<std::string_view, 6> kNames = {"Node",  "Pod",           "PodGroup",
+                                                    "Queue", "PriorityClass", "Namespace"};
 
 struct KeyOf {
   std::string operator()(const model::Node& n) const { return n.name; }
@@ -15,6 +15,7 @@ struct KeyOf {
   std::string operator()(const model::PodGroup& g) const { return g.key(); }
   std::string operator()(const model::Queue& q) const { return q.name; }
   std::string operator()(const model::PriorityClass& c) const { return c.name; }
+  std::string operator()(const model::Namespace& n) const { return n.name; }
 };
 
 }  // namespace

@@ -21,7 +21,7 @@
 namespace scoria::cache {
 
 /// The kinds the cache holds.
-enum class Kind : uint8_t { Node, Pod, PodGroup, Queue, PriorityClass };
+enum class Kind : uint8_t { Node, Pod, PodGroup, Queue, PriorityClass, Namespace };
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
 std::string_view kind_name(Kind kind);
@@ -29,8 +29,8 @@ std::optional<Kind> kind_from_name(std::string_view name);
 
 /// One decoded object; the same alternatives, in the same order, as
 /// decode::Object, so a decoded object moves in without a copy.
-using Object =
-    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass>;
+using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
+                            model::PriorityClass, model::Namespace>;
 
 /// The key of an object: "namespace/name" for Pods and PodGroups, the name
 /// otherwise (the store's and the informer's key).

@@ -22,5 +22,6 @@ model::Pod decode_pod(const ObjectFields& f);
 model::PodGroup decode_pod_group(const ObjectFields& f);
 model::Queue decode_queue(const ObjectFields& f);
 model::PriorityClass decode_priority_class(const ObjectFields& f, bool& never_preempt);
+model::Namespace decode_namespace(const ObjectFields& f);
 
 }  // namespace scoria::decode

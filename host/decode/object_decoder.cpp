@@ -10,12 +10,13 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 5> kKinds{{
+constexpr std::array<KindInfo, 6> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
     {"Queue", "scheduling.volcano.sh/v1beta1", false},
     {"PriorityClass", "scheduling.k8s.io/v1", false},
+    {"Namespace", "v1", false},
 }};
 
 std::string supported_kinds() {
@@ -64,7 +65,9 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
   const Json& meta = r.map_field(node, "metadata", root);
   const std::string name = r.text_field(meta, "name", meta_path);
   if (name.empty()) r.fail(meta_path.field("name"), "is missing; give the " + kind + " a name");
-  if (auto why = subdomain_error(name)) r.fail(meta_path.field("name"), *why);
+  // A namespace's name is a DNS label, as the namespace of anything is.
+  if (auto why = kind == "Namespace" ? label_error(name) : subdomain_error(name))
+    r.fail(meta_path.field("name"), *why);
   std::string ns;
   if (info->namespaced) {
     ns = r.text_field(meta, "namespace", meta_path);
@@ -93,10 +96,14 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     model::Queue q = decode_queue(f);
     q.name = name;
     d.object = std::move(q);
-  } else {
+  } else if (kind == "PriorityClass") {
     model::PriorityClass pc = decode_priority_class(f, d.never_preempt);
     pc.name = name;
     d.object = std::move(pc);
+  } else {
+    model::Namespace n = decode_namespace(f);
+    n.name = name;
+    d.object = std::move(n);
   }
   out.push_back(std::move(d));
 }

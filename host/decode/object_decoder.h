@@ -14,8 +14,8 @@
 
 namespace scoria::decode {
 
-using Object =
-    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass>;
+using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
+                            model::PriorityClass, model::Namespace>;
 
 /// One object decoded, with where it came from.
 struct Decoded {

@@ -151,6 +151,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   // order kept within a kind.
   const auto rank = [](cache::Kind k) {
     switch (k) {
+      case cache::Kind::Namespace:
       case cache::Kind::Node:
         return 0;
       case cache::Kind::Queue:

@@ -166,6 +166,13 @@ struct PriorityClass {
   bool global_default = false;
 };
 
+/// A Namespace: only its labels matter, to pod affinity terms'
+/// namespaceSelector.
+struct Namespace {
+  std::string name;
+  std::map<std::string, std::string> labels;
+};
+
 /// Everything read from a set of object files.
 struct ClusterObjects {
   std::vector<Node> nodes;
@@ -173,6 +180,7 @@ struct ClusterObjects {
   std::vector<PodGroup> pod_groups;
   std::vector<Queue> queues;
   std::vector<PriorityClass> priority_classes;
+  std::vector<Namespace> namespaces;
 };
 
 }  // namespace scoria::model

@@ -285,6 +285,23 @@ scoria_code api_job_annotation(const scoria_job* j, scoria_str key, scoria_str* 
 scoria_code api_queue_annotation(const scoria_queue* q, scoria_str key, scoria_str* v) {
   return q ? lookup(q->spec->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
 }
+scoria_code api_namespace_label_count(const scoria_session* s, scoria_str ns, size_t* count) {
+  const scoria::model::Namespace* n = s ? mut(s)->find_namespace(V(ns)) : nullptr;
+  if (count) *count = n ? n->labels.size() : 0;
+  return n ? SCORIA_OK : SCORIA_NOT_FOUND;
+}
+scoria_code api_namespace_label_at(const scoria_session* s, scoria_str ns, size_t i, scoria_str* k,
+                                   scoria_str* v) {
+  const scoria::model::Namespace* n = s ? mut(s)->find_namespace(V(ns)) : nullptr;
+  if (!n || i >= n->labels.size()) return SCORIA_NOT_FOUND;
+  map_at(n->labels, i, k, v);
+  return SCORIA_OK;
+}
+scoria_code api_namespace_label(const scoria_session* s, scoria_str ns, scoria_str key,
+                                scoria_str* v) {
+  const scoria::model::Namespace* n = s ? mut(s)->find_namespace(V(ns)) : nullptr;
+  return n ? lookup(n->labels, key, v) : SCORIA_NOT_FOUND;
+}
 size_t api_task_selector_count(const scoria_task* t) {
   return t ? t->pod->node_selector.size() : 0;
 }
@@ -547,6 +564,9 @@ const scoria_host_api kApi = {
     api_session_queue_set_deserved,
     api_preemptive,
     api_statement_merge,
+    api_namespace_label_count,
+    api_namespace_label_at,
+    api_namespace_label,
 };
 
 }  // namespace

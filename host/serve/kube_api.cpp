@@ -99,9 +99,7 @@ void validate(const Resource& r, const json& object) {
         {{"FieldValueRequired", "name or generateName is required", "metadata.name"}});
   }
   if (!r.scheduled) {
-    const auto why =
-        r.kind == "Namespace" ? decode::label_error(name) : decode::subdomain_error(name);
-    if (why)
+    if (const auto why = decode::subdomain_error(name))
       throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", *why, "metadata.name"}});
     return;
   }

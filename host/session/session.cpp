@@ -19,7 +19,7 @@ using model::add;
 }  // namespace
 
 Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, WorkerPool* workers)
-    : config_(config), workers_(workers), dim_names_(snap.dims) {
+    : config_(config), workers_(workers), dim_names_(snap.dims), namespaces_(snap.namespaces) {
   const size_t d = dims();
   size_t task_count = 0;
   for (const auto& j : snap.jobs) task_count += j.tasks.size();
@@ -133,6 +133,13 @@ const Queue* Session::find_queue(std::string_view name) const {
   for (const auto& q : queues_)
     if (q.spec->name == name) return &q;
   return nullptr;
+}
+
+const model::Namespace* Session::find_namespace(std::string_view name) const {
+  const auto it =
+      std::lower_bound(namespaces_.begin(), namespaces_.end(), name,
+                       [](const model::Namespace* ns, std::string_view n) { return ns->name < n; });
+  return it != namespaces_.end() && (*it)->name == name ? *it : nullptr;
 }
 
 void Session::set_task_status(Task& task, uint32_t status) {

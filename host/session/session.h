@@ -192,6 +192,7 @@ struct Snapshot {
   std::vector<NodeIn> nodes;
   std::vector<QueueIn> queues;
   std::vector<JobIn> jobs;
+  std::vector<const model::Namespace*> namespaces;  // by name
 };
 
 class WorkerPool;
@@ -226,6 +227,8 @@ class Session {
   std::span<const Node* const> all_nodes() const { return all_nodes_; }
   const Node* find_node(std::string_view name) const;
   const Queue* find_queue(std::string_view name) const;
+  /// The Namespace object named `name`; null when the cluster has none.
+  const model::Namespace* find_namespace(std::string_view name) const;
   std::span<const double> span(const double* v) const { return {v, dims()}; }
   const config::SchedulerConfig& config() const { return config_; }
 
@@ -299,6 +302,7 @@ class Session {
   std::vector<Job> jobs_;
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;
+  std::vector<const model::Namespace*> namespaces_;  // by name
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned

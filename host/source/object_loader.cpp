@@ -117,6 +117,7 @@ class Collector {
     for (const auto& q : objects.queues) seen_.emplace(key("Queue", q.name), Origin{});
     for (const auto& c : objects.priority_classes)
       seen_.emplace(key("PriorityClass", c.name), Origin{});
+    for (const auto& n : objects.namespaces) seen_.emplace(key("Namespace", n.name), Origin{});
   }
 
   void add(std::vector<std::vector<Decoded>> parsed, std::string_view file) {
@@ -193,6 +194,10 @@ class Collector {
     if (never) origins_.never_preempt_classes.insert(c.name);
     objects_.priority_classes.push_back(std::move(c));
     origins_.priority_classes.push_back(o);
+  }
+  void add(model::Namespace&& n, const Origin& o, bool) {
+    claim("Namespace", n.name, o, false);
+    objects_.namespaces.push_back(std::move(n));
   }
 
   model::ClusterObjects objects_;
@@ -354,6 +359,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   out.pod_groups.reserve(out.pod_groups.size() + fresh.pod_groups.size());
   out.queues.reserve(out.queues.size() + fresh.queues.size());
   out.priority_classes.reserve(out.priority_classes.size() + fresh.priority_classes.size());
+  out.namespaces.reserve(out.namespaces.size() + fresh.namespaces.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };
@@ -362,6 +368,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   append(out.pod_groups, fresh.pod_groups);
   append(out.queues, fresh.queues);
   append(out.priority_classes, fresh.priority_classes);
+  append(out.namespaces, fresh.namespaces);
 }
 
 }  // namespace

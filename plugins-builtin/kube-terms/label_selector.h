@@ -7,6 +7,7 @@
 #include <scoria/scoria.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kube {
@@ -24,6 +25,12 @@ struct LabelSelector {
   std::vector<LabelRequirement> requirements;  // matchLabels folded in as In
 
   bool matches(const scoria_task* task) const;
+  /// Against the labels of Namespace `ns`: false when the cluster has no
+  /// such Namespace object (or the host predates ABI 1.2), as kube-scheduler
+  /// matches namespaceSelector against the Namespaces it lists.
+  bool matches_namespace(const scoria_session* ssn, std::string_view ns) const;
+  /// No requirements: selects everything.
+  bool empty() const { return present && valid && requirements.empty(); }
 };
 
 }  // namespace kube

@@ -70,11 +70,7 @@ PodAffinityTerm parse_term(const json& term, int32_t weight) {
   out.topology_key = text(member(term, "topologyKey"));
   if (const json* list = member(term, "namespaces"); list != nullptr && list->is_array())
     for (const json& ns : *list) out.namespaces.push_back(text(&ns));
-  // An empty namespaceSelector selects every namespace. One with terms would
-  // need the namespaces' labels, which the cluster model does not carry: it
-  // then adds nothing to the listed namespaces.
-  if (const json* ns_selector = member(term, "namespaceSelector"); ns_selector != nullptr)
-    out.all_namespaces = ns_selector->is_object() && ns_selector->empty();
+  out.namespace_selector = parse_selector(member(term, "namespaceSelector"));
   return out;
 }
 
@@ -108,15 +104,19 @@ bool wildcard(const std::string& ip) { return ip.empty() || ip == "0.0.0.0"; }
 
 }  // namespace
 
-bool PodAffinityTerm::selects(std::string_view owner_namespace, const scoria_task* other,
-                              std::string_view other_namespace) const {
-  if (!all_namespaces) {
-    const bool listed = namespaces.empty() ? other_namespace == owner_namespace
-                                           : std::find(namespaces.begin(), namespaces.end(),
-                                                       other_namespace) != namespaces.end();
-    if (!listed) return false;
+bool PodAffinityTerm::selects(const scoria_session* ssn, std::string_view owner_namespace,
+                              const scoria_task* other, std::string_view other_namespace) const {
+  // kube-scheduler's AffinityTerm.Matches, with the namespaces the selector
+  // lists merged in (mergeAffinityTermNamespacesIfNotEmpty).
+  bool in_scope = false;
+  if (namespaces.empty() && !namespace_selector.present) {
+    in_scope = other_namespace == owner_namespace;
+  } else {
+    in_scope =
+        std::find(namespaces.begin(), namespaces.end(), other_namespace) != namespaces.end() ||
+        namespace_selector.empty() || namespace_selector.matches_namespace(ssn, other_namespace);
   }
-  return selector.matches(other);
+  return in_scope && selector.matches(other);
 }
 
 bool HostPort::conflicts(const HostPort& other) const {

@@ -25,15 +25,17 @@ namespace kube {
 // weight).
 struct PodAffinityTerm {
   LabelSelector selector;
-  std::vector<std::string> namespaces;  // empty: the declaring pod's own
-  bool all_namespaces = false;          // namespaceSelector: {}
+  // With neither, the declaring pod's own namespace; else those listed
+  // and those whose labels the selector matches ({} matches every one).
+  std::vector<std::string> namespaces;
+  LabelSelector namespace_selector;
   std::string topology_key;
   int32_t weight = 0;  // preferred terms only
 
   // Does this term, declared by a pod of namespace `owner_namespace`, select
   // `other` (of namespace `other_namespace`)?
-  bool selects(std::string_view owner_namespace, const scoria_task* other,
-               std::string_view other_namespace) const;
+  bool selects(const scoria_session* ssn, std::string_view owner_namespace,
+               const scoria_task* other, std::string_view other_namespace) const;
 };
 
 // One topologySpreadConstraints item.

@@ -38,10 +38,10 @@ std::vector<int64_t> pod_affinity_scores(const scoria_session* ssn, const scoria
           if (other == task) return;
           const std::string_view other_ns = view(info.namespace_);
           for (const auto& term : own->preferred_affinity)
-            if (term.selects(ns, other, other_ns))
+            if (term.selects(ssn, ns, other, other_ns))
               add(scores, node, term.topology_key, term.weight);
           for (const auto& term : own->preferred_anti_affinity)
-            if (term.selects(ns, other, other_ns))
+            if (term.selects(ssn, ns, other, other_ns))
               add(scores, node, term.topology_key, -term.weight);
         });
   }
@@ -51,13 +51,13 @@ std::vector<int64_t> pod_affinity_scores(const scoria_session* ssn, const scoria
                                const scoria_node* node, const kube::PodTerms& theirs) {
                              const std::string_view owner = view(info.namespace_);
                              for (const auto& term : theirs.affinity)
-                               if (term.selects(owner, task, ns))
+                               if (term.selects(ssn, owner, task, ns))
                                  add(scores, node, term.topology_key, kHardPodAffinityWeight);
                              for (const auto& term : theirs.preferred_affinity)
-                               if (term.selects(owner, task, ns))
+                               if (term.selects(ssn, owner, task, ns))
                                  add(scores, node, term.topology_key, term.weight);
                              for (const auto& term : theirs.preferred_anti_affinity)
-                               if (term.selects(owner, task, ns))
+                               if (term.selects(ssn, owner, task, ns))
                                  add(scores, node, term.topology_key, -term.weight);
                            });
   if (scores.empty()) return {};

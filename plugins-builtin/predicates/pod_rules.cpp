@@ -51,37 +51,37 @@ void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodT
   if (own_ != nullptr && (!own_->affinity.empty() || !own_->anti_affinity.empty())) {
     self_affine_ = std::all_of(own_->affinity.begin(), own_->affinity.end(),
                                [&](const kube::PodAffinityTerm& term) {
-                                 return term.selects(namespace_, task_, namespace_);
+                                 return term.selects(ssn, namespace_, task_, namespace_);
                                });
-    kube::for_each_placed(
-        ssn, [&](const scoria_task* other, const scoria_task_info& info, const scoria_node* node) {
-          if (other == task_) return;
-          const std::string_view other_ns = view(info.namespace_);
-          const bool all = !own_->affinity.empty() &&
-                           std::all_of(own_->affinity.begin(), own_->affinity.end(),
-                                       [&](const kube::PodAffinityTerm& term) {
-                                         return term.selects(namespace_, other, other_ns);
-                                       });
-          Domain d;
-          if (all)
-            for (const auto& term : own_->affinity)
-              if (domain_of(node, term.topology_key, d)) ++affinity_counts_[d];
-          for (const auto& term : own_->anti_affinity)
-            if (term.selects(namespace_, other, other_ns) && domain_of(node, term.topology_key, d))
-              ++anti_affinity_counts_[d];
-        });
+    kube::for_each_placed(ssn, [&](const scoria_task* other, const scoria_task_info& info,
+                                   const scoria_node* node) {
+      if (other == task_) return;
+      const std::string_view other_ns = view(info.namespace_);
+      const bool all = !own_->affinity.empty() &&
+                       std::all_of(own_->affinity.begin(), own_->affinity.end(),
+                                   [&](const kube::PodAffinityTerm& term) {
+                                     return term.selects(ssn, namespace_, other, other_ns);
+                                   });
+      Domain d;
+      if (all)
+        for (const auto& term : own_->affinity)
+          if (domain_of(node, term.topology_key, d)) ++affinity_counts_[d];
+      for (const auto& term : own_->anti_affinity)
+        if (term.selects(ssn, namespace_, other, other_ns) && domain_of(node, term.topology_key, d))
+          ++anti_affinity_counts_[d];
+    });
   }
   // Symmetry: placed pods whose required anti-affinity rejects this pod.
-  kube::for_each_placed_of(
-      ssn, terms, terms.with_anti_affinity(), task_,
-      [&](const scoria_task*, const scoria_task_info& info, const scoria_node* node,
-          const kube::PodTerms& theirs) {
-        const std::string_view owner_ns = view(info.namespace_);
-        Domain d;
-        for (const auto& term : theirs.anti_affinity)
-          if (term.selects(owner_ns, task_, namespace_) && domain_of(node, term.topology_key, d))
-            ++existing_anti_counts_[d];
-      });
+  kube::for_each_placed_of(ssn, terms, terms.with_anti_affinity(), task_,
+                           [&](const scoria_task*, const scoria_task_info& info,
+                               const scoria_node* node, const kube::PodTerms& theirs) {
+                             const std::string_view owner_ns = view(info.namespace_);
+                             Domain d;
+                             for (const auto& term : theirs.anti_affinity)
+                               if (term.selects(ssn, owner_ns, task_, namespace_) &&
+                                   domain_of(node, term.topology_key, d))
+                                 ++existing_anti_counts_[d];
+                           });
 }
 
 void PodRules::build_spread(const scoria_session* ssn,

@@ -158,6 +158,7 @@ struct SizesAtMinor {
 constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
     {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
+    {184, 176, 96, 80, 200, 680, 80, 40, 48, 48},  // 1.2
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -438,6 +439,10 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_queue_set_deserved, 632);
   EXPECT_OFFSET(scoria_host_api, session_preemptive, 640);
   EXPECT_OFFSET(scoria_host_api, statement_merge, 648);
+  // 1.2
+  EXPECT_OFFSET(scoria_host_api, namespace_label_count, 656);
+  EXPECT_OFFSET(scoria_host_api, namespace_label_at, 664);
+  EXPECT_OFFSET(scoria_host_api, namespace_label, 672);
 }
 
 TEST(AbiLayout, OffsetsOfDescriptor) {

@@ -233,6 +233,52 @@ class Schedules(KubeSourceCase):
         self.assertIsNone(where["mine-0"])  # 3 of 4 cpu taken by their pod
         self.assertIsNone(where["theirs-pending"])
 
+    def test_namespace_labels_reach_a_namespace_selector_and_follow_changes(self):
+        for i in range(2):
+            self.cluster.core.create_node({
+                "apiVersion": "v1", "kind": "Node",
+                "metadata": {"name": f"node-{i}",
+                             "labels": {"kubernetes.io/hostname": f"node-{i}"}},
+                "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
+        self.cluster.queue()
+        self.cluster.core.create_namespace({"apiVersion": "v1", "kind": "Namespace",
+                                            "metadata": {"name": "data",
+                                                         "labels": {"team": "data"}}})
+        self.cluster.core.create_namespaced_pod("data", {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "cache-0", "namespace": "data", "labels": {"app": "cache"}},
+            "spec": {"schedulerName": "default-scheduler", "nodeName": "node-1",
+                     "containers": [{"name": "c", "image": "busybox",
+                                     "resources": {"requests": {"cpu": "1"}}}]},
+            "status": {"phase": "Running"}})
+
+        def near_cache(name):
+            self.cluster.core.create_namespaced_pod("default", {
+                "apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+                "spec": {"schedulerName": SCHEDULER, "affinity": {"podAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": [{
+                        "labelSelector": {"matchLabels": {"app": "cache"}},
+                        "namespaceSelector": {"matchLabels": {"team": "data"}},
+                        "topologyKey": "kubernetes.io/hostname"}]}},
+                    "containers": [{"name": "c", "image": "busybox",
+                                    "resources": {"requests": {"cpu": "1"}}}]}})
+
+        s = self.start_scheduler()
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        # Only through namespace data's label does cache-0 count: default has none.
+        near_cache("first")
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["first"])), s.text())
+        self.assertEqual(self.cluster.placement()["first"], "node-1")
+        # The label goes: the watch on Namespaces carries it, and the next pod
+        # has no namespace to look in.
+        self.cluster.core.patch_namespace("data", {"metadata": {"labels": {"team": "other"}}})
+        self.assertTrue(wait_for(lambda: self.cluster.core.read_namespace("data")
+                                 .metadata.labels.get("team") == "other"))
+        time.sleep(0.5)  # five sessions: the cache has the change
+        near_cache("second")
+        time.sleep(1)
+        self.assertIsNone(self.cluster.placement()["second"], s.text())
+
     def test_a_rotated_token_file_is_read_again(self):
         self.base_cluster()
         token = os.path.join(self.work, "token")

@@ -55,7 +55,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 1
+#define SCORIA_ABI_VERSION_MINOR 2
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -769,6 +769,29 @@ typedef struct scoria_host_api {
       are committed or discarded with `into`. Both must belong to the same
       session. */
   scoria_code (*statement_merge)(scoria_statement* into, scoria_statement* from);
+
+  /* --- since 1.2 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /**
+   * Namespaces, as pod affinity terms' namespaceSelector matches them (the
+   * cluster's v1 Namespace objects; a namespace that pods use but that has
+   * no Namespace object matches no selector, as in kube-scheduler).
+   *
+   * Number of labels of Namespace `ns` into *count: SCORIA_OK, or
+   * SCORIA_NOT_FOUND (and *count 0) when the cluster has no such Namespace.
+   */
+  scoria_code (*namespace_label_count)(const scoria_session* ssn, scoria_str ns,
+                                       size_t* count);
+  /** The i-th label of Namespace `ns` (i < its count, in key order).
+      Strings owned by the host, valid for the session. SCORIA_NOT_FOUND
+      when there is no such Namespace or label. */
+  scoria_code (*namespace_label_at)(const scoria_session* ssn, scoria_str ns, size_t i,
+                                    scoria_str* key, scoria_str* value);
+  /** A label of Namespace `ns`: SCORIA_OK with *value (host-owned, valid
+      for the session), or SCORIA_NOT_FOUND when the Namespace or the label
+      is absent. */
+  scoria_code (*namespace_label)(const scoria_session* ssn, scoria_str ns, scoria_str key,
+                                 scoria_str* value);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */
