@@ -92,7 +92,7 @@ struct ChunkResult {
 class TreeBuilder {
  public:
   TreeBuilder(std::string_view origin, const Chunk& chunk, const Limits& limits)
-      : origin_(origin), chunk_(chunk), limits_(limits) {}
+      : origin_(origin), chunk_(chunk), limits_(limits), aliases_(limits) {}
 
   /// Parses the chunk; throws InputError.
   std::vector<Document> run() {
@@ -148,10 +148,7 @@ class TreeBuilder {
   /// A scalar's value (or a tag's name), refused past the limit.
   std::string_view token_text(fy_token* t) {
     const std::string_view s = scalar_text(t, chunk_.text, scratch_);
-    if (s.size() > limits_.max_scalar_bytes) {
-      fail_at(t, "a value of " + std::to_string(s.size()) + " bytes is longer than the limit of " +
-                     std::to_string(limits_.max_scalar_bytes) + "; shorten it");
-    }
+    if (auto refusal = scalar_refusal(s.size(), limits_)) fail_at(t, *refusal);
     return s;
   }
 
@@ -289,15 +286,7 @@ class TreeBuilder {
     const auto it = anchors_.find(name);
     if (it == anchors_.end())
       fail_at(anchor, "alias *" + name + " names no anchor before it; define &" + name + " first");
-    if (++aliases_ > limits_.max_aliases) {
-      fail_at(anchor, "more than " + std::to_string(limits_.max_aliases) +
-                          " aliases; write the values out (excessive aliasing is refused)");
-    }
-    alias_nodes_ += it->second.nodes;
-    if (alias_nodes_ > limits_.max_alias_nodes) {
-      fail_at(anchor, "aliases expand to more than " + std::to_string(limits_.max_alias_nodes) +
-                          " nodes; write the values out (excessive aliasing is refused)");
-    }
+    if (auto refusal = aliases_.charge(it->second.nodes)) fail_at(anchor, *refusal);
     if (awaiting_key()) {
       if (!it->second.value.is_string())
         fail_at(anchor, "a key is a list or a mapping; keys are plain strings");
@@ -312,12 +301,11 @@ class TreeBuilder {
   const Limits& limits_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
+  AliasBudget aliases_;
   std::string scratch_;  // a scalar's text when libfyaml's cannot be used
   json root_;
   bool has_root_ = false;
   int docs_seen_ = 0;
-  size_t aliases_ = 0;
-  size_t alias_nodes_ = 0;
   std::vector<Document> out_;
 };
 

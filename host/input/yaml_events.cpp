@@ -21,6 +21,25 @@ std::string where(std::string_view origin, int document, Mark at, int first_line
   return out;
 }
 
+std::optional<std::string> scalar_refusal(size_t bytes, const Limits& limits) {
+  if (bytes <= limits.max_scalar_bytes) return std::nullopt;
+  return "a value of " + std::to_string(bytes) + " bytes is longer than the limit of " +
+         std::to_string(limits.max_scalar_bytes) + "; shorten it";
+}
+
+std::optional<std::string> AliasBudget::charge(size_t nodes) {
+  if (++aliases_ > limits_.max_aliases) {
+    return "more than " + std::to_string(limits_.max_aliases) +
+           " aliases; write the values out (excessive aliasing is refused)";
+  }
+  nodes_ += nodes;
+  if (nodes_ > limits_.max_alias_nodes) {
+    return "aliases expand to more than " + std::to_string(limits_.max_alias_nodes) +
+           " nodes; write the values out (excessive aliasing is refused)";
+  }
+  return std::nullopt;
+}
+
 std::string_view text_of(fy_token* token) {
   if (token == nullptr) return {};
   size_t len = 0;

@@ -7,8 +7,11 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "input/limits.h"
 
 namespace scoria::input {
 
@@ -38,6 +41,25 @@ std::string_view text_of(fy_token* token);
 /// found by fuzz/config_fuzz.cpp). The view lives as long as the token and
 /// `scratch` unchanged.
 std::string_view scalar_text(fy_token* token, std::string_view source, std::string& scratch);
+
+/// The refusal of a scalar (or tag) of `bytes` bytes past
+/// limits.max_scalar_bytes; nullopt when it fits.
+std::optional<std::string> scalar_refusal(size_t bytes, const Limits& limits);
+
+/// Alias uses of one text counted against its Limits: each alias, and the
+/// nodes its copy adds.
+class AliasBudget {
+ public:
+  explicit AliasBudget(const Limits& limits) : limits_(limits) {}
+  /// Charges one alias whose copy holds `nodes` nodes; the refusal when
+  /// that passes a limit.
+  std::optional<std::string> charge(size_t nodes);
+
+ private:
+  const Limits& limits_;
+  size_t aliases_ = 0;
+  size_t nodes_ = 0;
+};
 
 /// The events of one text, in order. The text must outlive this.
 class YamlEvents {

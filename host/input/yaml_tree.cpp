@@ -20,7 +20,7 @@ namespace {
 class NodeBuilder {
  public:
   NodeBuilder(std::string_view text, std::string_view origin, const Limits& limits)
-      : text_(text), origin_(origin), limits_(limits) {}
+      : text_(text), origin_(origin), limits_(limits), aliases_(limits) {}
 
   std::vector<YamlNode> run() {
     YamlEvents events(text_, origin_);
@@ -56,10 +56,7 @@ class NodeBuilder {
   /// A scalar's value (or a tag's name), refused past the limit.
   std::string bounded_text(fy_token* t) {
     const std::string_view s = scalar_text(t, text_, scratch_);
-    if (s.size() > limits_.max_scalar_bytes) {
-      fail_at(t, "a value of " + std::to_string(s.size()) + " bytes is longer than the limit of " +
-                     std::to_string(limits_.max_scalar_bytes) + "; shorten it");
-    }
+    if (auto refusal = scalar_refusal(s.size(), limits_)) fail_at(t, *refusal);
     return std::string(s);
   }
 
@@ -142,15 +139,7 @@ class NodeBuilder {
     const auto it = anchors_.find(name);
     if (it == anchors_.end())
       fail_at(anchor, "alias *" + name + " names no anchor before it; define &" + name + " first");
-    if (++aliases_ > limits_.max_aliases) {
-      fail_at(anchor, "more than " + std::to_string(limits_.max_aliases) +
-                          " aliases; write the values out (excessive aliasing is refused)");
-    }
-    alias_nodes_ += it->second.nodes;
-    if (alias_nodes_ > limits_.max_alias_nodes) {
-      fail_at(anchor, "aliases expand to more than " + std::to_string(limits_.max_alias_nodes) +
-                          " nodes; write the values out (excessive aliasing is refused)");
-    }
+    if (auto refusal = aliases_.charge(it->second.nodes)) fail_at(anchor, *refusal);
     YamlNode copy = it->second.node;
     place(copy, anchor);  // the copy is where the alias is written
     deliver(std::move(copy), it->second.nodes);
@@ -179,10 +168,9 @@ class NodeBuilder {
   const Limits& limits_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
+  AliasBudget aliases_;
   std::string scratch_;  // a scalar's text when libfyaml's cannot be used
   int docs_ = 0;
-  size_t aliases_ = 0;
-  size_t alias_nodes_ = 0;
   std::vector<YamlNode> out_;
 };
 
