@@ -59,7 +59,7 @@ class Generator {
     const int what = pick(10);
     if (what == 0) {
       // A delete, of something there or (rarely) not.
-      const Kind kind = static_cast<Kind>(pick(5));
+      const Kind kind = static_cast<Kind>(pick(6));
       const auto& list = state.of(kind);
       if (!list.empty() && pick(8) != 0)
         return ObjectChange::remove(kind, list[pick(list.size())].key);
@@ -70,6 +70,7 @@ class Generator {
     if (what == 6) return ObjectChange::upsert(node());
     if (what == 7) return ObjectChange::upsert(queue());
     if (what == 8) return ObjectChange::upsert(pclass(), pick(4) == 0);
+    if (pick(2) == 0) return ObjectChange::upsert(namespace_());
     return ObjectChange::upsert(pod());
   }
 
@@ -125,6 +126,13 @@ class Generator {
     c.value = static_cast<int32_t>(pick(1000));
     c.global_default = pick(4) == 0;
     return c;
+  }
+
+  model::Namespace namespace_() {
+    model::Namespace n;
+    n.name = pick(2) == 0 ? "b" : "a";
+    if (pick(2) == 0) n.labels["team"] = pick(2) == 0 ? "data" : "web";
+    return n;
   }
 
   static const std::vector<std::string>& group_names() {
@@ -221,6 +229,7 @@ std::string completed_load(SourceState& state) {
   objects.pod_groups = state.objects<model::PodGroup>(Kind::PodGroup);
   objects.queues = state.objects<model::Queue>(Kind::Queue);
   objects.priority_classes = state.objects<model::PriorityClass>(Kind::PriorityClass);
+  objects.namespaces = state.objects<model::Namespace>(Kind::Namespace);
   source::complete_objects(objects);
   // complete_objects has no preemptionPolicy for classes (the file loader
   // copies it from what it decoded): copy it as admission would.

@@ -30,6 +30,11 @@ inline std::string snapshot_text(const cache::ClusterCache& cache) {
   for (const auto& q : snap.queues)
     s << "queue " << q.spec->name << " w=" << q.spec->weight << " cap=" << vector_text(q.capability)
       << " des=" << vector_text(q.deserved) << " gua=" << vector_text(q.guarantee) << "\n";
+  for (const model::Namespace* n : snap.namespaces) {
+    s << "namespace " << n->name;
+    for (const auto& [k, v] : n->labels) s << " " << k << "=" << v;
+    s << "\n";
+  }
   for (const auto& j : snap.jobs) {
     const model::PodGroup& g = *j.group;
     s << "job " << g.key() << " implicit=" << g.implicit << " queue=" << j.queue << " (" << g.queue
