@@ -174,6 +174,18 @@ void Connection::handle() {
     start_stream(std::move(reply));
     return;
   }
+  if (reply.on_defer) {
+    // The request's version and keep-alive wait with it; the write timeout
+    // starts when the answer comes.
+    disarm();
+    reply.on_defer([self = shared_from_this(), version = req.version(),
+                    keep_alive = req.keep_alive()](Response res) {
+      res.version(version);
+      res.keep_alive(keep_alive && res.keep_alive());
+      self->send(std::move(res));
+    });
+    return;
+  }
   reply.response.keep_alive(req.keep_alive() && reply.response.keep_alive());
   send(std::move(reply.response));
 }

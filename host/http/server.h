@@ -45,13 +45,24 @@ class Stream {
   virtual size_t backlog_limit() const = 0;
 };
 
-/// What a handler returns: a complete response, or a stream it has started
-/// (the server then writes the headers and leaves the body to the handler).
+/// Sends the response to a request whose answer was deferred; to be called
+/// once. Harmless after the client has gone.
+using Respond = std::function<void(Response)>;
+
+/// What a handler returns: a complete response, a stream it has started
+/// (the server then writes the headers and leaves the body to the handler),
+/// or an answer deferred until something completes (a write waiting for its
+/// group's commit).
 struct Reply {
+  Reply() = default;
+  Reply(Response r) : response(std::move(r)) {}  // NOLINT: a plain answer converts
   Response response;
   /// Set to stream: called once the headers are on their way, with the
   /// stream to write to.
   std::function<void(std::shared_ptr<Stream>)> on_stream;
+  /// Set to defer: called at once with the function that sends the answer
+  /// later. The connection reads nothing more until it is answered.
+  std::function<void(Respond)> on_defer;
 };
 
 using Router = std::function<Reply(const Request&, const boost::asio::ip::tcp::endpoint& peer)>;

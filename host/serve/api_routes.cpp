@@ -37,10 +37,9 @@ using nlohmann::json;
 using Verb = beast::http::verb;
 
 http::Reply reply(unsigned status, const json& body, unsigned version) {
-  return {
-      http::make_response(status, body.dump(-1, ' ', false, json::error_handler_t::replace) + "\n",
-                          "application/json", version),
-      {}};
+  return {http::make_response(status,
+                              body.dump(-1, ' ', false, json::error_handler_t::replace) + "\n",
+                              "application/json", version)};
 }
 
 http::Reply error(unsigned status, std::string_view message, unsigned version) {
@@ -75,7 +74,26 @@ std::string kinds_list() { return "nodes, pods, podgroups, queues, priorityclass
 }  // namespace
 
 http::Reply Service::route(const http::Request& request,
-                           const boost::asio::ip::tcp::endpoint& /*peer*/) {
+                           const boost::asio::ip::tcp::endpoint& peer) {
+  // A write joins the store's write group and is answered once the group is
+  // committed; anything else first commits what is open, so that it never
+  // reads a write that could still be lost.
+  GroupCommit& commits = state_->commits;
+  switch (request.method()) {
+    case Verb::post:
+    case Verb::put:
+    case Verb::patch:
+    case Verb::delete_:
+      if (!state_->kube_source) commits.open();
+      return commits.defer(answer(request, peer));
+    default:
+      commits.flush();
+      return answer(request, peer);
+  }
+}
+
+http::Reply Service::answer(const http::Request& request,
+                            const boost::asio::ip::tcp::endpoint& /*peer*/) {
   State& s = *state_;
   const unsigned v = request.version();
   const std::string_view target(request.target().data(), request.target().size());
@@ -91,18 +109,16 @@ http::Reply Service::route(const http::Request& request,
   }
 
   if (path == "/healthz") {
-    if (s.hung) return {http::make_response(503, "session hung\n", "text/plain", v), {}};
-    return {http::make_response(200, "ok\n", "text/plain", v), {}};
+    if (s.hung) return {http::make_response(503, "session hung\n", "text/plain", v)};
+    return {http::make_response(200, "ok\n", "text/plain", v)};
   }
   if (path == "/readyz") {
-    if (s.scheduler && !s.sync_error)
-      return {http::make_response(200, "ready\n", "text/plain", v), {}};
+    if (s.scheduler && !s.sync_error) return {http::make_response(200, "ready\n", "text/plain", v)};
     return {http::make_response(503, "not ready: " + s.sync_error.value_or("no config") + "\n",
-                                "text/plain", v),
-            {}};
+                                "text/plain", v)};
   }
   if (path == "/metrics")
-    return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v), {}};
+    return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v)};
   // Host, Origin, Content-Type and the token are checked before this (see
   // request_guard.h).
   if (s.kube_source) {
@@ -130,7 +146,6 @@ http::Reply Service::route(const http::Request& request,
       if (method != Verb::post) return error(405, "apply objects with POST", v);
       const ApplyResult done = s.cluster.apply(request.body(), "request body");
       s.metrics.count_store_writes("apply", static_cast<double>(done.applied.size()));
-      s.watchers.pump();
       return reply(200, json{{"resourceVersion", done.resource_version}, {"applied", done.applied}},
                    v);
     }
@@ -155,7 +170,7 @@ http::Reply Service::route(const http::Request& request,
                            "); list again and watch from the list's resourceVersion",
                        v);
       }
-      http::Reply streamed{http::make_response(200, "", "application/x-ndjson", v), {}};
+      http::Reply streamed{http::make_response(200, "", "application/x-ndjson", v)};
       streamed.on_stream = [&s, after](std::shared_ptr<http::Stream> stream) {
         s.watchers.add(std::move(stream), after);
       };
@@ -205,7 +220,6 @@ http::Reply Service::route(const http::Request& request,
         if (!s.cluster.remove(*kind, key))
           return error(404, std::string(kind->kind) + " " + key + " not found", v);
         s.metrics.count_store_writes("delete", 1);
-        s.watchers.pump();
         return reply(200, json{{"deleted", std::string(kind->kind) + " " + key}}, v);
       }
       return error(405, "use GET or DELETE", v);
@@ -219,7 +233,6 @@ http::Reply Service::route(const http::Request& request,
       if (!s.cluster.set_pod_phase(key, body["phase"].get<std::string>()))
         return error(404, "Pod " + key + " not found", v);
       s.metrics.count_store_writes("status", 1);
-      s.watchers.pump();
       return reply(200, json{{"pod", key}, {"phase", body["phase"]}}, v);
     }
     if (kind->kind == "PodGroup" && sub.size() == 1 && sub[0] == "describe") {

@@ -37,8 +37,7 @@ http::Reply answer(unsigned status, const json& body, unsigned version) {
   // Everything stored or echoed is UTF-8 already; `replace` keeps a slip
   // from turning an answer into an exception.
   return {http::make_response(status, body.dump(-1, ' ', false, json::error_handler_t::replace),
-                              "application/json", version),
-          {}};
+                              "application/json", version)};
 }
 
 std::string header(const http::Request& request, beast::http::field f) {
@@ -295,7 +294,7 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
           410, "Expired",
           "too old resource version: " + rv + " (" + std::to_string(oldest - 1) + ")");
       initial = json{{"type", "ERROR"}, {"object", gone.status()}}.dump() + "\n";
-      http::Reply reply{http::make_response(200, "", "application/json", request.version()), {}};
+      http::Reply reply{http::make_response(200, "", "application/json", request.version())};
       reply.on_stream = [initial](std::shared_ptr<http::Stream> stream) {
         stream->write(initial);
         stream->close();
@@ -330,7 +329,7 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
                  .dump() +
              "\n";
     };
-  http::Reply reply{http::make_response(200, "", "application/json", request.version()), {}};
+  http::Reply reply{http::make_response(200, "", "application/json", request.version())};
   reply.on_stream = [this, initial = std::move(initial), after, render = std::move(render),
                      deadline,
                      bookmark = std::move(bookmark)](std::shared_ptr<http::Stream> stream) mutable {
@@ -359,7 +358,6 @@ json KubeApi::write(const Resource& r, json object, const store::Precondition& p
       break;
   }
   ++writes_;
-  watchers_.pump();
   if (r.kind == "Pod") note_terminating(key, stored);
   ObjectMeta::stamp(stored, done.version);
   return stored;
@@ -491,7 +489,6 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
         if (o.key.starts_with(name + "/")) store_.remove(inner.kind, o.key);
     }
   }
-  watchers_.pump();
   return object;
 }
 

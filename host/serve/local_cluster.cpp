@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -138,6 +139,7 @@ bool LocalCluster::set_pod_phase(std::string_view key, std::string_view phase) {
 }
 
 std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
+  assert(!store_.holding() && "the API's write group is flushed before a session reads the store");
   const int64_t latest = store_.latest_version();
   if (latest == loaded_version_) return std::nullopt;
   // The log resumes after what was applied, unless compacted past it (as a
@@ -226,6 +228,7 @@ void LocalCluster::log_undecodable(const std::string& kind, const std::string& k
 
 std::vector<double> LocalCluster::record(const session::Outcome& outcome,
                                          cache::ClusterCache& cache) {
+  assert(!store_.holding() && "the API's write group is flushed before a session writes");
   const int64_t version_before = store_.latest_version();
   store::Batch batch;
   std::vector<double> latencies;

@@ -30,8 +30,7 @@ http::Reply refuse(unsigned status, std::string_view message, unsigned version) 
                               nlohmann::json{{"error", message}}.dump(
                                   -1, ' ', false, nlohmann::json::error_handler_t::replace) +
                                   "\n",
-                              "application/json", version),
-          {}};
+                              "application/json", version)};
 }
 
 std::string lower(std::string_view s) {

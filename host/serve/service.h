@@ -62,6 +62,7 @@ class Service {
  private:
   struct State;
   http::Reply route(const http::Request& request, const boost::asio::ip::tcp::endpoint& peer);
+  http::Reply answer(const http::Request& request, const boost::asio::ip::tcp::endpoint& peer);
 
   std::unique_ptr<State> state_;
 };

@@ -32,6 +32,7 @@
 #include "scheduler/hook_tracker.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
+#include "serve/group_commit.h"
 #include "serve/kube_api.h"
 #include "serve/local_cluster.h"
 #include "serve/session_runner.h"
@@ -69,6 +70,7 @@ struct Service::State {
         config_watch(io),
         watchdog(io),
         watchers(store),
+        commits(io, store, watchers),
         kube(store, watchers),
         session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
@@ -95,6 +97,7 @@ struct Service::State {
   std::array<char, 4096> watch_buffer{};
   asio::steady_timer watchdog;
   WatchHub watchers;
+  GroupCommit commits;
   KubeApi kube;
   session::Outcome last;
   // Not ready while set: the store's cluster cannot be loaded, or the last
@@ -182,6 +185,8 @@ struct Service::State {
     session_start = Clock::now();
     report_source();
     try {
+      // The cache takes only what is committed.
+      commits.flush();
       if (auto error = source().refresh(cache)) {
         if (sync_error != error) state_detail::warn("the cluster cannot be scheduled: " + *error);
         sync_error = error;
@@ -238,6 +243,9 @@ struct Service::State {
       if (error) throw std::runtime_error(*error);
       last = std::move(outcome);
       const size_t decided = last.binds.size() + last.evictions.size();
+      // The session's writes are committed on their own, before the cache
+      // takes them: a group's failure must not leave the cache ahead.
+      commits.flush();
       for (const double ms : source().record(last, cache)) metrics.observe_task_bound(ms);
       metrics.observe_session(timings, last);
       for (const auto& [plugin, errors] : sched.plugin_errors())
@@ -278,6 +286,7 @@ struct Service::State {
       notified_ready = true;
     }
     sd_notify(0, "WATCHDOG=1");
+    commits.flush();
     kube.reap(std::chrono::system_clock::now());
     watchers.bookmark(Clock::now(), options.bookmark_interval);
     watchers.expire(Clock::now());
@@ -348,6 +357,8 @@ struct Service::State {
     timer.cancel();
     signals.cancel();
     config_watch.close();
+    // Writes received are committed and answered before the connections go.
+    commits.flush();
     if (server) server->stop();
     watchers.close_all();
     if (kube_source) kube_source->stop();

@@ -53,6 +53,9 @@ void WatchHub::expire(Clock::time_point now) {
 }
 
 void WatchHub::send(Watcher& w) {
+  // A write group still open is not yet durable and may yet be rolled back:
+  // watchers see it after its commit, which pumps.
+  if (store_.holding()) return;
   for (;;) {
     if (!w.stream->open()) return;
     if (w.stream->backlog() >= w.stream->backlog_limit()) {

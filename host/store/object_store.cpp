@@ -27,15 +27,39 @@ ObjectStore::ObjectStore(const std::filesystem::path& path) : db_(path) {
 }
 
 int64_t ObjectStore::next_version() {
-  db_.prepare("UPDATE meta SET value = value + 1 WHERE key = 'version'").run();
-  auto q = db_.prepare("SELECT value FROM meta WHERE key = 'version'");
+  auto q = db_.cached("UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value");
   if (!q.step()) throw StoreError("the store has lost its version counter");
-  return q.column_int(0);
+  const int64_t version = q.column_int(0);
+  q.run();
+  return version;
+}
+
+void ObjectStore::hold() {
+  if (!holding_) db_.exec("BEGIN IMMEDIATE");
+  holding_ = true;
+}
+
+void ObjectStore::flush() {
+  if (!holding_) return;
+  holding_ = false;
+  try {
+    db_.exec("COMMIT");
+  } catch (const StoreError&) {
+    // The group is lost as a whole; nothing of it was acknowledged.
+    if (db_.in_transaction()) {
+      try {
+        db_.exec("ROLLBACK");
+      } catch (const StoreError&) {
+        // SQLite has rolled back already.
+      }
+    }
+    throw;
+  }
 }
 
 void ObjectStore::log(int64_t version, std::string_view type, std::string_view kind,
                       std::string_view key, std::string_view json) {
-  db_.prepare("INSERT INTO events(version, type, kind, key, json) VALUES(?1, ?2, ?3, ?4, ?5)")
+  db_.cached("INSERT INTO events(version, type, kind, key, json) VALUES(?1, ?2, ?3, ?4, ?5)")
       .bind(1, version)
       .bind(2, type)
       .bind(3, kind)
@@ -45,11 +69,11 @@ void ObjectStore::log(int64_t version, std::string_view type, std::string_view k
 }
 
 int64_t ObjectStore::upsert(const ObjectWrite& o) {
-  auto exists = db_.prepare("SELECT 1 FROM objects WHERE kind = ?1 AND key = ?2");
+  auto exists = db_.cached("SELECT 1 FROM objects WHERE kind = ?1 AND key = ?2");
   exists.bind(1, o.kind).bind(2, o.key);
   const bool had = exists.step();
   const int64_t version = next_version();
-  db_.prepare(
+  db_.cached(
          "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
          " ON CONFLICT(kind, key) DO UPDATE SET version = excluded.version, json = excluded.json")
       .bind(1, o.kind)
@@ -62,11 +86,11 @@ int64_t ObjectStore::upsert(const ObjectWrite& o) {
 }
 
 std::optional<int64_t> ObjectStore::erase(std::string_view kind, std::string_view key) {
-  auto old = db_.prepare("SELECT json FROM objects WHERE kind = ?1 AND key = ?2");
+  auto old = db_.cached("SELECT json FROM objects WHERE kind = ?1 AND key = ?2");
   old.bind(1, kind).bind(2, key);
   if (!old.step()) return std::nullopt;
   const std::string json = old.column_text(0);
-  db_.prepare("DELETE FROM objects WHERE kind = ?1 AND key = ?2").bind(1, kind).bind(2, key).run();
+  db_.cached("DELETE FROM objects WHERE kind = ?1 AND key = ?2").bind(1, kind).bind(2, key).run();
   const int64_t version = next_version();
   log(version, "DELETED", kind, key, json);
   return version;
@@ -89,7 +113,7 @@ std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_vi
 
 PutResult ObjectStore::put(const ObjectWrite& object, const Precondition& pre) {
   Transaction tx(db_);
-  auto q = db_.prepare("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
+  auto q = db_.cached("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
   q.bind(1, object.kind).bind(2, object.key);
   const bool exists = q.step();
   const int64_t current = exists ? q.column_int(0) : 0;
@@ -104,7 +128,7 @@ PutResult ObjectStore::put(const ObjectWrite& object, const Precondition& pre) {
 PutResult ObjectStore::remove_if(std::string_view kind, std::string_view key,
                                  std::optional<int64_t> version) {
   Transaction tx(db_);
-  auto q = db_.prepare("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
+  auto q = db_.cached("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
   q.bind(1, kind).bind(2, key);
   if (!q.step()) return {PutResult::Missing, 0};
   const int64_t current = q.column_int(0);
@@ -124,7 +148,7 @@ int64_t ObjectStore::commit(const Batch& batch) {
 }
 
 std::optional<StoredObject> ObjectStore::get(std::string_view kind, std::string_view key) {
-  auto q = db_.prepare("SELECT version, json FROM objects WHERE kind = ?1 AND key = ?2");
+  auto q = db_.cached("SELECT version, json FROM objects WHERE kind = ?1 AND key = ?2");
   q.bind(1, kind).bind(2, key);
   if (!q.step()) return std::nullopt;
   return StoredObject{std::string(kind), std::string(key), q.column_int(0), q.column_text(1)};
@@ -132,7 +156,7 @@ std::optional<StoredObject> ObjectStore::get(std::string_view kind, std::string_
 
 std::vector<StoredObject> ObjectStore::list(std::string_view kind) {
   std::vector<StoredObject> out;
-  auto q = db_.prepare("SELECT key, version, json FROM objects WHERE kind = ?1 ORDER BY key");
+  auto q = db_.cached("SELECT key, version, json FROM objects WHERE kind = ?1 ORDER BY key");
   q.bind(1, kind);
   while (q.step())
     out.push_back({std::string(kind), q.column_text(0), q.column_int(1), q.column_text(2)});
@@ -152,7 +176,7 @@ int64_t ObjectStore::append_events(std::span<const EventWrite> events) {
 
 std::vector<Event> ObjectStore::events_since(int64_t after, size_t limit) {
   std::vector<Event> out;
-  auto q = db_.prepare(
+  auto q = db_.cached(
       "SELECT version, type, kind, key, json FROM events WHERE version > ?1"
       " ORDER BY version LIMIT ?2");
   q.bind(1, after).bind(2, static_cast<int64_t>(limit));
@@ -163,18 +187,18 @@ std::vector<Event> ObjectStore::events_since(int64_t after, size_t limit) {
 }
 
 int64_t ObjectStore::latest_version() {
-  auto q = db_.prepare("SELECT value FROM meta WHERE key = 'version'");
+  auto q = db_.cached("SELECT value FROM meta WHERE key = 'version'");
   return q.step() ? q.column_int(0) : 0;
 }
 
 int64_t ObjectStore::oldest_event_version() {
-  auto q = db_.prepare("SELECT MIN(version) FROM events");
+  auto q = db_.cached("SELECT MIN(version) FROM events");
   return q.step() ? q.column_int(0) : 0;
 }
 
 void ObjectStore::compact_events(size_t keep) {
   Transaction tx(db_);
-  db_.prepare(
+  db_.cached(
          "DELETE FROM events WHERE version <= (SELECT value FROM meta WHERE key = 'version') - ?1")
       .bind(1, static_cast<int64_t>(keep))
       .run();

@@ -3,9 +3,11 @@
 // log of every change with a resource version, in one SQLite file.
 //
 // Every call is one transaction, committed with WAL and synchronous=FULL
-// before it returns: a write the API acknowledged survives a crash of the
-// process or of the machine. The resource version is one counter over the
-// whole store (as etcd's revision): each object carries the version of its
+// before it returns, unless a write group is held (hold/flush): then the
+// calls join one transaction that flush() commits, one sync for them all
+// (group commit). Either way a write the API acknowledged survives a crash
+// of the process or of the machine, since it acknowledges after the commit. The resource version is
+// one counter over the whole store (as etcd's revision): each object carries the version of its
 // last change, each log entry its own, and a watch resumes after a version.
 #pragma once
 
@@ -111,6 +113,16 @@ class ObjectStore {
   /// Drops all but the newest `keep` log entries.
   void compact_events(size_t keep);
 
+  /// Opens a write group, if none is open: every call after it joins one
+  /// transaction, seen at once by this store's own reads and durable only
+  /// at flush(). Whoever acknowledges a write made in a group does so after
+  /// flush() returns.
+  void hold();
+  /// Commits the open group, if any. StoreError if it cannot: then every
+  /// change of the group is gone, as if it had never been made.
+  void flush();
+  bool holding() const { return holding_; }
+
   static constexpr int64_t kSchemaVersion = 1;
 
  private:
@@ -121,6 +133,7 @@ class ObjectStore {
            std::string_view json);
 
   SqliteDb db_;
+  bool holding_ = false;
 };
 
 }  // namespace scoria::store

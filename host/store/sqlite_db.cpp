@@ -19,7 +19,10 @@ SqliteDb::SqliteDb(const std::filesystem::path& path) : path_(path.string()) {
   sqlite3_busy_timeout(db_, 5000);
 }
 
-SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+SqliteDb::~SqliteDb() {
+  for (auto& [sql, c] : cache_) sqlite3_finalize(c.stmt);
+  sqlite3_close(db_);
+}
 
 void SqliteDb::fail(std::string_view what) const {
   throw StoreError(path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_));
@@ -43,12 +46,34 @@ SqliteStatement SqliteDb::prepare(std::string_view sql) {
   return SqliteStatement(*this, stmt);
 }
 
+SqliteStatement SqliteDb::cached(std::string_view sql) {
+  auto it = cache_.find(std::string(sql));
+  if (it == cache_.end()) {
+    SqliteStatement fresh = prepare(sql);
+    it = cache_.emplace(std::string(sql), Cached{std::exchange(fresh.stmt_, nullptr), false}).first;
+  }
+  if (it->second.in_use) return prepare(sql);
+  it->second.in_use = true;
+  return SqliteStatement(*this, it->second.stmt, &it->second.in_use);
+}
+
 int64_t SqliteDb::changes() const { return sqlite3_changes64(db_); }
 
-SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+bool SqliteDb::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
+    : db_(other.db_),
+      stmt_(std::exchange(other.stmt_, nullptr)),
+      in_use_(std::exchange(other.in_use_, nullptr)) {}
+
+SqliteStatement::~SqliteStatement() {
+  if (in_use_ == nullptr) {
+    sqlite3_finalize(stmt_);
+    return;
+  }
+  reset();
+  *in_use_ = false;
+}
 
 SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
   if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
@@ -89,19 +114,21 @@ std::string SqliteStatement::column_text(int index) const {
              : std::string();
 }
 
-Transaction::Transaction(SqliteDb& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(SqliteDb& db) : db_(db), nested_(db.in_transaction()) {
+  db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   if (done_) return;
   try {
-    db_.exec("ROLLBACK");
+    db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
   } catch (const StoreError&) {
     // Nothing more can be done: SQLite rolls back on close as well.
   }
 }
 
 void Transaction::commit() {
-  db_.exec("COMMIT");
+  db_.exec(nested_ ? "RELEASE nested" : "COMMIT");
   done_ = true;
 }
 

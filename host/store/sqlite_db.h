@@ -1,5 +1,6 @@
 // A thin RAII layer over SQLite's C API: a connection and prepared
-// statements that finalize themselves. Failures throw StoreError with
+// statements that finalize themselves (or, for the connection's cached ones,
+// reset themselves for the next use). Failures throw StoreError with
 // SQLite's message.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -33,18 +35,31 @@ class SqliteDb {
   /// Runs statements that return no rows.
   void exec(std::string_view sql);
   SqliteStatement prepare(std::string_view sql);
+  /// The statement for `sql`, prepared on first use and kept: what the
+  /// store runs per object is parsed once, not per call. Reset and its
+  /// bindings cleared when the handle goes. A statement already handed out
+  /// (a nested use of the same text) is prepared afresh instead.
+  SqliteStatement cached(std::string_view sql);
   int64_t changes() const;
+  /// Inside BEGIN ... COMMIT (a Transaction then nests as a savepoint).
+  bool in_transaction() const;
   sqlite3* raw() const { return db_; }
   [[noreturn]] void fail(std::string_view what) const;
 
  private:
+  struct Cached {
+    sqlite3_stmt* stmt = nullptr;
+    bool in_use = false;
+  };
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::unordered_map<std::string, Cached> cache_;
 };
 
 class SqliteStatement {
  public:
-  SqliteStatement(SqliteDb& db, sqlite3_stmt* stmt) : db_(&db), stmt_(stmt) {}
+  SqliteStatement(SqliteDb& db, sqlite3_stmt* stmt, bool* in_use = nullptr)
+      : db_(&db), stmt_(stmt), in_use_(in_use) {}
   SqliteStatement(SqliteStatement&& other) noexcept;
   SqliteStatement& operator=(SqliteStatement&&) = delete;
   ~SqliteStatement();
@@ -60,11 +75,15 @@ class SqliteStatement {
   std::string column_text(int index) const;
 
  private:
+  friend class SqliteDb;
   SqliteDb* db_;
   sqlite3_stmt* stmt_;
+  bool* in_use_;  // set for a cached statement: reset, not finalized
 };
 
-/// BEGIN IMMEDIATE ... COMMIT, rolled back unless committed.
+/// BEGIN IMMEDIATE ... COMMIT, rolled back unless committed; inside a
+/// transaction already open, a savepoint released on commit and rolled back
+/// to otherwise, so that the outer transaction keeps everything else.
 class Transaction {
  public:
   explicit Transaction(SqliteDb& db);
@@ -75,6 +94,7 @@ class Transaction {
 
  private:
   SqliteDb& db_;
+  bool nested_;
   bool done_ = false;
 };
 
