@@ -14,8 +14,10 @@
 #include <string>
 #include <string_view>
 
+#include "cache/cluster_cache.h"
 #include "http/server.h"
 #include "serve/kube_api.h"
+#include "serve/local_cluster.h"
 #include "serve/watch_hub.h"
 #include "store/object_store.h"
 
@@ -27,6 +29,8 @@ struct Fixture {
   std::filesystem::path dir;
   std::unique_ptr<scoria::store::ObjectStore> store;
   std::unique_ptr<scoria::serve::WatchHub> watchers;
+  std::unique_ptr<scoria::serve::LocalCluster> cluster;
+  std::unique_ptr<scoria::cache::ClusterCache> cache;
   std::unique_ptr<scoria::serve::KubeApi> api;
   int runs = 0;
 
@@ -38,6 +42,8 @@ struct Fixture {
   }
   ~Fixture() {
     api.reset();
+    cache.reset();
+    cluster.reset();
     watchers.reset();
     store.reset();
     std::error_code ec;
@@ -47,13 +53,17 @@ struct Fixture {
   Fixture& operator=(const Fixture&) = delete;
   void reset() {
     api.reset();
+    cache.reset();
+    cluster.reset();
     watchers.reset();
     store.reset();
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     store = std::make_unique<scoria::store::ObjectStore>(dir / "store.db");
     watchers = std::make_unique<scoria::serve::WatchHub>(*store);
-    api = std::make_unique<scoria::serve::KubeApi>(*store, *watchers);
+    cluster = std::make_unique<scoria::serve::LocalCluster>(*store);
+    cache = std::make_unique<scoria::cache::ClusterCache>();
+    api = std::make_unique<scoria::serve::KubeApi>(*store, *watchers, cluster->written());
   }
 };
 
@@ -91,5 +101,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                      : std::string_view(target).substr(question + 1);
   (void)f.api->handle(request, path, query);
   f.watchers->pump();
+  // The cache takes the write as a session would (what the API decoded).
+  (void)f.cluster->refresh(*f.cache);
   return 0;
 }

@@ -1,19 +1,48 @@
 // Object files and API bodies (YAML or JSON) through the reader and the
 // per-kind decoders, as `simulate`, `apply` and the store read them. A
 // refusal is an InputError (a SyntaxError, a FieldError); anything else that
-// escapes, a crash or a sanitizer report is a finding.
+// escapes, a crash or a sanitizer report is a finding. So is a text the
+// strict-JSON fast path reads differently from the YAML reader.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "input/documents.h"
+#include "input/json_reader.h"
 #include "input/limits.h"
 #include "model/error.h"
 #include "model/objects.h"
 #include "source/object_loader.h"
 
+namespace {
+
+// What the fast path accepts, the YAML reader (which a leading "---" line
+// forces) must read to the same tree.
+void check_json_equivalence(std::string_view text) {
+  using namespace scoria::input;
+  try {
+    check_text(text, "fuzz", kApplyLimits);
+  } catch (const scoria::InputError&) {
+    return;
+  }
+  const auto fast = read_strict_json(text, kApplyLimits);
+  if (!fast) return;
+  std::vector<Document> slow;
+  try {
+    slow = read_documents("---\n" + std::string(text), "fuzz", kApplyLimits);
+  } catch (const scoria::InputError&) {
+    std::abort();  // accepted as JSON, refused as YAML
+  }
+  if (slow.size() != 1 || slow[0].value.dump() != fast->dump()) std::abort();
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check_json_equivalence(text);
   try {
     const std::vector<scoria::input::Document> docs =
         scoria::input::read_documents(text, "fuzz", scoria::input::kApplyLimits);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "input/field_path.h"
+#include "input/json_reader.h"
 #include "input/ordered_batches.h"
 #include "input/utf8.h"
 #include "input/yaml_events.h"
@@ -391,6 +392,15 @@ void stream_documents(std::string_view text, std::string_view origin, const Limi
                       const std::function<void(size_t)>& slots, const DocumentUse& use) {
   check_text(text, origin, limits);
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  // One JSON value (what API clients send) skips the YAML parser.
+  if (const size_t first = text.find_first_not_of(" \t\r\n");
+      first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
+    if (std::optional<json> value = read_strict_json(text, limits)) {
+      slots(1);
+      use(0, Document{std::move(*value), 1});
+      return;
+    }
+  }
   const std::vector<Chunk> chunks = split_documents(text);
   slots(chunks.size());
   std::vector<ChunkResult> results(chunks.size());

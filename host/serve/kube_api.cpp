@@ -20,6 +20,7 @@
 #include "model/error.h"
 #include "serve/admission.h"
 #include "serve/watch_hub.h"
+#include "serve/written_objects.h"
 
 namespace scoria::serve {
 
@@ -88,8 +89,8 @@ json served(const Resource& r, const std::string& text, int64_t version) {
 }
 
 /// Refuses what the scheduler could not read, naming the field (422), and
-/// names the API server would refuse.
-void validate(const Resource& r, const json& object) {
+/// names the API server would refuse; what a scheduled kind decodes to.
+std::vector<decode::Decoded> validate(const Resource& r, const json& object) {
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
   if (name.empty()) {
@@ -100,14 +101,15 @@ void validate(const Resource& r, const json& object) {
   if (!r.scheduled) {
     if (const auto why = decode::subdomain_error(name))
       throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", *why, "metadata.name"}});
-    return;
+    return {};
   }
+  std::vector<decode::Decoded> out;
   try {
-    std::vector<decode::Decoded> out;
     decode::decode_document(object, std::string(r.kind) + " " + name, 1, out);
   } catch (const FieldError& e) {
     throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", e.detail(), e.field()}});
   }
+  return out;
 }
 
 /// A boolean query parameter, read as Go's strconv.ParseBool reads it
@@ -340,13 +342,14 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
 }
 
 json KubeApi::write(const Resource& r, json object, const store::Precondition& pre) {
-  validate(r, object);
+  std::vector<decode::Decoded> decoded = validate(r, object);
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
   const std::string key = store_key(r, meta.value("namespace", ""), name);
   json stored = object;
   stored["metadata"].erase("resourceVersion");
-  const store::PutResult done = store_.put({std::string(r.kind), key, stored.dump()}, pre);
+  store::ObjectWrite text{std::string(r.kind), key, stored.dump()};
+  const store::PutResult done = store_.put(text, pre);
   switch (done.status) {
     case store::PutResult::Exists:
       throw api::already_exists(r.group, r.plural, name);
@@ -358,6 +361,8 @@ json KubeApi::write(const Resource& r, json object, const store::Precondition& p
       break;
   }
   ++writes_;
+  if (r.scheduled)
+    written_.remember(r.kind, key, done.version, std::move(text.json), std::move(decoded));
   if (r.kind == "Pod") note_terminating(key, stored);
   ObjectMeta::stamp(stored, done.version);
   return stored;

@@ -20,10 +20,14 @@
 namespace scoria::serve {
 
 class WatchHub;
+class WrittenObjects;
 
 class KubeApi {
  public:
-  KubeApi(store::ObjectStore& store, WatchHub& watchers) : store_(store), watchers_(watchers) {}
+  /// Writes go to `store`; what they decode to is left in `written` for
+  /// the cache.
+  KubeApi(store::ObjectStore& store, WatchHub& watchers, WrittenObjects& written)
+      : store_(store), watchers_(watchers), written_(written) {}
 
   /// Answers `request` if `path` is a Kubernetes API path (discovery or a
   /// resource); nullopt otherwise. Never throws: errors are Status answers.
@@ -64,6 +68,7 @@ class KubeApi {
 
   store::ObjectStore& store_;
   WatchHub& watchers_;
+  WrittenObjects& written_;
   api::ObjectMeta meta_;
   size_t writes_ = 0;
   // Pods marked terminating through this API, by key, with when to remove

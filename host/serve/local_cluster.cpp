@@ -147,6 +147,7 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
   const int64_t oldest = store_.oldest_event_version();
   if (loaded_version_ < 0 || oldest == 0 || oldest > loaded_version_ + 1) {
     relist(cache, latest);
+    written_.clear();
     return std::nullopt;
   }
   std::vector<cache::ObjectChange> changes;
@@ -158,17 +159,25 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
       const std::optional<cache::Kind> kind = cache::kind_from_name(e.kind);
       if (!kind) continue;
       if (e.type == "DELETED") {
-        undecodable_.erase(e.kind + " " + e.key);
+        if (!undecodable_.empty()) undecodable_.erase(e.kind + " " + e.key);
         changes.push_back(cache::ObjectChange::remove(*kind, std::move(e.key)));
       } else if (e.type == "ADDED" || e.type == "MODIFIED") {
-        // The entry holds the object as written.
-        decode(e.kind, e.key, e.resource_version, e.json, changes);
+        // The entry holds the object as written; the API decoded it already
+        // if it came that way.
+        if (auto decoded = written_.take(e.kind, e.key, e.resource_version, e.json)) {
+          if (!undecodable_.empty()) undecodable_.erase(e.kind + " " + e.key);
+          for (decode::Decoded& d : *decoded)
+            changes.push_back(cache::ObjectChange::upsert(std::move(d.object), d.never_preempt));
+        } else {
+          decode(e.kind, e.key, e.resource_version, e.json, changes);
+        }
       }
       // BOUND, EVICTED and STATUS record decisions whose object changes
       // are logged as well.
     }
   }
   cache.apply_changes(changes);
+  written_.clear();
   return std::nullopt;
 }
 
@@ -212,7 +221,7 @@ bool LocalCluster::decode(const std::string& kind, const std::string& key, int64
     log_undecodable(kind, key, version, e.what());
     return false;
   }
-  undecodable_.erase(kind + " " + key);
+  if (!undecodable_.empty()) undecodable_.erase(kind + " " + key);
   return true;
 }
 
@@ -233,6 +242,10 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   store::Batch batch;
   std::vector<double> latencies;
   const auto now = std::chrono::steady_clock::now();
+  const auto wall = std::chrono::system_clock::now();
+  // A bind sets the node and PodScheduled=True, as the API server does on a
+  // real one: one read and one write of the pod.
+  const json scheduled = api::scheduled_condition(wall);
   for (const auto& bind : outcome.binds) {
     if (const auto it = stored_at_.find(bind.pod); it != stored_at_.end()) {
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
@@ -242,6 +255,7 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
     if (!stored) continue;
     json pod = json::parse(stored->json);
     pod["spec"]["nodeName"] = bind.node;
+    api::set_condition(pod, scheduled);
     batch.upserts.push_back({"Pod", bind.pod, pod.dump()});
     batch.events.push_back(
         {"BOUND", "Pod", bind.pod, json{{"pod", bind.pod}, {"node", bind.node}}.dump()});
@@ -251,15 +265,7 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
     batch.deletes.emplace_back("Pod", pod);
     batch.events.push_back({"EVICTED", "Pod", pod, json{{"pod", pod}}.dump()});
   }
-  // Events, conditions and statuses, as Volcano reports them (and the
-  // binds' PodScheduled=True, which the API server sets on a real bind).
-  const auto wall = std::chrono::system_clock::now();
-  for (store::ObjectWrite& w : batch.upserts)
-    if (w.kind == "Pod") {
-      json pod = json::parse(w.json);
-      api::set_condition(pod, api::scheduled_condition(wall));
-      w.json = pod.dump();
-    }
+  // Events, conditions and statuses, as Volcano reports them.
   if (!events_scanned_) {
     // Events stored before this process started expire an hour from now.
     for (const store::StoredObject& o : store_.list("Event"))

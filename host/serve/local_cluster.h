@@ -17,6 +17,7 @@
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
 #include "cache/cluster_source.h"
+#include "serve/written_objects.h"
 #include "session/session.h"
 #include "store/object_store.h"
 
@@ -37,6 +38,10 @@ struct ApplyResult {
 class LocalCluster : public cache::ClusterSource {
  public:
   explicit LocalCluster(store::ObjectStore& store) : store_(store), reports_("volcano") {}
+
+  /// Where the API leaves what its writes decoded to, for refresh to take
+  /// instead of decoding the stored text again.
+  WrittenObjects& written() { return written_; }
 
   /// Validates `text` (YAML or JSON, one or more documents) as cluster
   /// objects and stores them all, or nothing: InputError names the document,
@@ -75,6 +80,7 @@ class LocalCluster : public cache::ClusterSource {
                        std::string_view error);
 
   store::ObjectStore& store_;
+  WrittenObjects written_;
   int64_t loaded_version_ = -1;
   // Objects that did not decode, by "Kind key", with the version logged.
   std::unordered_map<std::string, int64_t> undecodable_;

@@ -71,7 +71,7 @@ struct Service::State {
         watchdog(io),
         watchers(store),
         commits(io, store, watchers),
-        kube(store, watchers),
+        kube(store, watchers, cluster.written()),
         session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
   }

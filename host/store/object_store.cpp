@@ -26,16 +26,52 @@ ObjectStore::ObjectStore(const std::filesystem::path& path) : db_(path) {
   }
 }
 
-int64_t ObjectStore::next_version() {
-  auto q = db_.cached("UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value");
+/// A write: a transaction of its own, or a savepoint inside the open write
+/// group. The version counter is read when a transaction opens (the write
+/// lock is held from then on, so no other connection moves it) and written
+/// back once when it commits, not once per change.
+class ObjectStore::Write {
+ public:
+  explicit Write(ObjectStore& store)
+      : store_(store), outermost_(!store.db_.in_transaction()), tx_(store.db_) {
+    if (outermost_) store_.load_version();
+  }
+  void commit() {
+    if (outermost_) store_.save_version();
+    tx_.commit();
+  }
+
+ private:
+  ObjectStore& store_;
+  bool outermost_;
+  Transaction tx_;
+};
+
+void ObjectStore::load_version() {
+  auto q = db_.cached("SELECT value FROM meta WHERE key = 'version'");
   if (!q.step()) throw StoreError("the store has lost its version counter");
-  const int64_t version = q.column_int(0);
-  q.run();
-  return version;
+  version_ = q.column_int(0);
+}
+
+void ObjectStore::save_version() {
+  db_.cached("UPDATE meta SET value = ?1 WHERE key = 'version'").bind(1, version_).run();
+}
+
+int64_t ObjectStore::next_version() {
+  // Versions handed out in a savepoint that rolls back are not reused: the
+  // counter only goes up, as a watcher's resume needs.
+  return ++version_;
 }
 
 void ObjectStore::hold() {
-  if (!holding_) db_.exec("BEGIN IMMEDIATE");
+  if (holding_) return;
+  db_.exec("BEGIN IMMEDIATE");
+  try {
+    load_version();
+  } catch (...) {
+    db_.exec("ROLLBACK");
+    throw;
+  }
   holding_ = true;
 }
 
@@ -43,6 +79,7 @@ void ObjectStore::flush() {
   if (!holding_) return;
   holding_ = false;
   try {
+    save_version();
     db_.exec("COMMIT");
   } catch (const StoreError&) {
     // The group is lost as a whole; nothing of it was acknowledged.
@@ -97,7 +134,7 @@ std::optional<int64_t> ObjectStore::erase(std::string_view kind, std::string_vie
 }
 
 int64_t ObjectStore::apply(std::span<const ObjectWrite> objects) {
-  Transaction tx(db_);
+  Write tx(*this);
   int64_t version = latest_version();
   for (const ObjectWrite& o : objects) version = upsert(o);
   tx.commit();
@@ -105,14 +142,14 @@ int64_t ObjectStore::apply(std::span<const ObjectWrite> objects) {
 }
 
 std::optional<int64_t> ObjectStore::remove(std::string_view kind, std::string_view key) {
-  Transaction tx(db_);
+  Write tx(*this);
   const auto version = erase(kind, key);
   if (version) tx.commit();
   return version;
 }
 
 PutResult ObjectStore::put(const ObjectWrite& object, const Precondition& pre) {
-  Transaction tx(db_);
+  Write tx(*this);
   auto q = db_.cached("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
   q.bind(1, object.kind).bind(2, object.key);
   const bool exists = q.step();
@@ -127,7 +164,7 @@ PutResult ObjectStore::put(const ObjectWrite& object, const Precondition& pre) {
 
 PutResult ObjectStore::remove_if(std::string_view kind, std::string_view key,
                                  std::optional<int64_t> version) {
-  Transaction tx(db_);
+  Write tx(*this);
   auto q = db_.cached("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
   q.bind(1, kind).bind(2, key);
   if (!q.step()) return {PutResult::Missing, 0};
@@ -139,7 +176,7 @@ PutResult ObjectStore::remove_if(std::string_view kind, std::string_view key,
 }
 
 int64_t ObjectStore::commit(const Batch& batch) {
-  Transaction tx(db_);
+  Write tx(*this);
   for (const ObjectWrite& o : batch.upserts) upsert(o);
   for (const auto& [kind, key] : batch.deletes) erase(kind, key);
   for (const EventWrite& e : batch.events) log(next_version(), e.type, e.kind, e.key, e.json);
@@ -164,7 +201,7 @@ std::vector<StoredObject> ObjectStore::list(std::string_view kind) {
 }
 
 int64_t ObjectStore::append_events(std::span<const EventWrite> events) {
-  Transaction tx(db_);
+  Write tx(*this);
   int64_t version = latest_version();
   for (const EventWrite& e : events) {
     version = next_version();
@@ -187,6 +224,8 @@ std::vector<Event> ObjectStore::events_since(int64_t after, size_t limit) {
 }
 
 int64_t ObjectStore::latest_version() {
+  // Inside a write the counter runs ahead of the stored one.
+  if (db_.in_transaction()) return version_;
   auto q = db_.cached("SELECT value FROM meta WHERE key = 'version'");
   return q.step() ? q.column_int(0) : 0;
 }
@@ -197,10 +236,9 @@ int64_t ObjectStore::oldest_event_version() {
 }
 
 void ObjectStore::compact_events(size_t keep) {
-  Transaction tx(db_);
-  db_.cached(
-         "DELETE FROM events WHERE version <= (SELECT value FROM meta WHERE key = 'version') - ?1")
-      .bind(1, static_cast<int64_t>(keep))
+  Write tx(*this);
+  db_.cached("DELETE FROM events WHERE version <= ?1")
+      .bind(1, latest_version() - static_cast<int64_t>(keep))
       .run();
   tx.commit();
 }

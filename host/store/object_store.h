@@ -126,6 +126,9 @@ class ObjectStore {
   static constexpr int64_t kSchemaVersion = 1;
 
  private:
+  class Write;
+  void load_version();
+  void save_version();
   int64_t next_version();
   int64_t upsert(const ObjectWrite& object);
   std::optional<int64_t> erase(std::string_view kind, std::string_view key);
@@ -134,6 +137,9 @@ class ObjectStore {
 
   SqliteDb db_;
   bool holding_ = false;
+  // The version counter while a transaction is open (the stored one is
+  // written back at its commit).
+  int64_t version_ = 0;
 };
 
 }  // namespace scoria::store

@@ -114,21 +114,28 @@ std::string SqliteStatement::column_text(int index) const {
              : std::string();
 }
 
+// The statements are prepared once (cached): a write group runs one
+// savepoint per request.
 Transaction::Transaction(SqliteDb& db) : db_(db), nested_(db.in_transaction()) {
-  db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
+  db_.cached(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE").run();
 }
 
 Transaction::~Transaction() {
   if (done_) return;
   try {
-    db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
+    if (nested_) {
+      db_.cached("ROLLBACK TO nested").run();
+      db_.cached("RELEASE nested").run();
+    } else {
+      db_.cached("ROLLBACK").run();
+    }
   } catch (const StoreError&) {
     // Nothing more can be done: SQLite rolls back on close as well.
   }
 }
 
 void Transaction::commit() {
-  db_.exec(nested_ ? "RELEASE nested" : "COMMIT");
+  db_.cached(nested_ ? "RELEASE nested" : "COMMIT").run();
   done_ = true;
 }
 

@@ -12,7 +12,11 @@
 
 #include "cache/cluster_cache.h"
 #include "cache_snapshot_text.h"
+#include "decode/object_decoder.h"
+#include "http/server.h"
+#include "serve/kube_api.h"
 #include "serve/local_cluster.h"
+#include "serve/watch_hub.h"
 #include "store/object_store.h"
 
 namespace scoria::serve {
@@ -49,6 +53,12 @@ std::string pod(const std::string& name, const std::string& extra = "") {
   return "kind: Pod\napiVersion: v1\nmetadata: {name: " + name +
          ", namespace: ns}\nspec: {containers: [{name: c, resources: {requests: {cpu: \"1\"" +
          extra + "}}}]}\n";
+}
+
+/// A pod without extended resources, as JSON.
+std::string pod_json(const std::string& name) {
+  return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name +
+         R"(","namespace":"ns"},"spec":{"containers":[{"name":"c"}]}})";
 }
 
 constexpr const char* kNode =
@@ -133,6 +143,53 @@ TEST_F(LocalRefresh, WhatASessionDecidedIsAppliedInPlace) {
   const std::string text = snapshot_text(cache);
   EXPECT_NE(text.find("task ns/a group=a status=16 node=0"), std::string::npos) << text;
   EXPECT_EQ(text.find("ns/b"), std::string::npos) << text;
+  EXPECT_EQ(text, relisted());
+}
+
+// Writes through the Kubernetes API leave what they decoded to for the
+// refresh, which takes it instead of decoding the stored text; an entry
+// whose text is not what the log holds (a version handed out again after a
+// rolled-back group) is never taken.
+TEST_F(LocalRefresh, WhatTheApiDecodedIsTakenOnlyWhenItIsWhatWasStored) {
+  LocalCluster cluster(store_);
+  cache::ClusterCache cache;
+  WatchHub hub(store_);
+  KubeApi api(store_, hub, cluster.written());
+  const auto post = [&](const std::string& path, const nlohmann::json& body) {
+    http::Request request(boost::beast::http::verb::post, path, 11);
+    request.set(boost::beast::http::field::content_type, "application/json");
+    request.body() = body.dump();
+    request.prepare_payload();
+    const auto reply = api.handle(request, path, "");
+    ASSERT_TRUE(reply.has_value());
+    ASSERT_EQ(reply->response.result_int(), 201u) << reply->response.body();
+  };
+  cluster.refresh(cache);
+  post("/api/v1/nodes", nlohmann::json::parse(R"({"kind":"Node","apiVersion":"v1",
+      "metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"8","memory":"16Gi","pods":"20"}}})"));
+  post("/api/v1/namespaces/ns/pods", nlohmann::json::parse(R"({"kind":"Pod","apiVersion":"v1",
+      "metadata":{"name":"a"},"spec":{"containers":[{"name":"c","resources":{"requests":
+      {"cpu":"1","example.com/fpga":"2"}}}]}})"));
+  EXPECT_EQ(cluster.written().size(), 2u);
+  cluster.refresh(cache);
+  EXPECT_EQ(cluster.written().size(), 0u);
+  std::string text = snapshot_text(cache);
+  EXPECT_NE(text.find("example.com/fpga"), std::string::npos) << text;
+  EXPECT_EQ(text, relisted());
+
+  // A stale entry: right kind, key and version, other text and another
+  // meaning (no fpga). The refresh must decode the log's text instead.
+  post("/api/v1/namespaces/ns/pods", nlohmann::json::parse(R"({"kind":"Pod","apiVersion":"v1",
+      "metadata":{"name":"b"},"spec":{"containers":[{"name":"c","resources":{"requests":
+      {"cpu":"1","example.com/fpga":"3"}}}]}})"));
+  const auto stored = store_.get("Pod", "ns/b");
+  ASSERT_TRUE(stored.has_value());
+  std::vector<decode::Decoded> other;
+  decode::decode_document(nlohmann::json::parse(pod_json("b")), "test", 1, other);
+  cluster.written().remember("Pod", "ns/b", stored->resource_version, "{}", std::move(other));
+  cluster.refresh(cache);
+  text = snapshot_text(cache);
+  EXPECT_NE(text.find("example.com/fpga"), std::string::npos) << text;
   EXPECT_EQ(text, relisted());
 }
 

@@ -176,5 +176,47 @@ TEST(ObjectStore, CompactionKeepsTheNewestLogEntries) {
   EXPECT_EQ(store.list("Node").size(), 10u);  // objects are not touched
 }
 
+// The version counter is kept in memory while a transaction is open and
+// stored at its commit: two connections to one file still never hand out
+// the same version, and a refused write inside a write group (its savepoint
+// rolled back) neither loses the group's other writes nor lets the counter
+// go back.
+TEST(ObjectStore, VersionsRiseAcrossConnectionsGroupsAndRefusedWrites) {
+  StoreDir dir;
+  ObjectStore a(dir.db());
+  ObjectStore b(dir.db());
+  std::vector<int64_t> seen;
+  for (int i = 0; i < 3; ++i) {
+    seen.push_back(a.apply(one("Node", "a" + std::to_string(i), "{}")));
+    seen.push_back(b.apply(one("Node", "b" + std::to_string(i), "{}")));
+  }
+  for (size_t i = 1; i < seen.size(); ++i) EXPECT_LT(seen[i - 1], seen[i]);
+  EXPECT_EQ(b.latest_version(), seen.back());
+
+  a.hold();
+  Precondition create;
+  create.must_not_exist = true;
+  const PutResult first = a.put({"Pod", "ns/p1", "{}"}, create);
+  ASSERT_EQ(first.status, PutResult::Written);
+  EXPECT_GT(first.version, seen.back());
+  EXPECT_EQ(a.latest_version(), first.version);  // the group's own view
+  EXPECT_EQ(a.put({"Pod", "ns/p1", "{}"}, create).status, PutResult::Exists);
+  Precondition stale;
+  stale.version = seen[1];  // b0's version, not a0's
+  EXPECT_EQ(a.put({"Node", "a0", R"({"x":1})"}, stale).status, PutResult::Conflict);
+  const PutResult second = a.put({"Pod", "ns/p2", "{}"}, create);
+  EXPECT_GT(second.version, first.version);
+  a.flush();
+
+  EXPECT_EQ(b.latest_version(), second.version);
+  EXPECT_TRUE(b.get("Pod", "ns/p1").has_value());
+  EXPECT_TRUE(b.get("Pod", "ns/p2").has_value());
+  EXPECT_EQ(b.get("Node", "a0")->json, "{}");
+  EXPECT_GT(b.apply(one("Node", "b9", "{}")), second.version);
+  const auto log = b.events_since(0, 100);
+  for (size_t i = 1; i < log.size(); ++i)
+    EXPECT_LT(log[i - 1].resource_version, log[i].resource_version);
+}
+
 }  // namespace
 }  // namespace scoria::store
