@@ -22,7 +22,8 @@ namespace {
 constexpr const char* kServeUsage =
     "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR[:PORT]] [--port N]\n"
     "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
-    "                    [--dump-dir DIR] [--schedule-period MS] [-v N]\n"
+    "                    [--dump-dir DIR] [--schedule-period MS] [--schedule-on-change true]\n"
+    "                    [-v N]\n"
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
     "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
     "                    [--watch-bookmark-interval 1m]\n"
@@ -140,6 +141,13 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       if (ms <= 0 || std::to_string(ms) != v)
         throw InputError("--schedule-period " + v + ": give milliseconds, above 0");
       o.period_ms = ms;
+    } else if (a == "--schedule-on-change") {
+      const std::string v = value();
+      if (v != "true" && v != "false")
+        throw InputError("--schedule-on-change " + v +
+                         ": use true (a write starts a session soon, the default) or false "
+                         "(sessions only every schedule period, as Volcano runs them)");
+      o.schedule_on_change = v == "true";
     } else if (a == "--header-timeout") {
       o.http.header_timeout = parse_duration(a, value());
     } else if (a == "--body-timeout") {

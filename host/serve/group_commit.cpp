@@ -41,9 +41,11 @@ void GroupCommit::flush() {
   if (!store_.holding()) return;
   std::vector<std::shared_ptr<Waiting>> waiting = std::move(waiting_);
   waiting_.clear();
+  bool committed = false;
   try {
     store_.flush();
     ++groups_;
+    committed = true;
   } catch (const store::StoreError& e) {
     log::write(log::kError, "serve",
                "a group of " + std::to_string(waiting.size()) +
@@ -60,6 +62,7 @@ void GroupCommit::flush() {
     deliver(*w);
   }
   watchers_.pump();
+  if (committed && on_commit_) on_commit_();
 }
 
 }  // namespace scoria::serve

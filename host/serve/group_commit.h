@@ -11,6 +11,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,8 @@ class GroupCommit {
   /// Commits the open group, if any, sends the answers that waited for it
   /// and sends the watchers what it wrote.
   void flush();
+  /// Called after each group that held writes is committed.
+  void on_commit(std::function<void()> f) { on_commit_ = std::move(f); }
   /// Writes made in groups, and groups committed, since the start.
   size_t writes() const { return writes_; }
   size_t groups() const { return groups_; }
@@ -53,6 +56,7 @@ class GroupCommit {
   store::ObjectStore& store_;
   WatchHub& watchers_;
   std::vector<std::shared_ptr<Waiting>> waiting_;
+  std::function<void()> on_commit_;
   bool posted_ = false;
   size_t writes_ = 0;
   size_t groups_ = 0;

@@ -33,6 +33,9 @@ struct ServeOptions {
   std::vector<std::filesystem::path> plugin_dirs;
   bool allow_writable_plugins = false;
   std::optional<int64_t> period_ms;  // overrides the config's schedule_period
+  // A write through the API starts the next session early (see
+  // Service::State::wake); false keeps Volcano's fixed cadence.
+  bool schedule_on_change = true;
   // Connection limits and timeouts (its address and port are the above).
   http::ServerOptions http;
   // A plugin callback running longer than this many schedule periods is

@@ -17,6 +17,7 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -51,6 +52,9 @@ inline constexpr std::string_view kWho = "serve";
 // Log entries kept for watchers to resume from; older resumes must relist.
 inline constexpr size_t kEventsKept = 200000;
 
+// How long a write waits for others before it starts a session early.
+inline constexpr std::chrono::milliseconds kWakeDelay{10};
+
 // A session failing every period is logged once per this, with a count.
 inline constexpr std::chrono::seconds kFailureLogInterval{10};
 
@@ -74,6 +78,7 @@ struct Service::State {
         kube(store, watchers, cluster.written()),
         session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
+    commits.on_commit([this] { wake(); });
   }
 
   ServeOptions options;
@@ -106,6 +111,15 @@ struct Service::State {
   log::Throttle session_failures;
   scheduler::HookTracker tracker;
   Clock::time_point session_start;
+  // What the loop spent before the session under way (for the -v 3 line).
+  double refresh_ms = 0;
+  double snapshot_ms = 0;
+  // The timer is set for the next session (none is under way or starting).
+  bool armed = false;
+  // A write was committed since the last refresh (see wake()).
+  bool woken = false;
+  Clock::time_point last_finish{};
+  Clock::duration last_busy{};
   bool in_flight = false;
   bool hung = false;       // the session under way outlived the watchdog limit
   bool abandoned = false;  // stopping with a hung session: exit without it
@@ -182,12 +196,17 @@ struct Service::State {
   // the session thread; finish() takes the outcome back on the loop.
   void tick() {
     if (stopping) return;
+    armed = false;
     session_start = Clock::now();
     report_source();
     try {
       // The cache takes only what is committed.
       commits.flush();
-      if (auto error = source().refresh(cache)) {
+      const Clock::time_point refresh_start = Clock::now();
+      auto error = source().refresh(cache);
+      woken = false;  // this session sees every write committed so far
+      refresh_ms = ms_since(refresh_start);
+      if (error) {
         if (sync_error != error) state_detail::warn("the cluster cannot be scheduled: " + *error);
         sync_error = error;
         // Not a period's wait: the first session starts as soon as it can.
@@ -212,7 +231,9 @@ struct Service::State {
       std::optional<std::string> error;
     };
     auto run = std::make_shared<Run>();
+    const Clock::time_point snapshot_start = Clock::now();
     auto snapshot = std::make_shared<session::Snapshot>(cache.snapshot());
+    snapshot_ms = ms_since(snapshot_start);
     in_flight = true;
     runner.run([this, sched = scheduler, snapshot, run]() mutable {
       try {
@@ -246,7 +267,9 @@ struct Service::State {
       // The session's writes are committed on their own, before the cache
       // takes them: a group's failure must not leave the cache ahead.
       commits.flush();
+      const Clock::time_point record_start = Clock::now();
       for (const double ms : source().record(last, cache)) metrics.observe_task_bound(ms);
+      log_session(timings, ms_since(record_start));
       metrics.observe_session(timings, last);
       for (const auto& [plugin, errors] : sched.plugin_errors())
         metrics.set_plugin_errors(plugin, static_cast<double>(errors));
@@ -261,7 +284,59 @@ struct Service::State {
       io.stop();
       return;
     }
+    last_finish = Clock::now();
+    last_busy = last_finish - session_start;
     schedule_next();
+  }
+
+  // A committed write (a pod created, a node added...) may make work: the
+  // next session starts soon instead of a whole period after the last one,
+  // as kube-scheduler takes a pod as it arrives. It waits a moment, so that
+  // a burst of writes lands in one session, and at least as long as the
+  // last session took, so that sessions never hold the loop more than half
+  // the time however fast writes come; never later than the period.
+  void wake() {
+    if (!options.schedule_on_change || stopping) return;
+    woken = true;
+    if (!armed) return;  // a session is under way: schedule_next looks at `woken`
+    const Clock::time_point early = earliest_wake();
+    if (early >= timer.expiry()) return;
+    arm(early);
+  }
+
+  Clock::time_point earliest_wake() const {
+    return std::max(Clock::now() + state_detail::kWakeDelay, last_finish + last_busy);
+  }
+
+  void arm(Clock::time_point at) {
+    armed = true;
+    timer.expires_at(at);
+    timer.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) tick();
+    });
+  }
+
+  static double ms_since(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  }
+
+  // One line per session at -v 3 (where Volcano logs a session's start and
+  // end): where its time went, on the loop and on the session thread.
+  void log_session(const scheduler::SessionTimings& timings, double record_ms) const {
+    if (!log::enabled(3)) return;
+    const auto fixed = [](double ms) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f", ms);
+      return std::string(text);
+    };
+    std::string actions;
+    for (const auto& [name, ms] : timings.actions_ms) actions += " " + name + " " + fixed(ms);
+    log::write(3, state_detail::kWho,
+               "session: " + std::to_string(last.binds.size()) + " binds, " +
+                   std::to_string(last.evictions.size()) + " evictions; ms: refresh " +
+                   fixed(refresh_ms) + ", snapshot " + fixed(snapshot_ms) + ", open " +
+                   fixed(timings.open_ms) + "," + actions + ", close " + fixed(timings.close_ms) +
+                   ", record " + fixed(record_ms));
   }
 
   // The Kubernetes source's leadership and writes, as metrics.
@@ -290,10 +365,9 @@ struct Service::State {
     kube.reap(std::chrono::system_clock::now());
     watchers.bookmark(Clock::now(), options.bookmark_interval);
     watchers.expire(Clock::now());
-    timer.expires_at(session_start + after.value_or(std::chrono::milliseconds(period_ms())));
-    timer.async_wait([this](const boost::system::error_code& ec) {
-      if (!ec) tick();
-    });
+    Clock::time_point at = session_start + after.value_or(std::chrono::milliseconds(period_ms()));
+    if (woken) at = std::min(at, earliest_wake());
+    arm(at);
   }
 
   void arm_watchdog() {

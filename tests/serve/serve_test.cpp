@@ -78,6 +78,38 @@ TEST(Serve, AppliedClusterIsBoundAndBindsAppearOnTheWatch) {
       << why.body;
 }
 
+// A write starts the next session soon, whatever the period: with a period
+// of an hour, a pod created after the first session is bound all the same.
+// With --schedule-on-change false, Volcano's fixed cadence: it waits.
+TEST(Serve, AWriteStartsTheNextSessionUnlessTheCadenceIsFixed) {
+  const std::string cluster =
+      "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+      "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
+      "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: default}\n"
+      "spec: {schedulerName: volcano, containers: [{name: c, resources: {requests: {cpu: "
+      "\"1\"}}}]}\n";
+  for (const bool on_change : {true, false}) {
+    TempDir dir;
+    ServeProcess serve(dir.path() / "state",
+                       {"--config", copy_config(dir.path()).string(), "--schedule-period",
+                        "3600000", "--schedule-on-change", on_change ? "true" : "false"});
+    // The first session runs at start; wait for it (readiness says so).
+    for (int i = 0; i < 200 && http(serve.port(), "GET", "/readyz").status != 200; ++i)
+      std::this_thread::sleep_for(20ms);
+    ASSERT_EQ(http(serve.port(), "GET", "/readyz").status, 200u);
+    ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", cluster).status, 200u);
+    bool bound = false;
+    watch_until(
+        serve.port(), 0,
+        [&](const std::string& line) {
+          bound = bound || json::parse(line)["type"] == "BOUND";
+          return bound;
+        },
+        on_change ? 20s : 2s);
+    EXPECT_EQ(bound, on_change) << "--schedule-on-change " << on_change;
+  }
+}
+
 // A watch resumes after the version it names: nothing at or before it.
 TEST(Serve, WatchResumesFromAVersion) {
   TempDir dir;
