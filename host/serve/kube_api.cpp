@@ -41,6 +41,24 @@ http::Reply answer(unsigned status, const json& body, unsigned version) {
                               "application/json", version)};
 }
 
+/// A written object's answer: the text its writer made of it.
+http::Reply answer(unsigned status, const WatchHub::Served& written, unsigned version) {
+  return {http::make_response(status, written.text, "application/json", version)};
+}
+
+/// A watch event line, as the API server writes it (the keys in the order
+/// nlohmann writes them, so that it is one text however it was made).
+std::string watch_line(std::string_view type, std::string_view object_text) {
+  std::string line;
+  line.reserve(object_text.size() + type.size() + 24);
+  line.append(R"({"object":)")
+      .append(object_text)
+      .append(R"(,"type":")")
+      .append(type)
+      .append("\"}\n");
+  return line;
+}
+
 std::string header(const http::Request& request, beast::http::field f) {
   const auto it = request.find(f);
   return it == request.end() ? std::string() : std::string(it->value());
@@ -305,17 +323,23 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     }
   }
   const std::string kind(r.kind);
-  WatchHub::Render render =
-      [&r, kind, sel = std::move(sel)](const store::Event& e) -> std::optional<std::string> {
+  WatchHub::Render render = [&r, kind, sel = std::move(sel)](
+                                const store::Event& e,
+                                const WatchHub::Served* written) -> std::optional<std::string> {
     if (e.kind != kind) return std::nullopt;
     if (e.type != "ADDED" && e.type != "MODIFIED" && e.type != "DELETED") return std::nullopt;
+    // What this process wrote comes served already; the rest is parsed.
+    if (written != nullptr) {
+      if (!sel.matches(r, *written->object)) return std::nullopt;
+      return watch_line(e.type, written->text);
+    }
     json object = json::parse(e.json, nullptr, false);
     if (!object.is_object()) return std::nullopt;
     object["apiVersion"] = api::api_version(r);
     object["kind"] = kind;
     ObjectMeta::stamp(object, e.resource_version);
     if (!sel.matches(r, object)) return std::nullopt;
-    return json{{"type", e.type}, {"object", std::move(object)}}.dump() + "\n";
+    return watch_line(e.type, object.dump());
   };
   // A BOOKMARK is an object of the kind with only its resourceVersion, as
   // the API server sends it.
@@ -341,7 +365,7 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
   return reply;
 }
 
-json KubeApi::write(const Resource& r, json object, const store::Precondition& pre) {
+WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Precondition& pre) {
   std::vector<decode::Decoded> decoded = validate(r, object);
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
@@ -364,8 +388,15 @@ json KubeApi::write(const Resource& r, json object, const store::Precondition& p
   if (r.scheduled)
     written_.remember(r.kind, key, done.version, std::move(text.json), std::move(decoded));
   if (r.kind == "Pod") note_terminating(key, stored);
+  // As served: what the answer says and what watchers are sent.
+  stored["apiVersion"] = api::api_version(r);
+  stored["kind"] = std::string(r.kind);
   ObjectMeta::stamp(stored, done.version);
-  return stored;
+  WatchHub::Served served{std::string(r.kind), key, nullptr,
+                          stored.dump(-1, ' ', false, json::error_handler_t::replace)};
+  served.object = std::make_shared<const json>(std::move(stored));
+  watchers_.note(done.version, served);
+  return served;
 }
 
 void KubeApi::note_terminating(const std::string& key, const json& pod) {
@@ -477,7 +508,7 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
         store::Precondition pre;
         pre.must_exist = true;
         pre.version = old->resource_version;
-        return write(r, std::move(object), pre);
+        return *write(r, std::move(object), pre).object;
       }
       return object;
     }

@@ -15,11 +15,11 @@
 #include "api/object_meta.h"
 #include "api/request_path.h"
 #include "http/server.h"
+#include "serve/watch_hub.h"
 #include "store/object_store.h"
 
 namespace scoria::serve {
 
-class WatchHub;
 class WrittenObjects;
 
 class KubeApi {
@@ -57,8 +57,8 @@ class KubeApi {
 
   /// Stores `object` (already prepared) if `pre` holds; the stored object
   /// stamped with its version. Validates scheduled kinds by decoding them.
-  nlohmann::json write(const api::Resource& r, nlohmann::json object,
-                       const store::Precondition& pre);
+  WatchHub::Served write(const api::Resource& r, nlohmann::json object,
+                         const store::Precondition& pre);
   /// Deletes now, or marks a bound pod terminating for its grace period.
   nlohmann::json delete_object(const api::Resource& r, const std::string& key,
                                const nlohmann::json& options);

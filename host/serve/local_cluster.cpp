@@ -5,6 +5,7 @@
 #include <cassert>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unordered_set>
 
 #include "api/decision_reports.h"
 #include "decode/object_decoder.h"
@@ -148,9 +149,13 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
   if (loaded_version_ < 0 || oldest == 0 || oldest > loaded_version_ + 1) {
     relist(cache, latest);
     written_.clear();
+    recorded_ = {};
     return std::nullopt;
   }
   std::vector<cache::ObjectChange> changes;
+  // Objects changed by entries before what the last session recorded: for
+  // these the record's own entries are read after all (see record()).
+  std::unordered_set<std::string> touched;
   while (loaded_version_ < latest) {
     std::vector<store::Event> events = store_.events_since(loaded_version_, kEventBatch);
     if (events.empty()) break;
@@ -158,6 +163,12 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
       loaded_version_ = e.resource_version;
       const std::optional<cache::Kind> kind = cache::kind_from_name(e.kind);
       if (!kind) continue;
+      if (e.resource_version <= recorded_.first) {
+        touched.insert(e.kind + " " + e.key);
+      } else if (e.resource_version <= recorded_.second &&
+                 !touched.contains(e.kind + " " + e.key)) {
+        continue;  // the cache took it from the session's outcome
+      }
       if (e.type == "DELETED") {
         if (!undecodable_.empty()) undecodable_.erase(e.kind + " " + e.key);
         changes.push_back(cache::ObjectChange::remove(*kind, std::move(e.key)));
@@ -178,6 +189,7 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
   }
   cache.apply_changes(changes);
   written_.clear();
+  recorded_ = {};
   return std::nullopt;
 }
 
@@ -313,14 +325,15 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
     const std::string key = event["metadata"]["namespace"].get<std::string>() + "/" +
                             event["metadata"]["name"].get<std::string>();
     event_expiry_.emplace_back(std::chrono::steady_clock::now() + kEventTtl, key);
-    batch.upserts.push_back({"Event", key, event.dump()});
+    batch.inserts.push_back({"Event", key, event.dump()});
   }
   // Events last an hour, as the API server keeps them.
   while (!event_expiry_.empty() && event_expiry_.front().first <= now) {
     batch.deletes.emplace_back("Event", event_expiry_.front().second);
     event_expiry_.pop_front();
   }
-  if (!batch.upserts.empty() || !batch.deletes.empty() || !batch.events.empty())
+  if (!batch.upserts.empty() || !batch.inserts.empty() || !batch.deletes.empty() ||
+      !batch.events.empty())
     store_.commit(batch);
   cache.apply(outcome);
   // Evicted pods are deleted from the store: from the cache too.
@@ -329,9 +342,13 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
     gone.push_back(cache::ObjectChange::remove(cache::Kind::Pod, pod));
   if (!gone.empty()) cache.apply_changes(gone);
   // The cache already holds what this batch wrote: the log need not be read
-  // back, unless someone else wrote since the cache was refreshed (then the
-  // next refresh reads it all, ours included, which is harmless).
-  if (loaded_version_ == version_before) loaded_version_ = store_.latest_version();
+  // back. If others wrote since the cache was refreshed, the next refresh
+  // reads theirs, and of ours only the objects theirs changed too (the
+  // cache applied the outcome to its state from before their changes).
+  if (loaded_version_ == version_before)
+    loaded_version_ = store_.latest_version();
+  else
+    recorded_ = {version_before, store_.latest_version()};
   return latencies;
 }
 

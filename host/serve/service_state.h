@@ -119,7 +119,10 @@ struct Service::State {
   // A write was committed since the last refresh (see wake()).
   bool woken = false;
   Clock::time_point last_finish{};
-  Clock::duration last_busy{};
+  // The loop's time on the last session: tick() up to its start, and
+  // finish(); tick_busy is the first part for the session under way.
+  Clock::duration last_loop_busy{};
+  Clock::duration tick_busy{};
   bool in_flight = false;
   bool hung = false;       // the session under way outlived the watchdog limit
   bool abandoned = false;  // stopping with a hung session: exit without it
@@ -235,6 +238,7 @@ struct Service::State {
     auto snapshot = std::make_shared<session::Snapshot>(cache.snapshot());
     snapshot_ms = ms_since(snapshot_start);
     in_flight = true;
+    tick_busy = Clock::now() - session_start;
     runner.run([this, sched = scheduler, snapshot, run]() mutable {
       try {
         run->outcome = sched->run_once(*snapshot, &run->timings);
@@ -251,6 +255,7 @@ struct Service::State {
   void finish(scheduler::Scheduler& sched, session::Outcome outcome,
               const scheduler::SessionTimings& timings, const std::optional<std::string>& error) {
     in_flight = false;
+    const Clock::time_point finish_start = Clock::now();
     watchdog.cancel();
     if (hung) {
       state_detail::info("the session that hung has finished, after " +
@@ -285,7 +290,7 @@ struct Service::State {
       return;
     }
     last_finish = Clock::now();
-    last_busy = last_finish - session_start;
+    last_loop_busy = (last_finish - finish_start) + tick_busy;
     schedule_next();
   }
 
@@ -293,8 +298,10 @@ struct Service::State {
   // next session starts soon instead of a whole period after the last one,
   // as kube-scheduler takes a pod as it arrives. It waits a moment, so that
   // a burst of writes lands in one session, and at least as long as the
-  // last session took, so that sessions never hold the loop more than half
-  // the time however fast writes come; never later than the period.
+  // last session held the loop (its refresh and its record; the session
+  // itself runs on its own thread), so that sessions never take more than
+  // half of the loop's time from the API however fast writes come; never
+  // later than the period.
   void wake() {
     if (!options.schedule_on_change || stopping) return;
     woken = true;
@@ -305,7 +312,7 @@ struct Service::State {
   }
 
   Clock::time_point earliest_wake() const {
-    return std::max(Clock::now() + state_detail::kWakeDelay, last_finish + last_busy);
+    return std::max(Clock::now() + state_detail::kWakeDelay, last_finish + last_loop_busy);
   }
 
   void arm(Clock::time_point at) {

@@ -8,12 +8,14 @@ namespace {
 // Events read from the store per step: small enough that a step of large
 // objects does not overshoot a stream's buffer by much.
 constexpr size_t kBatch = 100;
+// Served objects kept for the next pump, at most.
+constexpr size_t kServedKept = 10000;
 }  // namespace
 
 void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after) {
   add(
       std::move(stream), after,
-      [](const store::Event& e) -> std::optional<std::string> {
+      [](const store::Event& e, const Served*) -> std::optional<std::string> {
         nlohmann::json line = {{"type", e.type},
                                {"kind", e.kind},
                                {"key", e.key},
@@ -66,7 +68,11 @@ void WatchHub::send(Watcher& w) {
     if (events.empty()) return;
     std::string chunk;
     for (const store::Event& e : events) {
-      if (auto line = w.render(e)) chunk += *line;
+      const Served* served = nullptr;
+      if (const auto it = served_.find(e.resource_version);
+          it != served_.end() && it->second.kind == e.kind && it->second.key == e.key)
+        served = &it->second;
+      if (auto line = w.render(e, served)) chunk += *line;
       w.cursor = e.resource_version;
     }
     if (!chunk.empty()) w.stream->write(std::move(chunk));
@@ -89,9 +95,17 @@ void WatchHub::fell_behind(Watcher& w) {
   w.stream->close();
 }
 
+void WatchHub::note(int64_t version, Served served) {
+  if (watchers_.empty()) return;
+  // Bounded should nothing pump (a write outside any group, say).
+  if (served_.size() >= kServedKept) served_.clear();
+  served_.insert_or_assign(version, std::move(served));
+}
+
 void WatchHub::pump() {
   std::erase_if(watchers_, [](const Watcher& w) { return !w.stream->open(); });
   for (Watcher& w : watchers_) send(w);
+  served_.clear();
 }
 
 void WatchHub::close_all() {

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "http/server.h"
@@ -20,9 +22,20 @@ namespace scoria::serve {
 
 class WatchHub {
  public:
+  /// An object as the API serves it (apiVersion, kind, resourceVersion
+  /// set), parsed and as text, left by the write that stored it so that
+  /// watchers need not parse the log entry again.
+  struct Served {
+    std::string kind;
+    std::string key;
+    std::shared_ptr<const nlohmann::json> object;
+    std::string text;  // object->dump()
+  };
   /// What one watcher is sent of a log entry: a line (with its newline), or
-  /// nothing when the entry is not for it.
-  using Render = std::function<std::optional<std::string>(const store::Event&)>;
+  /// nothing when the entry is not for it. `served` is the entry's object
+  /// as served, when its writer left it (see note()); else null.
+  using Render =
+      std::function<std::optional<std::string>(const store::Event&, const Served* served)>;
   /// A BOOKMARK line saying the watcher has seen everything up to a version.
   using Bookmark = std::function<std::string(int64_t version)>;
   using Clock = std::chrono::steady_clock;
@@ -43,6 +56,9 @@ class WatchHub {
   void bookmark(Clock::time_point now, Clock::duration every);
   /// Closes the watchers whose deadline has passed.
   void expire(Clock::time_point now);
+  /// Leaves the served form of the object written at `version`, for the
+  /// next pump (which forgets it after: it is sent by then).
+  void note(int64_t version, Served served);
   /// Sends every open stream what is new; forgets closed ones.
   void pump();
   void close_all();
@@ -63,6 +79,10 @@ class WatchHub {
 
   store::ObjectStore& store_;
   std::vector<Watcher> watchers_;
+  // By version; cleared by pump(). An entry's kind and key are checked
+  // against the log's: a version handed out in a group that failed to
+  // commit is never mistaken for another object.
+  std::unordered_map<int64_t, Served> served_;
 };
 
 }  // namespace scoria::serve

@@ -105,19 +105,37 @@ void ObjectStore::log(int64_t version, std::string_view type, std::string_view k
       .run();
 }
 
-int64_t ObjectStore::upsert(const ObjectWrite& o) {
-  auto exists = db_.cached("SELECT 1 FROM objects WHERE kind = ?1 AND key = ?2");
-  exists.bind(1, o.kind).bind(2, o.key);
-  const bool had = exists.step();
+int64_t ObjectStore::upsert(const ObjectWrite& o, Likely likely) {
   const int64_t version = next_version();
-  db_.cached(
-         "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
-         " ON CONFLICT(kind, key) DO UPDATE SET version = excluded.version, json = excluded.json")
-      .bind(1, o.kind)
-      .bind(2, o.key)
-      .bind(3, version)
-      .bind(4, o.json)
-      .run();
+  // The likely case is one statement; the other, two.
+  const auto update = [&] {
+    db_.cached("UPDATE objects SET version = ?3, json = ?4 WHERE kind = ?1 AND key = ?2")
+        .bind(1, o.kind)
+        .bind(2, o.key)
+        .bind(3, version)
+        .bind(4, o.json)
+        .run();
+    return db_.changes() == 1;
+  };
+  const auto insert = [&] {
+    db_.cached(
+           "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
+           " ON CONFLICT(kind, key) DO NOTHING")
+        .bind(1, o.kind)
+        .bind(2, o.key)
+        .bind(3, version)
+        .bind(4, o.json)
+        .run();
+    return db_.changes() == 1;
+  };
+  bool had = false;
+  if (likely == Likely::Existing) {
+    had = update();
+    if (!had && !insert()) throw StoreError("the store changed under a write of " + o.key);
+  } else {
+    had = !insert();
+    if (had && !update()) throw StoreError("the store changed under a write of " + o.key);
+  }
   log(version, had ? "MODIFIED" : "ADDED", o.kind, o.key, o.json);
   return version;
 }
@@ -136,7 +154,7 @@ std::optional<int64_t> ObjectStore::erase(std::string_view kind, std::string_vie
 int64_t ObjectStore::apply(std::span<const ObjectWrite> objects) {
   Write tx(*this);
   int64_t version = latest_version();
-  for (const ObjectWrite& o : objects) version = upsert(o);
+  for (const ObjectWrite& o : objects) version = upsert(o, Likely::New);
   tx.commit();
   return version;
 }
@@ -157,7 +175,7 @@ PutResult ObjectStore::put(const ObjectWrite& object, const Precondition& pre) {
   if (exists && pre.must_not_exist) return {PutResult::Exists, current};
   if (!exists && pre.must_exist) return {PutResult::Missing, 0};
   if (pre.version && (!exists || *pre.version != current)) return {PutResult::Conflict, current};
-  const int64_t version = upsert(object);
+  const int64_t version = upsert(object, exists ? Likely::Existing : Likely::New);
   tx.commit();
   return {PutResult::Written, version};
 }
@@ -177,7 +195,8 @@ PutResult ObjectStore::remove_if(std::string_view kind, std::string_view key,
 
 int64_t ObjectStore::commit(const Batch& batch) {
   Write tx(*this);
-  for (const ObjectWrite& o : batch.upserts) upsert(o);
+  for (const ObjectWrite& o : batch.upserts) upsert(o, Likely::Existing);
+  for (const ObjectWrite& o : batch.inserts) upsert(o, Likely::New);
   for (const auto& [kind, key] : batch.deletes) erase(kind, key);
   for (const EventWrite& e : batch.events) log(next_version(), e.type, e.kind, e.key, e.json);
   tx.commit();

@@ -59,7 +59,8 @@ struct Event {
 
 /// Several changes made as one transaction (a session's decisions).
 struct Batch {
-  std::vector<ObjectWrite> upserts;                          // logged ADDED/MODIFIED
+  std::vector<ObjectWrite> upserts;  // logged ADDED/MODIFIED; most exist already
+  std::vector<ObjectWrite> inserts;  // the same, for objects most likely new (Events)
   std::vector<std::pair<std::string, std::string>> deletes;  // kind, key; logged DELETED
   std::vector<EventWrite> events;                            // logged as given
 };
@@ -130,7 +131,9 @@ class ObjectStore {
   void load_version();
   void save_version();
   int64_t next_version();
-  int64_t upsert(const ObjectWrite& object);
+  // Which a write most likely is, so that it costs one statement.
+  enum class Likely { Existing, New };
+  int64_t upsert(const ObjectWrite& object, Likely likely);
   std::optional<int64_t> erase(std::string_view kind, std::string_view key);
   void log(int64_t version, std::string_view type, std::string_view kind, std::string_view key,
            std::string_view json);

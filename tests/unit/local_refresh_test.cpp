@@ -193,5 +193,40 @@ TEST_F(LocalRefresh, WhatTheApiDecodedIsTakenOnlyWhenItIsWhatWasStored) {
   EXPECT_EQ(text, relisted());
 }
 
+// A write that lands while a session runs: the session's record then finds
+// the cache behind the store. The next refresh reads the write and, of the
+// record's own entries, those for objects the write changed too; the
+// cache ends as a relist of the store has it (pod a bound and relabelled,
+// b bound).
+TEST_F(LocalRefresh, AWriteDuringTheSessionAndTheSessionsRecordBothLand) {
+  LocalCluster cluster(store_);
+  cache::ClusterCache cache;
+  cluster.apply(std::string(kNode) + "---\n" + pod("a") + "---\n" + pod("b"), "test");
+  cluster.refresh(cache);
+  cluster.apply(
+      "kind: Pod\napiVersion: v1\nmetadata: {name: a, namespace: ns, labels: {late: \"yes\"}}\n"
+      "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n",
+      "test");
+  session::Outcome outcome;
+  outcome.binds.push_back({"ns/a", "n1"});
+  outcome.binds.push_back({"ns/b", "n1"});
+  for (const char* group : {"ns/a", "ns/b"}) {
+    session::Outcome::PodGroupStatus status;
+    status.key = group;
+    status.phase = model::PodGroupPhase::Running;
+    outcome.pod_groups.push_back(status);
+  }
+  cluster.record(outcome, cache);
+  cluster.refresh(cache);
+  const std::string text = snapshot_text(cache);
+  EXPECT_EQ(text, relisted());
+  const auto a = store_.get("Pod", "ns/a");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_NE(a->json.find("late"), std::string::npos) << a->json;
+  EXPECT_NE(a->json.find("\"nodeName\":\"n1\""), std::string::npos) << a->json;
+  EXPECT_NE(text.find("task ns/a group=a status=16 node=0"), std::string::npos) << text;
+  EXPECT_NE(text.find("task ns/b group=b status=16 node=0"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace scoria::serve
