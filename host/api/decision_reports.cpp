@@ -140,6 +140,11 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
   return out;
 }
 
+void DecisionReports::remember_pod_group(const std::string& key, model::PodGroupPhase phase,
+                                         std::string unschedulable) {
+  group_status_[key] = {model::phase_name(phase), std::move(unschedulable)};
+}
+
 const std::string* DecisionReports::unschedulable(const std::string& pod_group) const {
   const auto it = group_status_.find(pod_group);
   if (it == group_status_.end() || it->second.second.empty()) return nullptr;

@@ -55,6 +55,12 @@ class DecisionReports {
   DecisionReport report(const session::Outcome& outcome, const std::vector<std::string>& dims,
                         std::chrono::system_clock::time_point now, const UidOf& uid_of);
 
+  /// What the store says was last reported about a PodGroup (its phase and
+  /// unschedulable message), as if this process had reported it: a status
+  /// that has not changed is then not written again after a restart.
+  void remember_pod_group(const std::string& key, model::PodGroupPhase phase,
+                          std::string unschedulable);
+
   /// Forget what was reported about an object that is gone.
   void forget_pod(const std::string& key) { pod_messages_.erase(key); }
   void forget_pod_group(const std::string& key) { group_status_.erase(key); }

@@ -86,6 +86,16 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
   dims_.insert(dims_.end(), extended.begin(), extended.end());
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   vectorize_queue(queues_.at(queues_.find(std::string(kDefaultQueue))));
+  size_t pods = 0, groups = 0, nodes = 0;
+  for (const ObjectChange& c : objects) {
+    pods += c.kind == Kind::Pod;
+    // A pod without a PodGroup gets one of its own.
+    groups += c.kind == Kind::PodGroup || c.kind == Kind::Pod;
+    nodes += c.kind == Kind::Node;
+  }
+  pods_.reserve(pods);
+  groups_.reserve(groups);
+  nodes_.reserve(nodes);
 
   for (Kind kind : kLoadOrder)
     for (ObjectChange& c : objects)

@@ -93,6 +93,15 @@ class SlotTable {
       if (slot != kNone) f(slot, entries_[slot]);
   }
 
+  /// Room for `n` entries, so that a full load does not grow (and rehash)
+  /// the index as it goes. (Entries sit in a deque: they never move.)
+  void reserve(size_t n) {
+    seq_.reserve(n);
+    keys_.reserve(n);
+    order_.reserve(n);
+    index_.reserve(n);
+  }
+
   void clear() {
     entries_.clear();
     seq_.clear();

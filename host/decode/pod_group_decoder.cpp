@@ -48,6 +48,19 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   const Json& status = r.map_field(f.obj, "status", f.root);
   g.phase =
       pod_group_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
+  // What the scheduler last reported (it writes the conditions): read
+  // leniently, as it decides nothing.
+  const Json& conditions = FieldReader::get(status, "conditions");
+  if (conditions.is_array()) {
+    for (const Json& c : conditions) {
+      if (c.is_object() && c.value("type", "") == "Unschedulable" &&
+          c.value("status", "") == "True") {
+        const auto message = c.find("message");
+        if (message != c.end() && message->is_string())
+          g.unschedulable = message->get<std::string>();
+      }
+    }
+  }
   return g;
 }
 

@@ -142,6 +142,9 @@ struct PodGroup {
   bool implicit = false;    // made up for a pod without a group
   int64_t creation_ms = 0;
   std::string uid;  // metadata.uid (events name it)
+  // status.conditions: the message of Unschedulable=True, as the scheduler
+  // last wrote it (so that a restarted one does not write it again).
+  std::string unschedulable;
 
   std::string key() const { return namespace_ + "/" + name; }
 };

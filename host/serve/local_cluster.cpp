@@ -41,6 +41,16 @@ void decode_one(const std::string& text, std::vector<cache::ObjectChange>& out) 
     out.push_back(cache::ObjectChange::upsert(std::move(d.object), d.never_preempt));
 }
 
+/// The Upsert a stored object (one object, not a List) decodes to.
+void decode_into(const std::string& text, cache::ObjectChange& out) {
+  std::vector<decode::Decoded> decoded;
+  decode::decode_document(json::parse(text), "the local store", 1, decoded);
+  if (decoded.size() != 1)
+    throw InputError("the local store holds " + std::to_string(decoded.size()) +
+                     " objects in one entry; it holds one");
+  out = cache::ObjectChange::upsert(std::move(decoded[0].object), decoded[0].never_preempt);
+}
+
 std::string text_of(const json& j, const char* a, const char* b) {
   const auto outer = j.find(a);
   if (outer == j.end() || !outer->is_object()) return {};
@@ -149,13 +159,14 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
   if (loaded_version_ < 0 || oldest == 0 || oldest > loaded_version_ + 1) {
     relist(cache, latest);
     written_.clear();
-    recorded_ = {};
+    recorded_.clear();
     return std::nullopt;
   }
   std::vector<cache::ObjectChange> changes;
   // Objects changed by entries before what the last session recorded: for
   // these the record's own entries are read after all (see record()).
   std::unordered_set<std::string> touched;
+  auto range = recorded_.begin();
   while (loaded_version_ < latest) {
     std::vector<store::Event> events = store_.events_since(loaded_version_, kEventBatch);
     if (events.empty()) break;
@@ -163,11 +174,13 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
       loaded_version_ = e.resource_version;
       const std::optional<cache::Kind> kind = cache::kind_from_name(e.kind);
       if (!kind) continue;
-      if (e.resource_version <= recorded_.first) {
-        touched.insert(e.kind + " " + e.key);
-      } else if (e.resource_version <= recorded_.second &&
-                 !touched.contains(e.kind + " " + e.key)) {
-        continue;  // the cache took it from the session's outcome
+      while (range != recorded_.end() && range->second < e.resource_version) ++range;
+      if (range != recorded_.end()) {
+        if (e.resource_version <= range->first) {
+          touched.insert(e.kind + " " + e.key);
+        } else if (!touched.contains(e.kind + " " + e.key)) {
+          continue;  // the cache took it from the session's outcome
+        }
       }
       if (e.type == "DELETED") {
         if (!undecodable_.empty()) undecodable_.erase(e.kind + " " + e.key);
@@ -189,7 +202,7 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
   }
   cache.apply_changes(changes);
   written_.clear();
-  recorded_ = {};
+  recorded_.clear();
   return std::nullopt;
 }
 
@@ -198,27 +211,29 @@ void LocalCluster::relist(cache::ClusterCache& cache, int64_t version) {
   for (const KindInfo& kind : api::resources())
     if (kind.scheduled)
       for (store::StoredObject& o : store_.list(kind.kind)) objects.push_back(std::move(o));
-  // Decoded on every core; each object alone, so one that fails is skipped.
-  std::vector<std::vector<cache::ObjectChange>> decoded(objects.size());
+  // Decoded on every core, each object into its own slot (a stored object
+  // is one object, never a List); one that fails is skipped.
+  std::vector<cache::ObjectChange> changes(objects.size());
   std::vector<std::string> errors(objects.size());
   input::run_ordered_batches(objects.size(), [&](size_t i) {
     try {
-      decode_one(objects[i].json, decoded[i]);
+      decode_into(objects[i].json, changes[i]);
     } catch (const std::exception& e) {
       errors[i] = e.what();
+      changes[i].type = cache::ObjectChange::Type::Delete;  // replace() takes upserts only
     }
     return true;
   });
-  std::vector<cache::ObjectChange> changes;
-  changes.reserve(objects.size());
   for (size_t i = 0; i < objects.size(); ++i) {
     const store::StoredObject& o = objects[i];
     if (!errors[i].empty()) {
       log_undecodable(o.kind, o.key, o.resource_version, errors[i]);
       continue;
     }
-    undecodable_.erase(o.kind + " " + o.key);
-    for (cache::ObjectChange& c : decoded[i]) changes.push_back(std::move(c));
+    if (!undecodable_.empty()) undecodable_.erase(o.kind + " " + o.key);
+    // What the store holds is what was reported: not written again.
+    if (const auto* group = std::get_if<model::PodGroup>(&changes[i].object))
+      reports_.remember_pod_group(group->key(), group->phase, group->unschedulable);
   }
   objects = {};
   cache.replace(std::move(changes));
@@ -348,7 +363,7 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   if (loaded_version_ == version_before)
     loaded_version_ = store_.latest_version();
   else
-    recorded_ = {version_before, store_.latest_version()};
+    recorded_.emplace_back(version_before, store_.latest_version());
   return latencies;
 }
 

@@ -83,9 +83,9 @@ class LocalCluster : public cache::ClusterSource {
   store::ObjectStore& store_;
   WrittenObjects written_;
   int64_t loaded_version_ = -1;
-  // The versions (first, second] the last record wrote while the cache was
-  // behind the store; {0, 0} when none.
-  std::pair<int64_t, int64_t> recorded_{0, 0};
+  // The versions (first, second] each record since the last refresh wrote
+  // while the cache was behind the store, oldest first.
+  std::vector<std::pair<int64_t, int64_t>> recorded_;
   // Objects that did not decode, by "Kind key", with the version logged.
   std::unordered_map<std::string, int64_t> undecodable_;
   // Events, conditions and statuses to write, reported when they change.

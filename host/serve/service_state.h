@@ -52,6 +52,10 @@ inline constexpr std::string_view kWho = "serve";
 // Log entries kept for watchers to resume from; older resumes must relist.
 inline constexpr size_t kEventsKept = 200000;
 
+// Binds a session's record writes per turn of the loop (one transaction
+// each): a few milliseconds of the loop at a time.
+inline constexpr size_t kRecordPiece = 256;
+
 // How long a write waits for others before it starts a session early.
 inline constexpr std::chrono::milliseconds kWakeDelay{10};
 
@@ -245,16 +249,25 @@ struct Service::State {
       } catch (const std::exception& e) {
         run->error = e.what();
       }
-      asio::post(io, [this, sched = std::move(sched), run] {
-        finish(*sched, std::move(run->outcome), run->timings, run->error);
+      asio::post(io, [this, sched = std::move(sched), run]() mutable {
+        finish(std::move(sched), std::move(run->outcome), run->timings, run->error);
       });
     });
     arm_watchdog();
   }
 
-  void finish(scheduler::Scheduler& sched, session::Outcome outcome,
+  // What a session's record carries from one piece to the next.
+  struct Recording {
+    std::shared_ptr<scheduler::Scheduler> sched;  // for its plugins' error counts
+    scheduler::SessionTimings timings;
+    size_t next = 0;  // the first bind not yet recorded
+    size_t pieces = 0;
+    double record_ms = 0;
+    Clock::duration loop_busy{};  // the loop's time on this session so far
+  };
+
+  void finish(std::shared_ptr<scheduler::Scheduler> sched, session::Outcome outcome,
               const scheduler::SessionTimings& timings, const std::optional<std::string>& error) {
-    in_flight = false;
     const Clock::time_point finish_start = Clock::now();
     watchdog.cancel();
     if (hung) {
@@ -265,32 +278,85 @@ struct Service::State {
                          "s");
       hung = false;
     }
+    auto rec = std::make_shared<Recording>();
+    rec->sched = std::move(sched);
+    rec->timings = timings;
+    rec->loop_busy = tick_busy + (Clock::now() - finish_start);
+    if (error) {
+      session_failed(*error);
+      end_session(*rec);
+      return;
+    }
+    last = std::move(outcome);
+    record_piece(rec);
+  }
+
+  // A session's decisions are written a piece at a time, each piece one
+  // transaction on a turn of the loop of its own: requests are answered
+  // between pieces, so a session that bound thousands of pods does not hold
+  // the API for the whole of its record. The session counts as under way
+  // (in_flight) until the last piece is written.
+  void record_piece(const std::shared_ptr<Recording>& rec) {
+    const Clock::time_point start = Clock::now();
+    bool done = true;
     try {
-      if (error) throw std::runtime_error(*error);
-      last = std::move(outcome);
-      const size_t decided = last.binds.size() + last.evictions.size();
       // The session's writes are committed on their own, before the cache
       // takes them: a group's failure must not leave the cache ahead.
       commits.flush();
-      const Clock::time_point record_start = Clock::now();
-      for (const double ms : source().record(last, cache)) metrics.observe_task_bound(ms);
-      log_session(timings, ms_since(record_start));
-      metrics.observe_session(timings, last);
-      for (const auto& [plugin, errors] : sched.plugin_errors())
-        metrics.set_plugin_errors(plugin, static_cast<double>(errors));
-      if (decided > 0) metrics.count_store_writes("session", static_cast<double>(decided));
+      const size_t to = std::min(last.binds.size(), rec->next + state_detail::kRecordPiece);
+      done = to == last.binds.size();
+      const session::Outcome piece = piece_of(last, rec->next, to);
+      for (const double ms : source().record(piece, cache)) metrics.observe_task_bound(ms);
+      rec->next = to;
+      ++rec->pieces;
       watchers.pump();
-      store.compact_events(state_detail::kEventsKept);
-      sync_error.reset();
+      if (done) {
+        metrics.observe_session(rec->timings, last);
+        for (const auto& [plugin, errors] : rec->sched->plugin_errors())
+          metrics.set_plugin_errors(plugin, static_cast<double>(errors));
+        const size_t decided = last.binds.size() + last.evictions.size();
+        if (decided > 0) metrics.count_store_writes("session", static_cast<double>(decided));
+        store.compact_events(state_detail::kEventsKept);
+        sync_error.reset();
+      }
     } catch (const std::exception& e) {
       session_failed(e.what());
+      done = true;
     }
+    const Clock::duration spent = Clock::now() - start;
+    rec->loop_busy += spent;
+    rec->record_ms += std::chrono::duration<double, std::milli>(spent).count();
+    if (!done) {
+      asio::post(io, [this, rec] { record_piece(rec); });
+      return;
+    }
+    log_session(rec->timings, rec->record_ms, rec->pieces);
+    end_session(*rec);
+  }
+
+  /// Binds [from, to) of `outcome`; the last piece carries the rest of it.
+  static session::Outcome piece_of(const session::Outcome& outcome, size_t from, size_t to) {
+    session::Outcome piece;
+    piece.binds.assign(outcome.binds.begin() + static_cast<std::ptrdiff_t>(from),
+                       outcome.binds.begin() + static_cast<std::ptrdiff_t>(to));
+    if (to == outcome.binds.size()) {
+      piece.pipelined = outcome.pipelined;
+      piece.evictions = outcome.evictions;
+      piece.pod_groups = outcome.pod_groups;
+      piece.queues = outcome.queues;
+      piece.unschedulable_tasks = outcome.unschedulable_tasks;
+    }
+    return piece;
+  }
+
+  void end_session(const Recording& rec) {
+    in_flight = false;
     if (stopping) {
       io.stop();
       return;
     }
     last_finish = Clock::now();
-    last_loop_busy = (last_finish - finish_start) + tick_busy;
+    last_loop_busy = rec.loop_busy;
     schedule_next();
   }
 
@@ -329,7 +395,8 @@ struct Service::State {
 
   // One line per session at -v 3 (where Volcano logs a session's start and
   // end): where its time went, on the loop and on the session thread.
-  void log_session(const scheduler::SessionTimings& timings, double record_ms) const {
+  void log_session(const scheduler::SessionTimings& timings, double record_ms,
+                   size_t pieces) const {
     if (!log::enabled(3)) return;
     const auto fixed = [](double ms) {
       char text[32];
@@ -343,7 +410,8 @@ struct Service::State {
                    std::to_string(last.evictions.size()) + " evictions; ms: refresh " +
                    fixed(refresh_ms) + ", snapshot " + fixed(snapshot_ms) + ", open " +
                    fixed(timings.open_ms) + "," + actions + ", close " + fixed(timings.close_ms) +
-                   ", record " + fixed(record_ms));
+                   ", record " + fixed(record_ms) + " in " + std::to_string(pieces) +
+                   (pieces == 1 ? " piece" : " pieces"));
   }
 
   // The Kubernetes source's leadership and writes, as metrics.

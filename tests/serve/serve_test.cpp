@@ -110,6 +110,42 @@ TEST(Serve, AWriteStartsTheNextSessionUnlessTheCadenceIsFixed) {
   }
 }
 
+// A session that binds more pods than one piece of its record holds
+// (256) writes them in pieces, each its own transaction between requests:
+// every pod is bound in the store and on the watch all the same, and the
+// -v 3 line says how many pieces it took.
+TEST(Serve, ALargeRecordIsWrittenInPiecesAndLosesNothing) {
+  TempDir dir;
+  std::vector<std::string> args = base_args(copy_config(dir.path()));
+  args.insert(args.end(), {"-v", "3"});
+  ServeProcess serve(dir.path() / "state", args);
+  std::string cluster =
+      "kind: Node\napiVersion: v1\nmetadata: {name: big}\n"
+      "status: {allocatable: {cpu: \"1000\", memory: 1Ti, pods: \"1000\"}}\n";
+  constexpr int kPods = 600;
+  for (int i = 0; i < kPods; ++i)
+    cluster += "---\nkind: Pod\napiVersion: v1\nmetadata: {name: p" + std::to_string(i) +
+               ", namespace: default}\nspec: {containers: [{name: c, resources: {requests: "
+               "{cpu: 100m}}}]}\n";
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", cluster).status, 200u);
+  std::set<std::string> bound;
+  watch_until(
+      serve.port(), 0,
+      [&](const std::string& line) {
+        const json e = json::parse(line);
+        if (e["type"] == "BOUND") bound.insert(e["key"].get<std::string>());
+        return bound.size() == kPods;
+      },
+      30s);
+  EXPECT_EQ(bound.size(), static_cast<size_t>(kPods));
+  const json pods = json::parse(http(serve.port(), "GET", "/api/v1/pods").body);
+  int on_node = 0;
+  for (const json& p : pods["items"]) on_node += p["spec"].value("nodeName", "") == "big";
+  EXPECT_EQ(on_node, kPods);
+  EXPECT_NE(serve.log().find("600 binds, 0 evictions"), std::string::npos);
+  EXPECT_NE(serve.log().find("in 3 pieces"), std::string::npos) << serve.log().substr(0, 3000);
+}
+
 // A watch resumes after the version it names: nothing at or before it.
 TEST(Serve, WatchResumesFromAVersion) {
   TempDir dir;
