@@ -11,7 +11,6 @@ mode apply: the whole file in one POST /api/v1/objects.
 Prints, per run and as medians: the time until the last create was
 acknowledged, and until the last pending pod was seen bound on a watch.
 """
-import argparse
 import asyncio
 import http.client
 import json
@@ -27,6 +26,9 @@ import tempfile
 import time
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from servebench import parser  # noqa: E402
 
 PATHS = {
     "Node": "/api/v1/nodes",
@@ -170,11 +172,7 @@ def run(args, docs, text, pending, requests):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("scoria")
-    p.add_argument("config")
-    p.add_argument("cluster")
-    p.add_argument("--runs", type=int, default=3)
+    p = parser()
     p.add_argument("--mode", choices=["kube", "apply"], default="kube")
     p.add_argument("--connections", type=int, default=32)
     args = p.parse_args()

@@ -21,6 +21,7 @@
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "cache/cluster_cache.h"
 #include "cli/plugin_dirs.h"
@@ -236,20 +237,26 @@ struct Service::State {
       session::Outcome outcome;
       scheduler::SessionTimings timings;
       std::optional<std::string> error;
+      double snapshot_ms = 0;
     };
     auto run = std::make_shared<Run>();
-    const Clock::time_point snapshot_start = Clock::now();
-    auto snapshot = std::make_shared<session::Snapshot>(cache.snapshot());
-    snapshot_ms = ms_since(snapshot_start);
     in_flight = true;
     tick_busy = Clock::now() - session_start;
-    runner.run([this, sched = scheduler, snapshot, run]() mutable {
+    // The snapshot is taken on the session thread, off the loop: nothing
+    // changes the cache while a session is under way (refresh and record
+    // run on the loop before and after it), and the loop's own uses of it
+    // meanwhile only read.
+    runner.run([this, sched = scheduler, run]() mutable {
       try {
-        run->outcome = sched->run_once(*snapshot, &run->timings);
+        const Clock::time_point snapshot_start = Clock::now();
+        const session::Snapshot snapshot = std::as_const(cache).snapshot();
+        run->snapshot_ms = ms_since(snapshot_start);
+        run->outcome = sched->run_once(snapshot, &run->timings);
       } catch (const std::exception& e) {
         run->error = e.what();
       }
       asio::post(io, [this, sched = std::move(sched), run]() mutable {
+        snapshot_ms = run->snapshot_ms;
         finish(std::move(sched), std::move(run->outcome), run->timings, run->error);
       });
     });
