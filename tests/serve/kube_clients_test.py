@@ -319,10 +319,20 @@ class PythonClient(unittest.TestCase):
         self.assertEqual(dup.exception.status, 409)
         self.assertEqual(json.loads(dup.exception.body)["reason"], "AlreadyExists")
         # An update from a stale version is a conflict, never a lost update.
-        fresh = dict(q)
-        fresh["spec"] = {"weight": 3}
-        self.custom.replace_cluster_custom_object("scheduling.volcano.sh", "v1beta1", "queues",
-                                                  "q1", fresh)
+        # The scheduler writes the queue's status as soon as it sees it (a
+        # write starts a session), so the fresh update reads and retries on
+        # a conflict as client-go's RetryOnConflict does.
+        for attempt in range(5):
+            fresh = self.custom.get_cluster_custom_object("scheduling.volcano.sh", "v1beta1",
+                                                          "queues", "q1")
+            fresh["spec"] = {"weight": 3}
+            try:
+                self.custom.replace_cluster_custom_object("scheduling.volcano.sh", "v1beta1",
+                                                          "queues", "q1", fresh)
+                break
+            except ApiException as e:
+                if e.status != 409 or attempt == 4:
+                    raise
         stale = dict(q)
         stale["spec"] = {"weight": 9}
         with self.assertRaises(ApiException) as conflict:
