@@ -145,6 +145,14 @@ void DecisionReports::remember_pod_group(const std::string& key, model::PodGroup
   group_status_[key] = {model::phase_name(phase), std::move(unschedulable)};
 }
 
+bool DecisionReports::reported(const session::Outcome::PodGroupStatus& status) const {
+  if (!status.unschedulable.empty() || !status.pending.empty()) return false;
+  if (status.key.empty()) return true;
+  const auto it = group_status_.find(status.key);
+  return it != group_status_.end() && it->second.second.empty() &&
+         it->second.first == model::phase_name(status.phase);
+}
+
 const std::string* DecisionReports::unschedulable(const std::string& pod_group) const {
   const auto it = group_status_.find(pod_group);
   if (it == group_status_.end() || it->second.second.empty()) return nullptr;

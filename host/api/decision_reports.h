@@ -61,6 +61,10 @@ class DecisionReports {
   void remember_pod_group(const std::string& key, model::PodGroupPhase phase,
                           std::string unschedulable);
 
+  /// Whether report() would say nothing of `status`: a schedulable job
+  /// whose phase was reported already.
+  bool reported(const session::Outcome::PodGroupStatus& status) const;
+
   /// Forget what was reported about an object that is gone.
   void forget_pod(const std::string& key) { pod_messages_.erase(key); }
   void forget_pod_group(const std::string& key) { group_status_.erase(key); }

@@ -288,6 +288,12 @@ std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {
   return {};
 }
 
+std::optional<model::PodGroupPhase> ClusterCache::group_phase(const std::string& key) const {
+  const uint32_t g = groups_.find(key);
+  if (g == kNone) return std::nullopt;
+  return groups_.at(g).phase;
+}
+
 void ClusterCache::forget_bind(const std::string& pod) {
   const uint32_t p = pods_.find(pod);
   if (p == kNone) return;

@@ -67,6 +67,8 @@ class ClusterCache {
 
   /// metadata.uid of a pod or PodGroup by key; empty if unknown.
   std::string uid_of(Kind kind, const std::string& key) const;
+  /// The phase the cache holds for a PodGroup ("ns/name"), if it has it.
+  std::optional<model::PodGroupPhase> group_phase(const std::string& key) const;
 
   /// Undoes apply()'s bind of `pod` ("ns/name") when the source could not
   /// write it: the pod is pending again, for a later session (kube-

@@ -367,6 +367,12 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   return latencies;
 }
 
+void LocalCluster::prune(session::Outcome& outcome, const cache::ClusterCache& cache) const {
+  std::erase_if(outcome.pod_groups, [&](const session::Outcome::PodGroupStatus& st) {
+    return reports_.reported(st) && (st.key.empty() || cache.group_phase(st.key) == st.phase);
+  });
+}
+
 const std::string* LocalCluster::unschedulable_reason(std::string_view podgroup) const {
   return reports_.unschedulable(std::string(podgroup));
 }

@@ -68,6 +68,10 @@ class LocalCluster : public cache::ClusterSource {
   /// the milliseconds since this service first stored it (Volcano's task scheduling latency).
   std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache) override;
 
+  /// Drops the statuses of schedulable jobs whose phase the cache and the
+  /// store have already: at 87,000 jobs, most of every session's outcome.
+  void prune(session::Outcome& outcome, const cache::ClusterCache& cache) const override;
+
   /// The last PodGroup conditions the scheduler reported, by "ns/name".
   const std::string* unschedulable_reason(std::string_view podgroup) const override;
 

@@ -141,6 +141,10 @@ struct Service::State {
     if (kube_source) return *kube_source;
     return cluster;
   }
+  const cache::ClusterSource& source() const {
+    if (kube_source) return *kube_source;
+    return cluster;
+  }
 
   int64_t period_ms() const {
     return options.period_ms.value_or(scheduler ? scheduler->config().schedule_period_ms : 1000);
@@ -252,6 +256,7 @@ struct Service::State {
         const session::Snapshot snapshot = std::as_const(cache).snapshot();
         run->snapshot_ms = ms_since(snapshot_start);
         run->outcome = sched->run_once(snapshot, &run->timings);
+        std::as_const(*this).source().prune(run->outcome, std::as_const(cache));
       } catch (const std::exception& e) {
         run->error = e.what();
       }

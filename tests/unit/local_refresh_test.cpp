@@ -257,6 +257,11 @@ TEST_F(LocalRefresh, ARestartDoesNotRewriteStatusesThatHaveNotChanged) {
                                                 : model::PodGroupPhase::Pending;
     outcome.pod_groups.push_back(status);
   }
+  // The unchanged status does not even reach the loop: pruned on the
+  // session's thread. The changed one stays.
+  restarted.prune(outcome, cache);
+  ASSERT_EQ(outcome.pod_groups.size(), 1u);
+  EXPECT_EQ(outcome.pod_groups[0].key, "ns/stuck");
   restarted.record(outcome, cache);
   EXPECT_EQ(store_.get("PodGroup", "ns/run")->resource_version, run_version);
   const std::string stuck = store_.get("PodGroup", "ns/stuck")->json;
