@@ -1,5 +1,6 @@
 #include "input/json_reader.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -28,9 +29,13 @@ class TreeSax {
       return put(json(static_cast<int64_t>(v)));
     return put(json(static_cast<double>(v)));
   }
-  bool number_float(json::number_float_t v, const std::string& /*text*/) {
-    // The YAML reader keeps a number it cannot hold as a string.
-    return std::isfinite(v) && put(json(v));
+  bool number_float(json::number_float_t v, const std::string& text) {
+    // The YAML reader keeps a number it cannot hold (past a double's range,
+    // or below it: 1e-400) as a string; from_chars tells which.
+    double exact = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), exact);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return false;
+    return put(json(v));
   }
   bool string(std::string& v) { return plain(v) && put(json(std::move(v))); }
   bool binary(json::binary_t& /*v*/) { return false; }

@@ -89,6 +89,8 @@ TEST(JsonReader, GivesWayOnWhatItIsNotSureOfAndTheYamlReaderDecides) {
   EXPECT_FALSE(read_strict_json("{\"a\":1}\n---\n{\"b\":2}", limits));
   EXPECT_EQ(read_documents("{\"a\":1}\n---\n{\"b\":2}", "body", limits).size(), 2u);
   // A number no double holds, and a NUL from an escape.
+  EXPECT_FALSE(read_strict_json(R"({"a":1e-400})", limits));
+  EXPECT_EQ(read_documents(R"({"a":1e-400})", "body", limits)[0].value["a"], "1e-400");
   EXPECT_FALSE(read_strict_json(R"({"a":1e400})", limits));
   EXPECT_EQ(read_documents(R"({"a":1e400})", "body", limits)[0].value["a"], "1e400");
   EXPECT_FALSE(read_strict_json(R"({"a":"x\u0000y"})", limits));
