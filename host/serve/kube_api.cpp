@@ -370,7 +370,8 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
   const std::string key = store_key(r, meta.value("namespace", ""), name);
-  json stored = object;
+  // With its name and key taken, the object becomes what is stored.
+  json stored = std::move(object);
   stored["metadata"].erase("resourceVersion");
   store::ObjectWrite text{std::string(r.kind), key, stored.dump()};
   const store::PutResult done = store_.put(text, pre);

@@ -32,16 +32,8 @@ constexpr auto kEventTtl = std::chrono::hours(1);
 static_assert(std::is_same_v<decode::Object, cache::Object>,
               "decoded objects move into the cache as they are");
 
-/// The Upserts one stored object decodes to; throws InputError (or a JSON
-/// parse error) if it does not.
-void decode_one(const std::string& text, std::vector<cache::ObjectChange>& out) {
-  std::vector<decode::Decoded> decoded;
-  decode::decode_document(json::parse(text), "the local store", 1, decoded);
-  for (decode::Decoded& d : decoded)
-    out.push_back(cache::ObjectChange::upsert(std::move(d.object), d.never_preempt));
-}
-
-/// The Upsert a stored object (one object, not a List) decodes to.
+/// The Upsert a stored object (one object, not a List) decodes to; throws
+/// InputError (or a JSON parse error) if it does not.
 void decode_into(const std::string& text, cache::ObjectChange& out) {
   std::vector<decode::Decoded> decoded;
   decode::decode_document(json::parse(text), "the local store", 1, decoded);
@@ -243,8 +235,9 @@ void LocalCluster::relist(cache::ClusterCache& cache, int64_t version) {
 bool LocalCluster::decode(const std::string& kind, const std::string& key, int64_t version,
                           const std::string& text, std::vector<cache::ObjectChange>& out) {
   try {
-    decode_one(text, out);
+    decode_into(text, out.emplace_back());
   } catch (const std::exception& e) {
+    out.pop_back();
     log_undecodable(kind, key, version, e.what());
     return false;
   }

@@ -317,8 +317,11 @@ struct Service::State {
       commits.flush();
       const size_t to = std::min(last.binds.size(), rec->next + state_detail::kRecordPiece);
       done = to == last.binds.size();
-      const session::Outcome piece = piece_of(last, rec->next, to);
-      for (const double ms : source().record(piece, cache)) metrics.observe_task_bound(ms);
+      // Most sessions are one piece: the outcome as it is, not a copy.
+      const bool whole = rec->next == 0 && done;
+      const session::Outcome piece = whole ? session::Outcome() : piece_of(last, rec->next, to);
+      for (const double ms : source().record(whole ? last : piece, cache))
+        metrics.observe_task_bound(ms);
       rec->next = to;
       ++rec->pieces;
       watchers.pump();

@@ -58,8 +58,10 @@ void ObjectStore::save_version() {
 }
 
 int64_t ObjectStore::next_version() {
-  // Versions handed out in a savepoint that rolls back are not reused: the
-  // counter only goes up, as a watcher's resume needs.
+  // Versions handed out in a savepoint that rolls back are not reused
+  // within its transaction; a transaction that rolls back leaves the stored
+  // counter as it was, and its versions are handed out again (nothing saw
+  // them: watchers are sent only what is committed).
   return ++version_;
 }
 
@@ -107,26 +109,19 @@ void ObjectStore::log(int64_t version, std::string_view type, std::string_view k
 
 int64_t ObjectStore::upsert(const ObjectWrite& o, Likely likely) {
   const int64_t version = next_version();
-  // The likely case is one statement; the other, two.
-  const auto update = [&] {
-    db_.cached("UPDATE objects SET version = ?3, json = ?4 WHERE kind = ?1 AND key = ?2")
-        .bind(1, o.kind)
-        .bind(2, o.key)
-        .bind(3, version)
-        .bind(4, o.json)
-        .run();
+  // The likely case is one statement; the other, two. Each says whether it
+  // wrote the row.
+  const auto row = [&](std::string_view sql) {
+    db_.cached(sql).bind(1, o.kind).bind(2, o.key).bind(3, version).bind(4, o.json).run();
     return db_.changes() == 1;
   };
+  const auto update = [&] {
+    return row("UPDATE objects SET version = ?3, json = ?4 WHERE kind = ?1 AND key = ?2");
+  };
   const auto insert = [&] {
-    db_.cached(
-           "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
-           " ON CONFLICT(kind, key) DO NOTHING")
-        .bind(1, o.kind)
-        .bind(2, o.key)
-        .bind(3, version)
-        .bind(4, o.json)
-        .run();
-    return db_.changes() == 1;
+    return row(
+        "INSERT INTO objects(kind, key, version, json) VALUES(?1, ?2, ?3, ?4)"
+        " ON CONFLICT(kind, key) DO NOTHING");
   };
   bool had = false;
   if (likely == Likely::Existing) {

@@ -6,9 +6,10 @@
 // before it returns, unless a write group is held (hold/flush): then the
 // calls join one transaction that flush() commits, one sync for them all
 // (group commit). Either way a write the API acknowledged survives a crash
-// of the process or of the machine, since it acknowledges after the commit. The resource version is
-// one counter over the whole store (as etcd's revision): each object carries the version of its
-// last change, each log entry its own, and a watch resumes after a version.
+// of the process or of the machine, since it acknowledges after the commit.
+// The resource version is one counter over the whole store (as etcd's
+// revision): each object carries the version of its last change, each log
+// entry its own, and a watch resumes after a version.
 #pragma once
 
 #include <cstddef>

@@ -47,7 +47,7 @@ SqliteStatement SqliteDb::prepare(std::string_view sql) {
 }
 
 SqliteStatement SqliteDb::cached(std::string_view sql) {
-  auto it = cache_.find(std::string(sql));
+  auto it = cache_.find(sql);
   if (it == cache_.end()) {
     SqliteStatement fresh = prepare(sql);
     it = cache_.emplace(std::string(sql), Cached{std::exchange(fresh.stmt_, nullptr), false}).first;

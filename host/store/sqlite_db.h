@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -53,7 +54,12 @@ class SqliteDb {
   };
   sqlite3* db_ = nullptr;
   std::string path_;
-  std::unordered_map<std::string, Cached> cache_;
+  // Looked up by the statement's text as given, without a copy of it.
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Cached, TextHash, std::equal_to<>> cache_;
 };
 
 class SqliteStatement {

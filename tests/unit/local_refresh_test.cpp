@@ -61,6 +61,14 @@ std::string pod_json(const std::string& name) {
          R"(","namespace":"ns"},"spec":{"containers":[{"name":"c"}]}})";
 }
 
+/// A PodGroup status as a session reports it.
+session::Outcome::PodGroupStatus group_status(const std::string& key, model::PodGroupPhase phase) {
+  session::Outcome::PodGroupStatus status;
+  status.key = key;
+  status.phase = phase;
+  return status;
+}
+
 constexpr const char* kNode =
     "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
     "status: {allocatable: {cpu: \"8\", memory: 16Gi, pods: \"20\"}}\n";
@@ -132,10 +140,7 @@ TEST_F(LocalRefresh, WhatASessionDecidedIsAppliedInPlace) {
   session::Outcome outcome;
   outcome.binds.push_back({"ns/a", "n1"});
   outcome.evictions.push_back("ns/b");
-  session::Outcome::PodGroupStatus status;
-  status.key = "ns/a";
-  status.phase = model::PodGroupPhase::Running;
-  outcome.pod_groups.push_back(status);
+  outcome.pod_groups.push_back(group_status("ns/a", model::PodGroupPhase::Running));
   cluster.record(outcome, cache);
   const uint64_t generation = cache.generation();
   cluster.refresh(cache);  // nothing new to read
@@ -210,12 +215,8 @@ TEST_F(LocalRefresh, AWriteDuringTheSessionAndTheSessionsRecordBothLand) {
   session::Outcome outcome;
   outcome.binds.push_back({"ns/a", "n1"});
   outcome.binds.push_back({"ns/b", "n1"});
-  for (const char* group : {"ns/a", "ns/b"}) {
-    session::Outcome::PodGroupStatus status;
-    status.key = group;
-    status.phase = model::PodGroupPhase::Running;
-    outcome.pod_groups.push_back(status);
-  }
+  for (const char* group : {"ns/a", "ns/b"})
+    outcome.pod_groups.push_back(group_status(group, model::PodGroupPhase::Running));
   cluster.record(outcome, cache);
   cluster.refresh(cache);
   const std::string text = snapshot_text(cache);
@@ -250,13 +251,8 @@ TEST_F(LocalRefresh, ARestartDoesNotRewriteStatusesThatHaveNotChanged) {
   restarted.refresh(cache);
   const int64_t run_version = store_.get("PodGroup", "ns/run")->resource_version;
   session::Outcome outcome;
-  for (const char* key : {"ns/run", "ns/stuck"}) {
-    session::Outcome::PodGroupStatus status;
-    status.key = key;
-    status.phase = std::string(key) == "ns/run" ? model::PodGroupPhase::Running
-                                                : model::PodGroupPhase::Pending;
-    outcome.pod_groups.push_back(status);
-  }
+  outcome.pod_groups.push_back(group_status("ns/run", model::PodGroupPhase::Running));
+  outcome.pod_groups.push_back(group_status("ns/stuck", model::PodGroupPhase::Pending));
   // The unchanged status does not even reach the loop: pruned on the
   // session's thread. The changed one stays.
   restarted.prune(outcome, cache);
