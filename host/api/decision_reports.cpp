@@ -48,10 +48,11 @@ DecisionReports::DecisionReports(std::string component)
 json DecisionReports::event(const std::string& kind, const std::string& api_version,
                             const std::string& key, const std::string& uid,
                             const std::string& reason, const std::string& type,
-                            const std::string& message, std::chrono::system_clock::time_point now) {
+                            const std::string& message, std::chrono::system_clock::time_point now,
+                            std::mt19937_64& random) const {
   const auto [ns, name] = split_key(key);
   char suffix[20];
-  std::snprintf(suffix, sizeof suffix, ".%016llx", static_cast<unsigned long long>(random_()));
+  std::snprintf(suffix, sizeof suffix, ".%016llx", static_cast<unsigned long long>(random()));
   const std::string when = ObjectMeta::rfc3339(now);
   json involved = {{"kind", kind}, {"apiVersion", api_version}, {"namespace", ns}, {"name", name}};
   if (!uid.empty()) involved["uid"] = uid;
@@ -69,22 +70,28 @@ json DecisionReports::event(const std::string& kind, const std::string& api_vers
           {"count", 1}};
 }
 
+json DecisionReports::scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
+                                      std::chrono::system_clock::time_point now,
+                                      std::mt19937_64& random) const {
+  return event("Pod", "v1", bind.pod, uid, "Scheduled", "Normal",
+               "Successfully assigned " + bind.pod + " to " + bind.node, now, random);
+}
+
 DecisionReport DecisionReports::report(const session::Outcome& outcome,
                                        const std::vector<std::string>& dims,
                                        std::chrono::system_clock::time_point now,
-                                       const UidOf& uid_of) {
+                                       const UidOf& uid_of, BindEvents bind_events) {
   DecisionReport out;
   const std::string when = ObjectMeta::rfc3339(now);
   for (const auto& bind : outcome.binds) {
     pod_messages_.erase(bind.pod);
-    out.events.push_back(event("Pod", "v1", bind.pod, uid_of("Pod", bind.pod), "Scheduled",
-                               "Normal", "Successfully assigned " + bind.pod + " to " + bind.node,
-                               now));
+    if (bind_events == BindEvents::Make)
+      out.events.push_back(scheduled_event(bind, uid_of("Pod", bind.pod), now, random_));
   }
   for (const auto& pod : outcome.evictions) {
     pod_messages_.erase(pod);
     out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "Evict", "Warning",
-                               "Pod is evicted, because of preemption or reclaim", now));
+                               "Pod is evicted, because of preemption or reclaim", now, random_));
   }
   for (const auto& st : outcome.pod_groups) {
     // Each pending member: PodScheduled=False and FailedScheduling, when its
@@ -99,7 +106,7 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
                                                 {"message", st.unschedulable},
                                                 {"lastTransitionTime", when}});
       out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "FailedScheduling",
-                                 "Warning", st.unschedulable, now));
+                                 "Warning", st.unschedulable, now, random_));
     }
     if (st.key.empty()) continue;
     const std::string phase = model::phase_name(st.phase);
@@ -124,7 +131,7 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
     if (message_changed && !st.unschedulable.empty())
       out.events.push_back(event("PodGroup", "scheduling.volcano.sh/v1beta1", st.key,
                                  uid_of("PodGroup", st.key), "Unschedulable", "Warning",
-                                 st.unschedulable, now));
+                                 st.unschedulable, now, random_));
   }
   for (const auto& q : outcome.queues) {
     json allocated = json::object();

@@ -51,9 +51,14 @@ class DecisionReports {
   /// involvedObject (kubectl describe finds events by it); empty if unknown.
   using UidOf = std::function<std::string(std::string_view kind, const std::string& key)>;
 
+  /// Whether report() makes the Scheduled events of an outcome's binds, or
+  /// the source has drafted them with scheduled_event() already.
+  enum class BindEvents { Make, Drafted };
+
   /// What `outcome` changes; `dims` name its resource vectors.
   DecisionReport report(const session::Outcome& outcome, const std::vector<std::string>& dims,
-                        std::chrono::system_clock::time_point now, const UidOf& uid_of);
+                        std::chrono::system_clock::time_point now, const UidOf& uid_of,
+                        BindEvents bind_events = BindEvents::Make);
 
   /// What the store says was last reported about a PodGroup (its phase and
   /// unschedulable message), as if this process had reported it: a status
@@ -74,11 +79,21 @@ class DecisionReports {
   const std::string* unschedulable(const std::string& pod_group) const;
 
   /// A core/v1 Event about `kind` `key` ("ns/name"), named as client-go's
-  /// recorder names them (the object's name and a unique suffix).
+  /// recorder names them (the object's name and a unique suffix drawn from
+  /// `random`). Const, with the generator given, so that a thread drafting a
+  /// session's record can make events beside the one that reports.
   nlohmann::json event(const std::string& kind, const std::string& api_version,
                        const std::string& key, const std::string& uid, const std::string& reason,
                        const std::string& type, const std::string& message,
-                       std::chrono::system_clock::time_point now);
+                       std::chrono::system_clock::time_point now, std::mt19937_64& random) const;
+  /// The Scheduled event of a bound pod, as Volcano's cache writes it.
+  nlohmann::json scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
+                                 std::chrono::system_clock::time_point now,
+                                 std::mt19937_64& random) const;
+  nlohmann::json scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
+                                 std::chrono::system_clock::time_point now) {
+    return scheduled_event(bind, uid, now, random_);
+  }
 
  private:
   std::string component_;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <stdexcept>
 
 #include "api/status.h"
 
@@ -88,6 +89,65 @@ void ObjectMeta::on_update(json& object, const json& old, const Resource& r) {
   const bool spec_changed = object.value("spec", json()) != old.value("spec", json());
   meta["generation"] = spec_changed ? generation + 1 : generation;
   meta.erase("resourceVersion");
+}
+
+std::string ObjectMeta::VersionSlot::fill(int64_t version) const {
+  const std::string number = std::to_string(version);
+  std::string text;
+  text.reserve(before.size() + number.size() + after.size());
+  text.append(before).append(number).append(after);
+  return text;
+}
+
+ObjectMeta::VersionSlot ObjectMeta::version_slot(const json& object) {
+  // A compact dump member by member (keys in the order json keeps them,
+  // which is the order dump() writes), with a gap where
+  // "resourceVersion" sorts among metadata's keys.
+  constexpr std::string_view kKey = "resourceVersion";
+  const auto text = [](const json& j) {
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  };
+  const auto meta = object.find("metadata");
+  if (!object.is_object() || meta == object.end() || !meta->is_object())
+    throw std::invalid_argument("version_slot: the object has no metadata");
+  VersionSlot slot;
+  std::string* out = &slot.before;
+  *out += '{';
+  bool first = true;
+  for (const auto& [key, value] : object.items()) {
+    if (!first) *out += ',';
+    first = false;
+    *out += text(json(key));
+    *out += ':';
+    if (key != "metadata" || !value.is_object()) {
+      *out += text(value);
+      continue;
+    }
+    *out += '{';
+    bool first_meta = true;
+    for (const auto& [meta_key, meta_value] : value.items()) {
+      if (meta_key == kKey) continue;
+      if (out == &slot.before && meta_key > kKey) {
+        *out += first_meta ? "\"resourceVersion\":\"" : ",\"resourceVersion\":\"";
+        out = &slot.after;
+        *out += "\",";
+      } else if (!first_meta) {
+        *out += ',';
+      }
+      first_meta = false;
+      *out += text(json(meta_key));
+      *out += ':';
+      *out += text(meta_value);
+    }
+    if (out == &slot.before) {
+      *out += first_meta ? "\"resourceVersion\":\"" : ",\"resourceVersion\":\"";
+      out = &slot.after;
+      *out += '"';
+    }
+    *out += '}';
+  }
+  *out += '}';
+  return slot;
 }
 
 void ObjectMeta::stamp(json& object, int64_t version) {

@@ -29,6 +29,19 @@ class ObjectMeta {
 
   /// metadata.resourceVersion set to `version`.
   static void stamp(nlohmann::json& object, int64_t version);
+
+  /// An object's text before its version is known: `before` + the version
+  /// + `after` is, byte for byte, what stamp() and a compact dump (invalid
+  /// UTF-8 replaced) make of it. Lets a thread that drafts a write make the
+  /// served text, and the writer fill in the version it gets.
+  struct VersionSlot {
+    std::string before;
+    std::string after;
+    std::string fill(int64_t version) const;
+  };
+  /// `object` so (std::invalid_argument if it has no metadata object; a
+  /// resourceVersion it has is left out).
+  static VersionSlot version_slot(const nlohmann::json& object);
   /// metadata.resourceVersion as a number: nullopt when absent; throws
   /// ApiError (400) when it is not a version.
   static std::optional<int64_t> requested_version(const nlohmann::json& object);

@@ -26,11 +26,12 @@ class ClusterSource {
   /// source to write. Returns, for each pod bound, the milliseconds since
   /// the source first saw it pending (Volcano's task scheduling latency).
   virtual std::vector<double> record(const session::Outcome& outcome, ClusterCache& cache) = 0;
-  /// Drops from `outcome` what record() would do nothing with (statuses
-  /// that have not changed), so that the loop does not go through them.
-  /// Called on the session thread, while nothing changes `cache` or the
-  /// source; the default keeps everything.
-  virtual void prune(session::Outcome& /*outcome*/, const ClusterCache& /*cache*/) const {}
+  /// Readies a session's outcome for record(), on the session thread once
+  /// the session has run, so that the loop does less: drops what record()
+  /// would do nothing with (statuses that have not changed), and may draft
+  /// what record() will write. Nothing changes `cache` meanwhile, and the
+  /// loop calls neither refresh() nor record(). The default does nothing.
+  virtual void prepare(session::Outcome& /*outcome*/, const ClusterCache& /*cache*/) {}
   /// Whether sessions may run now (false while another replica leads).
   virtual bool may_schedule() const { return true; }
   /// The last unschedulable message of a PodGroup ("ns/name"), if any.

@@ -58,6 +58,19 @@ std::string key_of(const KindInfo& kind, const json& object) {
   return ns + "/" + name;
 }
 
+/// An Event's key ("ns/name") from its metadata.
+std::string event_key(const json& event) {
+  return event["metadata"]["namespace"].get<std::string>() + "/" +
+         event["metadata"]["name"].get<std::string>();
+}
+
+/// A pod bound to `node`, as the API server makes it: spec.nodeName and
+/// the PodScheduled=True `condition`.
+void bind_pod(json& pod, const std::string& node, const json& condition) {
+  pod["spec"]["nodeName"] = node;
+  api::set_condition(pod, condition);
+}
+
 }  // namespace
 
 const KindInfo* kind_by_path(std::string_view path) {
@@ -255,6 +268,54 @@ void LocalCluster::log_undecodable(const std::string& kind, const std::string& k
                  ") cannot be read and is skipped: " + std::string(error));
 }
 
+std::optional<LocalCluster::BindDraft> LocalCluster::draft(
+    const session::Outcome::Bind& bind, const store::StoredObject& stored, const json& condition,
+    const std::string& uid, std::chrono::system_clock::time_point now) {
+  json pod = json::parse(stored.json, nullptr, false);
+  if (!pod.is_object() || !pod["metadata"].is_object()) return std::nullopt;
+  BindDraft d;
+  d.read_version = stored.resource_version;
+  bind_pod(pod, bind.node, condition);
+  d.stored = pod.dump();
+  pod["apiVersion"] = "v1";
+  pod["kind"] = "Pod";
+  d.served_text = api::ObjectMeta::version_slot(pod);
+  d.served = std::make_shared<const json>(std::move(pod));
+  const json event = reports_.scheduled_event(bind, uid, now, draft_random_);
+  d.event_key = event_key(event);
+  d.event = event.dump();
+  return d;
+}
+
+void LocalCluster::prepare(session::Outcome& outcome, const cache::ClusterCache& cache) {
+  std::erase_if(outcome.pod_groups, [&](const session::Outcome::PodGroupStatus& st) {
+    return reports_.reported(st) && (st.key.empty() || cache.group_phase(st.key) == st.phase);
+  });
+  drafts_.clear();
+  if (outcome.binds.empty()) return;
+  std::vector<std::string> keys;
+  keys.reserve(outcome.binds.size());
+  for (const auto& bind : outcome.binds) keys.push_back(bind.pod);
+  std::vector<std::optional<store::StoredObject>> pods;
+  try {
+    if (!reader_) reader_.emplace(store_.path());
+    pods = reader_->get("Pod", keys);
+  } catch (const store::StoreError& e) {
+    // Nothing drafted: record() does it all on the loop, as it can.
+    log::write(2, "local", std::string("binds not drafted: ") + e.what());
+    return;
+  }
+  const auto now = std::chrono::system_clock::now();
+  const json condition = api::scheduled_condition(now);
+  drafts_.reserve(outcome.binds.size());
+  for (size_t i = 0; i < outcome.binds.size(); ++i) {
+    if (!pods[i]) continue;
+    const auto& bind = outcome.binds[i];
+    if (auto d = draft(bind, *pods[i], condition, cache.uid_of(cache::Kind::Pod, bind.pod), now))
+      drafts_.insert_or_assign(bind.pod, std::move(*d));
+  }
+}
+
 std::vector<double> LocalCluster::record(const session::Outcome& outcome,
                                          cache::ClusterCache& cache) {
   assert(!store_.holding() && "the API's write group is flushed before a session writes");
@@ -264,21 +325,39 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   const auto now = std::chrono::steady_clock::now();
   const auto wall = std::chrono::system_clock::now();
   // A bind sets the node and PodScheduled=True, as the API server does on a
-  // real one: one read and one write of the pod.
+  // real one. Drafted, unless the pod changed since; else one read and one
+  // write of the pod here. Drafted pods are served to watchers as drafted:
+  // upserts[i] is written at version_before + i + 1.
+  std::vector<std::pair<size_t, BindDraft>> served;
   const json scheduled = api::scheduled_condition(wall);
   for (const auto& bind : outcome.binds) {
     if (const auto it = stored_at_.find(bind.pod); it != stored_at_.end()) {
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
       stored_at_.erase(it);
     }
-    auto stored = store_.get("Pod", bind.pod);
-    if (!stored) continue;
-    json pod = json::parse(stored->json);
-    pod["spec"]["nodeName"] = bind.node;
-    api::set_condition(pod, scheduled);
-    batch.upserts.push_back({"Pod", bind.pod, pod.dump()});
     batch.events.push_back(
         {"BOUND", "Pod", bind.pod, json{{"pod", bind.pod}, {"node", bind.node}}.dump()});
+    if (const auto d = drafts_.find(bind.pod); d != drafts_.end()) {
+      BindDraft draft = std::move(d->second);
+      drafts_.erase(d);
+      if (store_.version_of("Pod", bind.pod) == draft.read_version) {
+        batch.upserts.push_back({"Pod", bind.pod, std::move(draft.stored)});
+        batch.inserts.push_back({"Event", std::move(draft.event_key), std::move(draft.event)});
+        served.emplace_back(batch.upserts.size() - 1, std::move(draft));
+        continue;
+      }
+    }
+    auto stored = store_.get("Pod", bind.pod);
+    if (!stored) {
+      batch.events.pop_back();
+      continue;
+    }
+    json pod = json::parse(stored->json);
+    bind_pod(pod, bind.node, scheduled);
+    batch.upserts.push_back({"Pod", bind.pod, pod.dump()});
+    const json event =
+        reports_.scheduled_event(bind, cache.uid_of(cache::Kind::Pod, bind.pod), wall);
+    batch.inserts.push_back({"Event", event_key(event), event.dump()});
   }
   for (const auto& pod : outcome.evictions) {
     stored_at_.erase(pod);
@@ -293,9 +372,11 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
     events_scanned_ = true;
   }
   api::DecisionReport report = reports_.report(
-      outcome, cache.dims(), wall, [&cache](std::string_view kind, const std::string& key) {
+      outcome, cache.dims(), wall,
+      [&cache](std::string_view kind, const std::string& key) {
         return cache.uid_of(kind == "Pod" ? cache::Kind::Pod : cache::Kind::PodGroup, key);
-      });
+      },
+      api::DecisionReports::BindEvents::Drafted);
   for (auto& [key, condition] : report.pod_conditions) {
     auto stored = store_.get("Pod", key);
     if (!stored) continue;
@@ -329,12 +410,10 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   }
   for (const auto& [name, allocated] : report.queue_statuses)
     set_status("Queue", name, json{{"allocated", allocated}});
-  for (json& event : report.events) {
-    const std::string key = event["metadata"]["namespace"].get<std::string>() + "/" +
-                            event["metadata"]["name"].get<std::string>();
-    event_expiry_.emplace_back(std::chrono::steady_clock::now() + kEventTtl, key);
-    batch.inserts.push_back({"Event", key, event.dump()});
-  }
+  for (const json& event : report.events)
+    batch.inserts.push_back({"Event", event_key(event), event.dump()});
+  for (const store::ObjectWrite& event : batch.inserts)
+    event_expiry_.emplace_back(now + kEventTtl, event.key);
   // Events last an hour, as the API server keeps them.
   while (!event_expiry_.empty() && event_expiry_.front().first <= now) {
     batch.deletes.emplace_back("Event", event_expiry_.front().second);
@@ -343,6 +422,14 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   if (!batch.upserts.empty() || !batch.inserts.empty() || !batch.deletes.empty() ||
       !batch.events.empty())
     store_.commit(batch);
+  if (watchers_ != nullptr)
+    for (auto& [at, draft] : served) {
+      const int64_t version = version_before + static_cast<int64_t>(at) + 1;
+      watchers_->note(version,
+                      WatchHub::Served{"Pod", batch.upserts[at].key, std::move(draft.served),
+                                       draft.served_text.fill(version)});
+    }
+  // Drafts of binds not in this piece wait for the next one.
   cache.apply(outcome);
   // Evicted pods are deleted from the store: from the cache too.
   std::vector<cache::ObjectChange> gone;
@@ -358,12 +445,6 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   else
     recorded_.emplace_back(version_before, store_.latest_version());
   return latencies;
-}
-
-void LocalCluster::prune(session::Outcome& outcome, const cache::ClusterCache& cache) const {
-  std::erase_if(outcome.pod_groups, [&](const session::Outcome::PodGroupStatus& st) {
-    return reports_.reported(st) && (st.key.empty() || cache.group_phase(st.key) == st.phase);
-  });
 }
 
 const std::string* LocalCluster::unschedulable_reason(std::string_view podgroup) const {

@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -15,11 +17,14 @@
 #include <vector>
 
 #include "api/decision_reports.h"
+#include "api/object_meta.h"
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
 #include "cache/cluster_source.h"
+#include "serve/watch_hub.h"
 #include "serve/written_objects.h"
 #include "session/session.h"
+#include "store/object_reader.h"
 #include "store/object_store.h"
 
 namespace scoria::serve {
@@ -38,7 +43,10 @@ struct ApplyResult {
 
 class LocalCluster : public cache::ClusterSource {
  public:
-  explicit LocalCluster(store::ObjectStore& store) : store_(store), reports_("volcano") {}
+  /// `watchers`, when given, are handed the served form of the pods a
+  /// session binds, so that they need not parse them again.
+  explicit LocalCluster(store::ObjectStore& store, WatchHub* watchers = nullptr)
+      : store_(store), watchers_(watchers), reports_("volcano") {}
 
   /// Where the API leaves what its writes decoded to, for refresh to take
   /// instead of decoding the stored text again.
@@ -64,13 +72,19 @@ class LocalCluster : public cache::ClusterSource {
   /// fail to sync.
   std::optional<std::string> refresh(cache::ClusterCache& cache) override;
   /// Writes what a session decided to the store (one transaction) and to
-  /// the cache in place: the log entries it wrote are not read back. Returns, for each pod bound,
-  /// the milliseconds since this service first stored it (Volcano's task scheduling latency).
+  /// the cache in place: the log entries it wrote are not read back. A bind
+  /// prepare() drafted is written as drafted if the pod has not changed
+  /// since. Returns, for each pod bound, the milliseconds since this service
+  /// first stored it (Volcano's task scheduling latency).
   std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache) override;
 
-  /// Drops the statuses of schedulable jobs whose phase the cache and the
-  /// store have already: at 87,000 jobs, most of every session's outcome.
-  void prune(session::Outcome& outcome, const cache::ClusterCache& cache) const override;
+  /// On the session thread: drops the statuses of schedulable jobs whose
+  /// phase the cache and the store have already (at 87,000 jobs, most of
+  /// every session's outcome), and drafts each bind from the store's
+  /// committed state through a reader of its own: the pod's new text, its
+  /// served form and its Scheduled event, the parsing and printing that
+  /// would otherwise hold the loop.
+  void prepare(session::Outcome& outcome, const cache::ClusterCache& cache) override;
 
   /// The last PodGroup conditions the scheduler reported, by "ns/name".
   const std::string* unschedulable_reason(std::string_view podgroup) const override;
@@ -84,8 +98,30 @@ class LocalCluster : public cache::ClusterSource {
   void log_undecodable(const std::string& kind, const std::string& key, int64_t version,
                        std::string_view error);
 
+  // What record() writes for one bind, as prepare() drafted it.
+  struct BindDraft {
+    int64_t read_version = 0;                      // the pod's version it was drafted from
+    std::string stored;                            // the pod, bound
+    std::shared_ptr<const nlohmann::json> served;  // as served, without its version
+    api::ObjectMeta::VersionSlot served_text;
+    std::string event_key;  // its Scheduled event
+    std::string event;
+  };
+  /// The draft of one bind from the pod's stored text; nullopt if that does
+  /// not parse (record() then fails on it as it would have).
+  std::optional<BindDraft> draft(const session::Outcome::Bind& bind, const store::StoredObject& pod,
+                                 const nlohmann::json& condition, const std::string& uid,
+                                 std::chrono::system_clock::time_point now);
+
   store::ObjectStore& store_;
+  WatchHub* watchers_;
   WrittenObjects written_;
+  // The session thread's: its reader, opened on first use, and the
+  // generator of its events' names.
+  std::optional<store::ObjectReader> reader_;
+  std::mt19937_64 draft_random_{std::random_device{}()};
+  // By pod key; filled by prepare(), taken by record().
+  std::unordered_map<std::string, BindDraft> drafts_;
   int64_t loaded_version_ = -1;
   // The versions (first, second] each record since the last refresh wrote
   // while the cache was behind the store, oldest first.

@@ -73,12 +73,12 @@ struct Service::State {
       : options(std::move(o)),
         lock(options.state_dir),
         store(options.state_dir / "store.db"),
-        cluster(store),
+        watchers(store),
+        cluster(store, &watchers),
         timer(io),
         signals(io, SIGTERM, SIGINT, SIGHUP),
         config_watch(io),
         watchdog(io),
-        watchers(store),
         commits(io, store, watchers),
         kube(store, watchers, cluster.written()),
         session_failures(state_detail::kFailureLogInterval) {
@@ -91,6 +91,7 @@ struct Service::State {
   StateDirLock lock;
   asio::io_context io;
   store::ObjectStore store;
+  WatchHub watchers;
   LocalCluster cluster;
   // The kubernetes source, when the service schedules a Kubernetes cluster
   // instead of the local store's.
@@ -106,7 +107,6 @@ struct Service::State {
   asio::posix::stream_descriptor config_watch;
   std::array<char, 4096> watch_buffer{};
   asio::steady_timer watchdog;
-  WatchHub watchers;
   GroupCommit commits;
   KubeApi kube;
   session::Outcome last;
@@ -256,7 +256,7 @@ struct Service::State {
         const session::Snapshot snapshot = std::as_const(cache).snapshot();
         run->snapshot_ms = ms_since(snapshot_start);
         run->outcome = sched->run_once(snapshot, &run->timings);
-        std::as_const(*this).source().prune(run->outcome, std::as_const(cache));
+        source().prepare(run->outcome, std::as_const(cache));
       } catch (const std::exception& e) {
         run->error = e.what();
       }

@@ -205,6 +205,13 @@ std::optional<StoredObject> ObjectStore::get(std::string_view kind, std::string_
   return StoredObject{std::string(kind), std::string(key), q.column_int(0), q.column_text(1)};
 }
 
+std::optional<int64_t> ObjectStore::version_of(std::string_view kind, std::string_view key) {
+  auto q = db_.cached("SELECT version FROM objects WHERE kind = ?1 AND key = ?2");
+  q.bind(1, kind).bind(2, key);
+  if (!q.step()) return std::nullopt;
+  return q.column_int(0);
+}
+
 std::vector<StoredObject> ObjectStore::list(std::string_view kind) {
   std::vector<StoredObject> out;
   auto q = db_.cached("SELECT key, version, json FROM objects WHERE kind = ?1 ORDER BY key");

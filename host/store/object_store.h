@@ -93,6 +93,8 @@ class ObjectStore {
   /// Deletes an object, logging DELETED; the version, or nullopt if absent.
   std::optional<int64_t> remove(std::string_view kind, std::string_view key);
   std::optional<StoredObject> get(std::string_view kind, std::string_view key);
+  /// The version of an object, without its text; nullopt if absent.
+  std::optional<int64_t> version_of(std::string_view kind, std::string_view key);
   /// Creates or replaces `object` if `pre` holds, in one transaction.
   PutResult put(const ObjectWrite& object, const Precondition& pre);
   /// Deletes if the object exists and, when `version` is set, is at it.
@@ -101,7 +103,9 @@ class ObjectStore {
   std::vector<StoredObject> list(std::string_view kind);
 
   /// Makes every change of `batch` in one transaction; returns the newest
-  /// version.
+  /// version. Versions are handed out in order, one per upsert first: the
+  /// i-th of `batch.upserts` is written at the version before the commit
+  /// plus i + 1.
   int64_t commit(const Batch& batch);
   /// Logs scheduler decisions; returns the version of the last one.
   int64_t append_events(std::span<const EventWrite> events);
@@ -124,6 +128,9 @@ class ObjectStore {
   /// change of the group is gone, as if it had never been made.
   void flush();
   bool holding() const { return holding_; }
+
+  /// The file the store lives in (an ObjectReader opens it too).
+  std::filesystem::path path() const { return db_.path(); }
 
   static constexpr int64_t kSchemaVersion = 1;
 

@@ -28,7 +28,9 @@ class SqliteStatement;
 
 class SqliteDb {
  public:
-  explicit SqliteDb(const std::filesystem::path& path);
+  enum class Mode { ReadWrite, ReadOnly };
+  /// Opens `path`, creating it unless `mode` is ReadOnly.
+  explicit SqliteDb(const std::filesystem::path& path, Mode mode = Mode::ReadWrite);
   ~SqliteDb();
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;
@@ -45,6 +47,7 @@ class SqliteDb {
   /// Inside BEGIN ... COMMIT (a Transaction then nests as a savepoint).
   bool in_transaction() const;
   sqlite3* raw() const { return db_; }
+  const std::string& path() const { return path_; }
   [[noreturn]] void fail(std::string_view what) const;
 
  private:

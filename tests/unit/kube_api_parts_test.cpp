@@ -140,6 +140,30 @@ TEST(KubeMeta, CreateSetsIdentityAndUpdateKeepsIt) {
   EXPECT_THROW(meta.on_create(bad, *find_kind("Pod"), "ml"), ApiError);
 }
 
+TEST(KubeMeta, AVersionSlotFilledIsTheStampedDump) {
+  // Where resourceVersion sorts among metadata's keys: between others,
+  // first, last, alone; a stale one is left out; odd text is kept as dump() keeps it.
+  const std::vector<json> objects = {
+      {{"apiVersion", "v1"},
+       {"kind", "Pod"},
+       {"metadata", {{"name", "a"}, {"namespace", "ns"}, {"uid", "u"}}},
+       {"spec", {{"nodeName", "n1"}}}},
+      {{"metadata", {{"uid", "u"}, {"zz", 1}}}},
+      {{"metadata", {{"annotations", {{"resourceVersion", "0"}}}, {"name", "b"}}}},
+      {{"metadata", json::object()}, {"status", {{"phase", "Running"}}}},
+      {{"metadata", {{"name", "c"}, {"resourceVersion", "3"}}}},
+      {{"a", "\xff\"q\"\n"}, {"metadata", {{"name", "\u00e9"}}}},
+  };
+  for (const json& object : objects) {
+    json stamped = object;
+    ObjectMeta::stamp(stamped, 1234567);
+    EXPECT_EQ(ObjectMeta::version_slot(object).fill(1234567),
+              stamped.dump(-1, ' ', false, json::error_handler_t::replace))
+        << object.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  EXPECT_THROW(ObjectMeta::version_slot(json{{"spec", 1}}), std::invalid_argument);
+}
+
 TEST(KubeStatus, ErrorsAreStatusObjects) {
   const json s = not_found("scheduling.volcano.sh", "podgroups", "g").status();
   EXPECT_EQ(s["kind"], "Status");

@@ -1,6 +1,7 @@
 // A watcher open while objects are written is sent what their writer
 // served (no parse of the log); one that resumes later reads the log. Both
-// must be sent the very same lines.
+// must be sent the very same lines, for the API's writes and for the binds
+// a session drafted on its own thread.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cache/cluster_cache.h"
 #include "http/server.h"
 #include "serve/kube_api.h"
+#include "serve/local_cluster.h"
 #include "serve/watch_hub.h"
 #include "serve/written_objects.h"
 #include "store/object_store.h"
@@ -109,6 +112,55 @@ TEST_F(KubeWatch, WhatTheWriterServedIsWhatTheLogWouldHaveSent) {
   EXPECT_EQ(last["type"], "MODIFIED");
   EXPECT_EQ(last["object"]["spec"]["nodeName"], "n1");
   EXPECT_EQ(last["object"]["metadata"]["resourceVersion"], std::to_string(store_.latest_version()));
+}
+
+TEST_F(KubeWatch, DraftedBindsAreSentAsTheLogWouldAndAPodChangedSinceKeepsItsChange) {
+  LocalCluster cluster(store_, &hub_);
+  send(http_ns::verb::post, "/api/v1/nodes",
+       R"({"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},)"
+       R"("status":{"allocatable":{"cpu":"8","pods":"10"}}})");
+  for (const char* name : {"a", "b", "c"})
+    send(http_ns::verb::post, "/api/v1/namespaces/ns/pods",
+         std::string(R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")") + name +
+             R"(","labels":{"app":"db"}},"spec":{"containers":[{"name":"c"}]}})");
+  cache::ClusterCache cache;
+  cluster.refresh(cache);
+  const int64_t before = store_.latest_version();
+  const std::string from = "&resourceVersion=" + std::to_string(before);
+  auto live = watch(from);
+  auto bound = watch("&fieldSelector=spec.nodeName%21%3D" + from);
+  session::Outcome outcome;
+  outcome.binds = {{"ns/a", "n1"}, {"ns/b", "n1"}, {"ns/c", "n1"}};
+  cluster.prepare(outcome, cache);  // on the session thread, in the service
+  // Meanwhile b is relabelled and c deleted through the API.
+  send(http_ns::verb::patch, "/api/v1/namespaces/ns/pods/b",
+       R"({"metadata":{"labels":{"app":"web"}}})", "application/merge-patch+json");
+  send(http_ns::verb::delete_, "/api/v1/namespaces/ns/pods/c?gracePeriodSeconds=0");
+  cluster.record(outcome, cache);
+  hub_.pump();
+
+  const auto b = nlohmann::json::parse(store_.get("Pod", "ns/b")->json);
+  EXPECT_EQ(b["metadata"]["labels"]["app"], "web");
+  EXPECT_EQ(b["spec"]["nodeName"], "n1");
+  EXPECT_EQ(b["status"]["conditions"][0]["type"], "PodScheduled");
+  EXPECT_FALSE(store_.get("Pod", "ns/c").has_value());
+  int scheduled = 0;
+  for (const store::StoredObject& e : store_.list("Event")) {
+    const auto event = nlohmann::json::parse(e.json);
+    if (event["reason"] == "Scheduled") {
+      ++scheduled;
+      EXPECT_NE(event["involvedObject"]["name"], "c");
+    }
+  }
+  EXPECT_EQ(scheduled, 2);
+  // Watchers open from the start were sent the drafts; these read the log.
+  auto resumed = watch(from);
+  auto resumed_bound = watch("&fieldSelector=spec.nodeName%21%3D" + from);
+  EXPECT_EQ(live->text, resumed->text);
+  EXPECT_EQ(bound->text, resumed_bound->text);
+  int lines = 0;
+  for (const char c : bound->text) lines += c == '\n';
+  EXPECT_EQ(lines, 2) << bound->text;  // a and b, bound
 }
 
 }  // namespace

@@ -255,7 +255,7 @@ TEST_F(LocalRefresh, ARestartDoesNotRewriteStatusesThatHaveNotChanged) {
   outcome.pod_groups.push_back(group_status("ns/stuck", model::PodGroupPhase::Pending));
   // The unchanged status does not even reach the loop: pruned on the
   // session's thread. The changed one stays.
-  restarted.prune(outcome, cache);
+  restarted.prepare(outcome, cache);
   ASSERT_EQ(outcome.pod_groups.size(), 1u);
   EXPECT_EQ(outcome.pod_groups[0].key, "ns/stuck");
   restarted.record(outcome, cache);

@@ -2,6 +2,8 @@
 // in the middle of a burst of writes, and a schema it does not know.
 #include "store/object_store.h"
 
+#include "store/object_reader.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -68,6 +70,45 @@ TEST(ObjectStore, AppliesGetsListsAndRemovesWithRisingVersions) {
   EXPECT_FALSE(store.get("Node", "node-a").has_value());
   EXPECT_FALSE(store.remove("Node", "node-a").has_value());
   EXPECT_EQ(store.latest_version(), *removed);
+}
+
+TEST(ObjectStore, ABatchWritesItsUpsertsAtTheVersionsItPromises) {
+  StoreDir dir;
+  ObjectStore store(dir.db());
+  store.apply(one("Pod", "ns/a", "{}"));
+  const int64_t before = store.latest_version();
+  Batch batch;
+  batch.upserts = {{"Pod", "ns/a", R"({"a":1})"}, {"Pod", "ns/b", R"({"b":1})"}};
+  batch.inserts = {{"Event", "ns/e", "{}"}};
+  batch.events = {{"BOUND", "Pod", "ns/a", "{}"}};
+  EXPECT_EQ(store.commit(batch), before + 4);
+  EXPECT_EQ(store.version_of("Pod", "ns/a"), before + 1);
+  EXPECT_EQ(store.version_of("Pod", "ns/b"), before + 2);
+  EXPECT_EQ(store.version_of("Event", "ns/e"), before + 3);
+  EXPECT_FALSE(store.version_of("Pod", "ns/c").has_value());
+}
+
+TEST(ObjectStore, AReaderSeesWhatIsCommittedAndNotAnOpenGroup) {
+  StoreDir dir;
+  ObjectStore store(dir.db());
+  store.apply(one("Pod", "ns/a", R"({"a":1})"));
+  ObjectReader reader(store.path());
+  const std::vector<std::string> keys = {"ns/a", "ns/b"};
+  auto got = reader.get("Pod", keys);
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_TRUE(got[0].has_value());
+  EXPECT_EQ(got[0]->json, R"({"a":1})");
+  EXPECT_EQ(got[0]->resource_version, store.version_of("Pod", "ns/a"));
+  EXPECT_FALSE(got[1].has_value());
+  // A write group not yet flushed is not seen; once flushed, it is.
+  store.hold();
+  store.apply(one("Pod", "ns/b", R"({"b":1})"));
+  EXPECT_FALSE(reader.get("Pod", keys)[1].has_value());
+  store.flush();
+  got = reader.get("Pod", keys);
+  ASSERT_TRUE(got[1].has_value());
+  EXPECT_EQ(got[1]->json, R"({"b":1})");
+  EXPECT_THROW(ObjectReader(dir.db().parent_path() / "missing.db"), StoreError);
 }
 
 TEST(ObjectStore, LogsEveryChangeInVersionOrder) {
