@@ -11,6 +11,28 @@ namespace {
 
 using nlohmann::json;
 
+// The fields each kind may be selected on, besides metadata.name and
+// metadata.namespace, as the API server's field label conversions allow.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kFields{{
+    {"Pod", "spec.nodeName"},
+    {"Pod", "status.phase"},
+    {"Pod", "spec.schedulerName"},
+    {"Pod", "spec.serviceAccountName"},
+    {"Pod", "status.nominatedNodeName"},
+    {"Node", "spec.unschedulable"},
+    {"Event", "involvedObject.kind"},
+    {"Event", "involvedObject.namespace"},
+    {"Event", "involvedObject.name"},
+    {"Event", "involvedObject.uid"},
+    {"Event", "involvedObject.apiVersion"},
+    {"Event", "involvedObject.resourceVersion"},
+    {"Event", "involvedObject.fieldPath"},
+    {"Event", "reason"},
+    {"Event", "reportingComponent"},
+    {"Event", "source"},
+    {"Event", "type"},
+}};
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
@@ -146,26 +168,6 @@ bool LabelSelector::matches(const json& object) const {
 }
 
 FieldSelector FieldSelector::parse(std::string_view text, std::string_view kind) {
-  // As the API server's field label conversions allow them.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kFields{{
-      {"Pod", "spec.nodeName"},
-      {"Pod", "status.phase"},
-      {"Pod", "spec.schedulerName"},
-      {"Pod", "spec.serviceAccountName"},
-      {"Pod", "status.nominatedNodeName"},
-      {"Node", "spec.unschedulable"},
-      {"Event", "involvedObject.kind"},
-      {"Event", "involvedObject.namespace"},
-      {"Event", "involvedObject.name"},
-      {"Event", "involvedObject.uid"},
-      {"Event", "involvedObject.apiVersion"},
-      {"Event", "involvedObject.resourceVersion"},
-      {"Event", "involvedObject.fieldPath"},
-      {"Event", "reason"},
-      {"Event", "reportingComponent"},
-      {"Event", "source"},
-      {"Event", "type"},
-  }};
   FieldSelector s;
   for (std::string_view t : terms_of(text)) {
     Term term;
@@ -199,6 +201,30 @@ bool FieldSelector::matches(const json& object) const {
     if (same != t.equals) return false;
   }
   return true;
+}
+
+json selectable_part(const json& object) {
+  json part = json::object();
+  const auto copy = [&](std::string_view dotted) {
+    const json* v = at_path(object, std::string(dotted));
+    if (v == nullptr) return;
+    json* to = &part;
+    for (size_t start = 0;;) {
+      const size_t dot = dotted.find('.', start);
+      const std::string key(dotted.substr(start, dot - start));
+      if (dot == std::string_view::npos) {
+        (*to)[key] = *v;
+        return;
+      }
+      to = &(*to)[key];
+      if (!to->is_null() && !to->is_object()) return;
+      start = dot + 1;
+    }
+  };
+  for (const std::string_view path : {"metadata.name", "metadata.namespace", "metadata.labels"})
+    copy(path);
+  for (const auto& [kind, field] : kFields) copy(field == "source" ? "source.component" : field);
+  return part;
 }
 
 }  // namespace scoria::api

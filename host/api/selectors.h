@@ -45,4 +45,9 @@ class FieldSelector {
   std::vector<Term> terms_;
 };
 
+/// What of `object` the selectors of any kind read (metadata.name,
+/// metadata.namespace, metadata.labels and every selectable field): they
+/// match it as they match the whole object, which need not be kept.
+nlohmann::json selectable_part(const nlohmann::json& object);
+
 }  // namespace scoria::api

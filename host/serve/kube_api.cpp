@@ -401,8 +401,11 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
 }
 
 void KubeApi::note_terminating(const std::string& key, const json& pod) {
-  const json meta = pod.value("metadata", json::object());
-  const std::string when = meta.is_object() ? meta.value("deletionTimestamp", "") : "";
+  const auto meta = pod.find("metadata");
+  if (meta == pod.end() || !meta->is_object()) return;
+  const auto at = meta->find("deletionTimestamp");
+  if (at == meta->end() || !at->is_string()) return;
+  const std::string& when = at->get_ref<const std::string&>();
   if (when.empty()) return;
   if (const auto ms = decode::FieldReader::parse_rfc3339(when))
     terminating_[key] = std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms));

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "api/decision_reports.h"
+#include "api/selectors.h"
 #include "decode/object_decoder.h"
 #include "input/documents.h"
 #include "input/limits.h"
@@ -280,7 +281,8 @@ std::optional<LocalCluster::BindDraft> LocalCluster::draft(
   pod["apiVersion"] = "v1";
   pod["kind"] = "Pod";
   d.served_text = api::ObjectMeta::version_slot(pod);
-  d.served = std::make_shared<const json>(std::move(pod));
+  // Only what watchers' selectors read: the loop frees what it is sent.
+  d.served = std::make_shared<const json>(api::selectable_part(pod));
   const json event = reports_.scheduled_event(bind, uid, now, draft_random_);
   d.event_key = event_key(event);
   d.event = event.dump();

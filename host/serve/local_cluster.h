@@ -102,7 +102,7 @@ class LocalCluster : public cache::ClusterSource {
   struct BindDraft {
     int64_t read_version = 0;                      // the pod's version it was drafted from
     std::string stored;                            // the pod, bound
-    std::shared_ptr<const nlohmann::json> served;  // as served, without its version
+    std::shared_ptr<const nlohmann::json> served;  // what selectors read of it
     api::ObjectMeta::VersionSlot served_text;
     std::string event_key;  // its Scheduled event
     std::string event;

@@ -23,13 +23,14 @@ namespace scoria::serve {
 class WatchHub {
  public:
   /// An object as the API serves it (apiVersion, kind, resourceVersion
-  /// set), parsed and as text, left by the write that stored it so that
+  /// set), as text and parsed, left by the write that stored it so that
   /// watchers need not parse the log entry again.
   struct Served {
     std::string kind;
     std::string key;
+    // The object, or as much of it as selectors read (api::selectable_part).
     std::shared_ptr<const nlohmann::json> object;
-    std::string text;  // object->dump()
+    std::string text;
   };
   /// What one watcher is sent of a log entry: a line (with its newline), or
   /// nothing when the entry is not for it. `served` is the entry's object

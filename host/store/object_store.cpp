@@ -1,10 +1,42 @@
 #include "store/object_store.h"
 
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace scoria::store {
 
-ObjectStore::ObjectStore(const std::filesystem::path& path) : db_(path) {
+namespace {
+
+// WAL pages after which a commit asks for a checkpoint (SQLite's default),
+// and after which it checkpoints itself: a checkpoint that runs beside
+// writes cannot always catch up with them, and the log must not grow
+// without bound under a steady stream of writes.
+constexpr int kCheckpointPages = 1000;
+constexpr int kCheckpointInlinePages = 20000;
+
+}  // namespace
+
+ObjectStore::ObjectStore(const std::filesystem::path& path) : db_(path), checkpointer_(path) {
   db_.exec("PRAGMA journal_mode=WAL");
-  db_.exec("PRAGMA synchronous=FULL");
+  // The log is synced after each commit by sync(), not by SQLite (which
+  // would do it on the committing thread); checkpoints still sync.
+  db_.exec("PRAGMA synchronous=NORMAL");
+  // Checkpoints run on the checkpointer's thread, not in the committing
+  // one (this hook replaces SQLite's own automatic checkpoints).
+  sqlite3_wal_hook(
+      db_.raw(),
+      [](void* checkpointer, sqlite3* db, const char* name, int pages) {
+        if (pages >= kCheckpointInlinePages)
+          sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        else if (pages >= kCheckpointPages)
+          static_cast<Checkpointer*>(checkpointer)->request();
+        return SQLITE_OK;
+      },
+      &checkpointer_);
   db_.exec(
       "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
       "CREATE TABLE IF NOT EXISTS objects(kind TEXT NOT NULL, key TEXT NOT NULL,"
@@ -24,6 +56,20 @@ ObjectStore::ObjectStore(const std::filesystem::path& path) : db_(path) {
     db_.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES('version', 0)").run();
     tx.commit();
   }
+  // The log exists once the store has been read in WAL mode, as above.
+  const std::string wal = path.string() + "-wal";
+  wal_fd_ = ::open(wal.c_str(), O_RDONLY | O_CLOEXEC);
+  if (wal_fd_ < 0)
+    throw StoreError(wal + ": cannot open the write-ahead log to sync it: " + std::strerror(errno));
+}
+
+ObjectStore::~ObjectStore() {
+  if (wal_fd_ >= 0) ::close(wal_fd_);
+}
+
+void ObjectStore::sync() const {
+  if (::fdatasync(wal_fd_) != 0)
+    throw StoreError(db_.path() + "-wal: cannot sync the write-ahead log: " + std::strerror(errno));
 }
 
 /// A write: a transaction of its own, or a savepoint inside the open write
@@ -39,6 +85,7 @@ class ObjectStore::Write {
   void commit() {
     if (outermost_) store_.save_version();
     tx_.commit();
+    if (outermost_) store_.sync();
   }
 
  private:
@@ -77,7 +124,7 @@ void ObjectStore::hold() {
   holding_ = true;
 }
 
-void ObjectStore::flush() {
+void ObjectStore::flush(Sync sync) {
   if (!holding_) return;
   holding_ = false;
   try {
@@ -94,6 +141,7 @@ void ObjectStore::flush() {
     }
     throw;
   }
+  if (sync == Sync::Now) this->sync();
 }
 
 void ObjectStore::log(int64_t version, std::string_view type, std::string_view kind,

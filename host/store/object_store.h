@@ -2,11 +2,12 @@
 // objects (nodes, pods, podgroups, queues, priority classes, as JSON) and a
 // log of every change with a resource version, in one SQLite file.
 //
-// Every call is one transaction, committed with WAL and synchronous=FULL
-// before it returns, unless a write group is held (hold/flush): then the
-// calls join one transaction that flush() commits, one sync for them all
-// (group commit). Either way a write the API acknowledged survives a crash
-// of the process or of the machine, since it acknowledges after the commit.
+// Every call is one transaction, committed and its write-ahead log synced to
+// disk before it returns, unless a write group is held (hold/flush): then
+// the calls join one transaction that flush() commits, one sync for them all
+// (group commit), and the sync may be left to a sync() on another thread.
+// Either way a write the API acknowledged survives a crash of the process or
+// of the machine, since it acknowledges after the sync.
 // The resource version is one counter over the whole store (as etcd's
 // revision): each object carries the version of its last change, each log
 // entry its own, and a watch resumes after a version.
@@ -22,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "store/checkpointer.h"
 #include "store/sqlite_db.h"
 
 namespace scoria::store {
@@ -86,6 +88,9 @@ class ObjectStore {
   /// Opens or creates the store; StoreError if it cannot, or if the file
   /// holds a schema this version does not know.
   explicit ObjectStore(const std::filesystem::path& path);
+  ~ObjectStore();
+  ObjectStore(const ObjectStore&) = delete;
+  ObjectStore& operator=(const ObjectStore&) = delete;
 
   /// Creates or replaces objects, logging ADDED or MODIFIED for each.
   /// Returns the resource version of the last one.
@@ -121,13 +126,24 @@ class ObjectStore {
 
   /// Opens a write group, if none is open: every call after it joins one
   /// transaction, seen at once by this store's own reads and durable only
-  /// at flush(). Whoever acknowledges a write made in a group does so after
-  /// flush() returns.
+  /// once flush() has committed and synced it. Whoever acknowledges a write
+  /// made in a group does so after that.
   void hold();
+  /// When flush() syncs what it commits: before it returns, or in a later
+  /// sync() (the API's group commit syncs on a thread of its own, so that
+  /// the loop goes on with the next requests meanwhile).
+  enum class Sync { Now, Later };
   /// Commits the open group, if any. StoreError if it cannot: then every
   /// change of the group is gone, as if it had never been made.
-  void flush();
+  void flush(Sync sync = Sync::Now);
+  /// Syncs the write-ahead log to disk: every commit made before the call
+  /// is durable when it returns. Safe from any thread, beside the writer.
+  /// StoreError if the disk refuses.
+  void sync() const;
   bool holding() const { return holding_; }
+
+  /// Checkpoints of the write-ahead log run beside the writer so far.
+  size_t checkpoints() const { return checkpointer_.done(); }
 
   /// The file the store lives in (an ObjectReader opens it too).
   std::filesystem::path path() const { return db_.path(); }
@@ -147,6 +163,12 @@ class ObjectStore {
            std::string_view json);
 
   SqliteDb db_;
+  // The write-ahead log, opened to sync it (SQLite runs with
+  // synchronous=NORMAL, which syncs it only at checkpoints; every commit is
+  // synced here instead, when and on whichever thread its writer says).
+  int wal_fd_ = -1;
+  // Declared after db_, so stopped before it closes.
+  Checkpointer checkpointer_;
   bool holding_ = false;
   // The version counter while a transaction is open (the stored one is
   // written back at its commit).

@@ -87,6 +87,39 @@ TEST(KubeSelectors, FieldSelectorKnowsEachKindsFields) {
   }
 }
 
+TEST(KubeSelectors, TheSelectablePartMatchesAsTheWholeObjectDoes) {
+  const json pod = {{"metadata",
+                     {{"name", "p"},
+                      {"namespace", "ml"},
+                      {"labels", {{"app", "web"}}},
+                      {"annotations", {{"big", std::string(1000, 'x')}}}}},
+                    {"spec", {{"nodeName", "n1"}, {"containers", json::array({{{"name", "c"}}})}}},
+                    {"status", {{"phase", "Running"}}}};
+  const json event = {{"metadata", {{"name", "e"}}},
+                      {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}},
+                      {"source", {{"component", "volcano"}}},
+                      {"reason", "Scheduled"}};
+  const json pod_part = selectable_part(pod);
+  const json event_part = selectable_part(event);
+  EXPECT_FALSE(pod_part["metadata"].contains("annotations"));
+  EXPECT_FALSE(pod_part["spec"].contains("containers"));
+  for (const char* text : {"app=web", "app!=web", "tier", "!tier", "app in (db,web)"}) {
+    const LabelSelector l = LabelSelector::parse(text);
+    EXPECT_EQ(l.matches(pod_part), l.matches(pod)) << text;
+  }
+  for (const char* text : {"spec.nodeName=n1", "spec.nodeName!=", "status.phase=Running",
+                           "metadata.name=p,metadata.namespace=ml", "spec.schedulerName=x",
+                           "status.nominatedNodeName="}) {
+    const FieldSelector f = FieldSelector::parse(text, "Pod");
+    EXPECT_EQ(f.matches(pod_part), f.matches(pod)) << text;
+  }
+  for (const char* text :
+       {"source=volcano", "involvedObject.name=p", "reason!=Scheduled", "involvedObject.uid="}) {
+    const FieldSelector f = FieldSelector::parse(text, "Event");
+    EXPECT_EQ(f.matches(event_part), f.matches(event)) << text;
+  }
+}
+
 TEST(KubePatches, StrategicMergeMergesContainersByName) {
   const json pod = {
       {"metadata", {{"labels", {{"a", "1"}}}, {"finalizers", {"x", "y"}}}},

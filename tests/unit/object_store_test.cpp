@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace scoria::store {
@@ -109,6 +111,23 @@ TEST(ObjectStore, AReaderSeesWhatIsCommittedAndNotAnOpenGroup) {
   ASSERT_TRUE(got[1].has_value());
   EXPECT_EQ(got[1]->json, R"({"b":1})");
   EXPECT_THROW(ObjectReader(dir.db().parent_path() / "missing.db"), StoreError);
+}
+
+TEST(ObjectStore, TheLogIsCheckpointedBesideTheWriterAndNothingIsLost) {
+  StoreDir dir;
+  const std::string big = "{\"x\":\"" + std::string(100000, 'x') + "\"}";
+  {
+    ObjectStore store(dir.db());
+    // About 3,000 pages of log in 60 commits: past the checkpoint threshold.
+    for (int i = 0; i < 60; ++i) store.apply(one("Node", "n" + std::to_string(i), big));
+    for (int wait = 0; wait < 500 && store.checkpoints() == 0; ++wait)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_GT(store.checkpoints(), 0u);
+    store.apply(one("Node", "last", "{}"));
+  }
+  ObjectStore again(dir.db());
+  EXPECT_EQ(again.list("Node").size(), 61u);
+  EXPECT_EQ(again.get("Node", "n59")->json, big);
 }
 
 TEST(ObjectStore, LogsEveryChangeInVersionOrder) {
