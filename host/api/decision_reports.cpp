@@ -49,16 +49,16 @@ json DecisionReports::event(const std::string& kind, const std::string& api_vers
                             const std::string& key, const std::string& uid,
                             const std::string& reason, const std::string& type,
                             const std::string& message, std::chrono::system_clock::time_point now,
-                            std::mt19937_64& random) const {
+                            uint64_t suffix) const {
   const auto [ns, name] = split_key(key);
-  char suffix[20];
-  std::snprintf(suffix, sizeof suffix, ".%016llx", static_cast<unsigned long long>(random()));
+  char tail[20];
+  std::snprintf(tail, sizeof tail, ".%016llx", static_cast<unsigned long long>(suffix));
   const std::string when = ObjectMeta::rfc3339(now);
   json involved = {{"kind", kind}, {"apiVersion", api_version}, {"namespace", ns}, {"name", name}};
   if (!uid.empty()) involved["uid"] = uid;
   return {{"apiVersion", "v1"},
           {"kind", "Event"},
-          {"metadata", {{"name", name + suffix}, {"namespace", ns}}},
+          {"metadata", {{"name", name + tail}, {"namespace", ns}}},
           {"involvedObject", std::move(involved)},
           {"reason", reason},
           {"message", message},
@@ -72,9 +72,9 @@ json DecisionReports::event(const std::string& kind, const std::string& api_vers
 
 json DecisionReports::scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
                                       std::chrono::system_clock::time_point now,
-                                      std::mt19937_64& random) const {
+                                      uint64_t suffix) const {
   return event("Pod", "v1", bind.pod, uid, "Scheduled", "Normal",
-               "Successfully assigned " + bind.pod + " to " + bind.node, now, random);
+               "Successfully assigned " + bind.pod + " to " + bind.node, now, suffix);
 }
 
 DecisionReport DecisionReports::report(const session::Outcome& outcome,
@@ -86,12 +86,12 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
   for (const auto& bind : outcome.binds) {
     pod_messages_.erase(bind.pod);
     if (bind_events == BindEvents::Make)
-      out.events.push_back(scheduled_event(bind, uid_of("Pod", bind.pod), now, random_));
+      out.events.push_back(scheduled_event(bind, uid_of("Pod", bind.pod), now, random_()));
   }
   for (const auto& pod : outcome.evictions) {
     pod_messages_.erase(pod);
     out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "Evict", "Warning",
-                               "Pod is evicted, because of preemption or reclaim", now, random_));
+                               "Pod is evicted, because of preemption or reclaim", now, random_()));
   }
   for (const auto& st : outcome.pod_groups) {
     // Each pending member: PodScheduled=False and FailedScheduling, when its
@@ -106,7 +106,7 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
                                                 {"message", st.unschedulable},
                                                 {"lastTransitionTime", when}});
       out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "FailedScheduling",
-                                 "Warning", st.unschedulable, now, random_));
+                                 "Warning", st.unschedulable, now, random_()));
     }
     if (st.key.empty()) continue;
     const std::string phase = model::phase_name(st.phase);
@@ -131,7 +131,7 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
     if (message_changed && !st.unschedulable.empty())
       out.events.push_back(event("PodGroup", "scheduling.volcano.sh/v1beta1", st.key,
                                  uid_of("PodGroup", st.key), "Unschedulable", "Warning",
-                                 st.unschedulable, now, random_));
+                                 st.unschedulable, now, random_()));
   }
   for (const auto& q : outcome.queues) {
     json allocated = json::object();

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -79,20 +80,19 @@ class DecisionReports {
   const std::string* unschedulable(const std::string& pod_group) const;
 
   /// A core/v1 Event about `kind` `key` ("ns/name"), named as client-go's
-  /// recorder names them (the object's name and a unique suffix drawn from
-  /// `random`). Const, with the generator given, so that a thread drafting a
-  /// session's record can make events beside the one that reports.
+  /// recorder names them (the object's name and a unique suffix, from the
+  /// random `suffix`). Const, so that threads drafting a session's record
+  /// can make events beside the one that reports.
   nlohmann::json event(const std::string& kind, const std::string& api_version,
                        const std::string& key, const std::string& uid, const std::string& reason,
                        const std::string& type, const std::string& message,
-                       std::chrono::system_clock::time_point now, std::mt19937_64& random) const;
+                       std::chrono::system_clock::time_point now, uint64_t suffix) const;
   /// The Scheduled event of a bound pod, as Volcano's cache writes it.
   nlohmann::json scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
-                                 std::chrono::system_clock::time_point now,
-                                 std::mt19937_64& random) const;
+                                 std::chrono::system_clock::time_point now, uint64_t suffix) const;
   nlohmann::json scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
                                  std::chrono::system_clock::time_point now) {
-    return scheduled_event(bind, uid, now, random_);
+    return scheduled_event(bind, uid, now, random_());
   }
 
  private:

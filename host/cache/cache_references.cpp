@@ -47,8 +47,18 @@ void ClusterCache::classes_changed(const std::string& name, const DefaultClass& 
   // Copies: resolving does not change these sets, but keeps the code honest
   // should it ever.
   auto resolve = [&](const std::string& cls) {
-    if (const auto it = pods_by_class_.find(cls); it != pods_by_class_.end())
+    if (cls.empty()) {
+      // Pods naming no class are not indexed (most pods; one set of them
+      // all would cost every load): they are found by a scan, only when
+      // the global default changes.
+      std::vector<uint32_t> classless;
+      pods_.each([&](uint32_t p, const PodEntry& e) {
+        if (e.pod.priority_class_name.empty()) classless.push_back(p);
+      });
+      for (uint32_t p : classless) resolve_pod(p);
+    } else if (const auto it = pods_by_class_.find(cls); it != pods_by_class_.end()) {
       for (uint32_t p : std::vector<uint32_t>(it->second.begin(), it->second.end())) resolve_pod(p);
+    }
     if (const auto it = groups_by_class_.find(cls); it != groups_by_class_.end())
       for (uint32_t g : std::vector<uint32_t>(it->second.begin(), it->second.end()))
         resolve_group(g);
@@ -131,7 +141,7 @@ void ClusterCache::index_group(uint32_t slot, bool add) {
 
 void ClusterCache::index_pod(uint32_t slot, bool add) {
   const PodEntry& e = pods_.at(slot);
-  index(pods_by_class_, e.pod.priority_class_name, slot, add);
+  if (!e.pod.priority_class_name.empty()) index(pods_by_class_, e.pod.priority_class_name, slot, add);
   if (!e.pod.node_name.empty()) index(pods_by_node_, e.pod.node_name, slot, add);
 }
 

@@ -190,6 +190,7 @@ class ClusterCache {
   // Reverse indexes: who names what, so an arrival or a departure finds the
   // objects it resolves or strands without a scan.
   std::unordered_map<std::string, SlotSet> groups_by_queue_, groups_by_class_;
+  // (Pods naming no class are left out of pods_by_class_: see classes_changed.)
   std::unordered_map<std::string, SlotSet> pods_by_class_, pods_by_node_;
   std::set<std::string> global_defaults_;  // classes with globalDefault
   // Pods whose implicit group needs its name (re)computed: (arrival, slot).

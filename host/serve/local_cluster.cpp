@@ -271,7 +271,7 @@ void LocalCluster::log_undecodable(const std::string& kind, const std::string& k
 
 std::optional<LocalCluster::BindDraft> LocalCluster::draft(
     const session::Outcome::Bind& bind, const store::StoredObject& stored, const json& condition,
-    const std::string& uid, std::chrono::system_clock::time_point now) {
+    const std::string& uid, std::chrono::system_clock::time_point now, uint64_t suffix) const {
   json pod = json::parse(stored.json, nullptr, false);
   if (!pod.is_object() || !pod["metadata"].is_object()) return std::nullopt;
   BindDraft d;
@@ -283,7 +283,7 @@ std::optional<LocalCluster::BindDraft> LocalCluster::draft(
   d.served_text = api::ObjectMeta::version_slot(pod);
   // Only what watchers' selectors read: the loop frees what it is sent.
   d.served = std::make_shared<const json>(api::selectable_part(pod));
-  const json event = reports_.scheduled_event(bind, uid, now, draft_random_);
+  const json event = reports_.scheduled_event(bind, uid, now, suffix);
   d.event_key = event_key(event);
   d.event = event.dump();
   return d;
@@ -309,13 +309,20 @@ void LocalCluster::prepare(session::Outcome& outcome, const cache::ClusterCache&
   }
   const auto now = std::chrono::system_clock::now();
   const json condition = api::scheduled_condition(now);
-  drafts_.reserve(outcome.binds.size());
-  for (size_t i = 0; i < outcome.binds.size(); ++i) {
-    if (!pods[i]) continue;
+  // The events' name suffixes drawn here, the drafts made on every core.
+  std::vector<uint64_t> suffixes(outcome.binds.size());
+  for (uint64_t& suffix : suffixes) suffix = draft_random_();
+  std::vector<std::optional<BindDraft>> made(outcome.binds.size());
+  input::run_ordered_batches(outcome.binds.size(), [&](size_t i) {
+    if (!pods[i]) return true;
     const auto& bind = outcome.binds[i];
-    if (auto d = draft(bind, *pods[i], condition, cache.uid_of(cache::Kind::Pod, bind.pod), now))
-      drafts_.insert_or_assign(bind.pod, std::move(*d));
-  }
+    made[i] = draft(bind, *pods[i], condition, cache.uid_of(cache::Kind::Pod, bind.pod), now,
+                    suffixes[i]);
+    return true;
+  });
+  drafts_.reserve(outcome.binds.size());
+  for (size_t i = 0; i < made.size(); ++i)
+    if (made[i]) drafts_.insert_or_assign(outcome.binds[i].pod, std::move(*made[i]));
 }
 
 std::vector<double> LocalCluster::record(const session::Outcome& outcome,

@@ -107,17 +107,18 @@ class LocalCluster : public cache::ClusterSource {
     std::string event_key;  // its Scheduled event
     std::string event;
   };
-  /// The draft of one bind from the pod's stored text; nullopt if that does
-  /// not parse (record() then fails on it as it would have).
+  /// The draft of one bind from the pod's stored text, its event named with
+  /// `suffix`; nullopt if the text does not parse (record() then fails on it
+  /// as it would have). Called on several threads at once.
   std::optional<BindDraft> draft(const session::Outcome::Bind& bind, const store::StoredObject& pod,
                                  const nlohmann::json& condition, const std::string& uid,
-                                 std::chrono::system_clock::time_point now);
+                                 std::chrono::system_clock::time_point now, uint64_t suffix) const;
 
   store::ObjectStore& store_;
   WatchHub* watchers_;
   WrittenObjects written_;
   // The session thread's: its reader, opened on first use, and the
-  // generator of its events' names.
+  // generator of its drafted events' names.
   std::optional<store::ObjectReader> reader_;
   std::mt19937_64 draft_random_{std::random_device{}()};
   // By pod key; filled by prepare(), taken by record().
