@@ -141,7 +141,8 @@ void ClusterCache::index_group(uint32_t slot, bool add) {
 
 void ClusterCache::index_pod(uint32_t slot, bool add) {
   const PodEntry& e = pods_.at(slot);
-  if (!e.pod.priority_class_name.empty()) index(pods_by_class_, e.pod.priority_class_name, slot, add);
+  if (!e.pod.priority_class_name.empty())
+    index(pods_by_class_, e.pod.priority_class_name, slot, add);
   if (!e.pod.node_name.empty()) index(pods_by_node_, e.pod.node_name, slot, add);
 }
 

@@ -30,7 +30,8 @@ std::string supported_kinds() {
 
 /// One object: `node` at `root` (the document itself, or items[i] of a List).
 void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int doc, int item,
-                   std::string_view default_kind, std::vector<Decoded>& out) {
+                   std::string_view default_kind, std::vector<Decoded>& out,
+                   std::string_view text = {}) {
   r.set_kind({});
   r.set_object({});
   if (!node.is_object()) {
@@ -86,6 +87,7 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     model::Pod pod = decode_pod(f);
     pod.namespace_ = ns;
     pod.name = name;
+    pod.json = text.empty() ? node.dump() : std::string(text);
     d.object = std::move(pod);
   } else if (kind == "PodGroup") {
     model::PodGroup g = decode_pod_group(f);
@@ -119,14 +121,14 @@ const KindInfo* find_kind(std::string_view kind) {
 }
 
 void decode_document(const Json& doc, std::string_view origin, int number,
-                     std::vector<Decoded>& out) {
+                     std::vector<Decoded>& out, std::string_view text) {
   FieldReader r(origin, number);
   const FieldPath root;
   const std::string kind =
       doc.is_object() ? r.text(FieldReader::get(doc, "kind"), root.field("kind")) : std::string();
   const bool is_list = kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0;
   if (!is_list) {
-    decode_object(r, doc, root, number, -1, {}, out);
+    decode_object(r, doc, root, number, -1, {}, out, text);
     return;
   }
   r.set_kind(kind);

@@ -36,8 +36,10 @@ const KindInfo* find_kind(std::string_view kind);
 
 /// Decodes a document (one object, or a List: kind List, PodList, ...)
 /// into `out`. Throws InputError naming `origin`, document `number`, the
-/// object and the field.
+/// object and the field. `text`, when given, is the document's own JSON
+/// text (the store's entries): a pod keeps it as its JSON for plugins
+/// instead of printing the object again.
 void decode_document(const nlohmann::json& doc, std::string_view origin, int number,
-                     std::vector<Decoded>& out);
+                     std::vector<Decoded>& out, std::string_view text = {});
 
 }  // namespace scoria::decode

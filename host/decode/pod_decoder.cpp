@@ -200,7 +200,6 @@ model::Pod decode_pod(const ObjectFields& f) {
   const Json& status = r.map_field(f.obj, "status", f.root);
   pod.phase = pod_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
   pod.nominated_node = r.text_field(status, "nominatedNodeName", status_path);
-  pod.json = f.obj.dump();
   return pod;
 }
 

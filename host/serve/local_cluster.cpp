@@ -37,7 +37,7 @@ static_assert(std::is_same_v<decode::Object, cache::Object>,
 /// InputError (or a JSON parse error) if it does not.
 void decode_into(const std::string& text, cache::ObjectChange& out) {
   std::vector<decode::Decoded> decoded;
-  decode::decode_document(json::parse(text), "the local store", 1, decoded);
+  decode::decode_document(json::parse(text), "the local store", 1, decoded, text);
   if (decoded.size() != 1)
     throw InputError("the local store holds " + std::to_string(decoded.size()) +
                      " objects in one entry; it holds one");
