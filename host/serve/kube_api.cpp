@@ -107,8 +107,10 @@ json served(const Resource& r, const std::string& text, int64_t version) {
 }
 
 /// Refuses what the scheduler could not read, naming the field (422), and
-/// names the API server would refuse; what a scheduled kind decodes to.
-std::vector<decode::Decoded> validate(const Resource& r, const json& object) {
+/// names the API server would refuse; what a scheduled kind decodes to
+/// (`text` is the object as it will be stored).
+std::vector<decode::Decoded> validate(const Resource& r, const json& object,
+                                      std::string_view text) {
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
   if (name.empty()) {
@@ -123,7 +125,7 @@ std::vector<decode::Decoded> validate(const Resource& r, const json& object) {
   }
   std::vector<decode::Decoded> out;
   try {
-    decode::decode_document(object, std::string(r.kind) + " " + name, 1, out);
+    decode::decode_document(object, std::string(r.kind) + " " + name, 1, out, text);
   } catch (const FieldError& e) {
     throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", e.detail(), e.field()}});
   }
@@ -366,14 +368,17 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
 }
 
 WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Precondition& pre) {
-  std::vector<decode::Decoded> decoded = validate(r, object);
+  // What is stored: the object without its resourceVersion (the store's
+  // column holds it), printed once, for the store and the decoded pod both.
+  if (const auto meta = object.find("metadata"); meta != object.end() && meta->is_object())
+    meta->erase("resourceVersion");
+  store::ObjectWrite text{std::string(r.kind), std::string(), object.dump()};
+  std::vector<decode::Decoded> decoded = validate(r, object, text.json);
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
-  const std::string key = store_key(r, meta.value("namespace", ""), name);
-  // With its name and key taken, the object becomes what is stored.
+  text.key = store_key(r, meta.value("namespace", ""), name);
+  const std::string& key = text.key;
   json stored = std::move(object);
-  stored["metadata"].erase("resourceVersion");
-  store::ObjectWrite text{std::string(r.kind), key, stored.dump()};
   const store::PutResult done = store_.put(text, pre);
   switch (done.status) {
     case store::PutResult::Exists:
