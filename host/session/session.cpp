@@ -120,6 +120,8 @@ Session::~Session() = default;
 
 void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
   if (tiers_.size() <= tier) tiers_.resize(tier + 1);
+  hooks.failed_reason =
+      plugin::intern_reason("node(s) were refused because plugin " + hooks.name + " failed");
   tiers_[tier].push_back(std::move(hooks));
 }
 

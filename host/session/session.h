@@ -121,6 +121,8 @@ struct PluginHooks {
   scoria_plugin_ctx* ctx = nullptr;
   scoria_hooks hooks{};
   bool serial = false;  // SCORIA_FLAG_SERIAL_HOOKS
+  // The reason shown for nodes this plugin's failing predicate refused.
+  uint32_t failed_reason = 0;
   // Hooks (bits of plugin_answers.h's Answer) whose undefined answer was
   // logged this session; updated through std::atomic_ref by worker threads.
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t undefined_logged = 0;

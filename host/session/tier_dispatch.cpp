@@ -36,7 +36,8 @@ Verdict verdict(int c) {
     case SCORIA_UNSCHEDULABLE:
     case SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE:
       return Verdict::Reject;
-    // A failing plugin is counted and skipped, as scoria.h documents.
+    // A failing plugin is counted, and its predicate refuses the node (fail
+    // closed, as Volcano and kube-scheduler treat a filter's error).
     case SCORIA_ERROR:
     case SCORIA_INVALID_ARGUMENT:
     case SCORIA_NOT_FOUND:
@@ -57,8 +58,9 @@ int code_at(const scoria_code* p) {
 constexpr std::string_view kNodeRefused = "the node is refused";
 
 // What one node's predicate code does to it, the same in every form of the
-// hook: a pass leaves it, a failure is counted and leaves it, a reject or an
-// undefined code (logged) refuses it with the reason to show.
+// hook: a pass leaves it; a reject, a failure (counted) or an undefined code
+// (logged) refuses it with the reason to show. A failure is not one that
+// preempting could mend.
 struct NodeAnswer {
   bool refused = false;
   scoria_code code = SCORIA_OK;
@@ -71,7 +73,7 @@ NodeAnswer judge(PluginHooks& p, Answer hook, int c, uint32_t reason, uint32_t u
       return {};
     case Verdict::Failed:
       plugin::count_error(p.ctx, "predicate failed");
-      return {};
+      return {true, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE, p.failed_reason};
     case Verdict::Reject:
       return {true, static_cast<scoria_code>(c), reason};
     case Verdict::Undefined:
@@ -264,15 +266,19 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
             p.hooks.on_predicate_batch(p.hooks.user_data, &task, s.alive.data(), s.alive.size(),
                                        s.codes.data(), s.reasons.data()));
         if (rc == SCORIA_SKIP) continue;
-        if (verdict(rc) == Verdict::Failed) {
-          plugin::count_error(p.ctx, "batch predicate failed");
-          continue;
-        }
-        if (verdict(rc) == Verdict::Undefined) {
-          undefined_code(p, Answer::PredicateBatch, rc, "every node of the batch is refused");
+        // A batch that fails, or answers what no code means, refuses every
+        // node it was asked about.
+        if (verdict(rc) == Verdict::Failed || verdict(rc) == Verdict::Undefined) {
+          uint32_t why = p.failed_reason;
+          if (verdict(rc) == Verdict::Failed) {
+            plugin::count_error(p.ctx, "batch predicate failed");
+          } else {
+            undefined_code(p, Answer::PredicateBatch, rc, "every node of the batch is refused");
+            why = undefined_answer_reason_;
+          }
           for (size_t k = 0; k < s.alive.size(); ++k) {
             pass_[s.where[k]] = 0;
-            reasons_[s.where[k]] = undefined_answer_reason_;
+            reasons_[s.where[k]] = why;
           }
           continue;
         }

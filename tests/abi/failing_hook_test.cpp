@@ -1,5 +1,5 @@
-// A hook that returns SCORIA_ERROR is counted and skipped; it never stops
-// the session or the host.
+// A predicate that returns SCORIA_ERROR is counted and refuses the node
+// (fail closed); it never stops the session or the host.
 #include <gtest/gtest.h>
 
 #include "cache/cluster_cache.h"
@@ -25,14 +25,15 @@ spec:
   containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]
 )";
 
-TEST(FailingHook, IsCountedAndSkippedAndTheTaskIsStillBound) {
+TEST(FailingHook, AFailingPredicateIsCountedAndRefusesTheNode) {
   plugin::PluginRegistry registry;
   registry.scan({std::string(SCORIA_ABI_FIXTURES) + "/hook_returns_error", SCORIA_BUILTIN_PLUGINS});
   auto failing = registry.find("hook_returns_error");
   ASSERT_NE(failing, nullptr);
 
   config::SchedulerConfig conf = config::parse_config(
-      "actions = [\"allocate\"]\n[[tiers]]\nplugins = [{ name = \"hook_returns_error\" }]\n",
+      "actions = [\"allocate\"]\n[[tiers]]\nplugins = [{ name = \"hook_returns_error\" }, { name = "
+      "\"gang\" }]\n",
       "failing.toml");
   scheduler::Scheduler sched(registry, conf, 1);
 
@@ -42,12 +43,17 @@ TEST(FailingHook, IsCountedAndSkippedAndTheTaskIsStillBound) {
   cache::ClusterCache cache;
   cache.reset(std::move(objects));
 
+  // The node fits the pod, but the plugin could not check it: the pod waits,
+  // and says why.
   session::Outcome out = sched.run_once(cache.snapshot());
-  ASSERT_EQ(out.binds.size(), 1u);
-  EXPECT_EQ(out.binds[0].pod, "ns/p-0");
-  EXPECT_EQ(out.binds[0].node, "n0");
+  EXPECT_TRUE(out.binds.empty());
   EXPECT_GE(failing->ctx->errors.load(), 1u);
   EXPECT_GE(failing->ctx->reports.load(), 1u);
+  std::string why;
+  for (const auto& st : out.pod_groups) why += st.unschedulable;
+  EXPECT_NE(why.find("node(s) were refused because plugin hook_returns_error failed"),
+            std::string::npos)
+      << why;
 }
 
 }  // namespace

@@ -90,7 +90,9 @@ typedef struct scoria_str {
 typedef enum scoria_code {
   /** Everything went as asked. */
   SCORIA_OK = 0,
-  /** An internal failure: the host logs it, counts it and skips the hook. */
+  /** An internal failure: the host logs it, counts it and skips the hook.
+      Failing closed: a predicate's failure (this code, INVALID_ARGUMENT or
+      NOT_FOUND) refuses the node for that task, and a score's counts as 0. */
   SCORIA_ERROR = 1,
   /** A predicate found the node unfit for now (for example: resources). */
   SCORIA_UNSCHEDULABLE = 2,
@@ -427,6 +429,11 @@ typedef struct scoria_hooks {
    * SCORIA_UNSCHEDULABLE or SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE (with
    * *reason set to an id from host_api.reason_intern, such as the id of
    * "node(s) had untolerated taint"), or SCORIA_ERROR.
+   * A failure refuses the node for this task, as an unresolvable answer
+   * would, with the reason "node(s) were refused because plugin NAME
+   * failed": a broken plugin never lets a pod onto a node it did not check.
+   * A batch predicate that returns a failure refuses every node it was
+   * asked about.
    */
   scoria_code (*on_predicate)(void* user_data, const scoria_task* task,
                               const scoria_node* node, uint32_t* reason);
