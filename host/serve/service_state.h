@@ -25,6 +25,7 @@
 
 #include "cache/cluster_cache.h"
 #include "cli/plugin_dirs.h"
+#include "config/config_changes.h"
 #include "config/scheduler_config.h"
 #include "log/log.h"
 #include "log/throttle.h"
@@ -180,10 +181,12 @@ struct Service::State {
 
   void reload_config(std::string_view why) {
     try {
+      const config::SchedulerConfig before =
+          scheduler ? scheduler->config() : config::SchedulerConfig();
       load_config();
       metrics.count_config_reload(true);
       state_detail::info("config " + options.config.string() + " reloaded (" + std::string(why) +
-                         ")");
+                         "): " + config::describe_changes(before, scheduler->config()));
     } catch (const InputError& e) {
       metrics.count_config_reload(false);
       state_detail::warn(
@@ -553,8 +556,10 @@ struct Service::State {
     });
   }
 
-  // inotify on the config's directory: a save (close after write, or a
-  // rename into place as editors and ConfigMaps do) of the config reloads it.
+  // inotify on the config's directory: a save of the config (close after
+  // write, or a rename into place as editors do) reloads it, and so does a
+  // mounted ConfigMap's update, which swaps the directory's `..data` symlink
+  // and never touches the file's own name.
   void watch_config() {
     const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (fd < 0) {
@@ -581,7 +586,9 @@ struct Service::State {
           const std::string file = options.config.filename().string();
           for (size_t at = 0; at + sizeof(inotify_event) <= n;) {
             const auto* event = reinterpret_cast<const inotify_event*>(watch_buffer.data() + at);
-            if (event->len > 0 && file == event->name) ours = true;
+            if (event->len > 0 &&
+                (file == event->name || std::string_view(event->name) == "..data"))
+              ours = true;
             at += sizeof(inotify_event) + event->len;
           }
           if (ours) reload_config("the file changed");

@@ -1,7 +1,8 @@
 // `scoria serve` robustness, end to end: one writer per state directory,
 // the state directory's mode and errors, names for --listen, watch version
-// bounds, browser-shaped requests, readiness on store failures and config
-// reloads that name a missing plugin directory.
+// bounds, browser-shaped requests, readiness on store failures, config
+// reloads that name a missing plugin directory, and a mounted ConfigMap's
+// update followed as the kubelet makes it.
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -350,6 +351,50 @@ TEST(ConfigReload, AMissingPluginDirectoryCountsAsAFailure) {
   EXPECT_EQ(metrics.find("scoria_config_reloads_total{result=\"success\"} 1"), std::string::npos)
       << metrics;
   EXPECT_NE(serve.log().find("no-such-dir does not exist"), std::string::npos) << serve.log();
+}
+
+// A ConfigMap mounted as a volume, as the kubelet lays it out and updates
+// it: the file is a symlink through `..data` to a timestamped directory, and
+// an update writes a new directory and renames a fresh `..data` over the old
+// one. The service reloads, and the log says what changed.
+TEST(ConfigReload, AConfigMapUpdateIsFollowedAndTheLogSaysWhatChanged) {
+  TempDir dir;
+  const fs::path mount = dir.path() / "config";
+  fs::create_directories(mount / "..2026_11_25_01");
+  std::stringstream original;
+  original << std::ifstream(fs::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml").rdbuf();
+  std::ofstream(mount / "..2026_11_25_01" / "scheduler.toml") << original.str();
+  fs::create_directory_symlink("..2026_11_25_01", mount / "..data");
+  fs::create_symlink("..data/scheduler.toml", mount / "scheduler.toml");
+  ServeProcess serve(dir.path() / "state", base_args(mount / "scheduler.toml"));
+
+  std::string changed = original.str();
+  const std::string binpack = "{ name = \"binpack\" }";
+  ASSERT_NE(changed.find(binpack), std::string::npos);
+  changed.replace(changed.find(binpack), binpack.size(),
+                  "{ name = \"binpack\", arguments = { \"binpack.weight\" = 10 } }");
+  changed.replace(changed.find("\"backfill\""), 10, "\"preempt\", \"backfill\"");
+  fs::create_directories(mount / "..2026_11_25_02");
+  std::ofstream(mount / "..2026_11_25_02" / "scheduler.toml") << changed;
+  fs::create_directory_symlink("..2026_11_25_02", mount / "..data_tmp");
+  fs::rename(mount / "..data_tmp", mount / "..data");
+  fs::remove_all(mount / "..2026_11_25_01");
+
+  std::string metrics;
+  for (int i = 0; i < 100; ++i) {
+    metrics = http(serve.port(), "GET", "/metrics").body;
+    if (metrics.find("scoria_config_reloads_total{result=\"success\"} 1") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_NE(metrics.find("scoria_config_reloads_total{result=\"success\"} 1"), std::string::npos)
+      << metrics << serve.log();
+  const std::string log = serve.log();
+  EXPECT_NE(log.find("actions enqueue, allocate, backfill -> enqueue, allocate, preempt, backfill"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("plugin binpack argument binpack.weight = 10 added"), std::string::npos)
+      << log;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "config/scheduler_config.h"
 
+#include "config/config_changes.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -1030,6 +1032,37 @@ TEST(SchedulerConfigHostile, AliasBombAndInvalidUtf8AreRefused) {
   EXPECT_TRUE(has(error_of(bomb, "scheduler.yaml"), "excessive aliasing is refused"));
   EXPECT_TRUE(has(error_of("actions: \"enqueue\xff\"\n", "scheduler.yaml"),
                   "scheduler.yaml: byte 17 (line 1, column 18) is not valid UTF-8"));
+}
+
+}  // namespace
+}  // namespace scoria::config
+
+namespace scoria::config {
+namespace {
+
+TEST(ConfigChanges, NameWhatAReloadChanges) {
+  const SchedulerConfig before = parse_config(
+      "actions = [\"enqueue\", \"allocate\"]\n"
+      "[[tiers]]\nplugins = [{ name = \"priority\" }, { name = \"gang\" }]\n"
+      "[[tiers]]\nplugins = [{ name = \"binpack\", arguments = { \"binpack.weight\" = 1 } },"
+      " { name = \"drf\" }]\n",
+      "before.toml");
+  EXPECT_EQ(describe_changes(before, before), "nothing changed");
+  const SchedulerConfig after = parse_config(
+      "actions = [\"enqueue\", \"allocate\", \"backfill\"]\n"
+      "[[tiers]]\nplugins = [{ name = \"priority\" }, { name = \"binpack\","
+      " arguments = { \"binpack.weight\" = 10, \"binpack.cpu\" = 2 } }]\n"
+      "[[tiers]]\nplugins = [{ name = \"drf\", enablePreemptable = false },"
+      " { name = \"proportion\" }]\n",
+      "after.toml");
+  EXPECT_EQ(describe_changes(before, after),
+            "actions enqueue, allocate -> enqueue, allocate, backfill; "
+            "plugin binpack moved from tier 2 to tier 1; "
+            "plugin binpack argument binpack.cpu = 2 added; "
+            "plugin binpack argument binpack.weight 1 -> 10; "
+            "plugin drf enablePreemptable true -> false; "
+            "plugin proportion added (tier 2); "
+            "plugin gang removed (was in tier 1)");
 }
 
 }  // namespace
