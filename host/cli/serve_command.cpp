@@ -1,5 +1,6 @@
 // `scoria serve`: runs the scheduler as a service over the local store.
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -13,7 +14,6 @@
 #include "log/log.h"
 #include "model/error.h"
 #include "serve/service.h"
-#include "store/sqlite_db.h"
 
 namespace scoria::cli {
 
@@ -36,6 +36,8 @@ constexpr const char* kServeUsage =
     "                    [--leader-elect-resource-name NAME] [--lock-object-namespace NS]\n"
     "                    [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]\n"
     "                    [--leader-elect-retry-period 2s]\n"
+    "  Without --state-dir the store is kept in $STATE_DIRECTORY (systemd's StateDirectory=),\n"
+    "  else $XDG_STATE_HOME/scoria (by default ~/.local/state/scoria).\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
     "  it is required when --listen is not a loopback address.\n"
     "  --max-connections 0 (the default) derives the limit from the file descriptor limit.\n";
@@ -50,6 +52,23 @@ std::string read_token(const std::string& file) {
     token.pop_back();
   if (token.empty()) throw InputError(file + ": the token file is empty");
   return token;
+}
+
+/// Where the store is kept when --state-dir is not given: systemd's
+/// StateDirectory= (the first, if it names several), else the XDG state
+/// directory; never the current directory.
+std::filesystem::path default_state_dir() {
+  if (const char* systemd = std::getenv("STATE_DIRECTORY"); systemd != nullptr && *systemd) {
+    const std::string_view dirs(systemd);
+    return std::filesystem::path(std::string(dirs.substr(0, dirs.find(':'))));
+  }
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/')
+    return std::filesystem::path(xdg) / "scoria";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/')
+    return std::filesystem::path(home) / ".local/state/scoria";
+  throw InputError(
+      "no state directory: give --state-dir DIR (or run under systemd with StateDirectory=, or "
+      "set XDG_STATE_HOME)");
 }
 
 bool parse_bool(std::string_view flag, const std::string& v) {
@@ -203,6 +222,7 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
     }
   }
   if (o.config.empty()) throw InputError(std::string("--config is required\n") + kServeUsage);
+  if (o.state_dir.empty()) o.state_dir = default_state_dir();
   if (!o.kubernetes) {
     if (!kubeconfig.empty() || !master.empty() || o.kube.leader_elect)
       log::write(log::kInfo, "serve",
@@ -223,21 +243,18 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
 }  // namespace
 
 int serve(std::span<const std::string_view> args) {
+  // A start that fails is one line naming the cause, and exit 2 (systemd
+  // and scripts tell it from a failure while serving, exit 1).
+  std::optional<serve::Service> service;
   try {
-    serve::Service service(parse(args));
-    return service.run();
-  } catch (const InputError& e) {
+    service.emplace(parse(args));
+  } catch (const std::exception& e) {
     std::cerr << "scoria: " << e.what() << "\n";
     return 2;
-  } catch (const store::StoreError& e) {
-    std::cerr << "scoria: " << e.what() << "\n";
-    return 1;
-  } catch (const http::ListenError& e) {
-    std::cerr << "scoria: " << e.what() << "\n";
-    return 1;
+  }
+  try {
+    return service->run();
   } catch (const std::exception& e) {
-    // A file system or system call failure outside the listener: say what
-    // it was, not that listening failed.
     std::cerr << "scoria: " << e.what() << "\n";
     return 1;
   }

@@ -31,29 +31,35 @@ bool is_loopback(std::string_view address) {
 }
 
 Service::Service(ServeOptions options) {
-  // State takes the state directory's lock before it opens the store.
-  state_ = std::make_unique<State>(std::move(options));
-  state_->load_config();
-  if (state_->options.kubernetes)
-    state_->kube_source = std::make_unique<kube::KubeCluster>(state_->options.kube);
-  http::ServerOptions http_options = state_->options.http;
-  http_options.address = state_->options.address;
-  http_options.port = state_->options.port;
-  auto guard = std::make_shared<RequestGuard>(state_->options.address, false, std::string());
-  state_->server = std::make_unique<http::Server>(
-      state_->io, http_options,
+  // Whatever can be checked is, before the state directory is touched: the
+  // config and its plugins, the source, the address to listen on.
+  State::Loaded loaded = State::load(options);
+  std::unique_ptr<kube::KubeCluster> kube_source;
+  if (options.kubernetes) kube_source = std::make_unique<kube::KubeCluster>(options.kube);
+  http::ServerOptions http_options = options.http;
+  http_options.address = options.address;
+  http_options.port = options.port;
+  auto guard = std::make_shared<RequestGuard>(options.address, false, std::string());
+  // Requests are handled once run() runs the loop, by then with state_ set.
+  auto server = std::make_unique<http::Server>(
+      io_, http_options,
       [this, guard](const http::Request& request, const asio::ip::tcp::endpoint& peer) {
         if (auto refused = guard->check(request)) return std::move(*refused);
         return route(request, peer);
       });
   // Whether the bound address is loopback, not what the flag looked like: a
   // name may resolve anywhere.
-  const bool loopback = state_->server->address().is_loopback();
-  if (!loopback && state_->options.token.empty())
-    throw InputError("--listen " + state_->options.address +
+  const bool loopback = server->address().is_loopback();
+  if (!loopback && options.token.empty())
+    throw InputError("--listen " + options.address +
                      " reaches beyond this machine: give a bearer token for writes "
                      "(--token-file FILE or SCORIA_TOKEN), or listen on 127.0.0.1");
-  *guard = RequestGuard(state_->options.address, loopback, state_->options.token);
+  *guard = RequestGuard(options.address, loopback, options.token);
+  // State takes the state directory's lock before it opens the store.
+  state_ = std::make_unique<State>(io_, std::move(options));
+  state_->adopt(std::move(loaded));
+  state_->kube_source = std::move(kube_source);
+  state_->server = std::move(server);
 }
 
 Service::~Service() = default;
@@ -69,8 +75,8 @@ int Service::run() {
   if (s.kube_source) s.kube_source->start();
   s.wait_signal();
   s.watch_config();
-  asio::post(s.io, [&s] { s.tick(); });
-  s.io.run();
+  asio::post(io_, [&s] { s.tick(); });
+  io_.run();
   if (s.abandoned) {
     // The session thread cannot be joined, and nothing it uses may be
     // destroyed under it: end the process here. Every acknowledged write is

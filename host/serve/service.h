@@ -25,8 +25,8 @@ namespace scoria::serve {
 
 struct ServeOptions {
   std::filesystem::path config;
-  std::filesystem::path state_dir = ".";  // holds store.db
-  std::filesystem::path dump_dir;         // SIGUSR2 dumps; the state dir if empty
+  std::filesystem::path state_dir;  // holds store.db (the command line resolves a default)
+  std::filesystem::path dump_dir;   // SIGUSR2 dumps; the state dir if empty
   std::string address = "127.0.0.1";
   unsigned short port = 8080;  // 0: ephemeral; the bound port is logged
   std::string token;           // bearer token for writes (required beyond loopback)
@@ -52,8 +52,11 @@ struct ServeOptions {
 
 class Service {
  public:
-  /// Opens the store, loads the config and plugins, binds the listener.
-  /// Throws InputError (bad config, unsafe options) or StoreError.
+  /// Loads the config and plugins and binds the listener, then takes the
+  /// state directory and opens the store: nothing is written there unless
+  /// everything else is sound. Throws InputError (bad config, unsafe
+  /// options, a state directory another serve holds), ListenError or
+  /// StoreError.
   explicit Service(ServeOptions options);
   ~Service();
   Service(const Service&) = delete;
@@ -67,6 +70,8 @@ class Service {
   http::Reply route(const http::Request& request, const boost::asio::ip::tcp::endpoint& peer);
   http::Reply answer(const http::Request& request, const boost::asio::ip::tcp::endpoint& peer);
 
+  // Declared first, so destroyed last: everything in State uses it.
+  boost::asio::io_context io_;
   std::unique_ptr<State> state_;
 };
 

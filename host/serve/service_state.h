@@ -70,9 +70,10 @@ inline void warn(const std::string& message) { log::write(log::kWarning, kWho, m
 }  // namespace state_detail
 
 struct Service::State {
-  explicit State(ServeOptions o)
+  State(asio::io_context& loop, ServeOptions o)
       : options(std::move(o)),
         lock(options.state_dir),
+        io(loop),
         store(options.state_dir / "store.db"),
         watchers(store),
         cluster(store, &watchers),
@@ -90,7 +91,7 @@ struct Service::State {
   ServeOptions options;
   // Taken before the store is opened; released when the process ends.
   StateDirLock lock;
-  asio::io_context io;
+  asio::io_context& io;  // the service's, which outlives this
   store::ObjectStore store;
   WatchHub watchers;
   LocalCluster cluster;
@@ -151,10 +152,16 @@ struct Service::State {
     return options.period_ms.value_or(scheduler ? scheduler->config().schedule_period_ms : 1000);
   }
 
-  // A config and the plugins it names; InputError if either is bad. Only
-  // the plugins the config names are loaded: nothing else in the plugin
-  // directories runs inside the service.
-  void load_config() {
+  // A config and the plugins it names, loaded.
+  struct Loaded {
+    std::unique_ptr<plugin::PluginRegistry> registry;
+    std::shared_ptr<scheduler::Scheduler> scheduler;
+  };
+
+  // The config `options` names and the plugins it names; InputError if
+  // either is bad. Only the plugins the config names are loaded: nothing
+  // else in the plugin directories runs inside the service.
+  static Loaded load(const ServeOptions& options) {
     config::SchedulerConfig conf = config::load_config(options.config);
     std::vector<std::filesystem::path> dirs = options.plugin_dirs;
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
@@ -170,14 +177,23 @@ struct Service::State {
     std::vector<std::string> names = conf.actions;
     for (const auto& tier : conf.tiers)
       for (const auto& option : tier.plugins) names.push_back(option.name);
-    auto fresh = std::make_unique<plugin::PluginRegistry>();
-    fresh->set_allow_writable(options.allow_writable_plugins);
-    fresh->load_named(dirs, names);
-    auto made = std::make_shared<scheduler::Scheduler>(*fresh, std::move(conf));
-    made->set_tracker(&tracker);
-    scheduler = std::move(made);
-    registry = std::move(fresh);
+    Loaded loaded;
+    loaded.registry = std::make_unique<plugin::PluginRegistry>();
+    loaded.registry->set_allow_writable(options.allow_writable_plugins);
+    loaded.registry->load_named(dirs, names);
+    loaded.scheduler = std::make_shared<scheduler::Scheduler>(*loaded.registry, std::move(conf));
+    return loaded;
   }
+
+  // Schedules with `loaded` from now on; the session under way, if any,
+  // keeps the scheduler it started with.
+  void adopt(Loaded loaded) {
+    loaded.scheduler->set_tracker(&tracker);
+    scheduler = std::move(loaded.scheduler);
+    registry = std::move(loaded.registry);
+  }
+
+  void load_config() { adopt(load(options)); }
 
   void reload_config(std::string_view why) {
     try {

@@ -96,12 +96,92 @@ TEST(StateDir, TheLockGoesWithTheProcessEvenAfterKill9) {
 TEST(StateDir, CreatedWithMode0700) {
   TempDir dir;
   const fs::path state = dir.path() / "fresh" / "state";
-  const Exit done = run_scoria({"serve", "--config", copy_config(dir.path()).string(),
-                                "--state-dir", state.string(), "--listen", "256.1.1.1:0"});
-  ASSERT_TRUE(fs::is_directory(state)) << done.err;
+  {
+    std::vector<std::string> args = base_args(copy_config(dir.path()));
+    args.insert(args.end(), {"--state-dir", state.string()});
+    ServeProcess serve(dir.path() / "log", args, {}, false);
+    EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
+  }
+  ASSERT_TRUE(fs::is_directory(state));
   struct stat st {};
   ASSERT_EQ(::stat(state.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+// Every start that fails is one line naming the cause, exit 2, and leaves
+// nothing behind: the config and the address are checked before the state
+// directory is created.
+TEST(Startup, EachFailureIsOneLineExit2AndWritesNothing) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  ServeProcess first(dir.path() / "first", base_args(config));
+  const fs::path state = dir.path() / "never";
+  const std::string busy = "127.0.0.1:" + std::to_string(first.port());
+  const std::string missing_config = (dir.path() / "missing.toml").string();
+  std::ofstream(dir.path() / "bad.toml") << "actions = [\"allocate\"\n";
+  const std::string bad_config = (dir.path() / "bad.toml").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--config", config.string(), "--listen", busy}, "cannot listen on " + busy},
+      {{"--config", missing_config, "--port", "0"}, missing_config + ": cannot open it"},
+      {{"--config", bad_config, "--port", "0"}, "bad.toml"},
+      {{"--config", config.string(), "--port", "0", "--plugin-dir",
+        (dir.path() / "no-plugins").string()},
+       "no-plugins does not exist"},
+      {{"--config", config.string(), "--listen", "0.0.0.0:0"}, "give a bearer token"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"serve", "--state-dir", state.string()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const Exit done = run_scoria(args);
+    ASSERT_TRUE(WIFEXITED(done.status)) << done.err;
+    EXPECT_EQ(WEXITSTATUS(done.status), 2) << done.err;
+    EXPECT_EQ(lines_in(done.err), 1) << done.err;
+    EXPECT_NE(done.err.find(c.says), std::string::npos) << done.err;
+    EXPECT_FALSE(fs::exists(state)) << c.says;
+  }
+}
+
+// Without --state-dir the store goes where systemd or XDG say, never into
+// the current directory; with neither, the start is refused.
+TEST(Startup, TheDefaultStateDirIsSystemdsOrXdgsNeverTheCurrentOne) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  const fs::path cwd = dir.path() / "cwd";
+  fs::create_directories(cwd);
+  const auto in_env = [&](const char* name, std::string value) {
+    return [&cwd, name, value] {
+      ::unsetenv("STATE_DIRECTORY");
+      ::unsetenv("XDG_STATE_HOME");
+      ::unsetenv("HOME");
+      if (name != nullptr) ::setenv(name, value.c_str(), 1);
+      if (::chdir(cwd.c_str()) != 0) ::_exit(98);
+    };
+  };
+  const Exit none =
+      run_scoria({"serve", "--config", config.string(), "--port", "0"}, in_env(nullptr, ""));
+  ASSERT_TRUE(WIFEXITED(none.status)) << none.err;
+  EXPECT_EQ(WEXITSTATUS(none.status), 2) << none.err;
+  EXPECT_NE(none.err.find("no state directory: give --state-dir"), std::string::npos) << none.err;
+
+  const fs::path xdg = dir.path() / "xdg";
+  {
+    ServeProcess serve(dir.path() / "log-xdg", base_args(config),
+                       in_env("XDG_STATE_HOME", xdg.string()), false);
+    EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
+  }
+  EXPECT_TRUE(fs::exists(xdg / "scoria" / "store.db"));
+  const fs::path systemd = dir.path() / "systemd";
+  {
+    ServeProcess serve(dir.path() / "log-systemd", base_args(config),
+                       in_env("STATE_DIRECTORY", systemd.string() + ":" + xdg.string()), false);
+    EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
+  }
+  EXPECT_TRUE(fs::exists(systemd / "store.db"));
+  EXPECT_TRUE(fs::is_empty(cwd));
 }
 
 // A read-only mount (root: a private mount namespace with a read-only
@@ -149,7 +229,8 @@ TEST(Listen, AnUnknownNameIsAnErrorNotACrash) {
       run_scoria({"serve", "--config", copy_config(dir.path()).string(), "--state-dir",
                   (dir.path() / "state").string(), "--listen", "no-such-host.invalid:0"});
   ASSERT_TRUE(WIFEXITED(done.status)) << done.err;
-  EXPECT_EQ(WEXITSTATUS(done.status), 1) << done.err;
+  EXPECT_EQ(WEXITSTATUS(done.status), 2) << done.err;  // a start that fails
+  EXPECT_FALSE(fs::exists(dir.path() / "state"));
   EXPECT_NE(done.err.find("no-such-host.invalid"), std::string::npos) << done.err;
 }
 

@@ -187,13 +187,13 @@ unsigned status_of(const std::string& response) {
 }
 
 ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args,
-                           const ChildSetup& setup)
+                           const ChildSetup& setup, bool pass_state_dir)
     : log_(state_dir / "serve.log") {
   std::filesystem::create_directories(state_dir);
   // A restart appends to the same log: look only at what this run writes.
   const size_t start = log().size();
-  args.insert(args.begin(),
-              {SCORIA_BINARY, "serve", "--port", "0", "--state-dir", state_dir.string()});
+  if (pass_state_dir) args.insert(args.begin(), {"--state-dir", state_dir.string()});
+  args.insert(args.begin(), {SCORIA_BINARY, "serve", "--port", "0"});
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {

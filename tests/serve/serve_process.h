@@ -68,9 +68,10 @@ unsigned status_of(const std::string& response);
 class ServeProcess {
  public:
   /// Starts `scoria serve` with `args` (its own --port 0 and --state-dir
-  /// are added) and waits for it to listen.
+  /// are added) and waits for it to listen. Without `pass_state_dir`, the
+  /// service chooses its state directory and `state_dir` holds only the log.
   ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args,
-               const ChildSetup& setup = {});
+               const ChildSetup& setup = {}, bool pass_state_dir = true);
   ~ServeProcess();
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
