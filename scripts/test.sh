@@ -30,12 +30,13 @@ export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
 # Tests labelled release-artifact check what a release build produces (the
 # .deb and its shared-library dependencies); a sanitized build is not one.
-# Four serve tests measure what the sanitizers change on purpose, and run in
-# the plain suite above only: a plugin that crashes while loading (ASan
-# reports the intended crash of the probe child), a watcher's RSS bound
-# (ASan's quarantine keeps freed memory) and descriptor exhaustion (ASan's
-# own descriptors and shadow memory).
+# Five serve tests measure what the sanitizers change on purpose, and run in
+# the plain suite above only: a plugin that crashes while loading or in a
+# hook (ASan reports the intended crash), a watcher's RSS bound (ASan's
+# quarantine keeps freed memory) and descriptor exhaustion (ASan's own
+# descriptors and shadow memory).
 distorted='Plugins\.Listing(SurvivesAFileThatCrashesWhenLoaded|NamesTheCrashingFileAndListsTheRest)'
+distorted+='|Crash\.APluginsCrashIsNamedAndTheNextStartReportsIt'
 distorted+='|Connections\.(AcceptBacksOffWhenOutOfDescriptors|AWatcherThatDoesNotReadIsCutOffAndMemoryStaysBounded)'
 status=0
 ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE release-artifact -E "$distorted" ||

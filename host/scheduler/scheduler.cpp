@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "model/error.h"
+#include "plugin/crash_report.h"
 #include "plugin/loaded_plugin.h"
 #include "plugin/plugin_ctx.h"
 
@@ -86,7 +87,10 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     hooks.hooks.struct_size = sizeof(scoria_hooks);
     const auto t = Clock::now();
     if (tracker_) tracker_->enter(p.option->name, "on_session_open");
-    const scoria_code opened = d.on_session_open(p.instance->state(), handle, &hooks.hooks);
+    const scoria_code opened = [&] {
+      const plugin::InPlugin in(p.option->name.c_str(), "on_session_open");
+      return d.on_session_open(p.instance->state(), handle, &hooks.hooks);
+    }();
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionOpen", ms_since(t)});
     if (opened != SCORIA_OK) {
       plugin::count_error(hooks.ctx, "on_session_open failed; plugin skipped this session");
@@ -101,6 +105,7 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     // Plugins' hooks run inside an action's on_execute, so a hang there is
     // reported as the action's.
     if (tracker_) tracker_->enter(a.name, "on_execute");
+    const plugin::InPlugin in(a.name.c_str(), "on_execute");
     if (a.instance->descriptor().on_execute(a.instance->state(), handle) != SCORIA_OK)
       plugin::count_error(a.instance->ctx(), "on_execute failed");
     if (timings) timings->actions_ms.emplace_back(a.name, ms_since(t));
@@ -112,6 +117,7 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     if (!d.on_session_close) continue;
     const auto t = Clock::now();
     if (tracker_) tracker_->enter(p.option->name, "on_session_close");
+    const plugin::InPlugin in(p.option->name.c_str(), "on_session_close");
     d.on_session_close(p.instance->state(), handle);
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionClose", ms_since(t)});
   }

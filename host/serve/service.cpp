@@ -8,6 +8,7 @@
 
 #include "log/log.h"
 #include "model/error.h"
+#include "plugin/crash_report.h"
 #include "serve/request_guard.h"
 #include "serve/service_state.h"
 
@@ -57,6 +58,13 @@ Service::Service(ServeOptions options) {
   *guard = RequestGuard(options.address, loopback, options.token);
   // State takes the state directory's lock before it opens the store.
   state_ = std::make_unique<State>(io_, std::move(options));
+  // A crash from here on names its plugin, and the next start says so.
+  const std::filesystem::path& dir = state_->options.state_dir;
+  if (const auto crash = plugin::take_crash_report(dir))
+    log::write(log::kWarning, "serve",
+               "restarted after a crash (" + std::to_string(crash->count) +
+                   " so far in this state directory): " + crash->line);
+  plugin::install_crash_handler(dir);
   state_->adopt(std::move(loaded));
   state_->kube_source = std::move(kube_source);
   state_->server = std::move(server);

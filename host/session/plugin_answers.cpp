@@ -12,6 +12,18 @@ namespace scoria::session {
 
 namespace {
 
+// Counts the error; true for the first one of `hook` in this session, which
+// is the one to log. Several threads may race here: one of them wins.
+bool count_and_first(PluginHooks& p, Answer hook) {
+  if (p.ctx != nullptr) p.ctx->errors.fetch_add(1, std::memory_order_relaxed);
+  const uint32_t bit = 1u << static_cast<unsigned>(hook);
+  const uint32_t before =
+      std::atomic_ref<uint32_t>(p.undefined_logged).fetch_or(bit, std::memory_order_relaxed);
+  return (before & bit) == 0;
+}
+
+}  // namespace
+
 std::string_view hook_name(Answer hook) {
   switch (hook) {
     case Answer::Predicate:
@@ -33,18 +45,6 @@ std::string_view hook_name(Answer hook) {
   }
   return "a hook";
 }
-
-// Counts the error; true for the first one of `hook` in this session, which
-// is the one to log. Several threads may race here: one of them wins.
-bool count_and_first(PluginHooks& p, Answer hook) {
-  if (p.ctx != nullptr) p.ctx->errors.fetch_add(1, std::memory_order_relaxed);
-  const uint32_t bit = 1u << static_cast<unsigned>(hook);
-  const uint32_t before =
-      std::atomic_ref<uint32_t>(p.undefined_logged).fetch_or(bit, std::memory_order_relaxed);
-  return (before & bit) == 0;
-}
-
-}  // namespace
 
 bool defined_code(int c) { return c >= SCORIA_OK && c <= SCORIA_NOT_FOUND; }
 

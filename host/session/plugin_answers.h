@@ -26,6 +26,9 @@ enum class Answer : uint8_t {
   Reclaimable,
 };
 
+/// The hook's name in scoria_hooks ("on_predicate"); a string literal.
+std::string_view hook_name(Answer hook);
+
 /// A value of scoria_code's documented enum (SCORIA_OK .. SCORIA_NOT_FOUND),
 /// taken as the int that crossed the ABI.
 bool defined_code(int c);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/resource.h"
+#include "plugin/crash_report.h"
 #include "plugin/reason_table.h"
 #include "session/statement.h"
 #include "session/task_status.h"
@@ -191,13 +192,19 @@ void Session::node_remove_task(Node& node, Task& task) {
 void Session::fire_allocate(const Task& task) {
   for (auto& tier : tiers_)
     for (auto& p : tier)
-      if (p.hooks.on_allocate) p.hooks.on_allocate(p.hooks.user_data, &task);
+      if (p.hooks.on_allocate) {
+        const plugin::InPlugin in(p.name.c_str(), "on_allocate");
+        p.hooks.on_allocate(p.hooks.user_data, &task);
+      }
 }
 
 void Session::fire_deallocate(const Task& task) {
   for (auto& tier : tiers_)
     for (auto& p : tier)
-      if (p.hooks.on_deallocate) p.hooks.on_deallocate(p.hooks.user_data, &task);
+      if (p.hooks.on_deallocate) {
+        const plugin::InPlugin in(p.name.c_str(), "on_deallocate");
+        p.hooks.on_deallocate(p.hooks.user_data, &task);
+      }
 }
 
 bool Session::action_enabled(std::string_view action) const {

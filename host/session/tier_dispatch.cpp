@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <utility>
 
 #include "model/resource.h"
+#include "plugin/crash_report.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
 #include "session/plugin_answers.h"
@@ -83,6 +85,14 @@ NodeAnswer judge(PluginHooks& p, Answer hook, int c, uint32_t reason, uint32_t u
   return {};
 }
 
+// Calls `fn`, one of `p`'s hooks named `hook`, with the thread marked as in
+// it: a crash inside names the plugin (plugin/crash_report.h).
+template <class Fn, class... Args>
+auto call(const PluginHooks& p, const char* hook, Fn fn, Args&&... args) {
+  const plugin::InPlugin in(p.name.c_str(), hook);
+  return fn(p.hooks.user_data, std::forward<Args>(args)...);
+}
+
 // Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
 template <class Fn>
 void each(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Fn&& fn) {
@@ -93,12 +103,13 @@ void each(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Fn&& fn) {
 
 // First non-zero comparison of `hook` across tiers, or 0.
 template <class Hook, class... Args>
-int first_order(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, Args... args) {
+int first_order(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook,
+                const char* name, Args... args) {
   for (auto& tier : tiers)
     for (auto& p : tier) {
       auto fn = p.hooks.*hook;
       if (fn == nullptr || !on(p, flag)) continue;
-      if (int c = fn(p.hooks.user_data, args...); c != 0) return c;
+      if (int c = call(p, name, fn, args...); c != 0) return c;
     }
   return 0;
 }
@@ -117,7 +128,9 @@ bool pod_index(const std::string& name, long& out) {
 }  // namespace
 
 bool Session::job_less(const Job& l, const Job& r) {
-  if (int c = first_order(tiers_, Flag::JobOrder, &scoria_hooks::on_job_order, &l, &r); c != 0)
+  if (int c =
+          first_order(tiers_, Flag::JobOrder, &scoria_hooks::on_job_order, "on_job_order", &l, &r);
+      c != 0)
     return c < 0;
   if (l.group->creation_ms != r.group->creation_ms)
     return l.group->creation_ms < r.group->creation_ms;
@@ -125,14 +138,18 @@ bool Session::job_less(const Job& l, const Job& r) {
 }
 
 bool Session::queue_less(const Queue& l, const Queue& r) {
-  if (int c = first_order(tiers_, Flag::QueueOrder, &scoria_hooks::on_queue_order, &l, &r); c != 0)
+  if (int c = first_order(tiers_, Flag::QueueOrder, &scoria_hooks::on_queue_order, "on_queue_order",
+                          &l, &r);
+      c != 0)
     return c < 0;
   if (l.spec->creation_ms != r.spec->creation_ms) return l.spec->creation_ms < r.spec->creation_ms;
   return l.spec->name < r.spec->name;
 }
 
 bool Session::task_less(const Task& l, const Task& r) {
-  if (int c = first_order(tiers_, Flag::TaskOrder, &scoria_hooks::on_task_order, &l, &r); c != 0)
+  if (int c = first_order(tiers_, Flag::TaskOrder, &scoria_hooks::on_task_order, "on_task_order",
+                          &l, &r);
+      c != 0)
     return c < 0;
   long li = 0, ri = 0;
   if (pod_index(l.pod->name, li) && pod_index(r.pod->name, ri) && li != ri) return li < ri;
@@ -144,7 +161,9 @@ bool Session::victim_queue_less(const Queue& l, const Queue& r, const Task* pree
   for (auto& tier : tiers_)
     for (auto& p : tier) {
       if (p.hooks.on_victim_queue_order == nullptr) continue;
-      if (int c = p.hooks.on_victim_queue_order(p.hooks.user_data, &l, &r, preemptor); c != 0)
+      if (int c =
+              call(p, "on_victim_queue_order", p.hooks.on_victim_queue_order, &l, &r, preemptor);
+          c != 0)
         return c < 0;
     }
   return !queue_less(l, r);
@@ -262,9 +281,9 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
         if (s.alive.empty()) return;
         s.codes.assign(s.alive.size(), SCORIA_OK);
         s.reasons.assign(s.alive.size(), 0);
-        const int rc = static_cast<int>(
-            p.hooks.on_predicate_batch(p.hooks.user_data, &task, s.alive.data(), s.alive.size(),
-                                       s.codes.data(), s.reasons.data()));
+        const int rc = static_cast<int>(call(p, "on_predicate_batch", p.hooks.on_predicate_batch,
+                                             &task, s.alive.data(), s.alive.size(), s.codes.data(),
+                                             s.reasons.data()));
         if (rc == SCORIA_SKIP) continue;
         // A batch that fails, or answers what no code means, refuses every
         // node it was asked about.
@@ -294,7 +313,7 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
           if (!pass_[i]) continue;
           uint32_t reason = 0;
           const int c = static_cast<int>(
-              p.hooks.on_predicate(p.hooks.user_data, &task, rotated_[i], &reason));
+              call(p, "on_predicate", p.hooks.on_predicate, &task, rotated_[i], &reason));
           const NodeAnswer a = judge(p, Answer::Predicate, c, reason, undefined_answer_reason_);
           if (!a.refused) continue;
           pass_[i] = 0;
@@ -313,12 +332,12 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
       uint32_t r = 0;
       Answer hook = Answer::Predicate;
       if (p.hooks.on_predicate != nullptr) {
-        c = static_cast<int>(p.hooks.on_predicate(p.hooks.user_data, &task, &node, &r));
+        c = static_cast<int>(call(p, "on_predicate", p.hooks.on_predicate, &task, &node, &r));
       } else if (p.hooks.on_predicate_batch != nullptr) {
         hook = Answer::PredicateBatch;
         scoria_code one_code = SCORIA_OK;
-        const int rc = static_cast<int>(
-            p.hooks.on_predicate_batch(p.hooks.user_data, &task, &one, 1, &one_code, &r));
+        const int rc = static_cast<int>(call(p, "on_predicate_batch", p.hooks.on_predicate_batch,
+                                             &task, &one, 1, &one_code, &r));
         c = rc == SCORIA_OK ? code_at(&one_code) : rc;
       } else {
         continue;
@@ -354,8 +373,8 @@ void Session::node_scores(const Task& task, std::span<const Node* const> nodes, 
   each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
     if (p.hooks.on_node_order_batch != nullptr) {
       part.assign(nodes.size(), 0.0);
-      const int rc = static_cast<int>(p.hooks.on_node_order_batch(
-          p.hooks.user_data, &task, nodes.data(), nodes.size(), part.data()));
+      const int rc = static_cast<int>(call(p, "on_node_order_batch", p.hooks.on_node_order_batch,
+                                           &task, nodes.data(), nodes.size(), part.data()));
       if (!accepted(p, Answer::NodeOrderBatch, rc, "batch node order failed")) return;
       for (size_t i = 0; i < nodes.size(); ++i) {
         if (std::isfinite(part[i]))
@@ -368,7 +387,7 @@ void Session::node_scores(const Task& task, std::span<const Node* const> nodes, 
       for (size_t i = 0; i < nodes.size(); ++i) {
         double s = 0;
         const int rc =
-            static_cast<int>(p.hooks.on_node_order(p.hooks.user_data, &task, nodes[i], &s));
+            static_cast<int>(call(p, "on_node_order", p.hooks.on_node_order, &task, nodes[i], &s));
         if (!accepted(p, Answer::NodeOrder, rc, "node order failed")) continue;
         if (std::isfinite(s))
           scores[i] += s;
@@ -386,7 +405,7 @@ int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,
     for (auto& p : tier) {
       if (!on(p, Flag::BestNode) || p.hooks.on_best_node == nullptr) continue;
       int64_t i =
-          p.hooks.on_best_node(p.hooks.user_data, &task, nodes.data(), scores, nodes.size());
+          call(p, "on_best_node", p.hooks.on_best_node, &task, nodes.data(), scores, nodes.size());
       if (i >= 0 && static_cast<size_t>(i) < nodes.size()) return i;
     }
   // Highest score; ties go to the node listed first in the session.
@@ -412,7 +431,7 @@ bool Session::job_valid(const Job& job, std::string* message) {
       if (p.hooks.on_job_valid == nullptr) continue;
       buf[0] = '\0';
       const int c =
-          static_cast<int>(p.hooks.on_job_valid(p.hooks.user_data, &job, buf, sizeof buf));
+          static_cast<int>(call(p, "on_job_valid", p.hooks.on_job_valid, &job, buf, sizeof buf));
       if (c == SCORIA_OK || c == SCORIA_SKIP) continue;
       buf[sizeof buf - 1] = '\0';
       if (message) *message = buf;
@@ -424,7 +443,7 @@ bool Session::job_valid(const Job& job, std::string* message) {
 bool Session::job_ready(const Job& job) {
   bool ready = true;
   each(tiers_, Flag::JobReady, [&](PluginHooks& p) {
-    if (ready && p.hooks.on_job_ready && !p.hooks.on_job_ready(p.hooks.user_data, &job))
+    if (ready && p.hooks.on_job_ready && !call(p, "on_job_ready", p.hooks.on_job_ready, &job))
       ready = false;
   });
   return ready;
@@ -441,7 +460,7 @@ bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, An
     for (auto& p : tier) {
       auto fn = p.hooks.*hook;
       if (fn == nullptr || !on(p, flag)) continue;
-      const int v = static_cast<int>(fn(p.hooks.user_data, &job));
+      const int v = static_cast<int>(call(p, hook_name(answer).data(), fn, &job));
       if (!defined_vote(v)) {
         undefined_code(p, answer, v, "it counts as a reject");
         return false;
@@ -470,7 +489,8 @@ void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hoo
       auto fn = p.hooks.*hook;
       if (fn == nullptr || !on(p, flag)) continue;
       std::fill(mine.begin(), mine.end(), uint8_t{0});
-      const int v = static_cast<int>(fn(p.hooks.user_data, &who, cands.data(), n, mine.data()));
+      const int v = static_cast<int>(
+          call(p, hook_name(answer).data(), fn, &who, cands.data(), n, mine.data()));
       if (!defined_vote(v)) {
         // Fails closed: nothing is evicted on an answer nobody defined.
         undefined_code(p, answer, v, "no task is evicted");
@@ -508,7 +528,7 @@ bool Session::job_enqueueable(const Job& job) {
 
 void Session::job_enqueued(const Job& job) {
   each(tiers_, Flag::JobEnqueued, [&](PluginHooks& p) {
-    if (p.hooks.on_job_enqueued) p.hooks.on_job_enqueued(p.hooks.user_data, &job);
+    if (p.hooks.on_job_enqueued) call(p, "on_job_enqueued", p.hooks.on_job_enqueued, &job);
   });
 }
 
@@ -519,7 +539,7 @@ bool Session::job_starving(const Job& job) {
     for (auto& p : tier) {
       if (p.hooks.on_job_starving == nullptr || !on(p, Flag::JobStarving)) continue;
       found = true;
-      if (!p.hooks.on_job_starving(p.hooks.user_data, &job)) return false;
+      if (!call(p, "on_job_starving", p.hooks.on_job_starving, &job)) return false;
     }
     if (found) return true;
   }
@@ -529,7 +549,8 @@ bool Session::job_starving(const Job& job) {
 bool Session::overused(const Queue& queue) {
   bool over = false;
   each(tiers_, Flag::Overused, [&](PluginHooks& p) {
-    if (!over && p.hooks.on_overused && p.hooks.on_overused(p.hooks.user_data, &queue)) over = true;
+    if (!over && p.hooks.on_overused && call(p, "on_overused", p.hooks.on_overused, &queue))
+      over = true;
   });
   return over;
 }
@@ -537,7 +558,8 @@ bool Session::overused(const Queue& queue) {
 bool Session::allocatable(const Queue& queue, const Task& task) {
   bool ok = true;
   each(tiers_, Flag::Allocatable, [&](PluginHooks& p) {
-    if (ok && p.hooks.on_allocatable && !p.hooks.on_allocatable(p.hooks.user_data, &queue, &task))
+    if (ok && p.hooks.on_allocatable &&
+        !call(p, "on_allocatable", p.hooks.on_allocatable, &queue, &task))
       ok = false;
   });
   return ok;
@@ -546,7 +568,8 @@ bool Session::allocatable(const Queue& queue, const Task& task) {
 bool Session::preemptive(const Queue& queue, const Task& task) {
   bool ok = true;
   each(tiers_, Flag::Preemptive, [&](PluginHooks& p) {
-    if (ok && p.hooks.on_preemptive && !p.hooks.on_preemptive(p.hooks.user_data, &queue, &task))
+    if (ok && p.hooks.on_preemptive &&
+        !call(p, "on_preemptive", p.hooks.on_preemptive, &queue, &task))
       ok = false;
   });
   return ok;
@@ -573,7 +596,7 @@ void Session::victim_tasks(std::span<const Task* const> tasks, uint8_t* selected
     for (auto& p : tier) {
       if (p.hooks.on_victim_tasks == nullptr || !on(p, Flag::Victim)) continue;
       std::fill(mine.begin(), mine.end(), uint8_t{0});
-      p.hooks.on_victim_tasks(p.hooks.user_data, tasks.data(), n, mine.data());
+      call(p, "on_victim_tasks", p.hooks.on_victim_tasks, tasks.data(), n, mine.data());
       for (size_t i = 0; i < n; ++i)
         if (mine[i]) selected[i] = 1, any = true;
     }

@@ -196,5 +196,39 @@ TEST(Watchdog, AHungPluginIsNamedStopsThePingsAndSigtermStillEnds) {
       << serve.log();
 }
 
+// A plugin that crashes in a hook takes the process down (plugins share it
+// and cannot be isolated), but the last line names the plugin and the hook,
+// and the next start on the state directory reports it, counted.
+TEST(Crash, APluginsCrashIsNamedAndTheNextStartReportsIt) {
+  TempDir dir;
+  const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"crash_in_hook\" }]\n";
+  const fs::path config = copy_config(dir.path(), tier);
+  {
+    ServeProcess serve(dir.path() / "state",
+                       {"--config", config.string(), "--plugin-dir",
+                        (kFixtures / "crash_in_hook").string(), "--schedule-period", "100"});
+    const std::string cluster =
+        "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+        "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
+        "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: ns}\n"
+        "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n";
+    http(serve.port(), "POST", "/api/v1/objects", cluster);
+    const int status = serve.wait_for(20s);
+    ASSERT_NE(status, -1) << "the crashing plugin did not end the process\n" << serve.log();
+    ASSERT_TRUE(WIFSIGNALED(status)) << serve.log();
+    EXPECT_EQ(WTERMSIG(status), SIGSEGV);
+    EXPECT_NE(serve.log().find("fatal signal SIGSEGV in plugin crash_in_hook, hook on_predicate"),
+              std::string::npos)
+        << serve.log();
+  }
+  // Restarted, as systemd would, without the plugin.
+  ServeProcess again(dir.path() / "state", {"--config", copy_config(dir.path()).string()});
+  EXPECT_NE(again.log().find("restarted after a crash (1 so far in this state directory): fatal "
+                             "signal SIGSEGV in plugin crash_in_hook, hook on_predicate"),
+            std::string::npos)
+      << again.log();
+  EXPECT_EQ(http(again.port(), "GET", "/healthz").status, 200u);
+}
+
 }  // namespace
 }  // namespace scoria::test

@@ -1,0 +1,142 @@
+#include "plugin/crash_report.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace scoria::plugin {
+
+namespace {
+
+// What the signal handler reads: the crashing thread's marks, and what it
+// was given at start-up. Set once before any handler can run, or per thread.
+thread_local const char* t_plugin = nullptr;
+thread_local const char* t_hook = nullptr;
+
+constexpr std::array<int, 5> kSignals = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+// The report file's path, copied at install (no allocation in the handler).
+char g_report[4096] = {};
+struct sigaction g_previous[kSignals.size()] = {};
+
+const char* signal_name(int signo) {
+  switch (signo) {
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGILL:
+      return "SIGILL";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGABRT:
+      return "SIGABRT";
+    default:
+      return "a fatal signal";
+  }
+}
+
+// Appends `text` to the fixed buffer, as far as it fits.
+void append(char* out, size_t capacity, size_t& used, const char* text) {
+  for (; *text != '\0' && used + 1 < capacity; ++text) out[used++] = *text;
+  out[used] = '\0';
+}
+
+void on_fatal_signal(int signo, siginfo_t* info, void* context) {
+  char line[1024];
+  size_t n = 0;
+  append(line, sizeof line, n, "scoria: fatal signal ");
+  append(line, sizeof line, n, signal_name(signo));
+  if (t_plugin != nullptr) {
+    append(line, sizeof line, n, " in plugin ");
+    append(line, sizeof line, n, t_plugin);
+    append(line, sizeof line, n, ", hook ");
+    append(line, sizeof line, n, t_hook != nullptr ? t_hook : "(unknown)");
+    append(line, sizeof line, n,
+           "; plugins run inside the service's process and cannot be isolated, so the "
+           "service ends (systemd restarts it); remove or fix the plugin\n");
+  } else {
+    append(line, sizeof line, n, " in the host (no plugin hook was running); the service ends\n");
+  }
+  [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line, n);
+  if (g_report[0] != '\0') {
+    const int fd = ::open(g_report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      ignored = ::write(fd, line, n);
+      ::close(fd);
+    }
+  }
+  // The signal takes its course: the handler before this one, or the
+  // default action, which ends the process (the fault recurs on return).
+  for (size_t i = 0; i < kSignals.size(); ++i) {
+    if (kSignals[i] != signo) continue;
+    const struct sigaction& before = g_previous[i];
+    if ((before.sa_flags & SA_SIGINFO) != 0 && before.sa_sigaction != nullptr) {
+      before.sa_sigaction(signo, info, context);
+      return;
+    }
+    if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN &&
+        before.sa_handler != nullptr) {
+      before.sa_handler(signo);
+      return;
+    }
+  }
+  std::signal(signo, SIG_DFL);
+  ::raise(signo);
+}
+
+}  // namespace
+
+InPlugin::InPlugin(const char* plugin, const char* hook) noexcept
+    : plugin_(t_plugin), hook_(t_hook) {
+  t_plugin = plugin;
+  t_hook = hook;
+}
+
+InPlugin::~InPlugin() {
+  t_plugin = plugin_;
+  t_hook = hook_;
+}
+
+void install_crash_handler(const std::filesystem::path& dir) {
+  // Once per process: a second install would chain the handler to itself.
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  const std::string path = (dir / "crash-report").string();
+  if (path.size() < sizeof g_report) std::memcpy(g_report, path.c_str(), path.size() + 1);
+  for (size_t i = 0; i < kSignals.size(); ++i) {
+    struct sigaction action {};
+    action.sa_sigaction = on_fatal_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(kSignals[i], &action, &g_previous[i]);
+  }
+}
+
+std::optional<CrashReport> take_crash_report(const std::filesystem::path& dir) {
+  const std::filesystem::path report = dir / "crash-report";
+  std::ifstream in(report);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  CrashReport crash{text.str(), 1};
+  while (!crash.line.empty() && crash.line.back() == '\n') crash.line.pop_back();
+  if (crash.line.starts_with("scoria: ")) crash.line.erase(0, 8);
+  const std::filesystem::path counter = dir / "crash-count";
+  if (std::ifstream count(counter); count) {
+    size_t before = 0;
+    if (count >> before) crash.count = before + 1;
+  }
+  std::ofstream(counter) << crash.count << "\n";
+  std::error_code ec;
+  std::filesystem::remove(report, ec);
+  return crash;
+}
+
+}  // namespace scoria::plugin

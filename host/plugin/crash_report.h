@@ -1,0 +1,47 @@
+// Which plugin a crash came from. Plugins are shared objects in the host's
+// process: one that crashes (a bad pointer, an abort) takes the service down,
+// and nothing can isolate it short of another process. What the host can do
+// is say which plugin and hook the crashing thread was running, in one line
+// on standard error and in a file the next start reports, before the signal
+// takes its course (and systemd restarts the service).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace scoria::plugin {
+
+/// Marks the calling thread as running `plugin`'s `hook` (both string
+/// literals or strings that outlive the mark) until destroyed. Cheap: two
+/// thread-local stores.
+class InPlugin {
+ public:
+  InPlugin(const char* plugin, const char* hook) noexcept;
+  ~InPlugin();
+  InPlugin(const InPlugin&) = delete;
+  InPlugin& operator=(const InPlugin&) = delete;
+
+ private:
+  const char* plugin_;  // the marks this one hides, put back when it ends
+  const char* hook_;
+};
+
+/// Installs the handler of SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. It
+/// writes "fatal signal SIGSEGV in plugin NAME, hook on_predicate (...)",
+/// or "in the host", to standard error and to the file `crash-report` in
+/// `dir` (async-signal-safe calls only), then hands the signal to the
+/// handler installed before it (a sanitizer's) or to the default action.
+/// Call once, at start-up.
+void install_crash_handler(const std::filesystem::path& dir);
+
+/// A crash the last run in `dir` reported before it died.
+struct CrashReport {
+  std::string line;  // what the handler wrote
+  size_t count = 0;  // crashes reported in `dir` so far, this one included
+};
+/// The last run's crash report, if it died of one: counted (in the file
+/// `crash-count` in `dir`) and removed, so that each is reported once.
+std::optional<CrashReport> take_crash_report(const std::filesystem::path& dir);
+
+}  // namespace scoria::plugin
