@@ -10,13 +10,26 @@
 
 namespace scoria::cli {
 
+namespace {
+
+constexpr const char* kCheckConfigUsage =
+    "usage: scoria check-config CONF [--plugin-dir DIR]...\n"
+    "  Reads a scheduler config (TOML, or Volcano's YAML as it is) and checks that\n"
+    "  every action and plugin it names is found and loads: one line (\"ok\", with\n"
+    "  the counts), or each problem with its place and fix, and exit 2.\n";
+
+}  // namespace
+
 int check_config(std::span<const std::string_view> args) {
   std::string file;
   std::vector<std::filesystem::path> dirs;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--plugin-dir" && i + 1 < args.size())
       dirs.emplace_back(args[++i]);
-    else if (file.empty() && !args[i].starts_with("-"))
+    else if (args[i] == "-h" || args[i] == "--help") {
+      std::cout << kCheckConfigUsage;
+      return 0;
+    } else if (file.empty() && !args[i].starts_with("-"))
       file = args[i];
     else {
       std::cerr << "usage: scoria check-config CONF [--plugin-dir DIR]...\n";

@@ -10,11 +10,25 @@
 
 namespace scoria::cli {
 
+namespace {
+
+constexpr const char* kPluginsUsage =
+    "usage: scoria plugins [--plugin-dir DIR]...\n"
+    "  Lists the actions and plugins found in the plugin directories (--plugin-dir,\n"
+    "  then the built-in one): name, kind, version, ABI and file; and each file\n"
+    "  refused, with why. Every file is tried in a child process first, so one that\n"
+    "  crashes or hangs when loaded is listed as refused.\n";
+
+}  // namespace
+
 int plugins(std::span<const std::string_view> args) {
   std::vector<std::filesystem::path> dirs;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--plugin-dir" && i + 1 < args.size()) {
       dirs.emplace_back(args[++i]);
+    } else if (args[i] == "-h" || args[i] == "--help") {
+      std::cout << kPluginsUsage;
+      return 0;
     } else {
       std::cerr << "scoria plugins: unexpected argument \"" << args[i]
                 << "\"; usage: scoria plugins [--plugin-dir DIR]...\n";

@@ -3,6 +3,7 @@
 // code as `serve`, and prints the decisions.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,13 @@ struct Options {
   std::vector<std::string> files;
 };
 
+constexpr const char* kSimulateUsage =
+    "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
+    "                       [--plugin-dir DIR]... [-v N] FILE...\n"
+    "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
+    "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
+    "  decided: binds, pipelined pods, evictions, PodGroup phases and queue shares.\n"
+    "  --timings adds the load time and each session's time by action and plugin.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -66,8 +74,12 @@ Options parse(std::span<const std::string_view> args) {
       o.plugin_dirs.emplace_back(value(i));
     } else if (a == "-v" || a == "--v") {
       log::set_verbosity(std::stoi(value(i)));
+    } else if (a == "-h" || a == "--help") {
+      std::cout << kSimulateUsage;
+      std::exit(0);
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      throw InputError("simulate: unknown option " + std::string(a) + "; see `scoria --help`");
+      throw InputError("simulate: unknown option " + std::string(a) +
+                       "; see `scoria simulate --help`");
     } else {
       o.files.emplace_back(a);
     }
