@@ -99,6 +99,15 @@ def container(scoria, source):
             fail("the build stage does not run " + script)
         if script not in open(os.path.join(source, "scripts/test.sh")).read():
             fail(script + " is not what CI runs")
+    # `COPY . .` takes the repository: what a local build made must stay out.
+    ignored = [line.strip() for line in open(os.path.join(source, ".containerignore"))
+               if line.strip() and not line.startswith("#")]
+    for pattern in ("build", "build-*", ".git"):
+        if pattern not in ignored:
+            fail(".containerignore does not leave out " + pattern)
+    if os.path.realpath(os.path.join(source, ".dockerignore")) != \
+            os.path.realpath(os.path.join(source, ".containerignore")):
+        fail(".dockerignore is not .containerignore")
     users = [rest for word, rest in steps if word == "USER"]
     if not users or users[-1].split(":")[0] in ("root", "0"):
         fail("the image must run as a non-root user, USER is %s" % users)
