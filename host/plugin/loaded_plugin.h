@@ -8,6 +8,7 @@
 #include <boost/dll/shared_library.hpp>
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "plugin/plugin_ctx.h"
 
@@ -21,6 +22,7 @@ class LoadedPlugin {
   std::unique_ptr<scoria_plugin_ctx> ctx;
   const scoria_descriptor* descriptor = nullptr;
   std::filesystem::path file;
+  std::string sha256;  // of a private copy's bytes; empty when loaded from `file`
 };
 
 }  // namespace scoria::plugin

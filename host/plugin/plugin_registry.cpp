@@ -13,6 +13,7 @@
 #include "plugin/host_api.h"
 #include "plugin/loaded_plugin.h"
 #include "plugin/plugin_ctx.h"
+#include "plugin/private_copy.h"
 
 namespace scoria::plugin {
 
@@ -153,11 +154,36 @@ bool PluginRegistry::load(const fs::path& file) {
     if (auto why = probe_(file)) return refuse(*why);
   }
   auto plugin = std::make_shared<LoadedPlugin>();
+  std::string why;
+  const std::shared_ptr<const PrivateCopy> copy =
+      private_copies_ ? PrivateCopy::of(file, why) : nullptr;
+  if (private_copies_) {
+    if (!copy)
+      log::write(log::kWarning, "loader",
+                 file.string() + ": " + why +
+                     "; loaded from the file itself, so a new build installed there takes a "
+                     "restart, not a reload");
+  }
+  // Local symbol visibility: two plugins may define the same internal
+  // symbols without binding to each other's.
+  constexpr auto kMode = boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local;
+  bool from_copy = false;
   try {
-    // Local symbol visibility: two plugins may define the same internal
-    // symbols without binding to each other's.
-    plugin->library.load(boost::dll::fs::path(file.string()),
-                         boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+    if (copy) {
+      try {
+        plugin->library.load(boost::dll::fs::path(copy->path()), kMode);
+        from_copy = true;
+      } catch (const std::exception& e) {
+        // A policy may forbid executing in-memory files (noexec memfds, an
+        // LSM); the file itself still loads, only upgrades need a restart.
+        log::write(log::kWarning, "loader",
+                   file.string() + ": its in-memory copy cannot be mapped (" + e.what() +
+                       "); loaded from the file itself, so a new build installed there takes "
+                       "a restart, not a reload");
+      }
+    }
+    if (!plugin->library.is_loaded())
+      plugin->library.load(boost::dll::fs::path(file.string()), kMode);
   } catch (const std::exception& e) {
     return refuse(std::string("cannot be loaded (") + e.what() +
                   "); is it a shared object built for this machine?");
@@ -206,6 +232,7 @@ bool PluginRegistry::load(const fs::path& file) {
 
   plugin->descriptor = d;
   plugin->file = file;
+  if (from_copy) plugin->sha256 = copy->sha256();
   plugin->ctx->name = d->name;
   plugins_.push_back(std::move(plugin));
   return true;
@@ -216,7 +243,8 @@ std::vector<PluginInfo> PluginRegistry::list() const {
   for (const auto& p : plugins_) {
     const scoria_descriptor& d = *p->descriptor;
     out.push_back({d.name, static_cast<scoria_kind>(d.kind), d.version ? d.version : "",
-                   d.description ? d.description : "", d.abi_major, d.abi_minor, p->file});
+                   d.description ? d.description : "", d.abi_major, d.abi_minor, p->file,
+                   p->sha256});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);

@@ -28,6 +28,7 @@ struct PluginInfo {
   uint32_t abi_major;
   uint32_t abi_minor;
   std::filesystem::path file;
+  std::string sha256;  // of the bytes loaded, when loaded from a private copy
 };
 
 /// A file the loader refused, with the message saying why and what to do.
@@ -64,6 +65,13 @@ class PluginRegistry {
   using Probe = std::function<std::optional<std::string>(const std::filesystem::path&)>;
   void set_probe(Probe probe) { probe_ = std::move(probe); }
 
+  /// Loads each file from a private copy of its bytes (plugin/private_copy.h)
+  /// rather than from the file itself: what a long-running service does, so
+  /// that a reload picks up a new build installed at the same path and an
+  /// overwrite of an installed file cannot crash it. Where no copy can be
+  /// made, the file itself is loaded, with a warning.
+  void set_private_copies(bool on) { private_copies_ = on; }
+
   /// Loads one file. Returns false (and records a refusal) if refused.
   bool load(const std::filesystem::path& file);
 
@@ -80,6 +88,7 @@ class PluginRegistry {
   std::vector<std::shared_ptr<LoadedPlugin>> plugins_;
   std::vector<Refusal> refusals_;
   bool allow_writable_ = false;
+  bool private_copies_ = false;
   Probe probe_;
 
   /// True if `path` may be used; records a refusal (or logs a warning when

@@ -180,20 +180,39 @@ struct Service::State {
     Loaded loaded;
     loaded.registry = std::make_unique<plugin::PluginRegistry>();
     loaded.registry->set_allow_writable(options.allow_writable_plugins);
+    // So that a reload takes a new build installed over an old one.
+    loaded.registry->set_private_copies(true);
     loaded.registry->load_named(dirs, names);
     loaded.scheduler = std::make_shared<scheduler::Scheduler>(*loaded.registry, std::move(conf));
     return loaded;
   }
 
   // Schedules with `loaded` from now on; the session under way, if any,
-  // keeps the scheduler it started with.
+  // keeps the scheduler it started with. A plugin whose build changed is
+  // logged, old and new.
   void adopt(Loaded loaded) {
+    if (registry) log_upgrades(*registry, *loaded.registry);
     loaded.scheduler->set_tracker(&tracker);
     scheduler = std::move(loaded.scheduler);
     registry = std::move(loaded.registry);
   }
 
   void load_config() { adopt(load(options)); }
+
+  static void log_upgrades(const plugin::PluginRegistry& before,
+                           const plugin::PluginRegistry& after) {
+    const auto short_sha = [](const std::string& sha) { return sha.substr(0, 12); };
+    for (const plugin::PluginInfo& now : after.list())
+      for (const plugin::PluginInfo& was : before.list()) {
+        if (was.name != now.name || was.sha256 == now.sha256 || was.sha256.empty() ||
+            now.sha256.empty())
+          continue;
+        state_detail::info("plugin " + now.name + " reloaded from a new build of " +
+                           now.file.string() + ": version " + was.version + " (sha256 " +
+                           short_sha(was.sha256) + ") -> " + now.version + " (sha256 " +
+                           short_sha(now.sha256) + ")");
+      }
+  }
 
   void reload_config(std::string_view why) {
     try {

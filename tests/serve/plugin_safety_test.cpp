@@ -3,11 +3,13 @@
 // file that crashes when loaded, and a hung plugin is caught by the
 // session watchdog without keeping SIGTERM from ending the process.
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -194,6 +196,59 @@ TEST(Watchdog, AHungPluginIsNamedStopsThePingsAndSigtermStillEnds) {
   EXPECT_NE(serve.log().find("exiting with a hung session, in plugin hang hook on_session_open"),
             std::string::npos)
       << serve.log();
+}
+
+// The node a pod is bound to, or "" while it is not.
+std::string node_of(unsigned short port, const std::string& pod) {
+  const HttpResult r = http(port, "GET", "/api/v1/namespaces/ns/pods/" + pod);
+  if (r.status != 200) return "";
+  const auto object = nlohmann::json::parse(r.body);
+  return object["spec"].value("nodeName", "");
+}
+
+// A plugin upgraded under a running service: the new build copied over the
+// installed file (in place, as `cp` and package managers that do not
+// rename do it) and the config reloaded. The service survives the overwrite,
+// the next pod goes where the new build says, and the log names both builds.
+TEST(Plugins, AnUpgradeInstalledOverTheLoadedFileTakesEffectOnReload) {
+  TempDir dir;
+  const fs::path plugins = dir.path() / "plugins";
+  fs::create_directories(plugins);
+  fs::permissions(plugins, fs::perms(0755));
+  const fs::path installed = plugins / "scoria-upgrade.so";
+  fs::copy_file(kFixtures / "upgrade_v1" / "scoria-upgrade.so", installed);
+  const fs::path config = dir.path() / "scheduler.toml";
+  std::ofstream(config) << "actions = [\"enqueue\", \"allocate\"]\n"
+                           "[[tiers]]\nplugins = [{ name = \"gang\" }, { name = \"upgrade\" }]\n";
+  ServeProcess serve(dir.path() / "state", {"--config", config.string(), "--plugin-dir",
+                                            plugins.string(), "--schedule-period", "100"});
+  const auto node = [](const std::string& name) {
+    return "kind: Node\napiVersion: v1\nmetadata: {name: " + name +
+           "}\nstatus: {allocatable: {cpu: \"8\", memory: 8Gi, pods: \"10\"}}\n---\n";
+  };
+  const auto pod = [](const std::string& name) {
+    return "kind: Pod\napiVersion: v1\nmetadata: {name: " + name +
+           ", namespace: ns}\nspec: {containers: [{name: c, resources: {requests: {cpu: "
+           "\"1\"}}}]}\n";
+  };
+  ASSERT_EQ(
+      http(serve.port(), "POST", "/api/v1/objects", node("n1") + node("n2") + pod("a")).status,
+      200u);
+  ASSERT_TRUE(eventually([&] { return !node_of(serve.port(), "a").empty(); })) << serve.log();
+  EXPECT_EQ(node_of(serve.port(), "a"), "n1");
+
+  fs::copy_file(kFixtures / "upgrade_v2" / "scoria-upgrade.so", installed,
+                fs::copy_options::overwrite_existing);
+  serve.signal(SIGHUP);
+  ASSERT_TRUE(eventually([&] {
+    return serve.log().find("plugin upgrade reloaded from a new build") != std::string::npos;
+  })) << serve.log();
+  EXPECT_NE(serve.log().find("version 1.0.0 (sha256 "), std::string::npos) << serve.log();
+  EXPECT_NE(serve.log().find(") -> 2.0.0 (sha256 "), std::string::npos) << serve.log();
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", pod("b")).status, 200u);
+  ASSERT_TRUE(eventually([&] { return !node_of(serve.port(), "b").empty(); })) << serve.log();
+  EXPECT_EQ(node_of(serve.port(), "b"), "n2");
+  EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
 }
 
 // A plugin that crashes in a hook takes the process down (plugins share it
