@@ -94,19 +94,21 @@ DecisionReport DecisionReports::report(const session::Outcome& outcome,
                                "Pod is evicted, because of preemption or reclaim", now, random_()));
   }
   for (const auto& st : outcome.pod_groups) {
-    // Each pending member: PodScheduled=False and FailedScheduling, when its
-    // message changes (Volcano's taskUnschedulable writes both only then).
-    for (const std::string& pod : st.pending) {
-      std::string& said = pod_messages_[pod];
-      if (said == st.unschedulable) continue;
-      said = st.unschedulable;
-      out.pod_conditions.emplace_back(pod, json{{"type", "PodScheduled"},
-                                                {"status", "False"},
-                                                {"reason", "Unschedulable"},
-                                                {"message", st.unschedulable},
-                                                {"lastTransitionTime", when}});
-      out.events.push_back(event("Pod", "v1", pod, uid_of("Pod", pod), "FailedScheduling",
-                                 "Warning", st.unschedulable, now, random_()));
+    // Each member not placed: PodScheduled=False and FailedScheduling, when
+    // its reason or message changes (Volcano's taskUnschedulable writes
+    // both only then).
+    for (const auto& pending : st.pending) {
+      std::string text = std::string(pending.reason) + ": " + pending.message;
+      std::string& said = pod_messages_[pending.pod];
+      if (said == text) continue;
+      said = std::move(text);
+      out.pod_conditions.emplace_back(pending.pod, json{{"type", "PodScheduled"},
+                                                        {"status", "False"},
+                                                        {"reason", pending.reason},
+                                                        {"message", pending.message},
+                                                        {"lastTransitionTime", when}});
+      out.events.push_back(event("Pod", "v1", pending.pod, uid_of("Pod", pending.pod),
+                                 "FailedScheduling", "Warning", pending.message, now, random_()));
     }
     if (st.key.empty()) continue;
     const std::string phase = model::phase_name(st.phase);

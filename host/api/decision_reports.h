@@ -1,13 +1,12 @@
 // What a session's decisions look like to people and tools watching the
 // cluster, as Volcano's scheduler reports them: a Scheduled event per bound
-// pod, an Evict event per evicted pod, PodScheduled=False (Unschedulable)
-// and a FailedScheduling event on each pending member of an unschedulable
-// job, PodGroup status (phase, counts, the Unschedulable condition) with an
-// Unschedulable event on the PodGroup, and each Queue's allocated
-// resources. Conditions, statuses and their events are reported when they
-// change, not every session, so the writes stay bounded. Both cluster
-// sources write what this reports: the local store directly, the
-// Kubernetes source through the API server.
+// pod, an Evict event per evicted pod, PodScheduled=False (Unschedulable,
+// or Schedulable when only its gang holds it back) and a FailedScheduling
+// event on each pod left unplaced, PodGroup status (phase, counts, the Unschedulable condition)
+// with an Unschedulable event on the PodGroup, and each Queue's allocated resources. Conditions,
+// statuses and their events are reported when they change, not every session, so the writes stay
+// bounded. Both cluster sources write what this reports: the local store directly, the Kubernetes
+// source through the API server.
 #pragma once
 
 #include <chrono>
@@ -98,7 +97,7 @@ class DecisionReports {
  private:
   std::string component_;
   std::mt19937_64 random_;
-  std::unordered_map<std::string, std::string> pod_messages_;  // pending pod -> message
+  std::unordered_map<std::string, std::string> pod_messages_;  // pending pod -> "reason: message"
   std::unordered_map<std::string, std::pair<std::string, std::string>> group_status_;
   std::unordered_map<std::string, std::string> queue_allocated_;
 };

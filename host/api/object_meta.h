@@ -50,8 +50,10 @@ class ObjectMeta {
   /// deletionTimestamp are written.
   static std::string rfc3339(std::chrono::system_clock::time_point t);
 
- private:
+  /// A new metadata.uid (a version-4 UUID).
   std::string uid();
+
+ private:
   std::mt19937_64 random_;
 };
 

@@ -22,11 +22,13 @@
 // change (the service's event loop runs them one after the other).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -57,6 +59,8 @@ class ClusterCache {
   /// pod without one is placed too); set before the first change. Pods of
   /// other schedulers still occupy the nodes they run on.
   void set_scheduler_names(std::vector<std::string> names);
+  /// The names placed unless set_scheduler_names() says otherwise.
+  static constexpr std::array<std::string_view, 2> kDefaultSchedulerNames = {"volcano", "scoria"};
 
   /// The input of the next session. Valid until the cache changes.
   session::Snapshot snapshot() const;
@@ -196,7 +200,8 @@ class ClusterCache {
   // Pods whose implicit group needs its name (re)computed: (arrival, slot).
   std::vector<std::pair<uint64_t, uint32_t>> to_name_;
   uint64_t generation_ = 0;
-  std::vector<std::string> scheduler_names_{"volcano", "scoria"};
+  std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),
+                                            kDefaultSchedulerNames.end()};
 };
 
 }  // namespace scoria::cache

@@ -19,6 +19,7 @@
 #include "input/documents.h"
 #include "model/error.h"
 #include "serve/admission.h"
+#include "serve/pod_group_controller.h"
 #include "serve/watch_hub.h"
 #include "serve/written_objects.h"
 
@@ -421,9 +422,35 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   json object = body_object(request);
   meta_.on_create(object, r, at.namespace_);
   admit_create(r, object, store_);
+  if (r.kind == "Pod") create_implicit_group(object);
   store::Precondition pre;
   pre.must_not_exist = true;
   return answer(201, write(r, std::move(object), pre), request.version());
+}
+
+void KubeApi::create_implicit_group(json& pod) {
+  const json& meta = pod["metadata"];
+  const std::string key =
+      store_key(*api::find_kind("Pod"), meta.value("namespace", ""), meta.value("name", ""));
+  if (store_.get("Pod", key)) return;  // the pod's own create answers 409
+  std::optional<json> group = implicit_pod_group(pod);
+  if (!group) return;
+  const Resource& r = *api::find_kind("PodGroup");
+  meta_.on_create(*group, r, "");
+  store::Precondition pre;
+  pre.must_not_exist = true;
+  try {
+    write(r, std::move(*group), pre);
+  } catch (const ApiError& e) {
+    if (e.reason() != "AlreadyExists") throw;
+  }
+}
+
+void KubeApi::remove_owned_group(const json& pod) {
+  if (const auto key = owned_pod_group(pod, store_)) {
+    store_.remove("PodGroup", *key);
+    ++writes_;
+  }
 }
 
 http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at) {
@@ -526,6 +553,7 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
   if (done.status == store::PutResult::Conflict) throw api::conflict(r.group, r.plural, name);
   if (done.status == store::PutResult::Missing) throw api::not_found(r.group, r.plural, name);
   ++writes_;
+  if (r.kind == "Pod") remove_owned_group(object);
   if (r.kind == "Namespace") {
     // Everything in the namespace goes with it.
     for (const Resource& inner : api::resources()) {
@@ -598,8 +626,10 @@ void KubeApi::reap(std::chrono::system_clock::time_point now) {
     if (const auto pod = store_.get("Pod", it->first);
         pod && pod->json.find("\"deletionTimestamp\"") != std::string::npos &&
         store_.remove_if("Pod", it->first, pod->resource_version).status ==
-            store::PutResult::Written)
+            store::PutResult::Written) {
       removed = true;
+      remove_owned_group(json::parse(pod->json));
+    }
     it = terminating_.erase(it);
   }
   if (removed) watchers_.pump();

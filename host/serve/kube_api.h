@@ -63,6 +63,12 @@ class KubeApi {
   nlohmann::json delete_object(const api::Resource& r, const std::string& key,
                                const nlohmann::json& options);
 
+  /// Creates the PodGroup a new `pod` that names none gets (Volcano's
+  /// podgroup controller; see pod_group_controller.h), annotating the pod.
+  void create_implicit_group(nlohmann::json& pod);
+  /// Removes the PodGroup a removed `pod` owned, if any.
+  void remove_owned_group(const nlohmann::json& pod);
+
   /// Remembers a pod marked for deletion, until its grace period ends.
   void note_terminating(const std::string& key, const nlohmann::json& pod);
 

@@ -15,6 +15,7 @@
 #include "input/ordered_batches.h"
 #include "log/log.h"
 #include "model/error.h"
+#include "serve/pod_group_controller.h"
 #include "source/object_loader.h"
 
 namespace scoria::serve {
@@ -23,7 +24,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
 // Log entries read per query while catching up.
 constexpr size_t kEventBatch = 10000;
 // How long the events the scheduler writes are kept (the API server's
@@ -94,6 +94,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
 
   std::vector<store::ObjectWrite> writes;
   std::set<std::string> groups_here;
+  std::set<std::string> made;  // PodGroups made for pods naming none: not what was applied
   const auto add = [&](json object, std::string_view default_kind) {
     std::string kind_name = object.value("kind", std::string(default_kind));
     const KindInfo* kind = kind_by_name(kind_name);
@@ -102,6 +103,14 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
     object["apiVersion"] = api::api_version(*kind);
     std::string key = key_of(*kind, object);
     if (kind->kind == "PodGroup") groups_here.insert(key);
+    if (kind->kind == "Pod") {
+      if (std::optional<json> group = adopt_pod(object, key)) {
+        std::string group_key = key_of(*kind_by_name("PodGroup"), *group);
+        groups_here.insert(group_key);
+        made.insert(group_key);
+        writes.push_back({"PodGroup", std::move(group_key), group->dump()});
+      }
+    }
     writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
   };
   for (input::Document& doc : docs) {
@@ -131,13 +140,46 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
     if (w.kind == "Pod") stored_at_.try_emplace(w.key, now);
   ApplyResult result;
   result.resource_version = writes.empty() ? store_.latest_version() : store_.apply(writes);
-  for (const auto& w : writes) result.applied.push_back(w.kind + " " + w.key);
+  for (const auto& w : writes)
+    if (w.kind != "PodGroup" || !made.contains(w.key))
+      result.applied.push_back(w.kind + " " + w.key);
   return result;
+}
+
+std::optional<json> LocalCluster::adopt_pod(json& pod, const std::string& key) {
+  // A replacement keeps the group (and the uid it is owned through) that
+  // the stored pod has; a new pod naming none gets one, as Volcano's
+  // controller gives it (pod_group_controller.h).
+  json& meta = pod["metadata"];
+  if (!meta.is_object()) return std::nullopt;
+  if (meta.contains("annotations") && meta["annotations"].is_object() &&
+      meta["annotations"].contains(std::string(kGroupAnnotation)))
+    return std::nullopt;
+  if (const auto stored = store_.get("Pod", key)) {
+    const json old = json::parse(stored->json, nullptr, false);
+    const json& old_meta = old.is_object() ? old.value("metadata", json::object()) : json::object();
+    const std::string group =
+        old_meta.value("annotations", json::object()).value(std::string(kGroupAnnotation), "");
+    if (group.empty()) return std::nullopt;
+    if (!meta["annotations"].is_object()) meta["annotations"] = json::object();
+    meta["annotations"][std::string(kGroupAnnotation)] = group;
+    if (!meta.contains("uid") && old_meta.contains("uid")) meta["uid"] = old_meta["uid"];
+    return std::nullopt;
+  }
+  if (!meta.contains("uid")) meta["uid"] = meta_.uid();
+  std::optional<json> group = implicit_pod_group(pod);
+  if (group) group->at("metadata")["uid"] = meta_.uid();
+  return group;
 }
 
 bool LocalCluster::remove(const KindInfo& kind, std::string_view key) {
   if (kind.kind == "Pod") stored_at_.erase(std::string(key));
-  return store_.remove(kind.kind, key).has_value();
+  const auto pod = kind.kind == "Pod" ? store_.get("Pod", key) : std::nullopt;
+  if (!store_.remove(kind.kind, key)) return false;
+  if (pod)
+    if (const auto group = owned_pod_group(json::parse(pod->json, nullptr, false), store_))
+      store_.remove("PodGroup", *group);
+  return true;
 }
 
 bool LocalCluster::set_pod_phase(std::string_view key, std::string_view phase) {

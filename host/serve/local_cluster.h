@@ -114,6 +114,11 @@ class LocalCluster : public cache::ClusterSource {
                                  const nlohmann::json& condition, const std::string& uid,
                                  std::chrono::system_clock::time_point now, uint64_t suffix) const;
 
+  /// For a pod `apply()` is about to write at `key`: keeps the PodGroup
+  /// annotation (and uid) of the pod it replaces, or, for a new pod that
+  /// names no group, annotates it and returns the PodGroup to write with it.
+  std::optional<nlohmann::json> adopt_pod(nlohmann::json& pod, const std::string& key);
+
   store::ObjectStore& store_;
   WatchHub* watchers_;
   WrittenObjects written_;
@@ -131,6 +136,7 @@ class LocalCluster : public cache::ClusterSource {
   std::unordered_map<std::string, int64_t> undecodable_;
   // Events, conditions and statuses to write, reported when they change.
   api::DecisionReports reports_;
+  api::ObjectMeta meta_;  // uids for what apply() creates
   // The events this process wrote, oldest first, with when they expire.
   std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> event_expiry_;
   bool events_scanned_ = false;

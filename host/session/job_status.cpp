@@ -2,6 +2,7 @@
 // as Volcano's gang plugin and framework/session.go jobStatus do, and the
 // outcome handed back to the cache.
 #include <algorithm>
+#include <optional>
 
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -60,6 +61,42 @@ model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releas
 }
 
 }  // namespace
+
+std::optional<Outcome::PodGroupStatus::Pending> Session::unplaced(
+    const Task& task, const std::string& job_message) const {
+  // Volcano's TaskSchedulingReason, from the task's last transaction: a
+  // placement its gang discarded, a pipelined one, or why no node fit.
+  const model::Pod& pod = *task.pod;
+  const auto possibly = [&](int32_t node, const char* until) {
+    return "Pod " + pod.namespace_ + "/" + pod.name + " can possibly be assigned to " +
+           nodes_[static_cast<size_t>(node)].spec->name + ", once " + until;
+  };
+  using Pending = Outcome::PodGroupStatus::Pending;
+  switch (task.status) {
+    case SCORIA_TASK_PENDING:
+      if (task.last_discarded == SCORIA_TASK_ALLOCATED && task.last_discarded_node >= 0)
+        return Pending{task.views->uid, "Schedulable",
+                       possibly(task.last_discarded_node, "minAvailable is satisfied")};
+      if (task.last_discarded == SCORIA_TASK_PIPELINED && task.last_discarded_node >= 0)
+        return Pending{task.views->uid, "Unschedulable",
+                       possibly(task.last_discarded_node,
+                                "resource is released and minAvailable is satisfied")};
+      if (task.fit.recorded)
+        return Pending{task.views->uid, "Unschedulable", fit_error_text(task.fit)};
+      return Pending{task.views->uid, "Unschedulable",
+                     job_message.empty() ? "all nodes are unavailable" : job_message};
+    case SCORIA_TASK_ALLOCATED:
+      if (task.committed || task.node < 0) return std::nullopt;
+      return Pending{task.views->uid, "Schedulable",
+                     possibly(task.node, "minAvailable is satisfied")};
+    case SCORIA_TASK_PIPELINED:
+      if (task.node < 0) return std::nullopt;
+      return Pending{task.views->uid, "Unschedulable",
+                     possibly(task.node, "resource is released and minAvailable is satisfied")};
+    default:
+      return std::nullopt;
+  }
+}
 
 std::string Session::unschedulable_message(const Job& job) {
   // Volcano's gang message: "<unready>/<tasks> tasks in gang unschedulable:
@@ -131,9 +168,10 @@ Outcome Session::close() {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);
       out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
-      for (uint32_t t : job.tasks)
-        if (tasks_[t].status == SCORIA_TASK_PENDING) st.pending.push_back(tasks_[t].views->uid);
     }
+    if (job.status_count[0] + job.status_count[1] + job.status_count[2] > 0)
+      for (uint32_t t : job.tasks)
+        if (auto why = unplaced(tasks_[t], st.unschedulable)) st.pending.push_back(std::move(*why));
     st.phase = phase_of(job, unschedulable, releasing);
     st.running = job.status_count[5];
     st.succeeded = job.status_count[7];

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,6 +59,7 @@ struct scoria_task {
   // LastTransaction): a pending task that was placeable counts as such in
   // the gang's message.
   uint32_t last_discarded = 0;
+  int32_t last_discarded_node = -1;  // where it was headed then
   double* resreq = nullptr;
   double* init_resreq = nullptr;
   FitErrors fit;
@@ -140,9 +142,16 @@ struct Outcome {
     std::string unschedulable;  // condition message; empty if schedulable
     // Members by status, as Volcano's PodGroup status counts them.
     int32_t running = 0, succeeded = 0, failed = 0;
-    // The pending members ("ns/name") of an unschedulable job, which the
-    // message concerns (Volcano marks each PodScheduled=False with it).
-    std::vector<std::string> pending;
+    // Each member not placed this session, with why, as Volcano's
+    // TaskSchedulingReason says it: the PodScheduled=False condition it
+    // gets (reason "Unschedulable", or "Schedulable" when it fit before its
+    // gang was discarded) and the message.
+    struct Pending {
+      std::string pod;  // "ns/name"
+      const char* reason;
+      std::string message;
+    };
+    std::vector<Pending> pending;
   };
   std::vector<Bind> binds;
   std::vector<Bind> pipelined;
@@ -295,6 +304,10 @@ class Session {
   void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                        PredicateScratch& scratch);
   std::string unschedulable_message(const Job& job);
+  // Why `task` is not placed at close, if it is not; `job_message` is its
+  // job's unschedulable message, if any.
+  std::optional<Outcome::PodGroupStatus::Pending> unplaced(const Task& task,
+                                                           const std::string& job_message) const;
 
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;

@@ -65,6 +65,7 @@ void Statement::discard() {
   for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
     Task& task = *it->task;
     task.last_discarded = task.status;
+    task.last_discarded_node = task.node;
     Node& node = ssn_.nodes()[static_cast<size_t>(task.node)];
     ssn_.node_remove_task(node, task);
     ssn_.set_task_status(task, it->previous_status);

@@ -226,6 +226,91 @@ class Kubectl(unittest.TestCase):
         self.assertEqual(self.serve.kubectl("get", "node", "node-x", check=False).returncode, 1)
 
 
+PLAIN = """
+apiVersion: v1
+kind: Pod
+metadata: {name: NAME}
+spec:
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: "CPU"}}}]
+"""
+
+
+class PendingPods(unittest.TestCase):
+    """Why a pod waits, as Volcano shows it: a plain pod gets its own
+    PodGroup (podgroup-<uid>, owned by the pod, as vc-controller-manager
+    makes it) and PodScheduled=False with kube-scheduler's text."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve("pending")
+        cls.serve.kubectl("create", "-f", "-", stdin=NODES)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def pod(self, name):
+        return json.loads(self.serve.kubectl("get", "pod", name, "-o", "json").stdout)
+
+    def test_a_plain_pod_that_fits_nowhere_says_why_and_its_group_goes_with_it(self):
+        s = self.serve
+        s.kubectl("apply", "-f", "-", stdin=PLAIN.replace("NAME", "lonely").replace("CPU", "6"))
+        def condition():
+            for c in self.pod("lonely").get("status", {}).get("conditions") or []:
+                if c["type"] == "PodScheduled":
+                    return c
+            return None
+        cond = wait_for(condition)
+        self.assertIsNotNone(cond, s.log.name)
+        self.assertEqual((cond["status"], cond["reason"], cond["message"]),
+                         ("False", "Unschedulable", "0/2 nodes are available: 2 Insufficient cpu."))
+        described = s.kubectl("describe", "pod", "lonely").stdout
+        self.assertRegex(described, r"PodScheduled\s+False")
+        self.assertRegex(described, r"Warning\s+FailedScheduling\s+.*0/2 nodes are available: "
+                                    r"2 Insufficient cpu\.")
+
+        pod = self.pod("lonely")
+        group_name = "podgroup-" + pod["metadata"]["uid"]
+        self.assertEqual(pod["metadata"]["annotations"]["scheduling.k8s.io/group-name"], group_name)
+        listed = s.kubectl("get", "pg", "-o", "name").stdout.split()
+        self.assertIn("podgroup.scheduling.volcano.sh/" + group_name, listed)
+        def unschedulable_group():
+            group = json.loads(s.kubectl("get", "pg", group_name, "-o", "json").stdout)
+            return group if (group.get("status", {}).get("conditions") or []) else None
+        group = wait_for(unschedulable_group)
+        self.assertIsNotNone(group)
+        self.assertEqual(group["metadata"]["ownerReferences"],
+                         [{"apiVersion": "v1", "kind": "Pod", "name": "lonely",
+                           "uid": pod["metadata"]["uid"], "controller": True,
+                           "blockOwnerDeletion": True}])
+        self.assertEqual(group["spec"]["minMember"], 1)
+        self.assertEqual(group["spec"]["minResources"], {"cpu": "6"})
+        self.assertEqual(group["status"]["conditions"][0]["type"], "Unschedulable")
+        self.assertTrue(group["status"]["conditions"][0]["message"].endswith(
+            "Origin reason is lonely: 0/2 nodes are available: 2 Insufficient cpu."),
+            group["status"]["conditions"][0])
+        self.assertIn("Unschedulable", s.kubectl("describe", "pg", group_name).stdout)
+        ctl = subprocess.run([SCORIA, "ctl", "--server", f"http://127.0.0.1:{s.port}", "get",
+                              "podgroups"], capture_output=True, text=True, timeout=30)
+        self.assertIn(group_name, ctl.stdout, ctl.stderr)
+
+        # The pod goes, and its group with it (Kubernetes' garbage collector).
+        s.kubectl("delete", "pod", "lonely")
+        self.assertEqual(s.kubectl("get", "pg", group_name, check=False).returncode, 1)
+
+    def test_a_plain_pod_that_fits_is_bound_and_its_group_runs(self):
+        s = self.serve
+        s.kubectl("apply", "-f", "-", stdin=PLAIN.replace("NAME", "small").replace("CPU", "1"))
+        self.assertIsNotNone(wait_for(lambda: self.pod("small")["spec"].get("nodeName")))
+        group_name = self.pod("small")["metadata"]["annotations"]["scheduling.k8s.io/group-name"]
+        self.assertIsNotNone(wait_for(lambda: json.loads(
+            s.kubectl("get", "pg", group_name, "-o", "json").stdout)
+            .get("status", {}).get("phase") == "Running" or None))
+        scheduled = [c for c in self.pod("small")["status"]["conditions"]
+                     if c["type"] == "PodScheduled"]
+        self.assertEqual(scheduled[0]["status"], "True")
+
+
 class PythonClient(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -200,16 +200,37 @@ class Schedules(KubeSourceCase):
         self.assertIn("tasks in gang unschedulable", cond["message"])
         self.assertFalse(any(self.cluster.placement().values()))
         self.assertEqual(sum(self.proxy.binds.values()), 0)
-        # Each pending pod: PodScheduled=False with the job's message, and
-        # one FailedScheduling event (not one per session).
-        def scheduled_condition():
-            status = self.cluster.core.read_namespaced_pod("big-0", "default").status
-            return [c for c in ((status and status.conditions) or [])
-                    if c.type == "PodScheduled" and c.message == cond["message"]]
-        pod = wait_for(scheduled_condition)
-        self.assertIsNotNone(pod, s.text())
-        self.assertEqual((pod[0].status, pod[0].reason, pod[0].message),
-                         ("False", "Unschedulable", cond["message"]))
+        # Each pending pod: PodScheduled=False saying why, as Volcano's
+        # TaskSchedulingReason does: two fit before the gang was given up
+        # (Schedulable, the node they could have had); the queue (4 cpu
+        # deserved) could not take the third, so no node was tried for it
+        # and it carries the job's message; and one FailedScheduling event
+        # each (not one per session).
+        def scheduled_conditions():
+            out = []
+            for name in ("big-0", "big-1", "big-2"):
+                status = self.cluster.core.read_namespaced_pod(name, "default").status
+                found = [(c.status, c.reason, c.message) for c in
+                         ((status and status.conditions) or []) if c.type == "PodScheduled"]
+                if not found:
+                    return None
+                out.append(found[0])
+            return sorted(out)
+        def settled():
+            got = scheduled_conditions()
+            return got if got and [c[1] for c in got].count("Schedulable") == 2 else None
+        conditions = wait_for(settled)
+        self.assertIsNotNone(conditions, (scheduled_conditions(), s.text()))
+        schedulable = [c for c in conditions if c[1] == "Schedulable"]
+        self.assertEqual([c[0] for c in conditions], ["False"] * 3)
+        for c in schedulable:
+            self.assertRegex(c[2], r"^Pod default/big-[0-2] can possibly be assigned to node-0, "
+                                   r"once minAvailable is satisfied$")
+        unschedulable = [c for c in conditions if c[1] == "Unschedulable"]
+        self.assertEqual(len(unschedulable), 1, conditions)
+        self.assertEqual(unschedulable[0][2],
+                         "1/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, "
+                         "3 minAvailable; Pending: 1 Unschedulable, 2 Schedulable")
         def failed_scheduling():
             return sorted(e.involved_object.name
                           for e in self.cluster.core.list_namespaced_event("default").items

@@ -49,10 +49,14 @@ class LocalRefresh : public ::testing::Test {
   store::ObjectStore store_;
 };
 
+/// A pod and a PodGroup of its name for it: groups named in order, so
+/// that the cache's order of arrival is the store's order of keys.
 std::string pod(const std::string& name, const std::string& extra = "") {
-  return "kind: Pod\napiVersion: v1\nmetadata: {name: " + name +
-         ", namespace: ns}\nspec: {containers: [{name: c, resources: {requests: {cpu: \"1\"" +
-         extra + "}}}]}\n";
+  return "kind: PodGroup\napiVersion: scheduling.volcano.sh/v1beta1\nmetadata: {name: " + name +
+         ", namespace: ns}\nspec: {minMember: 1}\n---\n"
+         "kind: Pod\napiVersion: v1\nmetadata: {name: " +
+         name + ", namespace: ns, annotations: {scheduling.k8s.io/group-name: " + name +
+         "}}\nspec: {containers: [{name: c, resources: {requests: {cpu: \"1\"" + extra + "}}}]}\n";
 }
 
 /// A pod without extended resources, as JSON.
@@ -96,7 +100,7 @@ TEST_F(LocalRefresh, ChangeByChangeMatchesARelist) {
   EXPECT_EQ(incremental, relisted());
   EXPECT_NE(incremental.find("example.com/fpga"), std::string::npos) << incremental;
   EXPECT_NE(incremental.find("queue \"q9\" does not exist"), std::string::npos) << incremental;
-  EXPECT_EQ(incremental.find("ns/a "), std::string::npos) << incremental;
+  EXPECT_EQ(incremental.find("task ns/a "), std::string::npos) << incremental;
 }
 
 TEST_F(LocalRefresh, AnObjectThatDoesNotDecodeIsSkippedNotTheFeed) {
@@ -128,7 +132,7 @@ TEST_F(LocalRefresh, ALogCompactedPastTheLastAppliedVersionRelists) {
   cluster.refresh(cache);
   const std::string text = snapshot_text(cache);
   EXPECT_NE(text.find("ns/p0"), std::string::npos) << text;
-  EXPECT_EQ(text.find("ns/a "), std::string::npos) << text;
+  EXPECT_EQ(text.find("task ns/a "), std::string::npos) << text;
   EXPECT_EQ(text, relisted());
 }
 
@@ -147,7 +151,7 @@ TEST_F(LocalRefresh, WhatASessionDecidedIsAppliedInPlace) {
   EXPECT_EQ(cache.generation(), generation);
   const std::string text = snapshot_text(cache);
   EXPECT_NE(text.find("task ns/a group=a status=16 node=0"), std::string::npos) << text;
-  EXPECT_EQ(text.find("ns/b"), std::string::npos) << text;
+  EXPECT_EQ(text.find("task ns/b"), std::string::npos) << text;
   EXPECT_EQ(text, relisted());
 }
 
@@ -173,8 +177,8 @@ TEST_F(LocalRefresh, WhatTheApiDecodedIsTakenOnlyWhenItIsWhatWasStored) {
   post("/api/v1/nodes", nlohmann::json::parse(R"({"kind":"Node","apiVersion":"v1",
       "metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"8","memory":"16Gi","pods":"20"}}})"));
   post("/api/v1/namespaces/ns/pods", nlohmann::json::parse(R"({"kind":"Pod","apiVersion":"v1",
-      "metadata":{"name":"a"},"spec":{"containers":[{"name":"c","resources":{"requests":
-      {"cpu":"1","example.com/fpga":"2"}}}]}})"));
+      "metadata":{"name":"a","annotations":{"scheduling.k8s.io/group-name":"a"}},"spec":
+      {"containers":[{"name":"c","resources":{"requests":{"cpu":"1","example.com/fpga":"2"}}}]}})"));
   EXPECT_EQ(cluster.written().size(), 2u);
   cluster.refresh(cache);
   EXPECT_EQ(cluster.written().size(), 0u);
@@ -185,8 +189,8 @@ TEST_F(LocalRefresh, WhatTheApiDecodedIsTakenOnlyWhenItIsWhatWasStored) {
   // A stale entry: right kind, key and version, other text and another
   // meaning (no fpga). The refresh must decode the log's text instead.
   post("/api/v1/namespaces/ns/pods", nlohmann::json::parse(R"({"kind":"Pod","apiVersion":"v1",
-      "metadata":{"name":"b"},"spec":{"containers":[{"name":"c","resources":{"requests":
-      {"cpu":"1","example.com/fpga":"3"}}}]}})"));
+      "metadata":{"name":"b","annotations":{"scheduling.k8s.io/group-name":"b"}},"spec":
+      {"containers":[{"name":"c","resources":{"requests":{"cpu":"1","example.com/fpga":"3"}}}]}})"));
   const auto stored = store_.get("Pod", "ns/b");
   ASSERT_TRUE(stored.has_value());
   std::vector<decode::Decoded> other;
