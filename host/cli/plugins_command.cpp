@@ -15,7 +15,8 @@ namespace {
 constexpr const char* kPluginsUsage =
     "usage: scoria plugins [--plugin-dir DIR]...\n"
     "  Lists the actions and plugins found in the plugin directories (--plugin-dir,\n"
-    "  then the built-in one): name, kind, version, ABI and file; and each file\n"
+    "  then the built-in one, then /usr/local/lib/scoria/plugins for third-party\n"
+    "  plugins): name, kind, version, ABI and file; and each file\n"
     "  refused, with why. Every file is tried in a child process first, so one that\n"
     "  crashes or hangs when loaded is listed as refused.\n";
 

@@ -271,4 +271,14 @@ fs::path default_plugin_dir() {
          "plugins";
 }
 
+std::vector<fs::path> default_plugin_dirs() {
+  std::vector<fs::path> dirs;
+  for (const fs::path& dir : {default_plugin_dir().lexically_normal(), fs::path(kLocalPluginDir)}) {
+    std::error_code ec;
+    if (fs::is_directory(dir, ec) && std::find(dirs.begin(), dirs.end(), dir) == dirs.end())
+      dirs.push_back(dir);
+  }
+  return dirs;
+}
+
 }  // namespace scoria::plugin

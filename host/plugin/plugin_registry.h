@@ -100,4 +100,13 @@ class PluginRegistry {
 /// (<exe>/../lib/scoria/plugins), used when no directory is configured.
 std::filesystem::path default_plugin_dir();
 
+/// Where third-party plugins are installed by default, searched after the
+/// built-in directory (outside /usr, which belongs to the package manager,
+/// and readable by the hardened systemd unit).
+inline constexpr const char* kLocalPluginDir = "/usr/local/lib/scoria/plugins";
+
+/// The directories searched after those configured: the built-in one, then
+/// kLocalPluginDir; those that exist.
+std::vector<std::filesystem::path> default_plugin_dirs();
+
 }  // namespace scoria::plugin

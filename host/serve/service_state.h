@@ -171,9 +171,7 @@ struct Service::State {
         throw InputError("plugin directory " + dir.string() +
                          " does not exist (named by --plugin-dir or the config's plugin_dirs)");
     }
-    const std::filesystem::path builtin = plugin::default_plugin_dir();
-    if (std::error_code ec; std::filesystem::is_directory(builtin, ec))
-      dirs.push_back(builtin.lexically_normal());
+    for (const auto& dir : plugin::default_plugin_dirs()) dirs.push_back(dir);
     std::vector<std::string> names = conf.actions;
     for (const auto& tier : conf.tiers)
       for (const auto& option : tier.plugins) names.push_back(option.name);

@@ -1,6 +1,7 @@
 # The Debian packages, built with `cpack -G DEB` from a build tree:
-#   scoria      the host, the built-in plugins, the config (as conffiles) and
-#               the systemd unit;
+#   scoria         the host, the built-in plugins, the config (as conffiles),
+#                  the systemd unit, scoria(1) and /usr/share/doc/scoria;
+#   scoria-dbgsym  their debug symbols (the binaries in scoria are stripped);
 #   scoria-dev  the SDK: headers, the CMake package and scoria-sdk.pc.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME scoria)
@@ -18,6 +19,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://scoria.invalid")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Stripped binaries in the packages; their debug symbols in scoria-dbgsym
+# (under /usr/lib/debug/.build-id, where gdb and debuginfod look).
+set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
+set(CPACK_DEBIAN_DEV_DEBUGINFO_PACKAGE OFF)
 
 # runtime + plugins make the `scoria` package; sdk makes `scoria-dev`.
 set(CPACK_COMPONENTS_ALL runtime plugins sdk)

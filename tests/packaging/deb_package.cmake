@@ -18,8 +18,10 @@ if(NOT rc EQUAL 0)
 endif()
 file(GLOB main ${WORK}/scoria_*.deb)
 file(GLOB dev ${WORK}/scoria-dev_*.deb)
-if(NOT main OR NOT dev)
-  message(FATAL_ERROR "expected scoria_*.deb and scoria-dev_*.deb in ${WORK}:\n${out}")
+file(GLOB dbgsym ${WORK}/scoria-dbgsym_*.ddeb ${WORK}/scoria-dbgsym_*.deb)
+if(NOT main OR NOT dev OR NOT dbgsym)
+  message(FATAL_ERROR
+          "expected scoria_*.deb, scoria-dev_*.deb and scoria-dbgsym_*.ddeb in ${WORK}:\n${out}")
 endif()
 
 # dpkg-deb <option> <deb> [fields...]
@@ -54,8 +56,36 @@ deb_output(${main} --contents)
 expect("${deb_out}" "scoria package contents" "./usr/bin/scoria"
        "./usr/lib/scoria/plugins/scoria-allocate.so" "./usr/lib/scoria/plugins/scoria-gang.so"
        "./usr/lib/scoria/plugins/scoria-proportion.so" "./etc/scoria/scheduler.toml"
-       "./etc/scoria/volcano-scheduler.conf.yaml" "./usr/lib/systemd/system/scoria.service")
-refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc")
+       "./etc/scoria/volcano-scheduler.conf.yaml" "./usr/lib/systemd/system/scoria.service"
+       "./usr/share/man/man1/scoria.1.gz" "./usr/share/doc/scoria/copyright"
+       "./usr/share/doc/scoria/changelog.gz" "./usr/share/doc/scoria/README.md")
+refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug")
+
+# The binaries are stripped; their symbols are in scoria-dbgsym, by build id.
+file(MAKE_DIRECTORY ${WORK}/main ${WORK}/dbgsym)
+execute_process(COMMAND ${DPKG_DEB} -x ${main} ${WORK}/main RESULT_VARIABLE rc)
+execute_process(COMMAND ${DPKG_DEB} -x ${dbgsym} ${WORK}/dbgsym RESULT_VARIABLE rc)
+find_program(READELF readelf)
+foreach(binary ${WORK}/main/usr/bin/scoria ${WORK}/main/usr/lib/scoria/plugins/scoria-gang.so)
+  execute_process(COMMAND ${READELF} -S --wide ${binary} OUTPUT_VARIABLE sections)
+  refuse("${sections}" "${binary}'s sections" ".debug_info" ".symtab")
+  execute_process(COMMAND ${READELF} -n ${binary} OUTPUT_VARIABLE notes)
+  string(REGEX MATCH "Build ID: ([0-9a-f][0-9a-f])([0-9a-f]+)" found "${notes}")
+  if(NOT found)
+    message(FATAL_ERROR "${binary} has no build id:\n${notes}")
+  endif()
+  set(debug ${WORK}/dbgsym/usr/lib/debug/.build-id/${CMAKE_MATCH_1}/${CMAKE_MATCH_2}.debug)
+  if(NOT EXISTS ${debug})
+    file(GLOB_RECURSE held RELATIVE ${WORK}/dbgsym ${WORK}/dbgsym/*)
+    message(FATAL_ERROR "no ${debug} for ${binary} in scoria-dbgsym; it holds:\n${held}")
+  endif()
+  execute_process(COMMAND ${READELF} -S --wide ${debug} OUTPUT_VARIABLE sections)
+  expect("${sections}" "${debug}'s sections" ".debug_info")
+endforeach()
+# The man page is the binary's help, every subcommand a section.
+execute_process(COMMAND gzip -dc ${WORK}/main/usr/share/man/man1/scoria.1.gz OUTPUT_VARIABLE man)
+expect("${man}" "scoria(1)" ".TH SCORIA 1" "SCORIA SIMULATE" "SCORIA SERVE" "SCORIA CTL"
+       "usage: scoria serve --config CONF")
 
 deb_output(${main} --info)
 expect("${deb_out}" "scoria control" "Package: scoria" "Maintainer: " "Description: "

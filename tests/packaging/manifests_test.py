@@ -138,14 +138,47 @@ def container(scoria, source):
     print("container: ok")
 
 
+def load_in_order(folder, defined=()):
+    """The objects of a folder's YAML files in `kubectl apply -f` order (by
+    file name); each namespaced object's namespace must be one of `defined`
+    or created by an earlier file."""
+    import yaml
+    namespaces = set(defined)
+    objects = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".yaml"):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            here = [d for d in yaml.safe_load_all(f) if d]
+        for o in here:
+            ns = o.get("metadata", {}).get("namespace")
+            if ns and ns not in namespaces:
+                fail("%s: %s %s is in namespace %s, which no earlier file creates"
+                     % (name, o.get("kind"), o["metadata"].get("name"), ns))
+        namespaces |= {o["metadata"]["name"] for o in here if o.get("kind") == "Namespace"}
+        objects += here
+    return objects, namespaces
+
+
+def check_service(service, deployment):
+    """The Service selects the Deployment's pods and reaches its named port."""
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    if any(labels.get(k) != v for k, v in service["spec"]["selector"].items()):
+        fail("Service %s does not select the pods of Deployment %s"
+             % (service["metadata"]["name"], deployment["metadata"]["name"]))
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    named = {p["name"] for p in container["ports"]}
+    if service["spec"]["ports"][0]["targetPort"] not in named:
+        fail("Service %s targets a port the container does not name" %
+             service["metadata"]["name"])
+    if service["metadata"].get("annotations", {}).get("prometheus.io/path") != "/metrics":
+        fail("Service %s does not say where the metrics are" % service["metadata"]["name"])
+
+
 def kubernetes(scoria, source):
     import yaml
     folder = os.path.join(source, "packaging/kubernetes")
-    objects = []
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".yaml"):
-            with open(os.path.join(folder, name)) as f:
-                objects += [d for d in yaml.safe_load_all(f) if d]
+    objects, namespaces = load_in_order(folder)
     by_kind = {}
     for o in objects:
         for field in ("apiVersion", "kind", "metadata"):
@@ -153,7 +186,7 @@ def kubernetes(scoria, source):
                 fail("an object lacks %s: %s" % (field, o))
         by_kind.setdefault(o["kind"], []).append(o)
     for kind in ("Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role",
-                 "RoleBinding", "ConfigMap", "Deployment"):
+                 "RoleBinding", "ConfigMap", "Deployment", "Service"):
         if kind not in by_kind:
             fail("no " + kind)
 
@@ -197,6 +230,32 @@ def kubernetes(scoria, source):
     volumes = {v["name"]: v for v in pod["volumes"]}
     if volumes[mounts["/etc/scoria"]]["configMap"]["name"] != config_map["metadata"]["name"]:
         fail("/etc/scoria is not the scheduler ConfigMap")
+    check_service(by_kind["Service"][0], deployment)
+
+    # The local store as a cluster of its own: one replica (one writer per
+    # store), its state on a PersistentVolumeClaim, a Service.
+    local, _ = load_in_order(os.path.join(folder, "local-store"), namespaces)
+    local_kinds = {}
+    for o in local:
+        local_kinds.setdefault(o["kind"], []).append(o)
+    for kind in ("PersistentVolumeClaim", "Deployment", "Service"):
+        if kind not in local_kinds:
+            fail("local-store: no " + kind)
+    store = local_kinds["Deployment"][0]
+    store_pod = store["spec"]["template"]["spec"]
+    if store["spec"]["replicas"] != 1 or store["spec"].get("strategy", {}).get("type") != "Recreate":
+        fail("local-store: one writer per store: replicas 1, strategy Recreate")
+    store_container = store_pod["containers"][0]
+    store_mounts = {m["mountPath"]: m["name"] for m in store_container["volumeMounts"]}
+    store_volumes = {v["name"]: v for v in store_pod["volumes"]}
+    state_dir = [a.split("=", 1)[1] for a in store_container["args"]
+                 if a.startswith("--state-dir=")][0]
+    claim = store_volumes[store_mounts[state_dir]].get("persistentVolumeClaim", {})
+    if claim.get("claimName") != local_kinds["PersistentVolumeClaim"][0]["metadata"]["name"]:
+        fail("local-store: the state directory is not on the PersistentVolumeClaim")
+    if any(a.startswith("--source") for a in store_container["args"]):
+        fail("local-store: the Deployment must run the local store, not another source")
+    check_service(local_kinds["Service"][0], store)
 
     # The container's arguments start a healthy service, against an API
     # server (a local scoria serve) given by --master instead of in-cluster.
@@ -218,6 +277,19 @@ def kubernetes(scoria, source):
         finally:
             stop(proc)
             stop(api)
+    with tempfile.TemporaryDirectory() as tmp:
+        mapping = prepare(tmp, source, "volcano-scheduler.conf")
+        mapping["/var/lib/scoria"] = os.path.join(tmp, "store")
+        proc, port = start_serve(scoria, remap(store_container["args"], mapping), tmp)
+        try:
+            health = subprocess.run([scoria, "ctl", "--server", "http://127.0.0.1:%d" % port,
+                                     "health"], capture_output=True)
+            if health.returncode != 0:
+                fail("the local-store Deployment's service is not healthy")
+        finally:
+            stop(proc)
+        if not os.path.exists(os.path.join(tmp, "store", "store.db")):
+            fail("the local-store Deployment did not write its store to the state directory")
     print("kubernetes: ok")
 
 

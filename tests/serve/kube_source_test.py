@@ -630,7 +630,7 @@ class WatchBookmarks(unittest.TestCase):
 class Rbac(unittest.TestCase):
     def test_the_role_grants_exactly_the_verbs_the_source_uses(self):
         import yaml
-        with open(os.path.join(SOURCE, "packaging/kubernetes/rbac.yaml")) as f:
+        with open(os.path.join(SOURCE, "packaging/kubernetes/20-rbac.yaml")) as f:
             docs = [d for d in yaml.safe_load_all(f) if d]
         granted = set()
         for d in docs:
