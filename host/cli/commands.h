@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace scoria::cli {
@@ -12,5 +13,8 @@ int plugins(std::span<const std::string_view> args);
 int check_config(std::span<const std::string_view> args);
 int serve(std::span<const std::string_view> args);
 int ctl(std::span<const std::string_view> args);
+
+/// "scoria 0.1.0 (plugin ABI 1.2)": what `scoria version` prints.
+std::string version_line();
 
 }  // namespace scoria::cli

@@ -32,6 +32,11 @@ constexpr const char* kUsage =
 
 }  // namespace
 
+std::string scoria::cli::version_line() {
+  return "scoria 0.1.0 (plugin ABI " + std::to_string(SCORIA_ABI_VERSION_MAJOR) + "." +
+         std::to_string(SCORIA_ABI_VERSION_MINOR) + ")";
+}
+
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
@@ -46,8 +51,7 @@ int main(int argc, char** argv) {
   if (cmd == "serve") return scoria::cli::serve(rest);
   if (cmd == "ctl") return scoria::cli::ctl(rest);
   if (cmd == "version" || cmd == "--version") {
-    std::cout << "scoria 0.1.0 (plugin ABI " << SCORIA_ABI_VERSION_MAJOR << "."
-              << SCORIA_ABI_VERSION_MINOR << ")\n";
+    std::cout << scoria::cli::version_line() << "\n";
     return 0;
   }
   std::cerr << "scoria: unknown command \"" << cmd << "\"\n\n" << kUsage;

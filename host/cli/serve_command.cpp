@@ -1,4 +1,5 @@
 // `scoria serve`: runs the scheduler as a service over the local store.
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_values.h"
+#include "cli/volcano_flags.h"
 #include "kube/client_config.h"
 #include "log/log.h"
 #include "model/error.h"
@@ -36,6 +38,15 @@ constexpr const char* kServeUsage =
     "                    [--leader-elect-resource-name NAME] [--lock-object-namespace NS]\n"
     "                    [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]\n"
     "                    [--leader-elect-retry-period 2s]\n"
+    "  Node sampling (as Volcano's flags; override the config's keys):\n"
+    "                    [--minimum-feasible-nodes 100] [--minimum-percentage-nodes-to-find 5]\n"
+    "                    [--percentage-nodes-to-find 0]\n"
+    "  Volcano's other vc-scheduler flags are taken as Scoria's (--scheduler-conf is --config,\n"
+    "  --listen-address is --listen, --plugins-dir is --plugin-dir, --cache-dump-dir is\n"
+    "  --dump-dir), accepted where they change nothing here (--enable-healthz,\n"
+    "  --enable-metrics, --logtostderr, --node-worker-threads, ...: the log says why), or\n"
+    "  refused saying what to use instead (--healthz-address, --default-queue, ...).\n"
+    "  --schedule-period takes Go's spelling (1s, 500ms) or milliseconds.\n"
     "  Without --state-dir the store is kept in $STATE_DIRECTORY (systemd's StateDirectory=),\n"
     "  else $XDG_STATE_HOME/scoria (by default ~/.local/state/scoria).\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
@@ -103,16 +114,37 @@ kube::ClientConfig client_config(const std::string& kubeconfig, const std::strin
       "pod with a service account");
 }
 
+// A Volcano flag that is not an alias: accepted (its note logged) or
+// refused with what to use instead. A boolean one refuses only the value
+// that would change something.
+void take_volcano_flag(std::string_view flag, const VolcanoFlag& volcano, const std::string& v) {
+  const std::string said = std::string(flag) + " (Volcano's flag): ";
+  if (!volcano.takes_value) {
+    const bool on = parse_bool(flag, v);
+    if (volcano.is == VolcanoFlag::Is::Refused && !on) return;  // Volcano's default: nothing to do
+    if (volcano.is == VolcanoFlag::Is::Refused || (volcano.false_refused && !on))
+      throw InputError(said + "not supported: " + std::string(volcano.note));
+  } else if (volcano.is == VolcanoFlag::Is::Refused) {
+    throw InputError(said + "not supported: " + std::string(volcano.note));
+  }
+  log::write(log::kInfo, "serve", said + "accepted; " + std::string(volcano.note));
+}
+
 serve::ServeOptions parse(std::span<const std::string_view> args) {
   serve::ServeOptions o;
   std::string kubeconfig, context, master;
   bool named = false;  // --scheduler-name given: the default is replaced
   if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
-    // --name value, or --name=value as Kubernetes manifests write flags.
+    // --name value, or --name=value (-v=3) as Kubernetes manifests write flags.
     std::string_view a = args[i];
     std::optional<std::string> inline_value;
-    if (const size_t eq = a.find('='); a.starts_with("--") && eq != std::string_view::npos) {
+    if (a == "2>&1") {
+      // Volcano's manifests pass the shell's redirection as an argument.
+      log::write(log::kInfo, "serve", "argument 2>&1 ignored: Scoria logs to standard error");
+      continue;
+    }
+    if (const size_t eq = a.find('='); a.starts_with("-") && eq != std::string_view::npos) {
       inline_value = std::string(a.substr(eq + 1));
       a = a.substr(0, eq);
     }
@@ -121,6 +153,14 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       if (i + 1 >= args.size()) throw InputError(std::string(a) + " needs a value");
       return std::string(args[++i]);
     };
+    if (const auto volcano = volcano_flag(a)) {
+      if (volcano->is == VolcanoFlag::Is::Alias) {
+        a = volcano->means;
+      } else {
+        take_volcano_flag(a, *volcano, volcano->takes_value || inline_value ? value() : "true");
+        continue;
+      }
+    }
     if (a == "--config") {
       o.config = value();
     } else if (a == "--state-dir") {
@@ -139,7 +179,8 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
         v = v.substr(0, colon);
         if (bracketed && v.size() >= 2) v = v.substr(1, v.size() - 2);
       }
-      o.address = v;
+      // ":8080", as Go writes every interface (Volcano's --listen-address).
+      o.address = v.empty() ? "0.0.0.0" : v;
     } else if (a == "--port") {
       const std::string v = value();
       const int port = std::atoi(v.c_str());
@@ -155,11 +196,26 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
     } else if (a == "--dump-dir") {
       o.dump_dir = value();
     } else if (a == "--schedule-period") {
+      // Go's spelling as Volcano takes it (1s, 500ms), or bare milliseconds.
       const std::string v = value();
       const long long ms = std::atoll(v.c_str());
-      if (ms <= 0 || std::to_string(ms) != v)
-        throw InputError("--schedule-period " + v + ": give milliseconds, above 0");
-      o.period_ms = ms;
+      if (ms > 0 && std::to_string(ms) == v)
+        o.period_ms = ms;
+      else if (const auto d = parse_go_duration(v); d && *d >= std::chrono::milliseconds(1))
+        o.period_ms = std::chrono::duration_cast<std::chrono::milliseconds>(*d).count();
+      else
+        throw InputError("--schedule-period " + v +
+                         ": give a duration such as 1s or 500ms (Go's spelling), or milliseconds; "
+                         "at least 1ms");
+    } else if (a == "--minimum-feasible-nodes") {
+      o.nodes_to_find.min_nodes = static_cast<int64_t>(parse_count(a, value(), 0, 1'000'000'000));
+    } else if (a == "--minimum-percentage-nodes-to-find") {
+      o.nodes_to_find.min_percentage = static_cast<int64_t>(parse_count(a, value(), 0, 100));
+    } else if (a == "--percentage-nodes-to-find") {
+      o.nodes_to_find.percentage = static_cast<int64_t>(parse_count(a, value(), 0, 100));
+    } else if (a == "--version") {
+      std::cout << version_line() << "\n";
+      std::exit(0);
     } else if (a == "--schedule-on-change") {
       const std::string v = value();
       if (v != "true" && v != "false")

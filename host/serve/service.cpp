@@ -80,6 +80,19 @@ int Service::run() {
        (s.kube_source ? "scheduling the cluster of " + s.options.kube.client.origin
                       : "store " + (s.options.state_dir / "store.db").string()) +
        ", at most " + std::to_string(s.server->max_connections()) + " connections");
+  {
+    // What schedules: the config (and the flags that override it).
+    const config::SchedulerConfig& c = s.scheduler->config();
+    std::string actions;
+    for (const auto& a : c.actions) actions += (actions.empty() ? "" : ", ") + a;
+    info("config " + s.options.config.string() + ": actions " + actions + ", " +
+         std::to_string(c.tiers.size()) + " tiers, a session every " +
+         std::to_string(s.period_ms()) + "ms; nodes to find: " +
+         (c.percentage_of_nodes_to_find > 0
+              ? std::to_string(c.percentage_of_nodes_to_find) + "%"
+              : "adaptive, at least " + std::to_string(c.min_percentage_of_nodes_to_find) + "%") +
+         " and at least " + std::to_string(c.min_nodes_to_find) + " nodes");
+  }
   if (s.kube_source) s.kube_source->start();
   s.wait_signal();
   s.watch_config();

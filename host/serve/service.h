@@ -33,6 +33,12 @@ struct ServeOptions {
   std::vector<std::filesystem::path> plugin_dirs;
   bool allow_writable_plugins = false;
   std::optional<int64_t> period_ms;  // overrides the config's schedule_period
+  // Override the config's node sampling keys (Volcano's flags of these names).
+  struct NodesToFind {
+    std::optional<int64_t> min_nodes;       // --minimum-feasible-nodes
+    std::optional<int64_t> min_percentage;  // --minimum-percentage-nodes-to-find
+    std::optional<int64_t> percentage;      // --percentage-nodes-to-find
+  } nodes_to_find;
   // A write through the API starts the next session early (see
   // Service::State::wake); false keeps Volcano's fixed cadence.
   bool schedule_on_change = true;

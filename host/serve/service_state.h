@@ -163,6 +163,12 @@ struct Service::State {
   // else in the plugin directories runs inside the service.
   static Loaded load(const ServeOptions& options) {
     config::SchedulerConfig conf = config::load_config(options.config);
+    const auto& sampling = options.nodes_to_find;
+    if (sampling.min_nodes) conf.min_nodes_to_find = static_cast<int32_t>(*sampling.min_nodes);
+    if (sampling.min_percentage)
+      conf.min_percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.min_percentage);
+    if (sampling.percentage)
+      conf.percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.percentage);
     std::vector<std::filesystem::path> dirs = options.plugin_dirs;
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
     for (const auto& dir : dirs) {

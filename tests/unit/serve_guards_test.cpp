@@ -20,7 +20,14 @@ TEST(FlagValues, DurationsInGoSpelling) {
   EXPECT_EQ(cli::parse_duration("--t", "10s"), 10s);
   EXPECT_EQ(cli::parse_duration("--t", "2m"), 120s);
   EXPECT_EQ(cli::parse_duration("--t", "7"), 7s);
-  for (const char* bad : {"", "0s", "-1s", "1h", "s", "10 s", "99999999999999999999s", "2d"})
+  EXPECT_EQ(cli::parse_duration("--t", "1h30m"), 5400s);
+  EXPECT_EQ(cli::parse_duration("--t", "1.5s"), 1500ms);
+  EXPECT_EQ(cli::parse_duration("--t", "2m0.25s"), 120250ms);
+  EXPECT_EQ(cli::parse_duration("--t", "250us"), 1ms);  // rounded up, never to 0
+  EXPECT_EQ(cli::parse_go_duration("-1.5h"), std::chrono::nanoseconds(-5'400'000'000'000));
+  EXPECT_EQ(cli::parse_go_duration("0"), std::chrono::nanoseconds(0));
+  for (const char* bad : {"", "0s", "-1s", "s", "10 s", "99999999999999999999s", "2d", "25h",
+                          "1.2.3s", "1h30", ".s", "0"})
     EXPECT_THROW(cli::parse_duration("--t", bad), InputError) << bad;
 }
 

@@ -1,0 +1,116 @@
+#include "cli/volcano_flags.h"
+
+#include <array>
+#include <utility>
+
+namespace scoria::cli {
+
+namespace {
+
+using Is = VolcanoFlag::Is;
+
+// cmd/scheduler/app/options/options.go at Volcano HEAD, and klog's flags.
+constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 30> kFlags = {{
+    {"--scheduler-conf", {Is::Alias, "--config", "", true}},
+    {"--listen-address", {Is::Alias, "--listen", "", true}},
+    {"--plugins-dir", {Is::Alias, "--plugin-dir", "", true}},
+    {"--cache-dump-dir", {Is::Alias, "--dump-dir", "", true}},
+    {"--enable-healthz",
+     {Is::Accepted, "",
+      "/healthz and /readyz are always served, on the --listen address (Volcano's "
+      "--healthz-address is not used: point the probes at the --listen port)",
+      false}},
+    {"--enable-metrics",
+     {Is::Accepted, "", "/metrics is always served, on the --listen address", false}},
+    {"--logtostderr",
+     {Is::Accepted, "",
+      "Scoria always logs to standard error (let journald or the container runtime keep the "
+      "log)",
+      false, true}},
+    {"--alsologtostderr", {Is::Accepted, "", "Scoria always logs to standard error", false}},
+    {"--cache-dumper",
+     {Is::Accepted, "", "SIGUSR2 always dumps the cache (to --dump-dir, else the state directory)",
+      false}},
+    {"--priority-class",
+     {Is::Accepted, "", "PriorityClasses are always honoured (as Volcano's default, true)", false,
+      true}},
+    {"--csi-storage",
+     {Is::Accepted, "", "Scoria does not watch CSI objects (it schedules no volumes)", false}},
+    {"--node-worker-threads",
+     {Is::Accepted, "",
+      "node events are applied to the cache in order on the source's thread; the count does not "
+      "apply",
+      true}},
+    {"--resync-period",
+     {Is::Accepted, "",
+      "Scoria's watches relist only when the API server says 410 Gone, as client-go does with "
+      "resync 0",
+      true}},
+    {"--resource-sync-timeout",
+     {Is::Accepted, "", "scheduling starts once every watched kind has been listed", true}},
+    {"--gate-removal-worker-num",
+     {Is::Accepted, "", "Scoria removes no scheduling gates; the count does not apply", true}},
+    {"--healthz-address",
+     {Is::Refused, "",
+      "Scoria serves /healthz and /readyz on the --listen address (with /metrics and the API); "
+      "drop --healthz-address and point the probes at the --listen port",
+      true}},
+    {"--log-dir",
+     {Is::Refused, "",
+      "Scoria logs to standard error only; let journald or the container runtime keep the log",
+      true}},
+    {"--log-file",
+     {Is::Refused, "",
+      "Scoria logs to standard error only; let journald or the container runtime keep the log",
+      true}},
+    {"--default-queue",
+     {Is::Refused, "",
+      "jobs that name no queue go to the queue named default; name the queue on the PodGroup "
+      "(spec.queue) or the pod (annotation scheduling.volcano.sh/queue-name)",
+      true}},
+    {"--ca-cert-file",
+     {Is::Refused, "",
+      "Scoria serves plain HTTP; put TLS in front of it (a proxy or the service mesh), and give "
+      "the API server's CA in the kubeconfig",
+      true}},
+    {"--tls-cert-file",
+     {Is::Refused, "", "Scoria serves plain HTTP; put TLS in front of it (a proxy or the mesh)",
+      true}},
+    {"--tls-private-key-file",
+     {Is::Refused, "", "Scoria serves plain HTTP; put TLS in front of it (a proxy or the mesh)",
+      true}},
+    {"--enable-pprof",
+     {Is::Refused, "", "there is no pprof in a C++ service; profile with perf", false}},
+    {"--node-selector",
+     {Is::Refused, "",
+      "Scoria schedules onto every node; keep pods off nodes with taints, or send them with "
+      "nodeSelector or node affinity",
+      true}},
+    {"--ignored-provisioners",
+     {Is::Refused, "", "Scoria schedules no volumes, so there are no provisioners to ignore",
+      true}},
+    {"--disable-default-scheduler-config",
+     {Is::Refused, "",
+      "Scoria never falls back to a default config: a config that does not load stops the start "
+      "(and a reload keeps the last good one)",
+      false}},
+    {"--scheduler-sharding-mode",
+     {Is::Refused, "", "Scoria does not shard nodes between schedulers; run one leader", true}},
+    {"--scheduler-sharding-name",
+     {Is::Refused, "", "Scoria does not shard nodes between schedulers; run one leader", true}},
+    {"--log-flush-frequency", {Is::Accepted, "", "every log line is written at once", true}},
+    {"--feature-gates",
+     {Is::Refused, "",
+      "Scoria has no feature gates; what Volcano gates is configured in the scheduler config",
+      true}},
+}};
+
+}  // namespace
+
+std::optional<VolcanoFlag> volcano_flag(std::string_view name) {
+  for (const auto& [flag, what] : kFlags)
+    if (flag == name) return what;
+  return std::nullopt;
+}
+
+}  // namespace scoria::cli
