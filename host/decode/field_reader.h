@@ -23,6 +23,8 @@ class FieldReader {
   FieldReader(std::string_view origin, int doc) : origin_(origin), doc_(doc) {}
 
   void set_kind(std::string kind) { kind_ = std::move(kind); }
+  std::string_view origin() const { return origin_; }
+  int doc() const { return doc_; }
   void set_object(std::string object) { object_ = std::move(object); }
 
   [[noreturn]] void fail(const FieldPath& at, std::string_view what) const;

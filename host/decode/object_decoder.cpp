@@ -5,6 +5,7 @@
 
 #include "decode/kind_decoders.h"
 #include "decode/object_names.h"
+#include "decode/volcano_job.h"
 
 namespace scoria::decode {
 
@@ -25,7 +26,7 @@ std::string supported_kinds() {
     if (!out.empty()) out += ", ";
     out += std::string(k.api_version) + " " + std::string(k.kind);
   }
-  return out + " (or a List of them)";
+  return out + ", " + std::string(kVolcanoJobApiVersion) + " Job (or a List of them)";
 }
 
 /// One object: `node` at `root` (the document itself, or items[i] of a List).
@@ -52,6 +53,14 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     const Json& ns = FieldReader::get(meta, "namespace");
     if (n.is_string())
       r.set_object((ns.is_string() ? ns.get<std::string>() + "/" : "") + n.get<std::string>());
+  }
+  if (kind == "Job" && is_volcano_job(node)) {
+    // What Volcano's job controller makes of it (volcano_job.h). Without
+    // the cluster's PriorityClasses at hand, its tasks count in their order.
+    for (const Json& object :
+         expand_volcano_job(r, node, root, [](const std::string&) { return 0; }))
+      decode_object(r, object, root, doc, item, {}, out);
+    return;
   }
   const KindInfo* info = find_kind(kind);
   if (info == nullptr)

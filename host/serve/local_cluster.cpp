@@ -10,6 +10,7 @@
 #include "api/decision_reports.h"
 #include "api/selectors.h"
 #include "decode/object_decoder.h"
+#include "decode/volcano_job.h"
 #include "input/documents.h"
 #include "input/limits.h"
 #include "input/ordered_batches.h"
@@ -113,13 +114,38 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
     }
     writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
   };
+  // A Volcano Job is stored as what its controller makes of it: its
+  // PodGroup and Pods (decode/volcano_job.h), its tasks ordered by the
+  // stored PriorityClasses' values.
+  const auto priority_of = [&](const std::string& name) -> int32_t {
+    const auto stored = store_.get("PriorityClass", name);
+    if (!stored) return 0;
+    const json pc = json::parse(stored->json, nullptr, false);
+    return pc.is_object() && pc.value("value", json()).is_number_integer()
+               ? pc["value"].get<int32_t>()
+               : 0;
+  };
+  const auto add_job = [&](const json& job, int number) {
+    decode::FieldReader r(origin, number);
+    for (json& object : decode::expand_volcano_job(r, job, input::FieldPath(), priority_of))
+      add(std::move(object), "");
+  };
   for (input::Document& doc : docs) {
     if (!doc.value.is_object()) continue;
+    if (decode::is_volcano_job(doc.value)) {
+      add_job(doc.value, doc.number);
+      continue;
+    }
     const std::string kind = doc.value.value("kind", "");
     if (kind.size() >= 4 && kind.ends_with("List")) {
       json items = std::move(doc.value["items"]);
       if (items.is_array())
-        for (json& item : items) add(std::move(item), kind.substr(0, kind.size() - 4));
+        for (json& item : items) {
+          if (decode::is_volcano_job(item))
+            add_job(item, doc.number);
+          else
+            add(std::move(item), kind.substr(0, kind.size() - 4));
+        }
     } else {
       add(std::move(doc.value), "");
     }

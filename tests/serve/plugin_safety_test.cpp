@@ -48,16 +48,6 @@ fs::path plugin_dir(const fs::path& under, const std::string& fixture) {
   return dir;
 }
 
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds deadline = 20s) {
-  const auto until = std::chrono::steady_clock::now() + deadline;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::sleep_for(50ms);
-  }
-  return true;
-}
-
 TEST(Plugins, ServeLoadsOnlyWhatTheConfigNames) {
   TempDir dir;
   const fs::path crashing = plugin_dir(dir.path(), "crash_on_load");

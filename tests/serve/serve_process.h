@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace scoria::test {
@@ -61,6 +62,17 @@ class RawConnection {
   int fd_ = -1;
   bool eof_ = false;
 };
+
+/// Whether `pred` comes true within `deadline`, asked every 50ms.
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
 
 /// The status code of a raw HTTP response ("HTTP/1.1 403 ..."), 0 if none.
 unsigned status_of(const std::string& response);

@@ -1,0 +1,244 @@
+#include "decode/volcano_job.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <variant>
+
+#include "decode/object_decoder.h"
+#include "decode/object_names.h"
+#include "model/quantity.h"
+#include "model/resource_list.h"
+
+namespace scoria::decode {
+
+namespace {
+
+struct Task {
+  std::string name;
+  int32_t replicas = 0;
+  int32_t min_available = 0;
+  bool min_given = false;
+  const Json* template_ = nullptr;
+  FieldPath at;
+  int32_t priority = 0;
+  model::ResourceList request;  // one pod's, as the scheduler counts it
+};
+
+// A map field of strings, or an empty object.
+Json string_map(const Json& object, std::string_view key) {
+  const Json& m = FieldReader::get(object, key);
+  return m.is_object() ? m : Json::object();
+}
+
+}  // namespace
+
+bool is_volcano_job(const Json& object) {
+  if (!object.is_object()) return false;
+  const Json& kind = FieldReader::get(object, "kind");
+  const Json& api = FieldReader::get(object, "apiVersion");
+  return kind.is_string() && kind.get<std::string>() == "Job" && api.is_string() &&
+         api.get<std::string>().starts_with("batch.volcano.sh/");
+}
+
+std::vector<Json> expand_volcano_job(
+    const FieldReader& r, const Json& job, const FieldPath& root,
+    const std::function<int32_t(const std::string&)>& priority_of) {
+  const std::string api = r.text_field(job, "apiVersion", root);
+  if (api != kVolcanoJobApiVersion)
+    r.fail(root.field("apiVersion"), "\"" + api +
+                                         "\" is not an apiVersion of Volcano's Job; write " +
+                                         "apiVersion: " + std::string(kVolcanoJobApiVersion));
+  const FieldPath meta_path = root.field("metadata");
+  const Json& meta = r.map_field(job, "metadata", root);
+  const std::string name = r.text_field(meta, "name", meta_path);
+  if (name.empty()) r.fail(meta_path.field("name"), "is missing; give the Job a name");
+  if (auto why = label_error(name)) r.fail(meta_path.field("name"), *why);
+  std::string ns = r.text_field(meta, "namespace", meta_path);
+  if (ns.empty()) ns = "default";
+  const FieldPath spec_path = root.field("spec");
+  const Json& spec = r.map_field(job, "spec", root);
+  std::string queue = r.text_field(spec, "queue", spec_path);
+  if (queue.empty()) queue = "default";
+  std::string scheduler = r.text_field(spec, "schedulerName", spec_path);
+  if (scheduler.empty()) scheduler = "volcano";
+  const std::string priority_class = r.text_field(spec, "priorityClassName", spec_path);
+
+  // The tasks, with the webhook's defaults and checks.
+  std::vector<Task> tasks;
+  std::set<std::string> names;
+  r.each_map(spec, "tasks", spec_path, [&](const Json& t, const FieldPath& at) {
+    Task task;
+    task.at = at;
+    task.name = r.text_field(t, "name", at);
+    if (task.name.empty()) task.name = "default" + std::to_string(tasks.size());
+    if (auto why = label_error(task.name)) r.fail(at.field("name"), *why);
+    if (!names.insert(task.name).second)
+      r.fail(at.field("name"),
+             "\"" + task.name + "\" names another task too; task names are unique");
+    task.replicas = r.int_field(t, "replicas", at).value_or(0);
+    if (task.replicas < 0) r.fail(at.field("replicas"), "must be >= 0");
+    if (const auto min = r.int_field(t, "minAvailable", at)) {
+      if (*min < 0) r.fail(at.field("minAvailable"), "must be >= 0");
+      if (*min > task.replicas)
+        r.fail(at.field("minAvailable"),
+               "must be <= replicas (" + std::to_string(task.replicas) + ")");
+      task.min_available = *min;
+      task.min_given = true;
+    } else {
+      task.min_available = task.replicas;
+    }
+    task.template_ = &r.map_field(t, "template", at);
+    tasks.push_back(std::move(task));
+  });
+  if (tasks.empty())
+    r.fail(spec_path.field("tasks"), "is missing or empty; a Job runs at least one task");
+  int32_t total_replicas = 0, total_min = 0;
+  for (const Task& t : tasks) {
+    total_replicas += t.replicas;
+    total_min += t.min_available;
+  }
+  int32_t min_available = r.int_field(spec, "minAvailable", spec_path).value_or(0);
+  if (min_available < 0) r.fail(spec_path.field("minAvailable"), "must be >= 0");
+  if (min_available == 0) min_available = total_min;
+  if (min_available > total_replicas)
+    r.fail(spec_path.field("minAvailable"),
+           std::to_string(min_available) + " is greater than the tasks' replicas (" +
+               std::to_string(total_replicas) + "); lower it or add replicas");
+
+  const Json job_annotations = string_map(meta, "annotations");
+  const Json job_labels = string_map(meta, "labels");
+  const Json& uid = FieldReader::get(meta, "uid");
+  const Json& created = FieldReader::get(meta, "creationTimestamp");
+  const std::string group_name = name;
+
+  std::vector<Json> out;
+  out.push_back(Json());  // the PodGroup, once minResources is known
+  for (Task& task : tasks) {
+    const Json& tmpl = *task.template_;
+    const Json tmeta = string_map(tmpl, "metadata");
+    Json pod_spec = FieldReader::get(tmpl, "spec").is_object() ? FieldReader::get(tmpl, "spec")
+                                                               : Json::object();
+    if (!pod_spec.contains("schedulerName")) pod_spec["schedulerName"] = scheduler;
+    if (!pod_spec.contains("priorityClassName") && !priority_class.empty())
+      pod_spec["priorityClassName"] = priority_class;
+    const std::string pod_class = pod_spec.value("priorityClassName", std::string());
+    task.priority = pod_class.empty() ? 0 : priority_of(pod_class);
+    for (int32_t i = 0; i < task.replicas; ++i) {
+      Json labels = string_map(tmeta, "labels");
+      Json annotations = string_map(tmeta, "annotations");
+      const std::string index = std::to_string(i);
+      annotations["volcano.sh/task-index"] = index;
+      annotations["volcano.sh/task-spec"] = task.name;
+      annotations["scheduling.k8s.io/group-name"] = group_name;
+      annotations["volcano.sh/job-name"] = name;
+      annotations["volcano.sh/queue-name"] = queue;
+      annotations["volcano.sh/job-version"] = "0";
+      annotations["volcano.sh/template-uid"] = name + "-" + task.name;
+      annotations["volcano.sh/job-retry-count"] = "0";
+      for (const char* key :
+           {"volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone"})
+        if (job_annotations.contains(key)) annotations[key] = job_annotations[key];
+      labels["volcano.sh/task-index"] = index;
+      labels["volcano.sh/job-name"] = name;
+      labels["volcano.sh/task-spec"] = task.name;
+      labels["volcano.sh/job-namespace"] = ns;
+      labels["volcano.sh/queue-name"] = queue;
+      for (const char* key : {"volcano.sh/preemptable", "volcano.sh/cooldown-time"})
+        if (job_labels.contains(key)) labels[key] = job_labels[key];
+      Json pod_meta = {{"name", name + "-" + task.name + "-" + index},
+                       {"namespace", ns},
+                       {"labels", std::move(labels)},
+                       {"annotations", std::move(annotations)}};
+      if (created.is_string()) pod_meta["creationTimestamp"] = created;
+      if (uid.is_string())
+        pod_meta["ownerReferences"] = Json::array({{{"apiVersion", kVolcanoJobApiVersion},
+                                                    {"kind", "Job"},
+                                                    {"name", name},
+                                                    {"uid", uid},
+                                                    {"controller", true},
+                                                    {"blockOwnerDeletion", true}}});
+      Json pod = {{"apiVersion", "v1"},
+                  {"kind", "Pod"},
+                  {"metadata", std::move(pod_meta)},
+                  {"spec", pod_spec}};
+      if (i == 0) {
+        // One pod's request, as the scheduler reads it (init containers
+        // as Kubernetes counts them): the task's unit of minResources.
+        std::vector<Decoded> decoded;
+        decode_document(pod, r.origin(), r.doc(), decoded);
+        const auto& p = std::get<model::Pod>(decoded.at(0).object);
+        task.request = p.init_requests;
+        model::max_into(task.request, p.requests);
+      }
+      out.push_back(std::move(pod));
+    }
+  }
+
+  // calcPGMinResources: tasks by priority, highest first. With the job's
+  // minAvailable below the tasks' own, the first minAvailable pods; else
+  // each task's minAvailable, then replicas beyond them up to it.
+  std::vector<const Task*> order;
+  for (const Task& t : tasks) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Task* a, const Task* b) { return a->priority > b->priority; });
+  std::map<std::string, double> min_resources;
+  const auto take = [&](const Task& t, int32_t count) {
+    for (const auto& [dim, value] : t.request)
+      if (dim != "pods") min_resources[dim] += value * count;
+  };
+  if (min_available < total_min) {
+    int32_t left = min_available;
+    for (const Task* t : order) {
+      const int32_t n = std::min(left, t->replicas);
+      take(*t, n);
+      left -= n;
+      if (left <= 0) break;
+    }
+  } else {
+    int32_t counted = 0;
+    for (const Task* t : order) {
+      const int32_t n = std::min(t->min_available, min_available - counted);
+      take(*t, n);
+      counted += n;
+      if (counted >= min_available) break;
+    }
+    int32_t left = min_available - counted;
+    for (const Task* t : order) {
+      if (left <= 0) break;
+      const int32_t spare = t->replicas - t->min_available;
+      const int32_t n = std::min(left, spare);
+      take(*t, n);
+      left -= n;
+    }
+  }
+  Json min_json = Json::object();
+  for (const auto& [dim, value] : min_resources)
+    if (value > 0) min_json[dim] = model::format_quantity(dim, value);
+  Json min_task_member = Json::object();
+  for (const Task& t : tasks) min_task_member[t.name] = t.min_available;
+  Json group_meta = {{"name", group_name}, {"namespace", ns}};
+  if (!job_annotations.empty()) group_meta["annotations"] = job_annotations;
+  if (!job_labels.empty()) group_meta["labels"] = job_labels;
+  if (created.is_string()) group_meta["creationTimestamp"] = created;
+  if (uid.is_string())
+    group_meta["ownerReferences"] = Json::array({{{"apiVersion", kVolcanoJobApiVersion},
+                                                  {"kind", "Job"},
+                                                  {"name", name},
+                                                  {"uid", uid},
+                                                  {"controller", true},
+                                                  {"blockOwnerDeletion", true}}});
+  Json group_spec = {{"minMember", min_available},
+                     {"minTaskMember", std::move(min_task_member)},
+                     {"queue", queue},
+                     {"minResources", std::move(min_json)}};
+  if (!priority_class.empty()) group_spec["priorityClassName"] = priority_class;
+  out[0] = {{"apiVersion", "scheduling.volcano.sh/v1beta1"},
+            {"kind", "PodGroup"},
+            {"metadata", std::move(group_meta)},
+            {"spec", std::move(group_spec)}};
+  return out;
+}
+
+}  // namespace scoria::decode
