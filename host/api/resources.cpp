@@ -14,11 +14,12 @@ constexpr std::array<std::string_view, 1> kEventShort{"ev"};
 constexpr std::array<std::string_view, 2> kPodGroupShort{"pg", "podgroup-v1beta1"};
 constexpr std::array<std::string_view, 2> kQueueShort{"q", "queue-v1beta1"};
 constexpr std::array<std::string_view, 1> kPriorityClassShort{"pc"};
+constexpr std::array<std::string_view, 2> kJobShort{"vcjob", "vj"};
 constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 8> kResources{{
+constexpr std::array<Resource, 9> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -29,6 +30,9 @@ constexpr std::array<Resource, 8> kResources{{
      true},
     {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false,
      kPriorityClassShort, kNone, true},
+    // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
+    // (serve/job_controller.h), which are what the scheduler reads.
+    {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},
     // Leader election's lock (the Kubernetes source elects its leader on a
     // Lease; the local API serves one so that election runs against it too).
     {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, kNone, kNone, false},

@@ -19,6 +19,7 @@
 #include "input/documents.h"
 #include "model/error.h"
 #include "serve/admission.h"
+#include "serve/job_controller.h"
 #include "serve/pod_group_controller.h"
 #include "serve/watch_hub.h"
 #include "serve/written_objects.h"
@@ -423,9 +424,45 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   meta_.on_create(object, r, at.namespace_);
   admit_create(r, object, store_);
   if (r.kind == "Pod") create_implicit_group(object);
+  if (r.kind == "Job") return create_job(request, std::move(object));
   store::Precondition pre;
   pre.must_not_exist = true;
   return answer(201, write(r, std::move(object), pre), request.version());
+}
+
+http::Reply KubeApi::create_job(const http::Request& request, json job) {
+  const Resource& r = *api::find_kind("Job");
+  const std::string name = job["metadata"].value("name", "");
+  // Refused whole as Volcano's admission would, before anything is written.
+  std::vector<json> made;
+  try {
+    made = job_objects(job, store_, "Job " + name);
+  } catch (const FieldError& e) {
+    throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", e.detail(), e.field()}});
+  } catch (const InputError& e) {
+    throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", e.what(), "spec"}});
+  }
+  store::Precondition pre;
+  pre.must_not_exist = true;
+  WatchHub::Served written = write(r, std::move(job), pre);
+  // Owned by the Job as stored (its uid), as the controller creates them.
+  const json owner = {{"apiVersion", api::api_version(r)},
+                      {"kind", "Job"},
+                      {"name", name},
+                      {"uid", written.object->at("metadata").at("uid")},
+                      {"controller", true},
+                      {"blockOwnerDeletion", true}};
+  for (json& object : made) {
+    const Resource& kind = *api::find_kind(object.value("kind", ""));
+    object["metadata"]["ownerReferences"] = json::array({owner});
+    meta_.on_create(object, kind, "");
+    try {
+      write(kind, std::move(object), pre);
+    } catch (const ApiError& e) {
+      if (e.reason() != "AlreadyExists") throw;  // the controller leaves one it finds
+    }
+  }
+  return answer(201, written, request.version());
 }
 
 void KubeApi::create_implicit_group(json& pod) {
@@ -554,6 +591,9 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
   if (done.status == store::PutResult::Missing) throw api::not_found(r.group, r.plural, name);
   ++writes_;
   if (r.kind == "Pod") remove_owned_group(object);
+  if (r.kind == "Job")
+    for (const auto& [kind, owned] : owned_by_job(object, store_))
+      if (store_.remove(kind, owned)) ++writes_;
   if (r.kind == "Namespace") {
     // Everything in the namespace goes with it.
     for (const Resource& inner : api::resources()) {

@@ -66,6 +66,8 @@ class KubeApi {
   /// Creates the PodGroup a new `pod` that names none gets (Volcano's
   /// podgroup controller; see pod_group_controller.h), annotating the pod.
   void create_implicit_group(nlohmann::json& pod);
+  /// Stores a Volcano Job and creates its PodGroup and Pods, owned by it.
+  http::Reply create_job(const http::Request& request, nlohmann::json job);
   /// Removes the PodGroup a removed `pod` owned, if any.
   void remove_owned_group(const nlohmann::json& pod);
 

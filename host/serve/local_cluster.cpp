@@ -16,6 +16,7 @@
 #include "input/ordered_batches.h"
 #include "log/log.h"
 #include "model/error.h"
+#include "serve/job_controller.h"
 #include "serve/pod_group_controller.h"
 #include "source/object_loader.h"
 
@@ -115,20 +116,9 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
     writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
   };
   // A Volcano Job is stored as what its controller makes of it: its
-  // PodGroup and Pods (decode/volcano_job.h), its tasks ordered by the
-  // stored PriorityClasses' values.
-  const auto priority_of = [&](const std::string& name) -> int32_t {
-    const auto stored = store_.get("PriorityClass", name);
-    if (!stored) return 0;
-    const json pc = json::parse(stored->json, nullptr, false);
-    return pc.is_object() && pc.value("value", json()).is_number_integer()
-               ? pc["value"].get<int32_t>()
-               : 0;
-  };
+  // PodGroup and Pods (job_controller.h).
   const auto add_job = [&](const json& job, int number) {
-    decode::FieldReader r(origin, number);
-    for (json& object : decode::expand_volcano_job(r, job, input::FieldPath(), priority_of))
-      add(std::move(object), "");
+    for (json& object : job_objects(job, store_, origin, number)) add(std::move(object), "");
   };
   for (input::Document& doc : docs) {
     if (!doc.value.is_object()) continue;

@@ -311,6 +311,76 @@ class PendingPods(unittest.TestCase):
         self.assertEqual(scheduled[0]["status"], "True")
 
 
+VCJOB = """
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: mpi}
+spec:
+  minAvailable: 2
+  tasks:
+  - name: master
+    replicas: 1
+    template:
+      spec:
+        containers: [{name: m, image: busybox, resources: {requests: {cpu: "1"}}}]
+  - name: worker
+    replicas: 2
+    minAvailable: 1
+    template:
+      spec:
+        containers: [{name: w, image: busybox, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+class VolcanoJobs(unittest.TestCase):
+    """kubectl applies a Volcano batch Job as Volcano users do: it is kept,
+    its PodGroup and pods are made (owned by it) and scheduled, and deleting
+    it deletes them."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve("vcjob")
+        cls.serve.kubectl("create", "-f", "-", stdin=NODES)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def test_a_job_is_expanded_scheduled_and_deleted_with_what_it_owns(self):
+        s = self.serve
+        self.assertIn("job.batch.volcano.sh/mpi created",
+                      s.kubectl("apply", "-f", "-", stdin=VCJOB).stdout)
+        self.assertEqual(s.kubectl("get", "vcjob", "-o", "name").stdout.split(),
+                         ["job.batch.volcano.sh/mpi"])
+        job = json.loads(s.kubectl("get", "vcjob", "mpi", "-o", "json").stdout)
+        pods = ["mpi-master-0", "mpi-worker-0", "mpi-worker-1"]
+        def placed():
+            listed = json.loads(s.kubectl("get", "pods", "-l", "volcano.sh/job-name=mpi",
+                                          "-o", "json").stdout)["items"]
+            where = {p["metadata"]["name"]: p["spec"].get("nodeName") for p in listed}
+            return where if sorted(where) == pods and all(where.values()) else None
+        self.assertIsNotNone(wait_for(placed), s.log.name)
+        pod = json.loads(s.kubectl("get", "pod", "mpi-worker-1", "-o", "json").stdout)
+        self.assertEqual(pod["metadata"]["ownerReferences"][0]["uid"], job["metadata"]["uid"])
+        self.assertEqual(pod["metadata"]["annotations"]["volcano.sh/task-spec"], "worker")
+        group = json.loads(s.kubectl("get", "pg", "mpi", "-o", "json").stdout)
+        self.assertEqual((group["spec"]["minMember"], group["spec"]["minTaskMember"]),
+                         (2, {"master": 1, "worker": 1}))
+
+        s.kubectl("delete", "vcjob", "mpi")
+        self.assertEqual(s.kubectl("get", "pg", "mpi", check=False).returncode, 1)
+        self.assertEqual(s.kubectl("get", "pods", "-l", "volcano.sh/job-name=mpi", "-o",
+                                   "name").stdout.split(), [])
+
+    def test_a_job_admission_refuses_is_refused_naming_the_field(self):
+        bad = VCJOB.replace("name: mpi", "name: bad").replace("minAvailable: 2", "minAvailable: 7")
+        r = self.serve.kubectl("apply", "-f", "-", stdin=bad, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('The Job "bad" is invalid: spec.minAvailable: 7 is greater than the '
+                      "tasks' replicas (3)", r.stderr)
+        self.assertEqual(self.serve.kubectl("get", "pg", "bad", check=False).returncode, 1)
+
+
 class PythonClient(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
