@@ -32,6 +32,16 @@ Json string_map(const Json& object, std::string_view key) {
   return m.is_object() ? m : Json::object();
 }
 
+// ownerReferences naming the Job as the controller of what it makes.
+Json owned_by_job(const std::string& name, const Json& uid) {
+  return Json::array({{{"apiVersion", kVolcanoJobApiVersion},
+                       {"kind", "Job"},
+                       {"name", name},
+                       {"uid", uid},
+                       {"controller", true},
+                       {"blockOwnerDeletion", true}}});
+}
+
 }  // namespace
 
 bool is_volcano_job(const Json& object) {
@@ -152,13 +162,7 @@ std::vector<Json> expand_volcano_job(
                        {"labels", std::move(labels)},
                        {"annotations", std::move(annotations)}};
       if (created.is_string()) pod_meta["creationTimestamp"] = created;
-      if (uid.is_string())
-        pod_meta["ownerReferences"] = Json::array({{{"apiVersion", kVolcanoJobApiVersion},
-                                                    {"kind", "Job"},
-                                                    {"name", name},
-                                                    {"uid", uid},
-                                                    {"controller", true},
-                                                    {"blockOwnerDeletion", true}}});
+      if (uid.is_string()) pod_meta["ownerReferences"] = owned_by_job(name, uid);
       Json pod = {{"apiVersion", "v1"},
                   {"kind", "Pod"},
                   {"metadata", std::move(pod_meta)},
@@ -222,13 +226,7 @@ std::vector<Json> expand_volcano_job(
   if (!job_annotations.empty()) group_meta["annotations"] = job_annotations;
   if (!job_labels.empty()) group_meta["labels"] = job_labels;
   if (created.is_string()) group_meta["creationTimestamp"] = created;
-  if (uid.is_string())
-    group_meta["ownerReferences"] = Json::array({{{"apiVersion", kVolcanoJobApiVersion},
-                                                  {"kind", "Job"},
-                                                  {"name", name},
-                                                  {"uid", uid},
-                                                  {"controller", true},
-                                                  {"blockOwnerDeletion", true}}});
+  if (uid.is_string()) group_meta["ownerReferences"] = owned_by_job(name, uid);
   Json group_spec = {{"minMember", min_available},
                      {"minTaskMember", std::move(min_task_member)},
                      {"queue", queue},

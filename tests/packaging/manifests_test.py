@@ -45,6 +45,18 @@ def stop(proc):
         fail("scoria serve did not exit 0 on SIGTERM")
 
 
+def expect_healthy(scoria, args, tmp, what):
+    """Starts `scoria <args>`, asks it for its health, and stops it."""
+    proc, port = start_serve(scoria, args, tmp)
+    try:
+        health = subprocess.run([scoria, "ctl", "--server", "http://127.0.0.1:%d" % port,
+                                 "health"], capture_output=True)
+        if health.returncode != 0:
+            fail(what + " is not healthy")
+    finally:
+        stop(proc)
+
+
 def remap(args, mapping):
     """Moves absolute paths of the image into the temporary directory and the
     listen port to an ephemeral one."""
@@ -268,26 +280,15 @@ def kubernetes(scoria, source):
                                              "--state-dir", api_dir, "--port", "0"], api_dir)
         args = remap([a for a in container["args"]], mapping)
         args += ["--master", "http://127.0.0.1:%d" % api_port]
-        proc, port = start_serve(scoria, args, tmp)
         try:
-            health = subprocess.run([scoria, "ctl", "--server", "http://127.0.0.1:%d" % port,
-                                     "health"], capture_output=True)
-            if health.returncode != 0:
-                fail("the Deployment's service is not healthy")
+            expect_healthy(scoria, args, tmp, "the Deployment's service")
         finally:
-            stop(proc)
             stop(api)
     with tempfile.TemporaryDirectory() as tmp:
         mapping = prepare(tmp, source, "volcano-scheduler.conf")
         mapping["/var/lib/scoria"] = os.path.join(tmp, "store")
-        proc, port = start_serve(scoria, remap(store_container["args"], mapping), tmp)
-        try:
-            health = subprocess.run([scoria, "ctl", "--server", "http://127.0.0.1:%d" % port,
-                                     "health"], capture_output=True)
-            if health.returncode != 0:
-                fail("the local-store Deployment's service is not healthy")
-        finally:
-            stop(proc)
+        expect_healthy(scoria, remap(store_container["args"], mapping), tmp,
+                       "the local-store Deployment's service")
         if not os.path.exists(os.path.join(tmp, "store", "store.db")):
             fail("the local-store Deployment did not write its store to the state directory")
     print("kubernetes: ok")
