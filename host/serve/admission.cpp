@@ -45,6 +45,9 @@ void admit_create(const api::Resource& r, const json& object, store::ObjectStore
     const std::string queue = text_at(object, "spec", "queue");
     if (queue.empty()) return;
     const auto stored = store.get("Queue", queue);
+    // Queue default exists unless defined (DESIGN.md section 4), as Volcano's
+    // controller creates it in every cluster.
+    if (!stored && queue == "default") return;
     const std::string denied =
         "admission webhook \"validatepodgroup.volcano.sh\" denied the request: ";
     if (!stored)

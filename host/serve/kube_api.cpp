@@ -442,6 +442,10 @@ http::Reply KubeApi::create_job(const http::Request& request, json job) {
   } catch (const InputError& e) {
     throw api::invalid(r.group, r.kind, name, {{"FieldValueInvalid", e.what(), "spec"}});
   }
+  // What admission would refuse of its pods (a PriorityClass that does not
+  // exist) refuses the Job, rather than leaving it without them.
+  for (const json& object : made)
+    admit_create(*api::find_kind(object.value("kind", "")), object, store_);
   store::Precondition pre;
   pre.must_not_exist = true;
   WatchHub::Served written = write(r, std::move(job), pre);

@@ -379,6 +379,14 @@ class VolcanoJobs(unittest.TestCase):
         self.assertIn('The Job "bad" is invalid: spec.minAvailable: 7 is greater than the '
                       "tasks' replicas (3)", r.stderr)
         self.assertEqual(self.serve.kubectl("get", "pg", "bad", check=False).returncode, 1)
+        # Its pods would be refused (no such PriorityClass): so is the Job.
+        missing = VCJOB.replace("name: mpi", "name: classless").replace(
+            "spec:\n        containers: [{name: m,",
+            "spec:\n        priorityClassName: nowhere\n        containers: [{name: m,")
+        r = self.serve.kubectl("apply", "-f", "-", stdin=missing, check=False)
+        self.assertNotEqual(r.returncode, 0, missing)
+        self.assertIn("no PriorityClass with name nowhere was found", r.stderr)
+        self.assertEqual(self.serve.kubectl("get", "vcjob", "classless", check=False).returncode, 1)
 
 
 class PythonClient(unittest.TestCase):
