@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "metrics/buckets.h"
+
 namespace scoria::metrics {
 
 namespace {
@@ -11,13 +13,24 @@ namespace {
 using prometheus::BuildCounter;
 using prometheus::BuildGauge;
 using prometheus::BuildHistogram;
-using prometheus::Histogram;
 
-// Volcano's buckets for millisecond latencies: 5 ms doubling to ~10 s.
-Histogram::BucketBoundaries latency_buckets() {
-  Histogram::BucketBoundaries b;
-  for (double v = 5; v <= 10240; v *= 2) b.push_back(v);
+// Volcano's buckets (ExponentialBucketsRange) for each latency.
+const prometheus::Histogram::BucketBoundaries& session_buckets() {
+  static const auto b = exponential_buckets_range(1, 5000, 20);
   return b;
+}
+const prometheus::Histogram::BucketBoundaries& action_buckets() {
+  static const auto b = exponential_buckets_range(1, 2000, 20);
+  return b;
+}
+const prometheus::Histogram::BucketBoundaries& plugin_buckets() {
+  static const auto b = exponential_buckets_range(0.1, 100, 15);
+  return b;
+}
+
+bool eviction_action(std::string_view action) {
+  return action == "preempt" || action == "reclaim" || action == "gangpreempt" ||
+         action == "gangreclaim";
 }
 
 }  // namespace
@@ -26,56 +39,54 @@ SchedulerMetrics::SchedulerMetrics()
     : registry_(std::make_shared<prometheus::Registry>()),
       e2e_(BuildHistogram()
                .Name("volcano_e2e_scheduling_latency_milliseconds")
-               .Help("Duration of a scheduling session: open, actions, close")
+               .Help("Duration of a single scheduling session execution in milliseconds. It covers "
+                     "the entire cycle from session open, action executions to session close.")
                .Register(*registry_)
-               .Add({}, latency_buckets())),
+               .Add({}, session_buckets())),
       open_session_(BuildHistogram()
                         .Name("volcano_open_session_duration_milliseconds")
-                        .Help("Duration of opening a session (snapshot and plugins)")
+                        .Help("Duration of opening a scheduling session in milliseconds, including "
+                              "cache snapshot and session initialization.")
                         .Register(*registry_)
-                        .Add({}, latency_buckets())),
+                        .Add({}, session_buckets())),
       action_(BuildHistogram()
                   .Name("volcano_action_scheduling_latency_milliseconds")
-                  .Help("Duration of each action in a session")
+                  .Help("Action scheduling latency in milliseconds")
                   .Register(*registry_)),
       plugin_(BuildHistogram()
                   .Name("volcano_plugin_scheduling_latency_milliseconds")
-                  .Help("Duration of each plugin's session open and close callbacks")
+                  .Help("Plugin scheduling latency in milliseconds")
                   .Register(*registry_)),
-      task_latency_(BuildHistogram()
-                        .Name("volcano_task_scheduling_latency_milliseconds")
-                        .Help("Time from a task's creation to its bind")
-                        .Register(*registry_)
-                        .Add({}, latency_buckets())),
+      task_bound_(BuildHistogram()
+                      .Name("volcano_task_scheduling_latency_milliseconds")
+                      .Help("Task scheduling latency from creation to various stages in "
+                            "milliseconds")
+                      .Register(*registry_)
+                      .Add({{"stage", "Bound"}}, exponential_buckets_range(50, 60000, 30))),
       attempts_(BuildCounter()
                     .Name("volcano_schedule_attempts_total")
-                    .Help("Pods the scheduler tried to place, by result")
+                    .Help("Number of attempts to schedule pods, by the result. 'unschedulable' "
+                          "means a pod could not be scheduled, while 'error' means an internal "
+                          "scheduler problem.")
                     .Register(*registry_)),
-      unschedule_tasks_(BuildGauge()
-                            .Name("volcano_unschedule_task_count")
-                            .Help("Tasks that could not be scheduled in the last session")
-                            .Register(*registry_)
-                            .Add({})),
       unschedule_jobs_(BuildGauge()
                            .Name("volcano_unschedule_job_count")
-                           .Help("Jobs that could not be scheduled in the last session")
+                           .Help("Number of jobs could not be scheduled")
                            .Register(*registry_)
                            .Add({})),
-      queue_allocated_cpu_(BuildGauge()
-                               .Name("volcano_queue_allocated_milli_cpu")
-                               .Help("CPU allocated to the queue, in millicores")
-                               .Register(*registry_)),
-      queue_allocated_memory_(BuildGauge()
-                                  .Name("volcano_queue_allocated_memory_bytes")
-                                  .Help("Memory allocated to the queue, in bytes")
-                                  .Register(*registry_)),
-      queue_deserved_cpu_(BuildGauge()
-                              .Name("volcano_queue_deserved_milli_cpu")
-                              .Help("CPU the queue deserves, in millicores")
-                              .Register(*registry_)),
-      queue_deserved_memory_(BuildGauge()
-                                 .Name("volcano_queue_deserved_memory_bytes")
-                                 .Help("Memory the queue deserves, in bytes")
+      preemption_victims_(BuildGauge()
+                              .Name("volcano_pod_preemption_victims")
+                              .Help("Number of selected preemption victims")
+                              .Register(*registry_)
+                              .Add({})),
+      preemption_attempts_(BuildCounter()
+                               .Name("volcano_total_preemption_attempts")
+                               .Help("Total preemption attempts in the cluster till now")
+                               .Register(*registry_)
+                               .Add({})),
+      eviction_transactions_(BuildCounter()
+                                 .Name("volcano_eviction_transactions_total")
+                                 .Help("Total number of committed eviction transactions, by action")
                                  .Register(*registry_)),
       plugin_errors_(BuildCounter()
                          .Name("scoria_plugin_errors_total")
@@ -102,39 +113,42 @@ SchedulerMetrics::SchedulerMetrics()
                     .Name("scoria_sessions_total")
                     .Help("Scheduling sessions run")
                     .Register(*registry_)
-                    .Add({})) {}
+                    .Add({})),
+      queues_(*registry_),
+      jobs_(*registry_) {}
 
-void SchedulerMetrics::observe_session(const scheduler::SessionTimings& timings,
-                                       const session::Outcome& outcome) {
+void SchedulerMetrics::observe_session(const scheduler::SessionTimings& timings) {
   sessions_.Increment();
   e2e_.Observe(timings.total_ms);
   open_session_.Observe(timings.open_ms);
-  for (const auto& [name, ms] : timings.actions_ms) {
-    action_.Add({{"action", name}}, latency_buckets()).Observe(ms);
-  }
+  for (const auto& [name, ms] : timings.actions_ms)
+    action_.Add({{"action", name}}, action_buckets()).Observe(ms);
   for (const auto& p : timings.plugins_ms)
-    plugin_.Add({{"plugin", p.plugin}, {"OnSession", p.event}}, latency_buckets()).Observe(p.ms);
-  attempts_.Add({{"result", "scheduled"}}).Increment(static_cast<double>(outcome.binds.size()));
-  double unschedulable_jobs = 0;
-  for (const auto& g : outcome.pod_groups) {
-    if (!g.unschedulable.empty()) unschedulable_jobs += 1;
-  }
-  attempts_.Add({{"result", "unschedulable"}}).Increment(unschedulable_jobs);
-  unschedule_jobs_.Set(unschedulable_jobs);
-  unschedule_tasks_.Set(static_cast<double>(outcome.unschedulable_tasks));
-  const auto at = [&](const std::vector<double>& v, size_t d) { return d < v.size() ? v[d] : 0.0; };
-  for (const auto& q : outcome.queues) {
-    const prometheus::Labels labels{{"queue_name", q.name}};
-    queue_allocated_cpu_.Add(labels).Set(at(q.allocated, SCORIA_DIM_CPU));
-    queue_allocated_memory_.Add(labels).Set(at(q.allocated, SCORIA_DIM_MEMORY));
-    if (!q.deserved.empty()) {
-      queue_deserved_cpu_.Add(labels).Set(at(q.deserved, SCORIA_DIM_CPU));
-      queue_deserved_memory_.Add(labels).Set(at(q.deserved, SCORIA_DIM_MEMORY));
-    }
-  }
+    plugin_.Add({{"plugin", p.plugin}, {"OnSession", p.event}}, plugin_buckets()).Observe(p.ms);
 }
 
-void SchedulerMetrics::observe_task_bound(double ms) { task_latency_.Observe(ms); }
+void SchedulerMetrics::observe_decisions(const session::Outcome& outcome,
+                                         std::chrono::system_clock::time_point now) {
+  // Volcano registers this family and counts nothing in it at HEAD; Scoria
+  // counts pods bound and pending tasks of unschedulable jobs per session.
+  attempts_.Add({{"result", "scheduled"}}).Increment(static_cast<double>(outcome.binds.size()));
+  attempts_.Add({{"result", "unschedulable"}})
+      .Increment(static_cast<double>(outcome.unschedulable_tasks));
+  double unschedulable_jobs = 0;
+  for (const auto& g : outcome.pod_groups)
+    if (!g.unschedulable.empty()) unschedulable_jobs += 1;
+  unschedule_jobs_.Set(unschedulable_jobs);
+  if (outcome.preemption_victims)
+    preemption_victims_.Set(static_cast<double>(*outcome.preemption_victims));
+  preemption_attempts_.Increment(static_cast<double>(outcome.preemption_attempts));
+  for (const auto& [action, count] : outcome.eviction_transactions)
+    if (eviction_action(action))
+      eviction_transactions_.Add({{"action", action}}).Increment(static_cast<double>(count));
+  queues_.observe(outcome, outcome.dims);
+  jobs_.observe(outcome, now);
+}
+
+void SchedulerMetrics::observe_task_bound(double ms) { task_bound_.Observe(ms); }
 
 void SchedulerMetrics::set_plugin_errors(std::string_view plugin, double total) {
   prometheus::Counter& c = plugin_errors_.Add({{"plugin", std::string(plugin)}});

@@ -1,6 +1,14 @@
-// The service's Prometheus metrics: Volcano's scheduler metric names (so
-// that existing dashboards keep working) and Scoria's own. One registry,
-// owned here; the HTTP handler asks for the text exposition.
+// The service's Prometheus metrics: Volcano's scheduler metrics as HEAD
+// exports them (pkg/scheduler/metrics: names, types, labels, buckets and
+// help texts, so that existing dashboards and alerts keep working), and
+// Scoria's own (scoria_*). One registry, owned here; the HTTP handler asks
+// for the text exposition.
+//
+// Volcano's latencies are milliseconds at HEAD (action and plugin ones
+// included, with buckets from 1 ms and 0.1 ms: older releases had
+// *_microseconds names). Not exported: volcano_scheduling_stage_duration_
+// milliseconds, volcano_job_share, volcano_namespace_* and
+// volcano_queue_real_capacity_* (nothing here computes them yet).
 #pragma once
 
 #include <prometheus/counter.h>
@@ -9,11 +17,14 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "metrics/job_metrics.h"
+#include "metrics/queue_metrics.h"
 #include "scheduler/scheduler.h"
 #include "session/session.h"
 
@@ -23,13 +34,20 @@ class SchedulerMetrics {
  public:
   SchedulerMetrics();
 
-  /// Records one finished session: durations, attempts, unschedulable
-  /// counts and the queues' allocated and deserved resources.
-  void observe_session(const scheduler::SessionTimings& timings, const session::Outcome& outcome);
+  /// Records what a session decided: attempts, unschedulable jobs and
+  /// tasks, preemption, and the queues and jobs it saw. Called with the
+  /// whole outcome, before a cluster source leaves out what it had already
+  /// reported; one call at a time (the session thread).
+  void observe_decisions(
+      const session::Outcome& outcome,
+      std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+  /// Records a finished session's durations.
+  void observe_session(const scheduler::SessionTimings& timings);
   /// A plugin's hook failures so far (monotonic; the counter follows it).
   void set_plugin_errors(std::string_view plugin, double total);
   void count_config_reload(bool ok);
-  /// A task bound `ms` after it was created (Volcano's task_scheduling_latency).
+  /// A task bound `ms` after it was created (Volcano's
+  /// task_scheduling_latency_milliseconds{stage="Bound"}).
   void observe_task_bound(double ms);
   void count_store_writes(std::string_view operation, double objects);
 
@@ -48,20 +66,20 @@ class SchedulerMetrics {
   prometheus::Histogram& open_session_;
   prometheus::Family<prometheus::Histogram>& action_;
   prometheus::Family<prometheus::Histogram>& plugin_;
-  prometheus::Histogram& task_latency_;
+  prometheus::Histogram& task_bound_;
   prometheus::Family<prometheus::Counter>& attempts_;
-  prometheus::Gauge& unschedule_tasks_;
   prometheus::Gauge& unschedule_jobs_;
-  prometheus::Family<prometheus::Gauge>& queue_allocated_cpu_;
-  prometheus::Family<prometheus::Gauge>& queue_allocated_memory_;
-  prometheus::Family<prometheus::Gauge>& queue_deserved_cpu_;
-  prometheus::Family<prometheus::Gauge>& queue_deserved_memory_;
+  prometheus::Gauge& preemption_victims_;
+  prometheus::Counter& preemption_attempts_;
+  prometheus::Family<prometheus::Counter>& eviction_transactions_;
   prometheus::Family<prometheus::Counter>& plugin_errors_;
   prometheus::Family<prometheus::Counter>& config_reloads_;
   prometheus::Family<prometheus::Counter>& store_writes_;
   prometheus::Family<prometheus::Gauge>& leader_;
   prometheus::Family<prometheus::Counter>& api_writes_;
   prometheus::Counter& sessions_;
+  QueueMetrics queues_;
+  JobMetrics jobs_;
 };
 
 }  // namespace scoria::metrics

@@ -105,6 +105,7 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     // Plugins' hooks run inside an action's on_execute, so a hang there is
     // reported as the action's.
     if (tracker_) tracker_->enter(a.name, "on_execute");
+    ssn.set_action(a.name);
     const plugin::InPlugin in(a.name.c_str(), "on_execute");
     if (a.instance->descriptor().on_execute(a.instance->state(), handle) != SCORIA_OK)
       plugin::count_error(a.instance->ctx(), "on_execute failed");

@@ -298,6 +298,7 @@ struct Service::State {
         const session::Snapshot snapshot = std::as_const(cache).snapshot();
         run->snapshot_ms = ms_since(snapshot_start);
         run->outcome = sched->run_once(snapshot, &run->timings);
+        metrics.observe_decisions(run->outcome);
         source().prepare(run->outcome, std::as_const(cache));
       } catch (const std::exception& e) {
         run->error = e.what();
@@ -368,7 +369,7 @@ struct Service::State {
       ++rec->pieces;
       watchers.pump();
       if (done) {
-        metrics.observe_session(rec->timings, last);
+        metrics.observe_session(rec->timings);
         for (const auto& [plugin, errors] : rec->sched->plugin_errors())
           metrics.set_plugin_errors(plugin, static_cast<double>(errors));
         const size_t decided = last.binds.size() + last.evictions.size();
@@ -394,6 +395,7 @@ struct Service::State {
   /// Binds [from, to) of `outcome`; the last piece carries the rest of it.
   static session::Outcome piece_of(const session::Outcome& outcome, size_t from, size_t to) {
     session::Outcome piece;
+    piece.dims = outcome.dims;
     piece.binds.assign(outcome.binds.begin() + static_cast<std::ptrdiff_t>(from),
                        outcome.binds.begin() + static_cast<std::ptrdiff_t>(to));
     if (to == outcome.binds.size()) {

@@ -145,6 +145,7 @@ Outcome Session::close() {
   for (Task& t : tasks_)
     if (t.status == SCORIA_TASK_BINDING && t.committed) set_task_status(t, SCORIA_TASK_BOUND);
 
+  out.dims = dim_names_;
   out.binds = binds_;
   out.evictions = evictions_;
   for (const Task& t : tasks_)
@@ -176,12 +177,50 @@ Outcome Session::close() {
     st.running = job.status_count[5];
     st.succeeded = job.status_count[7];
     st.failed = job.status_count[8];
+    if (job.queue >= 0) st.queue = queues_[static_cast<size_t>(job.queue)].spec->name;
+    st.creation_ms = job.group->creation_ms;
+    if (unschedulable) {
+      // Gang's count: minMember less the ready tasks and those that fit
+      // before the gang was discarded.
+      int32_t schedulable = count_in(job.status_count, kReadyMask);
+      for (uint32_t t : job.tasks)
+        if (tasks_[t].status == SCORIA_TASK_PENDING &&
+            tasks_[t].last_discarded == SCORIA_TASK_ALLOCATED)
+          ++schedulable;
+      st.unready = std::max(0, job.group->min_member - schedulable);
+    }
+    for (uint32_t t : job.tasks)
+      if (tasks_[t].committed || tasks_[t].status == SCORIA_TASK_PIPELINED) ++st.placed;
     out.pod_groups.push_back(std::move(st));
   }
   for (const Queue& q : queues_) {
-    out.queues.push_back(Outcome::QueueStatus{
-        q.spec->name, std::vector<double>(q.allocated, q.allocated + dims()), q.status_deserved});
+    Outcome::QueueStatus qs;
+    qs.name = q.spec->name;
+    qs.allocated.assign(q.allocated, q.allocated + dims());
+    qs.deserved = q.status_deserved;
+    qs.request.assign(dims(), 0.0);
+    qs.inqueue.assign(dims(), 0.0);
+    qs.capability.assign(q.capability, q.capability + dims());
+    qs.weight = q.spec->weight;
+    qs.overused = q.overused;
+    out.queues.push_back(std::move(qs));
   }
+  // Proportion's request (what allocated and pending tasks ask for) and
+  // inqueue (the minResources of admitted jobs) per queue.
+  for (const Job& job : jobs_) {
+    if (job.queue < 0) continue;
+    Outcome::QueueStatus& qs = out.queues[static_cast<size_t>(job.queue)];
+    for (uint32_t t : job.tasks) {
+      const Task& task = tasks_[t];
+      if (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status))
+        for (size_t d = 0; d < dims(); ++d) qs.request[d] += task.resreq[d];
+    }
+    if (static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
+      for (size_t d = 0; d < dims(); ++d) qs.inqueue[d] += job.min_resources[d];
+  }
+  out.preemption_attempts = preemption_attempts_;
+  out.preemption_victims = preemption_victims_;
+  out.eviction_transactions = eviction_transactions_;
   return out;
 }
 

@@ -107,6 +107,8 @@ struct scoria_queue {
   // Deserved share a plugin computed this session (session_queue_set_deserved);
   // empty until one does.
   std::vector<double> status_deserved;
+  // What the overused hooks last said of it this session (for metrics).
+  std::optional<bool> overused;
 };
 
 namespace scoria::session {
@@ -152,7 +154,15 @@ struct Outcome {
       std::string message;
     };
     std::vector<Pending> pending;
+    // For metrics: the job's queue, how many of its minMember are not ready
+    // (Volcano's unschedule_task_count; 0 when ready), when it was created,
+    // and how many of its tasks were placed (allocated or pipelined) now.
+    std::string queue;
+    int32_t unready = 0;
+    int64_t creation_ms = 0;
+    int32_t placed = 0;  // tasks
   };
+  std::vector<std::string> dims;  // what the resource vectors below hold, by index
   std::vector<Bind> binds;
   std::vector<Bind> pipelined;
   std::vector<std::string> evictions;
@@ -161,10 +171,23 @@ struct Outcome {
     std::string name;
     std::vector<double> allocated;  // by dimension
     std::vector<double> deserved;   // by dimension; empty if no plugin set it
+    // As Volcano's proportion counts them: what its jobs' tasks ask for
+    // (allocated and pending), and the minResources of its Inqueue jobs.
+    std::vector<double> request;
+    std::vector<double> inqueue;
+    std::vector<double> capability;  // spec.capability; infinite where unset
+    int32_t weight = 1;
+    std::optional<bool> overused;  // the last answer of the overused hooks, if asked
   };
   std::vector<QueueStatus> queues;
   /// Pending tasks of the jobs that ended the session unschedulable.
   size_t unschedulable_tasks = 0;
+  /// The preempt action: how many times it found victims for a preemptor on
+  /// a node, and how many the last time it asked.
+  uint64_t preemption_attempts = 0;
+  std::optional<size_t> preemption_victims;
+  /// Statements committed with evictions in them, by action.
+  std::vector<std::pair<std::string, uint64_t>> eviction_transactions;
 };
 
 /// Input of a session: the snapshot the cache hands over. Pointers stay
@@ -280,6 +303,10 @@ class Session {
   void victim_tasks(std::span<const Task* const> tasks, uint8_t* selected);
 
   bool action_enabled(std::string_view action) const;
+  /// The action running now (its name), for what is counted per action.
+  void set_action(std::string_view action) { action_ = action; }
+  /// A statement with evictions in it was committed.
+  void count_eviction_transaction();
 
   // --- statements --------------------------------------------------------------
   Statement* open_statement();
@@ -311,6 +338,10 @@ class Session {
 
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;
+  std::string action_;
+  uint64_t preemption_attempts_ = 0;
+  std::optional<size_t> preemption_victims_;
+  std::vector<std::pair<std::string, uint64_t>> eviction_transactions_;
   std::vector<std::string> dim_names_;
   std::vector<double> arena_;  // every resource vector of the session
   std::vector<Task> tasks_;

@@ -1,5 +1,6 @@
 #include "session/statement.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include "session/task_status.h"
@@ -37,6 +38,8 @@ scoria_code Statement::evict(Task& task, std::string reason) {
 }
 
 void Statement::commit() {
+  if (std::any_of(ops_.begin(), ops_.end(), [](const auto& op) { return op.op == Op::Evict; }))
+    ssn_.count_eviction_transaction();
   for (auto& op : ops_) {
     switch (op.op) {
       case Op::Allocate:

@@ -552,6 +552,9 @@ bool Session::overused(const Queue& queue) {
     if (!over && p.hooks.on_overused && call(p, "on_overused", p.hooks.on_overused, &queue))
       over = true;
   });
+  // Kept for the queue_overused metric, as Volcano's proportion sets it
+  // whenever it is asked.
+  queues_[queue.index].overused = over;
   return over;
 }
 
@@ -579,6 +582,23 @@ void Session::preemptable(const Task& preemptor, std::span<const Task* const> ca
                           uint8_t* selected) {
   select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, Answer::Preemptable,
                  preemptor, candidates, selected);
+  // Volcano's preempt action sets pod_preemption_victims after each ask and
+  // counts an attempt where the victims let it try; here, where there are any.
+  if (action_ == "preempt") {
+    const auto victims = static_cast<size_t>(
+        std::count_if(selected, selected + candidates.size(), [](uint8_t v) { return v != 0; }));
+    preemption_victims_ = victims;
+    if (victims > 0) ++preemption_attempts_;
+  }
+}
+
+void Session::count_eviction_transaction() {
+  for (auto& [action, count] : eviction_transactions_)
+    if (action == action_) {
+      ++count;
+      return;
+    }
+  eviction_transactions_.emplace_back(action_, 1);
 }
 
 void Session::reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
