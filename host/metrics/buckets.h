@@ -1,21 +1,60 @@
-// Histogram bucket boundaries as Volcano declares them.
+// Histogram bucket boundaries as Volcano declares them:
+// client_golang's ExponentialBucketsRange(min, max, count), whose values are
+// written out here as Go computes them (Go's math.Pow and C++'s std::pow
+// differ in the last bits, so computing them here would give other bounds).
 #pragma once
 
 #include <prometheus/histogram.h>
 
-#include <cmath>
-#include <cstddef>
+#include <array>
 
 namespace scoria::metrics {
 
-/// client_golang's ExponentialBucketsRange(min, max, count): `count`
-/// boundaries from `min` to `max`, each the last times (max/min)^(1/(count-1)).
-inline prometheus::Histogram::BucketBoundaries exponential_buckets_range(double min, double max,
-                                                                         size_t count) {
-  prometheus::Histogram::BucketBoundaries b;
-  const double factor = std::pow(max / min, 1.0 / static_cast<double>(count - 1));
-  for (size_t i = 0; i < count; ++i) b.push_back(min * std::pow(factor, static_cast<double>(i)));
-  return b;
+// clang-format off
+/// ExponentialBucketsRange(1, 5000, 20)
+inline constexpr std::array<double, 20> kSessionBuckets = {
+    1, 1.5656065579430964, 2.45112389427443, 3.8374956432070686, 6.008008345083047,
+    9.406177265238869, 14.726372811633231, 23.055705848607904, 36.09616427458753,
+    56.51239150488555, 88.47617074509654, 138.51887314021627, 216.86605618721043,
+    339.5269197619527, 531.5655721775325, 832.2225457779193, 1302.933075338009,
+    2039.8805673101535, 3193.65039360146, 4999.999999999997};
+/// ExponentialBucketsRange(100, 120000, 30)
+inline constexpr std::array<double, 30> kJobBuckets = {
+    100, 127.6964028795552, 163.06371308377672, 208.22649600982146, 265.8977452466826,
+    339.54185601785707, 433.582736405282, 553.6695578962887, 707.0161092726969, 902.8341393202192,
+    1152.886719880512, 1472.1948705635073, 1879.9398930869224, 2400.6156197697555,
+    3065.4997934107178, 3914.532966465682, 4998.717787711021, 6383.182805007454, 8151.09483122081,
+    10408.654894770323, 13291.477888768455, 16972.739153488765, 21673.57736913502,
+    27676.378675702752, 35341.74001619669, 45130.13071572749, 57629.55353882527,
+    73590.86686462727, 93972.88983401153, 119999.99999999991};
+/// ExponentialBucketsRange(0.1, 100, 15)
+inline constexpr std::array<double, 15> kPluginBuckets = {
+    0.1, 0.16378937069540644, 0.2682695795279726, 0.4393970560760792, 0.7196856730011522,
+    1.1787686347935875, 1.9306977288832508, 3.1622776601683804, 5.1794746792312125,
+    8.483428982440724, 13.894954943731381, 22.758459260747898, 37.27593720314942,
+    61.054022965853314, 100.00000000000006};
+/// ExponentialBucketsRange(1, 2000, 20)
+inline constexpr std::array<double, 20> kActionBuckets = {
+    1, 1.4918955578206108, 2.2257523554448713, 3.3205900518969647, 4.953973547768393,
+    7.390811129476477, 11.026318292757086, 16.45011528008044, 24.541853911988955,
+    36.6138828319787, 54.624089151593346, 81.49343595525913, 121.57969509318953,
+    181.38420703071378, 270.60629272793585, 403.71632603911144, 602.3025934374076,
+    898.5725636131018, 1340.5764160338647, 1999.9999999999977};
+/// ExponentialBucketsRange(50, 60000, 30)
+inline constexpr std::array<double, 30> kTaskBuckets = {
+    50, 63.8482014397776, 81.53185654188836, 104.11324800491073, 132.9488726233413,
+    169.77092800892854, 216.791368202641, 276.83477894814433, 353.50805463634845,
+    451.4170696601096, 576.443359940256, 736.0974352817536, 939.9699465434612, 1200.3078098848778,
+    1532.7498967053589, 1957.266483232841, 2499.3588938555104, 3191.591402503727,
+    4075.547415610405, 5204.327447385162, 6645.738944384228, 8486.369576744382, 10836.78868456751,
+    13838.189337851376, 17670.870008098344, 22565.065357863747, 28814.776769412634,
+    36795.433432313635, 46986.44491700576, 59999.999999999956};
+// clang-format on
+
+/// A bucket list as prometheus-cpp takes it.
+template <size_t N>
+prometheus::Histogram::BucketBoundaries boundaries(const std::array<double, N>& bounds) {
+  return {bounds.begin(), bounds.end()};
 }
 
 }  // namespace scoria::metrics

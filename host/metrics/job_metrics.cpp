@@ -47,7 +47,7 @@ JobMetrics::JobMetrics(prometheus::Registry& registry)
                    .Help("End-to-end job scheduling latency in milliseconds (histogram of per-job "
                          "duration from creation to last task assumed)")
                    .Register(registry)
-                   .Add({}, exponential_buckets_range(100, 120000, 30))) {}
+                   .Add({}, boundaries(kJobBuckets))) {}
 
 void JobMetrics::observe(const session::Outcome& outcome,
                          std::chrono::system_clock::time_point now) {

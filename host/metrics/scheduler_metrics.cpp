@@ -16,15 +16,15 @@ using prometheus::BuildHistogram;
 
 // Volcano's buckets (ExponentialBucketsRange) for each latency.
 const prometheus::Histogram::BucketBoundaries& session_buckets() {
-  static const auto b = exponential_buckets_range(1, 5000, 20);
+  static const auto b = boundaries(kSessionBuckets);
   return b;
 }
 const prometheus::Histogram::BucketBoundaries& action_buckets() {
-  static const auto b = exponential_buckets_range(1, 2000, 20);
+  static const auto b = boundaries(kActionBuckets);
   return b;
 }
 const prometheus::Histogram::BucketBoundaries& plugin_buckets() {
-  static const auto b = exponential_buckets_range(0.1, 100, 15);
+  static const auto b = boundaries(kPluginBuckets);
   return b;
 }
 
@@ -62,7 +62,7 @@ SchedulerMetrics::SchedulerMetrics()
                       .Help("Task scheduling latency from creation to various stages in "
                             "milliseconds")
                       .Register(*registry_)
-                      .Add({{"stage", "Bound"}}, exponential_buckets_range(50, 60000, 30))),
+                      .Add({{"stage", "Bound"}}, boundaries(kTaskBuckets))),
       attempts_(BuildCounter()
                     .Name("volcano_schedule_attempts_total")
                     .Help("Number of attempts to schedule pods, by the result. 'unschedulable' "

@@ -471,6 +471,10 @@ http::Reply KubeApi::create_job(const http::Request& request, json job) {
 
 void KubeApi::create_implicit_group(json& pod) {
   const json& meta = pod["metadata"];
+  // Most pods name their group: nothing to look up for them.
+  if (const auto a = meta.find("annotations");
+      a != meta.end() && a->is_object() && a->contains(std::string(kGroupAnnotation)))
+    return;
   const std::string key =
       store_key(*api::find_kind("Pod"), meta.value("namespace", ""), meta.value("name", ""));
   if (store_.get("Pod", key)) return;  // the pod's own create answers 409
