@@ -24,21 +24,6 @@ plugins = [{ name = "overcommit" }, { name = "drf", enablePreemptable = false },
            { name = "predicates" }, { name = "proportion" }, { name = "nodeorder" }]
 """
 
-BASE = """apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: low}
-value: 1
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
-"""
 
 
 def job(name, pods, cpu, priority, min_member):
@@ -76,13 +61,15 @@ def main():
     wanted = queried_metrics(dashboard)
     if len(wanted) < 20:
         sys.exit("FAIL: the dashboard names only %d metrics: %s" % (len(wanted), sorted(wanted)))
+    with open(os.path.join(source, "tests/serve/fixtures/preemption_base.yaml")) as f:
+        base = f.read()
     os.makedirs(work, exist_ok=True)
     config = os.path.join(work, "scheduler.toml")
     with open(config, "w") as f:
         f.write(CONFIG)
     serve = ScoriaServe(scoria, work, "dashboard", config)
     try:
-        request(serve, "POST", "/api/v1/objects", BASE + "---\n" + job("low", 2, "2", "low", 1))
+        request(serve, "POST", "/api/v1/objects", base + "---\n" + job("low", 2, "2", "low", 1))
         wait_for(lambda: serve.metric('volcano_queue_allocated_milli_cpu{queue_name="default"}')
                  == 4000)
         for pod in ("low-0", "low-1"):

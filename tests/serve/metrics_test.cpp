@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -22,22 +23,11 @@ plugins = [{ name = "overcommit" }, { name = "drf", enablePreemptable = false },
            { name = "predicates" }, { name = "proportion" }, { name = "nodeorder" }]
 )";
 
-constexpr const char* kBase = R"(
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: high}
-value: 1000
----
-apiVersion: scheduling.k8s.io/v1
-kind: PriorityClass
-metadata: {name: low}
-value: 1
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1}
-status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
-)";
+// Two PriorityClasses and one 4-cpu node.
+std::string base_cluster() {
+  std::ifstream in(std::string(SCORIA_SOURCE_DIR) + "/tests/serve/fixtures/preemption_base.yaml");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 std::string job(const std::string& name, int pods, const std::string& cpu,
                 const std::string& priority, int min_member) {
@@ -95,7 +85,7 @@ TEST(Metrics, AsVolcanoExportsThemAfterAPreemption) {
   std::ofstream(config) << kConfig;
   ServeProcess serve(dir.path() / "state",
                      {"--config", config.string(), "--schedule-period", "100"});
-  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", kBase).status, 200u);
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", base_cluster()).status, 200u);
   ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", job("low", 2, "2", "low", 1)).status,
             200u);
   ASSERT_TRUE(eventually([&] {
