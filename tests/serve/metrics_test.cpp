@@ -163,6 +163,32 @@ TEST(Metrics, AsVolcanoExportsThemAfterAPreemption) {
   // What the queue's jobs ask for: high's 2 cpu and stuck's 2 x 3, besides
   // what runs.
   EXPECT_GE(m(R"(volcano_queue_request_milli_cpu{queue_name="default"})").value_or(0), 8000);
+
+  // A queue's and a job's series go with them.
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: "
+                 "q2}\nspec: {weight: 3}\n")
+                .status,
+            200u);
+  ASSERT_TRUE(eventually(
+      [&] { return scrape(serve.port())(R"(volcano_queue_weight{queue_name="q2"})") == 3.0; }));
+  ASSERT_EQ(http(serve.port(), "DELETE", "/apis/scheduling.volcano.sh/v1beta1/queues/q2").status,
+            200u);
+  for (const char* pod : {"stuck-0", "stuck-1"})
+    ASSERT_EQ(http(serve.port(), "DELETE", std::string("/api/v1/namespaces/ns/pods/") + pod).status,
+              200u);
+  ASSERT_EQ(http(serve.port(), "DELETE",
+                 "/apis/scheduling.volcano.sh/v1beta1/namespaces/ns/podgroups/stuck")
+                .status,
+            200u);
+  EXPECT_TRUE(eventually([&] {
+    const Scrape after = scrape(serve.port());
+    return !after(R"(volcano_queue_weight{queue_name="q2"})") &&
+           !after(R"(volcano_queue_allocated_milli_cpu{queue_name="q2"})") &&
+           !after(R"(volcano_unschedule_task_count{job_id="stuck"})") &&
+           !after(R"(volcano_job_retry_counts{job_id="stuck"})") &&
+           after(R"(volcano_queue_weight{queue_name="default"})");
+  })) << http(serve.port(), "GET", "/metrics").body;
 }
 
 }  // namespace
