@@ -98,6 +98,17 @@ std::optional<Outcome::PodGroupStatus::Pending> Session::unplaced(
   }
 }
 
+int32_t Session::unready_tasks(const Job& job) const {
+  // Gang's count: minMember less the ready tasks and the pending ones that
+  // fit before the gang's statement was discarded.
+  int32_t ready = count_in(job.status_count, kReadyMask);
+  for (uint32_t t : job.tasks)
+    if (tasks_[t].status == SCORIA_TASK_PENDING &&
+        tasks_[t].last_discarded == SCORIA_TASK_ALLOCATED)
+      ++ready;
+  return std::max(0, job.group->min_member - ready);
+}
+
 std::string Session::unschedulable_message(const Job& job) {
   // Volcano's gang message: "<unready>/<tasks> tasks in gang unschedulable:
   // pod group is not ready, <per-status counts>, <min> minAvailable; Pending:
@@ -132,9 +143,7 @@ std::string Session::unschedulable_message(const Job& job) {
       }
     }
   }
-  int32_t ready = count_in(job.status_count, kReadyMask) + schedulable;
-  int32_t unready = std::max(0, job.group->min_member - ready);
-  return std::to_string(unready) + "/" + std::to_string(job.tasks.size()) +
+  return std::to_string(unready_tasks(job)) + "/" + std::to_string(job.tasks.size()) +
          " tasks in gang unschedulable: " + text;
 }
 
@@ -179,16 +188,7 @@ Outcome Session::close() {
     st.failed = job.status_count[8];
     if (job.queue >= 0) st.queue = queues_[static_cast<size_t>(job.queue)].spec->name;
     st.creation_ms = job.group->creation_ms;
-    if (unschedulable) {
-      // Gang's count: minMember less the ready tasks and those that fit
-      // before the gang was discarded.
-      int32_t schedulable = count_in(job.status_count, kReadyMask);
-      for (uint32_t t : job.tasks)
-        if (tasks_[t].status == SCORIA_TASK_PENDING &&
-            tasks_[t].last_discarded == SCORIA_TASK_ALLOCATED)
-          ++schedulable;
-      st.unready = std::max(0, job.group->min_member - schedulable);
-    }
+    if (unschedulable) st.unready = unready_tasks(job);
     for (uint32_t t : job.tasks)
       if (tasks_[t].committed || tasks_[t].status == SCORIA_TASK_PIPELINED) ++st.placed;
     out.pod_groups.push_back(std::move(st));

@@ -331,6 +331,8 @@ class Session {
   void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                        PredicateScratch& scratch);
   std::string unschedulable_message(const Job& job);
+  // How many of the job's minMember are not ready (gang's unready count).
+  int32_t unready_tasks(const Job& job) const;
   // Why `task` is not placed at close, if it is not; `job_message` is its
   // job's unschedulable message, if any.
   std::optional<Outcome::PodGroupStatus::Pending> unplaced(const Task& task,

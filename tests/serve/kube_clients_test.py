@@ -226,6 +226,20 @@ class Kubectl(unittest.TestCase):
         self.assertEqual(self.serve.kubectl("get", "node", "node-x", check=False).returncode, 1)
 
 
+class WithNodes(unittest.TestCase):
+    """A service of its own (named by `name`) with the two nodes created."""
+    name = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve(cls.name)
+        cls.serve.kubectl("create", "-f", "-", stdin=NODES)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+
 PLAIN = """
 apiVersion: v1
 kind: Pod
@@ -235,19 +249,12 @@ spec:
 """
 
 
-class PendingPods(unittest.TestCase):
+class PendingPods(WithNodes):
     """Why a pod waits, as Volcano shows it: a plain pod gets its own
     PodGroup (podgroup-<uid>, owned by the pod, as vc-controller-manager
     makes it) and PodScheduled=False with kube-scheduler's text."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.serve = Serve("pending")
-        cls.serve.kubectl("create", "-f", "-", stdin=NODES)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.serve.stop()
+    name = "pending"
 
     def pod(self, name):
         return json.loads(self.serve.kubectl("get", "pod", name, "-o", "json").stdout)
@@ -332,19 +339,12 @@ spec:
 """
 
 
-class VolcanoJobs(unittest.TestCase):
+class VolcanoJobs(WithNodes):
     """kubectl applies a Volcano batch Job as Volcano users do: it is kept,
     its PodGroup and pods are made (owned by it) and scheduled, and deleting
     it deletes them."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.serve = Serve("vcjob")
-        cls.serve.kubectl("create", "-f", "-", stdin=NODES)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.serve.stop()
+    name = "vcjob"
 
     def test_a_job_is_expanded_scheduled_and_deleted_with_what_it_owns(self):
         s = self.serve
