@@ -10,10 +10,6 @@
 
 namespace scoria::cli {
 
-/// A duration in Go's spelling (time.ParseDuration: "500ms", "1.5s",
-/// "1h30m"), nullopt if it is not one. Negative durations parse.
-std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text);
-
 /// A duration in Go's spelling, or a bare number of seconds; above zero, at
 /// most a day, rounded up to milliseconds. Throws InputError naming `flag`.
 std::chrono::milliseconds parse_duration(std::string_view flag, const std::string& value);

@@ -15,6 +15,7 @@
 #include "kube/client_config.h"
 #include "log/log.h"
 #include "model/error.h"
+#include "model/go_duration.h"
 #include "serve/service.h"
 
 namespace scoria::cli {
@@ -201,7 +202,7 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       const long long ms = std::atoll(v.c_str());
       if (ms > 0 && std::to_string(ms) == v)
         o.period_ms = ms;
-      else if (const auto d = parse_go_duration(v); d && *d >= std::chrono::milliseconds(1))
+      else if (const auto d = model::parse_go_duration(v); d && *d >= std::chrono::milliseconds(1))
         o.period_ms = std::chrono::duration_cast<std::chrono::milliseconds>(*d).count();
       else
         throw InputError("--schedule-period " + v +

@@ -19,10 +19,15 @@
 
 #include "input/yaml_tree.h"
 #include "model/error.h"
+#include "model/suggestion.h"
 
 namespace scoria::config {
 
 namespace {
+
+using model::closest;
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // ===========================================================================
 // Enable flags
@@ -73,53 +78,6 @@ std::string_view trim(std::string_view s) {
 }
 
 std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-/// Case-insensitive edit distance, for "did you mean" suggestions.
-size_t distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-/// Whether `key` is `word` with letters left out ("args" of "arguments").
-bool abbreviates(std::string_view key, std::string_view word) {
-  if (key.size() < 3 || key.size() * 3 < word.size() || lower(key[0]) != lower(word[0]))
-    return false;
-  size_t i = 0;
-  for (size_t j = 0; i < key.size() && j < word.size(); ++j)
-    if (lower(key[i]) == lower(word[j])) ++i;
-  return i == key.size();
-}
-
-/// The candidate closest to `key`, when it is close enough to be a typo or
-/// an abbreviation.
-std::optional<std::string> closest(std::string_view key,
-                                   const std::vector<std::string>& candidates) {
-  const std::string* best = nullptr;
-  size_t best_distance = 0;
-  for (const auto& c : candidates) {
-    const size_t d = distance(key, c);
-    if (d > std::max<size_t>(2, key.size() / 3) && !abbreviates(key, c)) continue;
-    if (best == nullptr || d < best_distance) {
-      best = &c;
-      best_distance = d;
-    }
-  }
-  if (best == nullptr) return std::nullopt;
-  return *best;
-}
 
 /// "unknown key; did you mean "tiers"?" or "unknown key." before a list of
 /// the valid keys.
@@ -596,6 +554,7 @@ class Reader {
                    (listed ? " (first at " + names[j].path + ")" : std::string()) +
                    "; an action runs once per session, remove one");
       out.actions.push_back(a.name);
+      out.action_places.push_back(origin_.where(a.place) + ": " + a.path);
     }
   }
 
@@ -687,9 +646,10 @@ class Reader {
       }
     }
     if (!named) fail_at(v, path, "has no name; add " + setting("name", "\"<plugin>\"", "<plugin>"));
+    option.place = origin_.where(v.place) + ": " + path;
     if (arguments)
-      option.arguments =
-          read_arguments(*arguments, path + ".arguments", "plugin " + quote(option.name));
+      option.arguments = read_arguments(*arguments, path + ".arguments",
+                                        "plugin " + quote(option.name), option.argument_places);
     return option;
   }
 
@@ -697,11 +657,12 @@ class Reader {
 
   /// `owner` names the plugin or action the arguments are for ("plugin
   /// \"binpack\"").
-  Arguments read_arguments(const Value& v, const std::string& path, std::string_view owner) const {
+  Arguments read_arguments(const Value& v, const std::string& path, std::string_view owner,
+                           ArgumentPlaces& places) const {
     Arguments out;
     if (v.kind == Kind::Null) return out;
     require_map(v, path, "of argument names and values");
-    flatten(v, "", path, owner, out);
+    flatten(v, "", path, owner, out, places);
     return out;
   }
 
@@ -711,15 +672,15 @@ class Reader {
   /// weight, threshold or ratio means anything as one, and a plugin handed
   /// one would skew every score it touches.
   void flatten(const Value& v, const std::string& key, const std::string& path,
-               std::string_view owner, Arguments& out) const {
+               std::string_view owner, Arguments& out, ArgumentPlaces& places) const {
     if (v.kind == Kind::Map) {
       for (const Entry& e : v.entries)
-        flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, owner, out);
+        flatten(e.value, key.empty() ? e.key : key + "." + e.key, path, owner, out, places);
       return;
     }
     if (v.kind == Kind::List) {
       for (size_t i = 0; i < v.items.size(); ++i)
-        flatten(v.items[i], key + "." + std::to_string(i), path, owner, out);
+        flatten(v.items[i], key + "." + std::to_string(i), path, owner, out, places);
       return;
     }
     if ((v.kind == Kind::Float || v.kind == Kind::String) && non_finite_number(v.text))
@@ -731,6 +692,7 @@ class Reader {
     if (!out.emplace(key, v.text).second)
       fail_at(v, path + "[" + key + "]",
               "is given twice (once as a dotted key, once nested); keep one");
+    places.emplace(key, origin_.where(v.place) + ": " + path + "[" + key + "]");
   }
 
   // --- configurations ----------------------------------------------------------
@@ -760,15 +722,17 @@ class Reader {
                               "has no name; add the action it configures, e.g. " +
                                   setting("name", "\"allocate\"", "allocate"));
                     Arguments args;
+                    ArgumentPlaces places;
                     if (args_value)
                       args = read_arguments(*args_value, path + ".arguments",
-                                            "action " + quote(*name));
+                                            "action " + quote(*name), places);
                     auto [it, fresh] = seen.emplace(*name, path);
                     if (!fresh)
                       fail_at(c, path,
                               "configures " + quote(*name) + " again (already at " + it->second +
                                   "); merge their arguments into one");
                     out.action_arguments.emplace(*name, std::move(args));
+                    out.action_argument_places.emplace(*name, std::move(places));
                   });
   }
 

@@ -18,6 +18,10 @@ namespace scoria::config {
 /// to their text as written ("10", "true", "0.5", "nvidia.com/gpu").
 using Arguments = std::map<std::string, std::string, std::less<>>;
 
+/// Where each argument was written, by its flat key, for messages about it:
+/// "conf.yaml: line 10, column 30: tiers[1].plugins[1].arguments[binpack.weight]".
+using ArgumentPlaces = std::map<std::string, std::string, std::less<>>;
+
 /// Volcano's per-plugin enable flags. A flag left out means enabled, except
 /// Hierarchy and ClusterOrder (see PluginOption::enabled).
 enum class Flag : uint32_t {
@@ -59,6 +63,9 @@ struct PluginOption {
   /// Explicit settings; std::nullopt where the config left the flag out.
   std::array<std::optional<bool>, kFlagCount> flags{};
   Arguments arguments;
+  /// Where the plugin and each of its arguments were written (messages).
+  std::string place;
+  ArgumentPlaces argument_places;
 
   /// Whether hook `f` is on: as set, else Volcano's default — on, except
   /// hierarchy and cluster order, which must be asked for.
@@ -78,6 +85,10 @@ struct SchedulerConfig {
   std::vector<Tier> tiers;
   /// Per-action arguments (Volcano's `configurations`), by action name.
   std::map<std::string, Arguments, std::less<>> action_arguments;
+  /// Where each action was named (parallel to `actions`) and where each
+  /// action's arguments were written, for messages.
+  std::vector<std::string> action_places;
+  std::map<std::string, ArgumentPlaces, std::less<>> action_argument_places;
   /// Extra plugin directories named in the config (searched before the
   /// built-in directory).
   std::vector<std::filesystem::path> plugin_dirs;

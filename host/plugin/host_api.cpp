@@ -10,6 +10,7 @@
 #include <string>
 
 #include "log/log.h"
+#include "plugin/argument_text.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -60,35 +61,26 @@ const std::string* arg(const scoria_args* a, scoria_str key) {
 scoria_code api_args_get_int(const scoria_args* a, scoria_str key, int64_t* out) {
   const std::string* v = arg(a, key);
   if (!v) return SCORIA_NOT_FOUND;
-  int64_t x = 0;
-  auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
-  if (ec != std::errc() || p != v->data() + v->size()) return SCORIA_INVALID_ARGUMENT;
-  *out = x;
+  const auto x = scoria::plugin::int_of(*v);
+  if (!x) return SCORIA_INVALID_ARGUMENT;
+  *out = *x;
   return SCORIA_OK;
 }
 scoria_code api_args_get_float(const scoria_args* a, scoria_str key, double* out) {
   const std::string* v = arg(a, key);
   if (!v) return SCORIA_NOT_FOUND;
-  try {
-    size_t used = 0;
-    double x = std::stod(*v, &used);
-    // The config reader refuses these already; no plugin gets one either way.
-    if (used != v->size() || !std::isfinite(x)) return SCORIA_INVALID_ARGUMENT;
-    *out = x;
-    return SCORIA_OK;
-  } catch (const std::exception&) {
-    return SCORIA_INVALID_ARGUMENT;
-  }
+  // The config reader refuses non-finite numbers already; no plugin gets one either way.
+  const auto x = scoria::plugin::float_of(*v);
+  if (!x) return SCORIA_INVALID_ARGUMENT;
+  *out = *x;
+  return SCORIA_OK;
 }
 scoria_code api_args_get_bool(const scoria_args* a, scoria_str key, int* out) {
   const std::string* v = arg(a, key);
   if (!v) return SCORIA_NOT_FOUND;
-  if (*v == "true" || *v == "True" || *v == "TRUE")
-    *out = 1;
-  else if (*v == "false" || *v == "False" || *v == "FALSE")
-    *out = 0;
-  else
-    return SCORIA_INVALID_ARGUMENT;
+  const auto x = scoria::plugin::bool_of(*v);
+  if (!x) return SCORIA_INVALID_ARGUMENT;
+  *out = *x ? 1 : 0;
   return SCORIA_OK;
 }
 scoria_code api_args_get_string(const scoria_args* a, scoria_str key, scoria_str* out) {

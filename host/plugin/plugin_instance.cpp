@@ -1,6 +1,7 @@
 #include "plugin/plugin_instance.h"
 
 #include "model/error.h"
+#include "plugin/declared_args.h"
 #include "plugin/loaded_plugin.h"
 
 namespace scoria::plugin {
@@ -9,6 +10,7 @@ PluginInstance::PluginInstance(std::shared_ptr<LoadedPlugin> plugin,
                                const config::Arguments& arguments)
     : plugin_(std::move(plugin)), args_(std::make_unique<scoria_args>()) {
   args_->values = arguments;
+  if (const auto specs = declared_args(*plugin_->descriptor)) add_defaults(*specs, args_->values);
   const scoria_descriptor& d = *plugin_->descriptor;
   if (d.on_create == nullptr) return;
   char error[512] = "";

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "log/log.h"
+#include "plugin/declared_args.h"
 #include "plugin/host_api.h"
 #include "plugin/loaded_plugin.h"
 #include "plugin/plugin_ctx.h"
@@ -226,6 +227,12 @@ bool PluginRegistry::load(const fs::path& file) {
     return refuse("unknown kind " + std::to_string(d->kind) +
                   "; use SCORIA_KIND_ACTION or "
                   "SCORIA_KIND_PLUGIN");
+  if (const auto problems = declaration_problems(*d); !problems.empty()) {
+    std::string all;
+    for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
+    return refuse("declares its arguments wrongly: " + all +
+                  "; fix the plugin's scoria_arg_spec table and rebuild it");
+  }
   if (auto other = find(d->name))
     return refuse(std::string("duplicate plugin name \"") + d->name + "\", already loaded from " +
                   other->file.string() + "; remove one of the two files or rename the plugin");

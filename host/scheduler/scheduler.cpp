@@ -4,9 +4,12 @@
 #include <thread>
 
 #include "model/error.h"
+#include "model/suggestion.h"
 #include "plugin/crash_report.h"
+#include "plugin/declared_args.h"
 #include "plugin/loaded_plugin.h"
 #include "plugin/plugin_ctx.h"
+#include "scheduler/volcano_names.h"
 
 namespace scoria::scheduler {
 
@@ -28,15 +31,44 @@ size_t default_threads() {
   return n == 0 ? 1 : n;
 }
 
+// The plugin or action `name` of `kind`, or nullptr with a message in
+// `problems`: which names exist, or that Volcano has it and Scoria does not.
 std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& registry,
-                                              const std::string& name, scoria_kind kind) {
+                                              const std::string& name, scoria_kind kind,
+                                              const std::string& place,
+                                              std::vector<std::string>& problems) {
   const char* what = kind == SCORIA_KIND_ACTION ? "action" : "plugin";
   auto found = registry.find(name);
-  if (found == nullptr || found->descriptor->kind != static_cast<uint32_t>(kind))
-    throw InputError(std::string("unknown ") + what + " \"" + name + "\"; available " + what +
-                     "s: " + join(registry.names(kind)) +
-                     ". Check the name, or add the directory holding it to plugin_dirs");
-  return found;
+  if (found != nullptr && found->descriptor->kind == static_cast<uint32_t>(kind)) return found;
+  std::string msg =
+      (place.empty() ? std::string() : place + ": ") + "unknown " + what + " \"" + name + "\"";
+  const bool volcano =
+      kind == SCORIA_KIND_ACTION ? is_volcano_action(name) : is_volcano_plugin(name);
+  if (found != nullptr)
+    msg += std::string("; it is a") + (kind == SCORIA_KIND_ACTION ? " plugin" : "n action") +
+           ", so it belongs in the " + (kind == SCORIA_KIND_ACTION ? "tiers" : "actions");
+  else if (volcano)
+    msg += std::string("; Volcano has this ") + what +
+           ", Scoria does not implement it yet: remove it from the config, or install a "
+           "plugin that provides it in a plugin directory";
+  else if (const auto near = model::closest(name, registry.names(kind)))
+    msg += "; did you mean \"" + *near + "\"?";
+  msg += std::string(msg.ends_with('?') ? " Available " : ". Available ") + what +
+         "s: " + join(registry.names(kind));
+  if (!volcano && found == nullptr) msg += ". Or add the directory holding it to plugin_dirs";
+  problems.push_back(std::move(msg));
+  return nullptr;
+}
+
+// Checks `args` against what `loaded` declares, into `problems`.
+void check(const plugin::LoadedPlugin& loaded, const std::string& owner,
+           const config::Arguments& args, const config::ArgumentPlaces& places,
+           const std::string& place, std::vector<std::string>& problems) {
+  const auto specs = plugin::declared_args(*loaded.descriptor);
+  if (!specs) return;  // built before 1.2, or declares nothing: not checked
+  for (auto& p :
+       plugin::check_arguments(owner, loaded.descriptor->name, *specs, args, places, place))
+    problems.push_back(std::move(p));
 }
 
 // A plugin's arguments, plus Volcano's enableHierarchy option: unlike the
@@ -54,20 +86,53 @@ config::Arguments plugin_arguments(const config::PluginOption& option) {
 Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerConfig config,
                      size_t threads)
     : config_(std::move(config)), workers_(threads == 0 ? default_threads() : threads) {
-  for (const auto& name : config_.actions) {
-    auto loaded = resolve(registry, name, SCORIA_KIND_ACTION);
-    auto args = config_.action_arguments.find(name);
-    static const config::Arguments kNone;
+  // Every name and argument first, so that a config with several mistakes
+  // is told of them all at once; no instance is created until all are sound.
+  static const config::Arguments kNone;
+  static const config::ArgumentPlaces kNowhere;
+  std::vector<std::string> problems;
+  std::vector<std::shared_ptr<plugin::LoadedPlugin>> actions, plugins;
+  for (size_t i = 0; i < config_.actions.size(); ++i) {
+    const std::string& name = config_.actions[i];
+    const std::string place = i < config_.action_places.size() ? config_.action_places[i] : "";
+    auto loaded = resolve(registry, name, SCORIA_KIND_ACTION, place, problems);
+    const auto args = config_.action_arguments.find(name);
+    const auto places = config_.action_argument_places.find(name);
+    if (loaded != nullptr)
+      check(*loaded, "action \"" + name + "\"",
+            args == config_.action_arguments.end() ? kNone : args->second,
+            places == config_.action_argument_places.end() ? kNowhere : places->second,
+            place.empty() ? "configurations[" + name + "]" : place, problems);
+    actions.push_back(std::move(loaded));
+  }
+  for (const auto& tier : config_.tiers)
+    for (const auto& option : tier.plugins) {
+      auto loaded = resolve(registry, option.name, SCORIA_KIND_PLUGIN, option.place, problems);
+      if (loaded != nullptr)
+        check(*loaded, "plugin \"" + option.name + "\"", option.arguments, option.argument_places,
+              option.place, problems);
+      plugins.push_back(std::move(loaded));
+    }
+  if (problems.size() == 1) throw InputError(problems.front());
+  if (!problems.empty()) {
+    std::string all = std::to_string(problems.size()) + " problems in the config:";
+    for (const auto& p : problems) all += "\n  " + p;
+    throw InputError(all);
+  }
+
+  for (size_t i = 0; i < config_.actions.size(); ++i) {
+    const std::string& name = config_.actions[i];
+    const auto args = config_.action_arguments.find(name);
     actions_.push_back(
         {name, std::make_unique<plugin::PluginInstance>(
-                   loaded, args == config_.action_arguments.end() ? kNone : args->second)});
+                   actions[i], args == config_.action_arguments.end() ? kNone : args->second)});
   }
+  size_t next = 0;
   for (size_t t = 0; t < config_.tiers.size(); ++t)
-    for (const auto& option : config_.tiers[t].plugins) {
-      auto loaded = resolve(registry, option.name, SCORIA_KIND_PLUGIN);
+    for (const auto& option : config_.tiers[t].plugins)
       plugins_.push_back(
-          {t, &option, std::make_unique<plugin::PluginInstance>(loaded, plugin_arguments(option))});
-    }
+          {t, &option,
+           std::make_unique<plugin::PluginInstance>(plugins[next++], plugin_arguments(option))});
 }
 
 Scheduler::~Scheduler() = default;

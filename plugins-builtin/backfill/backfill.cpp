@@ -125,8 +125,7 @@ class Backfill {
       }
       if (const scoria_code rc = api().statement_allocate(stmt.get(), task, node);
           rc != SCORIA_OK) {
-        log_line(SCORIA_LOG_ERROR, "allocating <", uid, "> failed: code ",
-                 static_cast<int>(rc));
+        log_line(SCORIA_LOG_ERROR, "allocating <", uid, "> failed: code ", static_cast<int>(rc));
         continue;
       }
       log_line(SCORIA_LOG_V3, "task <", uid, "> placed on node <",
@@ -184,6 +183,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
+    .args = nullptr,
+    .arg_count = 0,
 };
 
 }  // namespace

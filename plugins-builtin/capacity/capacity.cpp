@@ -27,7 +27,6 @@
 #include <algorithm>
 #include <cstddef>
 
-
 #include "queue_ledger.h"
 #include "queue_tree.h"
 
@@ -200,6 +199,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = on_session_close,
     .on_execute = nullptr,
+    .args = nullptr,
+    .arg_count = 0,
 };
 
 }  // namespace

@@ -116,6 +116,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,
+    .args = nullptr,
+    .arg_count = 0,
 };
 
 }  // namespace

@@ -282,6 +282,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = on_session_close,
     .on_execute = nullptr,
+    .args = nullptr,
+    .arg_count = 0,
 };
 
 }  // namespace

@@ -527,6 +527,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
+    .args = nullptr,
+    .arg_count = 0,
 };
 
 }  // namespace

@@ -52,15 +52,14 @@ void shuffle(scoria_session* ssn) {
       continue;
     }
     ++evicted;
-    log_line(SCORIA_LOG_V3, "<", scoria::view(ti.uid), "> on node <",
-             scoria::view(ti.node_name), "> will be evicted");
+    log_line(SCORIA_LOG_V3, "<", scoria::view(ti.uid), "> on node <", scoria::view(ti.node_name),
+             "> will be evicted");
   }
   // Each eviction stands on its own, as Volcano evicts them one by one.
   if (const scoria_code rc = stmt.commit(); rc != SCORIA_OK) {
     log_line(SCORIA_LOG_ERROR, "commit failed: code ", static_cast<int>(rc));
   }
-  log_line(SCORIA_LOG_V3, "", evicted, " of ", candidates.size(),
-           " running tasks evicted");
+  log_line(SCORIA_LOG_V3, "", evicted, " of ", candidates.size(), " running tasks evicted");
 }
 
 scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
@@ -81,6 +80,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
+    .args = nullptr,
+    .arg_count = 0,
 };
 
 }  // namespace

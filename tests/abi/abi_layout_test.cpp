@@ -143,6 +143,8 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_selector_op);
   EXPECT_SAME_SIZE(scoria_affinity_kind);
   EXPECT_SAME_SIZE(scoria_entry_fn);
+  EXPECT_SAME_SIZE(scoria_arg_spec);
+  EXPECT_SAME_SIZE(scoria_arg_type);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -158,7 +160,7 @@ struct SizesAtMinor {
 constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
     {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
-    {184, 176, 96, 80, 200, 680, 80, 40, 48, 48},  // 1.2
+    {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},  // 1.2
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -459,6 +461,39 @@ TEST(AbiLayout, OffsetsOfDescriptor) {
   EXPECT_OFFSET(scoria_descriptor, on_session_open, 56);
   EXPECT_OFFSET(scoria_descriptor, on_session_close, 64);
   EXPECT_OFFSET(scoria_descriptor, on_execute, 72);
+  // 1.2
+  EXPECT_OFFSET(scoria_descriptor, args, 80);
+  EXPECT_OFFSET(scoria_descriptor, arg_count, 88);
+}
+
+// Born in 1.2: its whole layout is pinned.
+TEST(AbiLayout, ArgSpecLayout) {
+  EXPECT_EQ(sizeof(scoria_arg_spec), 64u);
+  EXPECT_EQ(alignof(scoria_arg_spec), 8u);
+  EXPECT_OFFSET(scoria_arg_spec, struct_size, 0);
+  EXPECT_OFFSET(scoria_arg_spec, type, 4);
+  EXPECT_OFFSET(scoria_arg_spec, name, 8);
+  EXPECT_OFFSET(scoria_arg_spec, default_value, 16);
+  EXPECT_OFFSET(scoria_arg_spec, help, 24);
+  EXPECT_OFFSET(scoria_arg_spec, allowed, 32);
+  EXPECT_OFFSET(scoria_arg_spec, bounds, 40);
+  EXPECT_OFFSET(scoria_arg_spec, reserved0, 44);
+  EXPECT_OFFSET(scoria_arg_spec, min, 48);
+  EXPECT_OFFSET(scoria_arg_spec, max, 56);
+}
+
+TEST(AbiLayout, ArgTypeValues) {
+  EXPECT_ENUM(SCORIA_ARG_BOOL, 1);
+  EXPECT_ENUM(SCORIA_ARG_INT, 2);
+  EXPECT_ENUM(SCORIA_ARG_FLOAT, 3);
+  EXPECT_ENUM(SCORIA_ARG_STRING, 4);
+  EXPECT_ENUM(SCORIA_ARG_QUANTITY, 5);
+  EXPECT_ENUM(SCORIA_ARG_DURATION, 6);
+  EXPECT_ENUM(SCORIA_ARG_LIST, 7);
+  EXPECT_ENUM(SCORIA_ARG_MAP, 8);
+  EXPECT_EQ(SCORIA_ARG_HAS_MIN, 0x1u);
+  EXPECT_EQ(SCORIA_ARG_HAS_MAX, 0x2u);
+  EXPECT_EQ(SCORIA_FLAG_DECLARES_ARGS, 0x2u);
 }
 #else
 

@@ -41,6 +41,8 @@ size_t scoria_abi_c_sizeof(const char* type) {
       {"scoria_selector_op", sizeof(scoria_selector_op)},
       {"scoria_affinity_kind", sizeof(scoria_affinity_kind)},
       {"scoria_entry_fn", sizeof(scoria_entry_fn)},
+      {"scoria_arg_spec", sizeof(scoria_arg_spec)},
+      {"scoria_arg_type", sizeof(scoria_arg_type)},
   };
   size_t i;
   for (i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
@@ -212,6 +214,14 @@ static scoria_code execute(void* instance, scoria_session* ssn) {
   return SCORIA_OK;
 }
 
+static const char* const check_values[] = {"a", "b", NULL};
+static const scoria_arg_spec check_args[] = {
+    {sizeof(scoria_arg_spec), SCORIA_ARG_STRING, "mode", "a", "one of a or b", check_values, 0, 0,
+     0.0, 0.0},
+    {sizeof(scoria_arg_spec), SCORIA_ARG_INT, "weight", "1", "a weight", NULL,
+     SCORIA_ARG_HAS_MIN | SCORIA_ARG_HAS_MAX, 0, 0.0, 100.0},
+};
+
 static const scoria_descriptor descriptor = {
     .struct_size = sizeof(scoria_descriptor),
     .abi_major = SCORIA_ABI_VERSION_MAJOR,
@@ -226,6 +236,8 @@ static const scoria_descriptor descriptor = {
     .on_session_open = session_open,
     .on_session_close = session_close,
     .on_execute = execute,
+    .args = check_args,
+    .arg_count = sizeof check_args / sizeof check_args[0],
 };
 
 static const scoria_descriptor* entry(uint32_t host_major, uint32_t host_minor,

@@ -7,6 +7,7 @@
 #include "cli/flag_values.h"
 #include "log/throttle.h"
 #include "model/error.h"
+#include "model/go_duration.h"
 #include "serve/request_guard.h"
 
 namespace scoria {
@@ -24,8 +25,8 @@ TEST(FlagValues, DurationsInGoSpelling) {
   EXPECT_EQ(cli::parse_duration("--t", "1.5s"), 1500ms);
   EXPECT_EQ(cli::parse_duration("--t", "2m0.25s"), 120250ms);
   EXPECT_EQ(cli::parse_duration("--t", "250us"), 1ms);  // rounded up, never to 0
-  EXPECT_EQ(cli::parse_go_duration("-1.5h"), std::chrono::nanoseconds(-5'400'000'000'000));
-  EXPECT_EQ(cli::parse_go_duration("0"), std::chrono::nanoseconds(0));
+  EXPECT_EQ(model::parse_go_duration("-1.5h"), std::chrono::nanoseconds(-5'400'000'000'000));
+  EXPECT_EQ(model::parse_go_duration("0"), std::chrono::nanoseconds(0));
   for (const char* bad : {"", "0s", "-1s", "s", "10 s", "99999999999999999999s", "2d", "25h",
                           "1.2.3s", "1h30", ".s", "0"})
     EXPECT_THROW(cli::parse_duration("--t", bad), InputError) << bad;

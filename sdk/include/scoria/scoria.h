@@ -811,6 +811,81 @@ typedef struct scoria_host_api {
 
 /** Descriptor flag: call this plugin's hooks from one thread only. */
 #define SCORIA_FLAG_SERIAL_HOOKS 0x1u
+/** Descriptor flag (1.2): `args` and `arg_count` list every argument the
+    plugin takes. The host then refuses a config that gives it any other
+    argument, or one of the wrong type or outside its range, and fills in
+    declared defaults; without the flag arguments are passed unchecked. */
+#define SCORIA_FLAG_DECLARES_ARGS 0x2u
+
+/* ------------------------------------------------------------------------ */
+/* Declared arguments (1.2)                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The type of a declared argument, which is also the form the host accepts
+ * for it in a config (`scoria plugins --describe NAME` prints them).
+ */
+typedef enum scoria_arg_type {
+  /** true or false (also True, TRUE, False, FALSE). Read with args_get_bool. */
+  SCORIA_ARG_BOOL = 1,
+  /** A whole number in int64 range. Read with args_get_int. */
+  SCORIA_ARG_INT = 2,
+  /** A finite number, whole or not. Read with args_get_float. */
+  SCORIA_ARG_FLOAT = 3,
+  /** Any text. Read with args_get_string. */
+  SCORIA_ARG_STRING = 4,
+  /** A Kubernetes quantity: 500m, 2, 1.5Gi, 4k. Read with args_get_string;
+      bounds apply to its plain value (500m is 0.5). */
+  SCORIA_ARG_QUANTITY = 5,
+  /** A duration in Go's spelling: 500ms, 30s, 5m, 1h30m. Read with
+      args_get_string; bounds apply to it in seconds. */
+  SCORIA_ARG_DURATION = 6,
+  /** A list: written as a YAML or TOML list, it arrives flattened as
+      NAME.0, NAME.1, ... (items that are maps as NAME.0.KEY ...); written as
+      text, its items are separated by commas. `allowed` applies to each
+      scalar item. */
+  SCORIA_ARG_LIST = 7,
+  /** A map with keys of the user's choosing: arrives flattened as NAME.KEY
+      (and deeper). Its contents are not checked. */
+  SCORIA_ARG_MAP = 8
+} scoria_arg_type;
+
+/** scoria_arg_spec.bounds: `min` applies. */
+#define SCORIA_ARG_HAS_MIN 0x1u
+/** scoria_arg_spec.bounds: `max` applies. */
+#define SCORIA_ARG_HAS_MAX 0x2u
+
+/**
+ * One argument a plugin takes, as Volcano's plugin `arguments` map names it.
+ * Owned by the plugin and valid while it is loaded (a static array is the
+ * usual choice). Every element of a descriptor's `args` array has the same
+ * struct_size, and the host steps through the array by it.
+ *
+ * `name` is the key as a config writes it, e.g. "binpack.weight". A name
+ * ending in ".*" declares a family: "binpack.resources.*" accepts
+ * "binpack.resources.nvidia.com/gpu" and any other key with that prefix and
+ * at least one character after it, each of the declared type.
+ *
+ * When the config leaves out an argument that has a `default_value`, the
+ * host passes the default, so the getters return it: the declaration is the
+ * one place the default lives. A NULL default means "absent" has a meaning
+ * of its own (see `help`), and the getters return SCORIA_NOT_FOUND.
+ */
+typedef struct scoria_arg_spec {
+  uint32_t struct_size;      /**< sizeof(scoria_arg_spec) as the plugin saw it */
+  uint32_t type;             /**< scoria_arg_type */
+  const char* name;          /**< key in the config, NUL-terminated */
+  const char* default_value; /**< as a config would write it, or NULL */
+  const char* help;          /**< one line: what it does, in the plugin's terms */
+  /** The values accepted (STRING, and LIST items), a NULL-terminated array;
+      NULL for any value. Compared exactly. */
+  const char* const* allowed;
+  uint32_t bounds;           /**< SCORIA_ARG_HAS_MIN | SCORIA_ARG_HAS_MAX */
+  uint32_t reserved0;        /**< zero */
+  double min;                /**< inclusive lower bound (INT, FLOAT, QUANTITY,
+                                  DURATION in seconds) when HAS_MIN */
+  double max;                /**< inclusive upper bound when HAS_MAX */
+} scoria_arg_spec;
 
 /**
  * What a shared object is and what it implements. Returned by
@@ -853,6 +928,16 @@ typedef struct scoria_descriptor {
 
   /** Actions: run once in this session. */
   scoria_code (*on_execute)(void* instance, scoria_session* ssn);
+
+  /* --- since 1.2 ----------------------------------------------------------- */
+
+  /** The arguments the plugin takes: `arg_count` specs, owned by the plugin,
+      valid while it is loaded. Read only when `flags` has
+      SCORIA_FLAG_DECLARES_ARGS (a plugin taking no arguments sets the flag
+      with arg_count 0). Plugins built for 1.0 and 1.1 have no such field
+      and are not checked. */
+  const scoria_arg_spec* args;
+  size_t arg_count;
 } scoria_descriptor;
 
 /**
@@ -868,6 +953,37 @@ typedef const scoria_descriptor* (*scoria_entry_fn)(uint32_t host_major,
                                                      uint32_t host_minor,
                                                      const scoria_host_api* host,
                                                      const scoria_plugin_ctx* ctx);
+
+/** The entry point's prototype, so that a compiler checks a plugin's
+    definition against it (C and C++ alike). */
+SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major,
+                                                           uint32_t host_minor,
+                                                           const scoria_host_api* host,
+                                                           const scoria_plugin_ctx* ctx);
+
+/**
+ * Defines scoria_plugin_entry for a plugin written in C: it refuses a host
+ * of another major version, keeps the host table and context in the two
+ * variables named (declare them `static const scoria_host_api* api;` and
+ * `static const scoria_plugin_ctx* ctx;` before), and returns `descriptor`
+ * (a static scoria_descriptor). C++ plugins use SCORIA_DEFINE_PLUGIN from
+ * scoria.hpp instead.
+ *
+ *   static const scoria_host_api* api;
+ *   static const scoria_plugin_ctx* ctx;
+ *   static const scoria_descriptor descriptor = { ... };
+ *   SCORIA_DEFINE_PLUGIN_C(descriptor, api, ctx)
+ */
+#define SCORIA_DEFINE_PLUGIN_C(descriptor, api_var, ctx_var)                          \
+  SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(                         \
+      uint32_t host_major, uint32_t host_minor, const scoria_host_api* host_api,      \
+      const scoria_plugin_ctx* plugin_ctx) {                                          \
+    (void)host_minor;                                                                 \
+    if (host_major != SCORIA_ABI_VERSION_MAJOR || host_api == NULL) return NULL;      \
+    (api_var) = host_api;                                                             \
+    (ctx_var) = plugin_ctx;                                                           \
+    return &(descriptor);                                                             \
+  }
 
 #ifdef __cplusplus
 } /* extern "C" */

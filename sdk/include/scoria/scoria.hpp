@@ -7,8 +7,15 @@
 // callbacks, guarded to keep exceptions from unwinding into the host, and
 // SCORIA_DEFINE_PLUGIN, which writes the exported entry function for a
 // descriptor.
+//
+// It needs C++20 (concepts, std::span). From C, or from C++ older than 20,
+// include scoria.h alone: the ABI needs neither this file nor C++20.
 #ifndef SCORIA_SCORIA_HPP
 #define SCORIA_SCORIA_HPP
+
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 202002L
+#error "scoria.hpp needs C++20 (-std=c++20, or CMake's cxx_std_20); from C or older C++, include scoria/scoria.h alone"
+#endif
 
 #include <scoria/scoria.h>
 
@@ -174,6 +181,49 @@ inline std::optional<std::string> arg_string(const scoria_args* a, std::string_v
   scoria_str v{};
   if (api().args_get_string(a, str(key), &v) != SCORIA_OK) return std::nullopt;
   return std::string(view(v));
+}
+
+// --- declared arguments (ABI 1.2) -----------------------------------------------
+//
+// A plugin lists the arguments it takes in a static table and points its
+// descriptor at it; the host then refuses a config with any other argument,
+// a wrong type or a value out of range, and passes the declared default when
+// the config leaves one out, so the getters above return it:
+//
+//   constexpr scoria_arg_spec kArgs[] = {
+//       scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "binpack.weight", "1",
+//                                            "weight of the binpack score"), 0),
+//   };
+//   ... .flags = SCORIA_FLAG_DECLARES_ARGS, ..., .args = kArgs, .arg_count = std::size(kArgs)
+
+/// One argument of `type`, named as the config writes it, with its default
+/// (as a config would write it; nullptr for none) and a one-line help.
+constexpr scoria_arg_spec declare_arg(scoria_arg_type type, const char* name,
+                                      const char* default_value, const char* help) noexcept {
+  scoria_arg_spec s{};
+  s.struct_size = sizeof(scoria_arg_spec);
+  s.type = static_cast<uint32_t>(type);
+  s.name = name;
+  s.default_value = default_value;
+  s.help = help;
+  return s;
+}
+/// `s` with an inclusive lower bound.
+constexpr scoria_arg_spec with_min(scoria_arg_spec s, double min) noexcept {
+  s.bounds |= SCORIA_ARG_HAS_MIN;
+  s.min = min;
+  return s;
+}
+/// `s` with an inclusive upper bound.
+constexpr scoria_arg_spec with_max(scoria_arg_spec s, double max) noexcept {
+  s.bounds |= SCORIA_ARG_HAS_MAX;
+  s.max = max;
+  return s;
+}
+/// `s` taking only the values of `allowed`, a NULL-terminated static array.
+constexpr scoria_arg_spec with_allowed(scoria_arg_spec s, const char* const* allowed) noexcept {
+  s.allowed = allowed;
+  return s;
 }
 
 /// A read-only resource vector of the session's dimension count.
