@@ -250,8 +250,8 @@ std::vector<PluginInfo> PluginRegistry::list() const {
   for (const auto& p : plugins_) {
     const scoria_descriptor& d = *p->descriptor;
     out.push_back({d.name, static_cast<scoria_kind>(d.kind), d.version ? d.version : "",
-                   d.description ? d.description : "", d.abi_major, d.abi_minor, p->file,
-                   p->sha256});
+                   d.description ? d.description : "", d.abi_major, d.abi_minor, p->file, p->sha256,
+                   declared_args(d)});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "plugin/declared_args.h"
+
 namespace scoria::plugin {
 
 /// One loaded shared object. Shared by every instance it created, so the
@@ -29,6 +31,8 @@ struct PluginInfo {
   uint32_t abi_minor;
   std::filesystem::path file;
   std::string sha256;  // of the bytes loaded, when loaded from a private copy
+  /// What it declares it takes (ABI 1.2); nullopt when it declares nothing.
+  std::optional<std::vector<ArgSpec>> arguments;
 };
 
 /// A file the loader refused, with the message saying why and what to do.
