@@ -5,6 +5,7 @@
 //   scoria ctl ... delete KIND NAME [-n NS]
 //   scoria ctl ... describe podgroup NAME [-n NS]
 //   scoria ctl ... top queues
+//   scoria ctl ... explain POD [-n NS] [-o json]
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "cli/commands.h"
 #include "http/client.h"
 #include "model/error.h"
+#include "scheduler/explanation_report.h"
 
 namespace scoria::cli {
 
@@ -34,6 +36,8 @@ constexpr const char* kCtlUsage =
     "  delete KIND NAME [-n NS]\n"
     "  describe podgroup NAME [-n NS]    why a PodGroup is pending\n"
     "  top queues                        allocated against deserved\n"
+    "  explain POD [-n NS] [-o json]     why the next session places the pod where it\n"
+    "                                    does: every plugin's answer on every node\n"
     "  health                            exit 0 if the service answers /healthz\n"
     "  The server defaults to $SCORIA_SERVER or http://127.0.0.1:8080; the token to\n"
     "  $SCORIA_TOKEN.\n";
@@ -296,6 +300,15 @@ int run(const Ctl& c) {
                       amount("deserved", "memory")});
     }
     print_table(rows);
+    return 0;
+  }
+  if (verb == "explain" && c.words.size() >= 2) {
+    const auto x = call(c, "GET", http::path_of({"api", "v1", "explain", c.ns, c.words[1]}));
+    if (!x) return 1;
+    if (c.output == "json")
+      std::cout << x->dump(2) << "\n";
+    else
+      std::cout << scheduler::explanation_table(nlohmann::ordered_json::parse(x->dump()));
     return 0;
   }
   throw InputError("unknown command \"" + verb + "\"\n" + kCtlUsage);

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -17,6 +18,7 @@
 #include "log/log.h"
 #include "model/error.h"
 #include "model/quantity.h"
+#include "scheduler/explanation_report.h"
 #include "scheduler/scheduler.h"
 #include "source/object_loader.h"
 
@@ -32,17 +34,22 @@ struct Options {
   int cycles = 1;
   std::string output = "json";
   bool timings = false;
+  std::optional<std::string> explain;  // "ns/name"
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
 };
 
 constexpr const char* kSimulateUsage =
     "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
-    "                       [--plugin-dir DIR]... [-v N] FILE...\n"
+    "                       [--explain NAMESPACE/POD] [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
     "  decided: binds, pipelined pods, evictions, PodGroup phases and queue shares.\n"
-    "  --timings adds the load time and each session's time by action and plugin.\n";
+    "  --timings adds the load time and each session's time by action and plugin.\n"
+    "  --explain NAMESPACE/POD adds why that pod went where it went, from the first\n"
+    "  session that examined it: every plugin's predicate answer on every node,\n"
+    "  every plugin's score on the nodes scored, the total, the node chosen and why\n"
+    "  each other node lost (\"explanation\" in JSON; a section of the table).\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -70,6 +77,11 @@ Options parse(std::span<const std::string_view> args) {
         throw InputError("simulate: --output is json or table, not " + o.output);
     } else if (a == "--timings") {
       o.timings = true;
+    } else if (a == "--explain") {
+      o.explain = value(i);
+      if (o.explain->find('/') == std::string::npos)
+        throw InputError("simulate: --explain takes NAMESPACE/POD, not " + *o.explain +
+                         " (e.g. default/" + *o.explain + ")");
     } else if (a == "--plugin-dir") {
       o.plugin_dirs.emplace_back(value(i));
     } else if (a == "-v" || a == "--v") {
@@ -174,9 +186,17 @@ int simulate(std::span<const std::string_view> args) {
   std::set<std::string> evictions;
   session::Outcome last;
   Json sessions = Json::array();
+  // The first session that examined the pod explains it; until one does,
+  // the latest says why none did.
+  std::optional<session::Explanation> explanation;
+  sched->set_explain(opt.explain);
   for (int c = 0; c < opt.cycles; ++c) {
     scheduler::SessionTimings t;
     last = sched->run_once(cache.snapshot(), &t);
+    if (last.explanation) {
+      explanation = std::move(last.explanation);
+      if (!explanation->action.empty()) sched->set_explain(std::nullopt);
+    }
     for (const auto& b : last.binds) binds[b.pod] = b.node;
     for (const auto& e : last.evictions) evictions.insert(e);
     cache.apply(last);
@@ -212,10 +232,14 @@ int simulate(std::span<const std::string_view> args) {
   out["queues"] = sorted_object(queues);
   if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
 
-  if (opt.output == "table")
+  if (explanation) out["explanation"] = scheduler::explanation_json(*explanation);
+
+  if (opt.output == "table") {
     print_table(out);
-  else
+    if (explanation) std::printf("\n%s", scheduler::explanation_table(out["explanation"]).c_str());
+  } else {
     std::cout << out.dump(2) << "\n";
+  }
   return 0;
 }
 

@@ -25,6 +25,8 @@ class PluginInstance {
   const scoria_descriptor& descriptor() const;
   scoria_plugin_ctx* ctx() const;
   void* state() const { return state_; }
+  /// The arguments it was created with, declared defaults included.
+  const config::Arguments& arguments() const { return args_->values; }
 
  private:
   std::shared_ptr<LoadedPlugin> plugin_;

@@ -140,6 +140,7 @@ Scheduler::~Scheduler() = default;
 session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionTimings* timings) {
   const auto start = Clock::now();
   session::Session ssn(snapshot, config_, &workers_);
+  if (explain_) ssn.explain(*explain_);
   auto* handle = reinterpret_cast<scoria_session*>(&ssn);
 
   for (auto& p : plugins_) {
@@ -149,6 +150,7 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     hooks.option = p.option;
     hooks.ctx = p.instance->ctx();
     hooks.serial = (d.flags & SCORIA_FLAG_SERIAL_HOOKS) != 0;
+    hooks.arguments = &p.instance->arguments();
     hooks.hooks.struct_size = sizeof(scoria_hooks);
     const auto t = Clock::now();
     if (tracker_) tracker_->enter(p.option->name, "on_session_open");

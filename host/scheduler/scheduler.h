@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ class Scheduler {
   /// action or plugin callback each session is in; none by default.
   void set_tracker(HookTracker* tracker) { tracker_ = tracker; }
 
+  /// Explains, in each following session, where the task "ns/name" went and
+  /// why (Outcome::explanation); std::nullopt stops.
+  void set_explain(std::optional<std::string> task) { explain_ = std::move(task); }
+
   /// Hook failures counted so far, per action and plugin instance.
   std::vector<std::pair<std::string, uint64_t>> plugin_errors() const;
 
@@ -69,6 +74,7 @@ class Scheduler {
   std::vector<TierPlugin> plugins_;
   session::WorkerPool workers_;
   HookTracker* tracker_ = nullptr;
+  std::optional<std::string> explain_;
 };
 
 }  // namespace scoria::scheduler

@@ -121,6 +121,25 @@ http::Reply Service::answer(const http::Request& request,
     return {http::make_response(200, s.metrics.text(), "text/plain; version=0.0.4", v)};
   // Host, Origin, Content-Type and the token are checked before this (see
   // request_guard.h).
+  if (path.starts_with("/api/v1/explain/")) {
+    // Answered by the next session, which explains the pod wherever its
+    // objects live (the local store or a Kubernetes cluster).
+    const std::vector<std::string_view> parts = segments(path.substr(8));
+    if (parts.size() != 3)
+      return error(404, "explain a pod at /api/v1/explain/{namespace}/{name}", v);
+    if (method != Verb::get) return error(405, "explain with GET", v);
+    std::string pod;
+    try {
+      pod = name_part(parts[1]) + "/" + name_part(parts[2]);
+    } catch (const InputError& e) {
+      return error(400, e.what(), v);
+    }
+    http::Reply deferred;
+    deferred.on_defer = [&s, pod, v](http::Respond respond) {
+      s.explain_waits.add(pod, std::move(respond), v);
+    };
+    return deferred;
+  }
   if (s.kube_source) {
     // The objects are the Kubernetes cluster's: the local store is not
     // where they live, and must not look as if it were.

@@ -35,6 +35,7 @@
 #include "scheduler/hook_tracker.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
+#include "serve/explain_waits.h"
 #include "serve/group_commit.h"
 #include "serve/kube_api.h"
 #include "serve/local_cluster.h"
@@ -112,6 +113,7 @@ struct Service::State {
   GroupCommit commits;
   KubeApi kube;
   session::Outcome last;
+  ExplainWaits explain_waits;
   // Not ready while set: the store's cluster cannot be loaded, or the last
   // session failed (a store write, say, with the disk full).
   std::optional<std::string> sync_error = std::string("no session has run yet");
@@ -263,12 +265,14 @@ struct Service::State {
       if (error) {
         if (sync_error != error) state_detail::warn("the cluster cannot be scheduled: " + *error);
         sync_error = error;
+        explain_waits.fail(*error);
         // Not a period's wait: the first session starts as soon as it can.
         schedule_next(std::chrono::milliseconds(std::min<int64_t>(period_ms(), 50)));
         return;
       }
     } catch (const std::exception& e) {
       session_failed(e.what());
+      explain_waits.fail(e.what());
       schedule_next();
       return;
     }
@@ -276,6 +280,7 @@ struct Service::State {
     // but runs no session.
     if (!source().may_schedule()) {
       sync_error.reset();
+      explain_waits.fail("this replica is a standby; ask the leader");
       schedule_next();
       return;
     }
@@ -286,6 +291,8 @@ struct Service::State {
       double snapshot_ms = 0;
     };
     auto run = std::make_shared<Run>();
+    // Set on the loop, while no session runs: the session thread reads it.
+    scheduler->set_explain(explain_waits.next());
     in_flight = true;
     tick_busy = Clock::now() - session_start;
     // The snapshot is taken on the session thread, off the loop: nothing
@@ -339,9 +346,12 @@ struct Service::State {
     rec->loop_busy = tick_busy + (Clock::now() - finish_start);
     if (error) {
       session_failed(*error);
+      explain_waits.fail("the session failed: " + *error);
       end_session(*rec);
       return;
     }
+    if (outcome.explanation) explain_waits.answer(*outcome.explanation);
+    outcome.explanation.reset();
     last = std::move(outcome);
     record_piece(rec);
   }

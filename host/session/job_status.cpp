@@ -221,6 +221,7 @@ Outcome Session::close() {
   out.preemption_attempts = preemption_attempts_;
   out.preemption_victims = preemption_victims_;
   out.eviction_transactions = eviction_transactions_;
+  if (explain_ != nullptr) explain_close(out);
   return out;
 }
 

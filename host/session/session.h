@@ -20,6 +20,7 @@
 
 #include "config/scheduler_config.h"
 #include "model/objects.h"
+#include "session/explanation.h"
 
 namespace scoria::session {
 class Session;
@@ -125,6 +126,9 @@ struct PluginHooks {
   scoria_plugin_ctx* ctx = nullptr;
   scoria_hooks hooks{};
   bool serial = false;  // SCORIA_FLAG_SERIAL_HOOKS
+  // Its arguments as its instance received them (declared defaults
+  // included); null when unknown. Read only to explain a placement.
+  const config::Arguments* arguments = nullptr;
   // The reason shown for nodes this plugin's failing predicate refused.
   uint32_t failed_reason = 0;
   // Hooks (bits of plugin_answers.h's Answer) whose undefined answer was
@@ -188,6 +192,8 @@ struct Outcome {
   std::optional<size_t> preemption_victims;
   /// Statements committed with evictions in them, by action.
   std::vector<std::pair<std::string, uint64_t>> eviction_transactions;
+  /// Why the task asked about went where it went (Session::explain).
+  std::optional<Explanation> explanation;
 };
 
 /// Input of a session: the snapshot the cache hands over. Pointers stay
@@ -316,6 +322,13 @@ class Session {
   void record_bind(Task& task);
   void record_eviction(Task& task, std::string_view reason);
 
+  // --- explanation -----------------------------------------------------------------
+  /// Records, for the task "ns/name", the first time an action examines it,
+  /// every plugin's predicate answer on every node, every plugin's score on
+  /// the nodes scored, and the node chosen; close() returns it in
+  /// Outcome::explanation. Costs nothing when not called.
+  void explain(std::string_view task_uid);
+
   // --- close ---------------------------------------------------------------------
   /// Computes PodGroup phases and conditions and everything the cache needs.
   Outcome close();
@@ -331,6 +344,18 @@ class Session {
   void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                        PredicateScratch& scratch);
   std::string unschedulable_message(const Job& job);
+  // What plugin `p` scores `task` on each of `nodes` (0 where it answers no
+  // score), into out[i].
+  void plugin_scores(PluginHooks& p, const Task& task, std::span<const Node* const> nodes,
+                     double* out);
+  bool explaining(const Task& task) const {
+    return explain_ != nullptr && task.views->uid == explain_->task;
+  }
+  // Every plugin's predicate answer for `task` on every node of the session.
+  void explain_predicates(const Task& task, bool resources);
+  void explain_scores(const Task& task, std::span<const Node* const> nodes,
+                      const std::vector<std::vector<double>>& parts, const double* totals);
+  void explain_close(Outcome& out);
   // How many of the job's minMember are not ready (gang's unready count).
   int32_t unready_tasks(const Job& job) const;
   // Why `task` is not placed at close, if it is not; `job_message` is its
@@ -371,6 +396,7 @@ class Session {
   std::vector<std::unique_ptr<std::string>> messages_;
   std::vector<Outcome::Bind> binds_;
   std::vector<std::string> evictions_;
+  std::unique_ptr<Explanation> explain_;  // set only when asked
 };
 
 }  // namespace scoria::session

@@ -13,6 +13,7 @@
 #include "plugin/crash_report.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
+#include "session/hook_calls.h"
 #include "session/plugin_answers.h"
 #include "session/session.h"
 #include "session/worker_pool.h"
@@ -22,76 +23,6 @@ namespace scoria::session {
 using config::Flag;
 
 namespace {
-
-bool on(const PluginHooks& p, Flag f) { return p.option == nullptr || p.option->enabled(f); }
-
-// What a predicate's code means for the node. Codes cross the ABI as ints
-// and are read as ints here (never through a scoria_code lvalue), so a value
-// outside the enum is seen for what it is.
-enum class Verdict { Pass, Reject, Failed, Undefined };
-
-Verdict verdict(int c) {
-  switch (c) {
-    case SCORIA_OK:
-    case SCORIA_SKIP:
-      return Verdict::Pass;
-    case SCORIA_UNSCHEDULABLE:
-    case SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE:
-      return Verdict::Reject;
-    // A failing plugin is counted, and its predicate refuses the node (fail
-    // closed, as Volcano and kube-scheduler treat a filter's error).
-    case SCORIA_ERROR:
-    case SCORIA_INVALID_ARGUMENT:
-    case SCORIA_NOT_FOUND:
-      return Verdict::Failed;
-    default:
-      return Verdict::Undefined;
-  }
-}
-
-// A code the plugin wrote into host memory, read as the int it is.
-int code_at(const scoria_code* p) {
-  static_assert(sizeof(scoria_code) == sizeof(int));
-  int c = 0;
-  std::memcpy(&c, p, sizeof c);
-  return c;
-}
-
-constexpr std::string_view kNodeRefused = "the node is refused";
-
-// What one node's predicate code does to it, the same in every form of the
-// hook: a pass leaves it; a reject, a failure (counted) or an undefined code
-// (logged) refuses it with the reason to show. A failure is not one that
-// preempting could mend.
-struct NodeAnswer {
-  bool refused = false;
-  scoria_code code = SCORIA_OK;
-  uint32_t reason = 0;
-};
-
-NodeAnswer judge(PluginHooks& p, Answer hook, int c, uint32_t reason, uint32_t undefined_reason) {
-  switch (verdict(c)) {
-    case Verdict::Pass:
-      return {};
-    case Verdict::Failed:
-      plugin::count_error(p.ctx, "predicate failed");
-      return {true, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE, p.failed_reason};
-    case Verdict::Reject:
-      return {true, static_cast<scoria_code>(c), reason};
-    case Verdict::Undefined:
-      undefined_code(p, hook, c, kNodeRefused);
-      return {true, SCORIA_UNSCHEDULABLE, undefined_reason};
-  }
-  return {};
-}
-
-// Calls `fn`, one of `p`'s hooks named `hook`, with the thread marked as in
-// it: a crash inside names the plugin (plugin/crash_report.h).
-template <class Fn, class... Args>
-auto call(const PluginHooks& p, const char* hook, Fn fn, Args&&... args) {
-  const plugin::InPlugin in(p.name.c_str(), hook);
-  return fn(p.hooks.user_data, std::forward<Args>(args)...);
-}
 
 // Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
 template <class Fn>
@@ -189,6 +120,8 @@ void Session::check_resources(const Task& task, std::span<const Node* const> nod
 size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates, bool resources,
                                 const Node** fit) {
   const size_t n = candidates.size();
+  const bool record = explain_ != nullptr && !explain_->predicates_done && explaining(task);
+  if (record) explain_predicates(task, resources);
   // Volcano's search: stop once enough feasible nodes are found, starting
   // where the previous search stopped so every node gets its turn. The
   // rotation is a session counter, so the result stays deterministic.
@@ -243,6 +176,10 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
   std::sort(positions_.begin(), positions_.end());
   const size_t out = positions_.size();
   for (size_t i = 0; i < out; ++i) fit[i] = candidates[positions_[i]];
+  if (record) {
+    explain_->examined = out;
+    for (size_t i = 0; i < out; ++i) explain_->nodes[fit[i]->index].examined = true;
+  }
 
   task.fit.reasons.clear();
   task.fit.recorded = out == 0;
@@ -354,14 +291,14 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
 // ---------------------------------------------------------------------------
 // Scores
 
-void Session::node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) {
-  std::fill_n(scores, nodes.size(), 0.0);
-  std::vector<double> part;
+void Session::plugin_scores(PluginHooks& p, const Task& task, std::span<const Node* const> nodes,
+                            double* out) {
+  std::fill_n(out, nodes.size(), 0.0);
   // A score counts only when its code is SCORIA_OK and it is a finite
   // number: one NaN would poison the sum, one infinity would decide alone.
   // Anything else adds 0 for that node (SKIP: nothing to say; ERROR:
   // counted; undefined: counted and logged once).
-  auto accepted = [](PluginHooks& p, Answer hook, int code, const char* failed) {
+  auto accepted = [&](Answer hook, int code, const char* failed) {
     if (code == SCORIA_OK) return true;
     if (code == SCORIA_SKIP) return false;
     if (defined_code(code))
@@ -370,43 +307,63 @@ void Session::node_scores(const Task& task, std::span<const Node* const> nodes, 
       undefined_code(p, hook, code, "its scores count as 0");
     return false;
   };
-  each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
-    if (p.hooks.on_node_order_batch != nullptr) {
-      part.assign(nodes.size(), 0.0);
-      const int rc = static_cast<int>(call(p, "on_node_order_batch", p.hooks.on_node_order_batch,
-                                           &task, nodes.data(), nodes.size(), part.data()));
-      if (!accepted(p, Answer::NodeOrderBatch, rc, "batch node order failed")) return;
+  if (p.hooks.on_node_order_batch != nullptr) {
+    std::vector<double> part(nodes.size(), 0.0);
+    const int rc = static_cast<int>(call(p, "on_node_order_batch", p.hooks.on_node_order_batch,
+                                         &task, nodes.data(), nodes.size(), part.data()));
+    if (accepted(Answer::NodeOrderBatch, rc, "batch node order failed"))
       for (size_t i = 0; i < nodes.size(); ++i) {
         if (std::isfinite(part[i]))
-          scores[i] += part[i];
+          out[i] += part[i];
         else
           undefined_score(p, Answer::NodeOrderBatch, part[i]);
       }
+  }
+  if (p.hooks.on_node_order != nullptr) {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      double s = 0;
+      const int rc =
+          static_cast<int>(call(p, "on_node_order", p.hooks.on_node_order, &task, nodes[i], &s));
+      if (!accepted(Answer::NodeOrder, rc, "node order failed")) continue;
+      if (std::isfinite(s))
+        out[i] += s;
+      else
+        undefined_score(p, Answer::NodeOrder, s);
     }
-    if (p.hooks.on_node_order != nullptr) {
-      for (size_t i = 0; i < nodes.size(); ++i) {
-        double s = 0;
-        const int rc =
-            static_cast<int>(call(p, "on_node_order", p.hooks.on_node_order, &task, nodes[i], &s));
-        if (!accepted(p, Answer::NodeOrder, rc, "node order failed")) continue;
-        if (std::isfinite(s))
-          scores[i] += s;
-        else
-          undefined_score(p, Answer::NodeOrder, s);
-      }
-    }
+  }
+}
+
+void Session::node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) {
+  std::fill_n(scores, nodes.size(), 0.0);
+  const bool record = explain_ != nullptr && !explain_->scores_done && explaining(task);
+  std::vector<std::vector<double>> parts;  // per plugin, only when explaining
+  std::vector<double> part(nodes.size());
+  each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
+    if (p.hooks.on_node_order_batch == nullptr && p.hooks.on_node_order == nullptr) return;
+    plugin_scores(p, task, nodes, part.data());
+    for (size_t i = 0; i < nodes.size(); ++i) scores[i] += part[i];
+    if (record) parts.push_back(part);
   });
+  if (record) explain_scores(task, nodes, parts, scores);
 }
 
 int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,
                            const double* scores) {
   if (nodes.empty()) return -1;
+  const bool record = explain_ != nullptr && !explain_->best_done && explaining(task);
   for (auto& tier : tiers_)
     for (auto& p : tier) {
       if (!on(p, Flag::BestNode) || p.hooks.on_best_node == nullptr) continue;
       int64_t i =
           call(p, "on_best_node", p.hooks.on_best_node, &task, nodes.data(), scores, nodes.size());
-      if (i >= 0 && static_cast<size_t>(i) < nodes.size()) return i;
+      if (i >= 0 && static_cast<size_t>(i) < nodes.size()) {
+        if (record) {
+          explain_->best_done = true;
+          explain_->chosen = nodes[static_cast<size_t>(i)]->spec->name;
+          explain_->chosen_by = p.name;
+        }
+        return i;
+      }
     }
   // Highest score; ties go to the node listed first in the session.
   size_t best = 0;
@@ -414,6 +371,10 @@ int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,
     if (scores[i] > scores[best] ||
         (scores[i] == scores[best] && nodes[i]->index < nodes[best]->index))
       best = i;
+  if (record) {
+    explain_->best_done = true;
+    explain_->chosen = nodes[best]->spec->name;
+  }
   return static_cast<int64_t>(best);
 }
 
