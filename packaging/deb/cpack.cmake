@@ -2,7 +2,10 @@
 #   scoria         the host, the built-in plugins, the config (as conffiles),
 #                  the systemd unit, scoria(1) and /usr/share/doc/scoria;
 #   scoria-dbgsym  their debug symbols (the binaries in scoria are stripped);
-#   scoria-dev  the SDK: headers, the CMake package and scoria-sdk.pc.
+#   scoria-dev     the SDK: headers, the CMake package and scoria-sdk.pc, and
+#                  in /usr/share/doc/scoria-dev its guide, example plugins
+#                  and the frozen-ABI test (their tests run scoria, which
+#                  it recommends).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME scoria)
 set(CPACK_PACKAGE_VENDOR "The Scoria authors")
@@ -40,4 +43,5 @@ set(CPACK_DEBIAN_MAIN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/conffiles)
 set(CPACK_DEBIAN_DEV_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS scoria)
 include(CPack)

@@ -59,7 +59,8 @@ expect("${deb_out}" "scoria package contents" "./usr/bin/scoria"
        "./etc/scoria/volcano-scheduler.conf.yaml" "./usr/lib/systemd/system/scoria.service"
        "./usr/share/man/man1/scoria.1.gz" "./usr/share/doc/scoria/copyright"
        "./usr/share/doc/scoria/changelog.gz" "./usr/share/doc/scoria/README.md")
-refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug")
+refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug"
+       "scoria-dev")
 
 # The binaries are stripped; their symbols are in scoria-dbgsym, by build id.
 file(MAKE_DIRECTORY ${WORK}/main ${WORK}/dbgsym)
@@ -103,8 +104,26 @@ expect("${conffiles}" "conffiles" "/etc/scoria/scheduler.toml"
 deb_output(${dev} --contents)
 expect("${deb_out}" "scoria-dev contents" "./usr/include/scoria/scoria.h"
        "./usr/include/scoria/scoria.hpp" "ScoriaSDKConfig.cmake" "ScoriaPlugin.cmake"
-       "pkgconfig/scoria-sdk.pc")
-refuse("${deb_out}" "scoria-dev contents" "./usr/bin/scoria")
-deb_output(${dev} --field Package Architecture)
-expect("${deb_out}" "scoria-dev control" "Package: scoria-dev" "Architecture: all")
+       "ScoriaScenarioTest.cmake" "ScoriaCheckScenario.cmake" "pkgconfig/scoria-sdk.pc")
+# The SDK guide, its example plugins with their scenarios, and the frozen-ABI
+# test, for a plugin author offline.
+set(doc ./usr/share/doc/scoria-dev)
+expect("${deb_out}" "scoria-dev contents" "${doc}/README.md" "${doc}/copyright"
+       "${doc}/changelog.gz")
+foreach(example avoid-label/avoid_label.cpp label-score/label_score.cpp
+                small-job-first/small_job_first.cpp spare-role/spare_role.cpp spread/spread.cpp)
+  get_filename_component(dir ${example} DIRECTORY)
+  expect("${deb_out}" "scoria-dev contents" "${doc}/examples/${example}"
+         "${doc}/examples/${dir}/CMakeLists.txt" "${doc}/examples/${dir}/test/cluster.yaml"
+         "${doc}/examples/${dir}/test/scheduler.toml" "${doc}/examples/${dir}/test/expected.json"
+         "${doc}/examples/${dir}/test/without.toml")
+endforeach()
+expect("${deb_out}" "scoria-dev contents" "${doc}/examples/abi-frozen/CMakeLists.txt"
+       "${doc}/examples/abi-frozen/check_binding.cmake"
+       "${doc}/examples/abi-frozen/v1.0/scoria/scoria.h" "${doc}/examples/abi-frozen/v10_prefer_node.c"
+       "${doc}/examples/abi-frozen/v1.1/scoria/scoria.h" "${doc}/examples/abi-frozen/v11_queue_node.c")
+refuse("${deb_out}" "scoria-dev contents" "./usr/bin/scoria" ".so\n")
+deb_output(${dev} --field Package Architecture Recommends)
+expect("${deb_out}" "scoria-dev control" "Package: scoria-dev" "Architecture: all"
+       "Recommends: scoria")
 message(STATUS "checked ${main} and ${dev}")
