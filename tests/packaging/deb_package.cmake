@@ -1,6 +1,7 @@
 # Builds the Debian packages from the build tree with CPack and checks what
 # they hold and say with dpkg-deb: files, conffiles, maintainer metadata,
-# shared-library dependencies, and the SDK kept to scoria-dev.
+# shared-library dependencies, and the SDK (headers, CMake and pkg-config
+# files, Rust crates) kept to scoria-dev.
 #   cmake -DBUILD_DIR=<build tree> -DWORK=<scratch dir> -P deb_package.cmake
 find_program(DPKG_DEB dpkg-deb)
 if(NOT DPKG_DEB)
@@ -59,7 +60,8 @@ expect("${deb_out}" "scoria package contents" "./usr/bin/scoria"
        "./etc/scoria/volcano-scheduler.conf.yaml" "./usr/lib/systemd/system/scoria.service"
        "./usr/share/man/man1/scoria.1.gz" "./usr/share/doc/scoria/copyright"
        "./usr/share/doc/scoria/changelog.gz" "./usr/share/doc/scoria/README.md")
-refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug")
+refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug"
+       "share/scoria/rust")
 
 # The binaries are stripped; their symbols are in scoria-dbgsym, by build id.
 file(MAKE_DIRECTORY ${WORK}/main ${WORK}/dbgsym)
@@ -103,8 +105,11 @@ expect("${conffiles}" "conffiles" "/etc/scoria/scheduler.toml"
 deb_output(${dev} --contents)
 expect("${deb_out}" "scoria-dev contents" "./usr/include/scoria/scoria.h"
        "./usr/include/scoria/scoria.hpp" "ScoriaSDKConfig.cmake" "ScoriaPlugin.cmake"
-       "pkgconfig/scoria-sdk.pc")
-refuse("${deb_out}" "scoria-dev contents" "./usr/bin/scoria")
+       "pkgconfig/scoria-sdk.pc" "./usr/share/scoria/rust/scoria-sys/Cargo.toml"
+       "./usr/share/scoria/rust/scoria-sys/src/bindings.rs"
+       "./usr/share/scoria/rust/scoria/Cargo.toml" "./usr/share/scoria/rust/scoria/src/lib.rs")
+refuse("${deb_out}" "scoria-dev contents" "./usr/bin/scoria" "/rust/scoria-sys/tests"
+       "/rust/scoria/tests" "/target/")
 deb_output(${dev} --field Package Architecture)
 expect("${deb_out}" "scoria-dev control" "Package: scoria-dev" "Architecture: all")
 message(STATUS "checked ${main} and ${dev}")
