@@ -2,10 +2,11 @@
 #   scoria         the host, the built-in plugins, the config (as conffiles),
 #                  the systemd unit, scoria(1) and /usr/share/doc/scoria;
 #   scoria-dbgsym  their debug symbols (the binaries in scoria are stripped);
-#   scoria-dev     the SDK: headers, the CMake package and scoria-sdk.pc, and
-#                  in /usr/share/doc/scoria-dev its guide, example plugins
-#                  and the frozen-ABI test (their tests run scoria, which
-#                  it recommends).
+#   scoria-dev     the SDK: headers, the CMake package, scoria-sdk.pc and the
+#                  Rust crates (/usr/share/scoria/rust), and in
+#                  /usr/share/doc/scoria-dev its guide, example plugins and
+#                  the frozen-ABI test (their tests run scoria, which it
+#                  recommends).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME scoria)
 set(CPACK_PACKAGE_VENDOR "The Scoria authors")
@@ -38,7 +39,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME scoria-dev)
 set(CPACK_COMPONENT_GROUP_MAIN_DESCRIPTION
     "Scoria batch scheduler: the scoria host, built-in actions and plugins, default config and systemd unit")
 set(CPACK_COMPONENT_GROUP_DEV_DESCRIPTION
-    "Scoria plugin SDK: the C ABI header, the C++ layer, CMake package and pkg-config file")
+    "Scoria plugin SDK: the C ABI header, the C++ layer, CMake package, pkg-config file and Rust crates")
 set(CPACK_DEBIAN_MAIN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/conffiles)
 set(CPACK_DEBIAN_DEV_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)

@@ -40,8 +40,8 @@ static void write_error(char* buf, size_t cap, const char* msg) {
   buf[n] = '\0';
 }
 
-static scoria_code on_create(const scoria_plugin_ctx* ctx, const scoria_args* args,
-                             void** instance, char* error, size_t error_capacity) {
+static scoria_code on_create(const scoria_plugin_ctx* ctx, const scoria_args* args, void** instance,
+                             char* error, size_t error_capacity) {
   config* c;
   (void)ctx;
   c = (config*)calloc(1, sizeof *c);
@@ -101,10 +101,11 @@ static const scoria_descriptor descriptor = {
     on_session_open,
     NULL,
     NULL,
+    NULL,
+    0,
 };
 
-SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major,
-                                                           uint32_t host_minor,
+SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major, uint32_t host_minor,
                                                            const scoria_host_api* api,
                                                            const scoria_plugin_ctx* ctx) {
   (void)host_minor;

@@ -1,6 +1,7 @@
 # Builds the Debian packages from the build tree with CPack and checks what
 # they hold and say with dpkg-deb: files, conffiles, maintainer metadata,
-# shared-library dependencies, and the SDK kept to scoria-dev.
+# shared-library dependencies, and the SDK (headers, CMake and pkg-config
+# files, Rust crates) kept to scoria-dev.
 #   cmake -DBUILD_DIR=<build tree> -DWORK=<scratch dir> -P deb_package.cmake
 find_program(DPKG_DEB dpkg-deb)
 if(NOT DPKG_DEB)
@@ -60,7 +61,7 @@ expect("${deb_out}" "scoria package contents" "./usr/bin/scoria"
        "./usr/share/man/man1/scoria.1.gz" "./usr/share/doc/scoria/copyright"
        "./usr/share/doc/scoria/changelog.gz" "./usr/share/doc/scoria/README.md")
 refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug"
-       "scoria-dev")
+       "scoria-dev" "share/scoria/rust")
 
 # The binaries are stripped; their symbols are in scoria-dbgsym, by build id.
 file(MAKE_DIRECTORY ${WORK}/main ${WORK}/dbgsym)
@@ -104,7 +105,11 @@ expect("${conffiles}" "conffiles" "/etc/scoria/scheduler.toml"
 deb_output(${dev} --contents)
 expect("${deb_out}" "scoria-dev contents" "./usr/include/scoria/scoria.h"
        "./usr/include/scoria/scoria.hpp" "ScoriaSDKConfig.cmake" "ScoriaPlugin.cmake"
-       "ScoriaScenarioTest.cmake" "ScoriaCheckScenario.cmake" "pkgconfig/scoria-sdk.pc")
+       "ScoriaScenarioTest.cmake" "ScoriaCheckScenario.cmake" "pkgconfig/scoria-sdk.pc"
+       "./usr/share/scoria/rust/scoria-sys/Cargo.toml"
+       "./usr/share/scoria/rust/scoria-sys/src/bindings.rs"
+       "./usr/share/scoria/rust/scoria/Cargo.toml" "./usr/share/scoria/rust/scoria/src/lib.rs")
+refuse("${deb_out}" "scoria-dev contents" "/rust/scoria-sys/tests" "/rust/scoria/tests" "/target/")
 # The SDK guide, its example plugins with their scenarios, and the frozen-ABI
 # test, for a plugin author offline.
 set(doc ./usr/share/doc/scoria-dev)

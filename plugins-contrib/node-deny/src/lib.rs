@@ -1,176 +1,79 @@
-//! node-deny: a Scoria plugin written in Rust against the C header alone
-//! (no bindings generator, no dependencies), proving the ABI is
-//! language-neutral. A predicate keeps tasks off the nodes named in the
-//! argument `nodes` (comma-separated).
+//! node-deny: a Scoria plugin in Rust. A predicate keeps tasks off the
+//! nodes named in its argument `nodes` (a list, or names separated by
+//! commas).
 //!
-//! Only the prefixes of the ABI structs this plugin touches are declared
-//! here, field for field as in scoria.h: the ABI only ever appends, so a
-//! prefix stays valid in every 1.x host.
+//! It uses the SDK's Rust crates: `scoria-sys`, the ABI generated from
+//! scoria.h, through `scoria`, the safe layer over it. The argument is
+//! declared, so the host refuses a config that misspells it or gives it
+//! something other than a list, before the plugin ever runs.
 
+use scoria::sys::{self, scoria_args, scoria_code, scoria_hooks, scoria_node, scoria_plugin_ctx};
+use scoria::sys::{scoria_session, scoria_task};
+use scoria::{c_str, ArgSpec, ArgType, Args, Descriptor, Level};
 use std::os::raw::{c_char, c_void};
-use std::sync::atomic::{AtomicPtr, Ordering};
 
-const ABI_MAJOR: u16 = 1;
-const ABI_MINOR: u16 = 1;
-const KIND_PLUGIN: u32 = 2;
+static ARGS: [ArgSpec; 1] = [ArgSpec::new(
+    ArgType::List,
+    c_str!("nodes"),
+    None,
+    c_str!("the nodes no task may run on: a list, or names separated by commas"),
+)];
 
-const OK: i32 = 0;
-const INVALID_ARGUMENT: i32 = 5;
-const UNSCHEDULABLE_AND_UNRESOLVABLE: i32 = 3;
+static DESCRIPTOR: Descriptor = Descriptor::plugin(
+    c_str!("node-deny"),
+    c_str!("1.1.0"),
+    c_str!("Keeps tasks off the nodes named in `nodes` (Rust)"),
+)
+.on_create(on_create)
+.on_destroy(on_destroy)
+.on_session_open(on_session_open)
+.declare_args(&ARGS);
 
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct Str {
-    data: *const c_char,
-    len: usize,
-}
-
-impl Str {
-    fn from(s: &'static str) -> Str {
-        Str { data: s.as_ptr() as *const c_char, len: s.len() }
-    }
-    unsafe fn as_bytes<'a>(&self) -> &'a [u8] {
-        if self.len == 0 {
-            &[]
-        } else {
-            std::slice::from_raw_parts(self.data as *const u8, self.len)
-        }
-    }
-}
-
-type Unused = *const c_void; // a host function this plugin does not call
-
-/// scoria_host_api, up to node_info.
-#[repr(C)]
-struct HostApi {
-    struct_size: u32,
-    abi_major: u16,
-    abi_minor: u16,
-    log: Unused,
-    log_enabled: Unused,
-    report_error: Unused,
-    args_get_int: Unused,
-    args_get_float: Unused,
-    args_get_bool: Unused,
-    args_get_string: unsafe extern "C" fn(*const c_void, Str, *mut Str) -> i32,
-    args_count: Unused,
-    args_key_at: Unused,
-    reason_intern: unsafe extern "C" fn(Str) -> u32,
-    reason_text: Unused,
-    resource_dim_count: Unused,
-    resource_dim_name: Unused,
-    resource_dim_find: Unused,
-    queue_count: Unused,
-    queue_at: Unused,
-    job_count: Unused,
-    job_at: Unused,
-    node_count: Unused,
-    node_at: Unused,
-    node_find: Unused,
-    queue_find: Unused,
-    job_task_count: Unused,
-    job_task_at: Unused,
-    node_task_count: Unused,
-    node_task_at: Unused,
-    task_info: Unused,
-    job_info: Unused,
-    queue_info: Unused,
-    node_info: unsafe extern "C" fn(*const c_void, *mut NodeInfo) -> i32,
-}
-
-/// scoria_node_info, up to name: the host fills no more than struct_size.
-#[repr(C)]
-struct NodeInfo {
-    struct_size: u32,
-    index: u32,
-    name: Str,
-}
-
-type Predicate = unsafe extern "C" fn(*mut c_void, *const c_void, *const c_void, *mut u32) -> i32;
-
-/// scoria_hooks, up to on_predicate.
-#[repr(C)]
-struct Hooks {
-    struct_size: u32,
-    reserved0: u32,
-    user_data: *mut c_void,
-    on_job_order: Unused,
-    on_queue_order: Unused,
-    on_task_order: Unused,
-    on_victim_queue_order: Unused,
-    on_predicate: Option<Predicate>,
-}
-
-#[repr(C)]
-struct Descriptor {
-    struct_size: u32,
-    abi_major: u16,
-    abi_minor: u16,
-    name: *const c_char,
-    kind: u32,
-    flags: u32,
-    version: *const c_char,
-    description: *const c_char,
-    on_create: unsafe extern "C" fn(*const c_void, *const c_void, *mut *mut c_void, *mut c_char, usize) -> i32,
-    on_destroy: unsafe extern "C" fn(*mut c_void),
-    on_session_open: unsafe extern "C" fn(*mut c_void, *mut c_void, *mut Hooks) -> i32,
-    on_session_close: Option<unsafe extern "C" fn(*mut c_void, *mut c_void)>,
-    on_execute: Option<unsafe extern "C" fn(*mut c_void, *mut c_void) -> i32>,
-}
-
-/// The descriptor lives as long as the library: a static, shared read-only.
-struct Shared(Descriptor);
-unsafe impl Sync for Shared {}
-
-static HOST: AtomicPtr<HostApi> = AtomicPtr::new(std::ptr::null_mut());
+scoria::define_plugin!(DESCRIPTOR);
 
 struct Instance {
     denied: Vec<Vec<u8>>,
     reason: u32,
 }
 
-fn host<'a>() -> &'a HostApi {
-    unsafe { &*HOST.load(Ordering::Acquire) }
-}
-
-unsafe fn write_error(buf: *mut c_char, cap: usize, msg: &str) {
-    if buf.is_null() || cap == 0 {
-        return;
-    }
-    let n = msg.len().min(cap - 1);
-    std::ptr::copy_nonoverlapping(msg.as_ptr() as *const c_char, buf, n);
-    *buf.add(n) = 0;
-}
-
 unsafe extern "C" fn on_create(
-    _ctx: *const c_void,
-    args: *const c_void,
+    _ctx: *const scoria_plugin_ctx,
+    args: *const scoria_args,
     instance: *mut *mut c_void,
     error: *mut c_char,
     error_capacity: usize,
-) -> i32 {
-    let mut list = Str { data: std::ptr::null(), len: 0 };
-    if args.is_null() || (host().args_get_string)(args, Str::from("nodes"), &mut list) != OK {
-        write_error(error, error_capacity, "argument \"nodes\" is required: node names, comma-separated");
-        return INVALID_ARGUMENT;
-    }
-    let denied = list
-        .as_bytes()
-        .split(|b| *b == b',')
-        .map(|name| {
-            let start = name.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(name.len());
-            let end = name.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |e| e + 1);
-            name[start..end].to_vec()
-        })
-        .filter(|name| !name.is_empty())
-        .collect();
-    let reason = (host().reason_intern)(Str::from("node(s) denied by node-deny"));
+) -> scoria_code {
+    // SAFETY: the host's arguments, read here only (the names are copied).
+    let nodes = match Args::from_raw(args).map(|a| a.get_list("nodes")) {
+        Some(Ok(Some(nodes))) => nodes,
+        Some(Err(e)) => {
+            scoria::write_message(error, error_capacity, &e.to_string());
+            return sys::SCORIA_INVALID_ARGUMENT;
+        }
+        _ => {
+            let msg = "argument \"nodes\" is required: the nodes to keep tasks off";
+            scoria::write_message(error, error_capacity, msg);
+            return sys::SCORIA_INVALID_ARGUMENT;
+        }
+    };
+    let denied: Vec<Vec<u8>> = nodes.iter().map(|n| n.as_bytes().to_vec()).collect();
+    let reason = match scoria::host_fn!(reason_intern) {
+        Some(intern) => intern(scoria::str("node(s) denied by node-deny")),
+        None => 0,
+    };
+    scoria::log!(
+        Level::V2,
+        "denying {} node(s): {}",
+        denied.len(),
+        nodes.join(", ")
+    );
     *instance = Box::into_raw(Box::new(Instance { denied, reason })) as *mut c_void;
-    OK
+    sys::SCORIA_OK
 }
 
 unsafe extern "C" fn on_destroy(instance: *mut c_void) {
     if !instance.is_null() {
+        // SAFETY: made by on_create's Box::into_raw, destroyed once.
         drop(Box::from_raw(instance as *mut Instance));
     }
 }
@@ -178,62 +81,39 @@ unsafe extern "C" fn on_destroy(instance: *mut c_void) {
 /// Called from several threads at once: it only reads.
 unsafe extern "C" fn predicate(
     user_data: *mut c_void,
-    _task: *const c_void,
-    node: *const c_void,
+    _task: *const scoria_task,
+    node: *const scoria_node,
     reason: *mut u32,
-) -> i32 {
+) -> scoria_code {
+    // SAFETY: user_data is the Instance on_session_open registered, alive
+    // until on_destroy, which comes after the session.
     let inst = &*(user_data as *const Instance);
-    let mut info = NodeInfo {
-        struct_size: std::mem::size_of::<NodeInfo>() as u32,
-        index: 0,
-        name: Str { data: std::ptr::null(), len: 0 },
+    let node_info = match scoria::host_fn!(node_info) {
+        Some(f) => f,
+        None => return sys::SCORIA_ERROR,
     };
-    if (host().node_info)(node, &mut info) != OK {
-        return OK;
+    let mut info = sys::scoria_node_info::sized();
+    if node_info(node, &mut info) != sys::SCORIA_OK {
+        // Fail closed: the host keeps the task off a node it could not check.
+        return sys::SCORIA_ERROR;
     }
-    let name = info.name.as_bytes();
+    // SAFETY: the host's string, valid for the session.
+    let name = scoria::view(&info.name);
     if inst.denied.iter().any(|d| d.as_slice() == name) {
         if !reason.is_null() {
             *reason = inst.reason;
         }
-        return UNSCHEDULABLE_AND_UNRESOLVABLE;
+        return sys::SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
     }
-    OK
+    sys::SCORIA_OK
 }
 
-unsafe extern "C" fn on_session_open(instance: *mut c_void, _ssn: *mut c_void, hooks: *mut Hooks) -> i32 {
+unsafe extern "C" fn on_session_open(
+    instance: *mut c_void,
+    _ssn: *mut scoria_session,
+    hooks: *mut scoria_hooks,
+) -> scoria_code {
     (*hooks).user_data = instance;
     (*hooks).on_predicate = Some(predicate);
-    OK
-}
-
-static DESCRIPTOR: Shared = Shared(Descriptor {
-    struct_size: std::mem::size_of::<Descriptor>() as u32,
-    abi_major: ABI_MAJOR,
-    abi_minor: ABI_MINOR,
-    name: b"node-deny\0".as_ptr() as *const c_char,
-    kind: KIND_PLUGIN,
-    flags: 0,
-    version: b"1.0.0\0".as_ptr() as *const c_char,
-    description: b"Keeps tasks off the nodes named in `nodes` (Rust)\0".as_ptr() as *const c_char,
-    on_create,
-    on_destroy,
-    on_session_open,
-    on_session_close: None,
-    on_execute: None,
-});
-
-/// The entry point every Scoria plugin exports.
-#[no_mangle]
-pub unsafe extern "C" fn scoria_plugin_entry(
-    host_major: u32,
-    _host_minor: u32,
-    api: *const c_void,
-    _ctx: *const c_void,
-) -> *const c_void {
-    if host_major != ABI_MAJOR as u32 || api.is_null() {
-        return std::ptr::null();
-    }
-    HOST.store(api as *mut HostApi, Ordering::Release);
-    &DESCRIPTOR.0 as *const Descriptor as *const c_void
+    sys::SCORIA_OK
 }
