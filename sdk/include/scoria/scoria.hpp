@@ -15,7 +15,7 @@
 
 #if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 202002L
 #error "scoria.hpp needs C++20 (-std=c++20, or CMake's cxx_std_20); from C or older C++, include scoria/scoria.h alone"
-#endif
+#else  // the rest only under C++20, so that the #error above is the one message
 
 #include <scoria/scoria.h>
 
@@ -418,4 +418,5 @@ scoria_code guarded(F&& f) noexcept {
     return &(descriptor);                                                              \
   }
 
+#endif  // C++20
 #endif  // SCORIA_SCORIA_HPP

@@ -722,6 +722,17 @@ pub struct scoria_hooks {
         ) -> scoria_code,
     >,
     /// Node score for `task` on `node` (higher is better), into *score.
+    ///
+    /// Scale: the host adds every plugin's score and takes the node with the
+    /// highest total, so a score only means something next to the others.
+    /// The built-ins score as kube-scheduler's plugins do, 0 to 100 before
+    /// their weights: nodeorder sums leastrequested (weight 1 by default),
+    /// mostrequested (0), balancedresource (1), nodeaffinity (2),
+    /// tainttoleration (3) and podaffinity (2), each 0-100 times its weight
+    /// argument; binpack gives 0-100 times binpack.weight (1). With the
+    /// defaults nodeorder alone gives a node up to 900. A plugin that should decide against them
+    /// scores on the same 0-100 scale and takes a weight argument its users can raise; `scoria
+    /// simulate --explain NS/POD` shows every plugin's score per node.
     pub on_node_order: Option<
         unsafe extern "C" fn(
             user_data: *mut c_void,
