@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -18,18 +19,14 @@ namespace {
 using scoria::api;
 using scoria::log_line;
 
-// The action's `arguments` (Volcano's per-action configurations).
-struct Config {
-  explicit Config(const scoria_args* args) {
-    if (args != nullptr) {
-      predicate_error_cache =
-          scoria::arg_bool(args, "enablePredicateErrorCache", predicate_error_cache);
-    }
-  }
-
-  // Accepted for Volcano compatibility; predicate result caching is the
-  // host's business behind session_predicate_nodes.
-  bool predicate_error_cache = true;
+// The action's `arguments` (Volcano's per-action configurations): the one
+// Volcano's allocate reads. Scoria's allocate always does what Volcano does
+// with the predicate error cache on: once a task of a role (task-spec) fits
+// no node, the role's other tasks are not tried again this session.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicateErrorCacheEnable", "true",
+                        "accepted for Volcano configs; Scoria's allocate always skips the other "
+                        "tasks of a role once one fits no node (Volcano's cache on): no effect"),
 };
 
 // A Pending task to place, with what the hot loop reads of it. The pointers
@@ -394,7 +391,7 @@ class Allocate {
   std::vector<double> scores_;
 };
 
-// The configuration has nothing that changes how a session runs (see Config).
+// No argument changes how a session runs (see kArgs).
 scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
   // An exception undoes the open statement on its way out to guarded.
   return scoria::guarded([ssn] { Allocate(ssn).run(); });
@@ -406,16 +403,16 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "allocate",
     .kind = SCORIA_KIND_ACTION,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Places Pending tasks on nodes, binding a job once its gang is ready",
-    .on_create = scoria::create_instance<Config>,
-    .on_destroy = scoria::destroy_instance<Config>,
+    .on_create = nullptr,
+    .on_destroy = nullptr,
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

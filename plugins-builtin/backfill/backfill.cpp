@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -21,16 +22,12 @@ namespace {
 using scoria::api;
 using scoria::log_line;
 
-// The action's `arguments`, with Volcano's names. Predicate result caching is
-// the host's business behind session_predicate_nodes; the switch is accepted
-// so that Volcano configurations load.
-struct Config {
-  explicit Config(const scoria_args* args) {
-    if (args != nullptr) {
-      predicate_error_cache = scoria::arg_bool(args, "enablePredicateErrorCache", true);
-    }
-  }
-  bool predicate_error_cache = true;
+// The action's `arguments` (Volcano's per-action configurations): the one
+// Volcano's backfill reads, accepted so that Volcano configs load.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicateErrorCacheEnable", "true",
+                        "accepted for Volcano configs; Scoria's backfill keeps no predicate error "
+                        "cache: no effect"),
 };
 
 // A job with best-effort tasks to place, in task order.
@@ -175,16 +172,16 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "backfill",
     .kind = SCORIA_KIND_ACTION,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Places best-effort tasks on any node that passes the predicates",
-    .on_create = scoria::create_instance<Config>,
-    .on_destroy = scoria::destroy_instance<Config>,
+    .on_create = nullptr,
+    .on_destroy = nullptr,
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

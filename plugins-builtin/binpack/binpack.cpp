@@ -7,22 +7,19 @@
 // sum of their weights, times 100 and binpack.weight. A node the task would
 // overfill in any weighted resource scores 0.
 //
-// Arguments, as Volcano's: binpack.weight (1), binpack.cpu (1),
+// Arguments, as Volcano's (see kArgs): binpack.weight (1), binpack.cpu (1),
 // binpack.memory (1), binpack.resources (a comma-separated list of extended
 // resources, such as "nvidia.com/gpu, example.com/foo") and
-// binpack.resources.<name> (each one's weight, 1 by default).
-//
-// A negative weight, binpack.weight included, would invert the packing
-// (spread where binpack was asked for): it is refused with a warning and
-// the default (1) used, as Volcano's binpack does for its resource weights.
-// Refusing the whole config instead (on_create failing) would reject
-// ConfigMaps that Volcano itself accepts. The host refuses NaN and
-// infinities at load.
+// binpack.resources.<name> (each one's weight, 1 by default). Weights are 0
+// or more: a negative one would invert the packing (spread where binpack was
+// asked for), and the host refuses it when it loads the config, as it
+// refuses NaN and infinities.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,15 +39,33 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// A weight argument: 1 (every binpack weight's default) when absent,
-// unreadable or negative.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "binpack.weight", "1",
+                                         "weight of the binpack score among the node scores; 0 "
+                                         "turns binpack off"),
+                     0),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "binpack.cpu", "1",
+                                         "weight of cpu in the binpack score; 0 leaves cpu out"),
+                     0),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "binpack.memory", "1",
+                                         "weight of memory in the binpack score; 0 leaves memory "
+                                         "out"),
+                     0),
+    scoria::declare_arg(SCORIA_ARG_STRING, "binpack.resources", nullptr,
+                        "extended resources to weigh besides cpu and memory, separated by "
+                        "commas (\"nvidia.com/gpu, example.com/foo\"); none when left out"),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "binpack.resources.*", "1",
+                                         "weight of an extended resource named in "
+                                         "binpack.resources (binpack.resources.nvidia.com/gpu); "
+                                         "ignored for one not named there"),
+                     0),
+};
+
+// A weight argument. The host has checked it is a whole number of at least 0
+// and passes the declared default (1) when the config leaves it out, except
+// for binpack.resources.<name>, which is a family and has no one key to fill.
 int64_t weight_arg(const scoria_args* args, std::string_view key) {
-  const int64_t w = scoria::arg_int(args, key, 1);
-  if (w >= 0) return w;
-  log_line(SCORIA_LOG_WARNING, "argument ", key, " is ", w,
-           "; a weight must be 0 or more, so the default 1 is used instead: set it to 0 to "
-           "leave this out");
-  return 1;
+  return scoria::arg_int(args, key, 1);
 }
 
 struct Binpack {
@@ -142,7 +157,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "binpack",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Prefers the nodes a task fills most (binpack.weight, per-resource weights)",
     .on_create = scoria::create_instance<Binpack>,
@@ -150,8 +165,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

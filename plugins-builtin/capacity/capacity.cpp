@@ -20,12 +20,14 @@
 // every ancestor, a job must be admitted by each of them, leaves are ordered
 // through their ancestors' shares, and victims are taken first from the
 // queues most closely related to the preemptor's. Reclaim still compares
-// each victim's own queue with its deserved share.
+// each victim's own queue with its deserved share: Volcano's
+// ancestorReclaimLevel 0, whatever the argument says.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 
 #include "queue_ledger.h"
 #include "queue_tree.h"
@@ -35,6 +37,27 @@ namespace {
 using ledger::QueueAccount;
 using scoria::api;
 using scoria::log_line;
+
+// Every argument Volcano's capacity reads, with its defaults. None of them
+// changes what this plugin does; they are accepted so that Volcano configs
+// load. (enableHierarchy is a plugin option beside `arguments`, not one of
+// them; the host passes it to on_create as an argument of that name.)
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::with_min(
+        scoria::declare_arg(SCORIA_ARG_INT, "ancestorReclaimLevel", "0",
+                            "accepted for Volcano configs; with enableHierarchy Volcano's "
+                            "reclaim also weighs ancestor queues up to this many levels, "
+                            "Scoria's only the victim's own queue (level 0): no effect"),
+        0),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "capacity.DynamicResourceAllocationEnable", "true",
+                        "accepted for Volcano configs (Volcano's default follows its "
+                        "DynamicResourceAllocation feature gate); Scoria has no dynamic resource "
+                        "allocation: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "capacity.DRAConsumableCapacityEnable", "true",
+                        "accepted for Volcano configs (Volcano's default follows its "
+                        "DRAConsumableCapacity feature gate); Scoria has no dynamic resource "
+                        "allocation: no effect"),
+};
 
 struct Capacity {
   explicit Capacity(const scoria_args* args)
@@ -189,7 +212,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "capacity",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description =
         "Queue shares as stated (deserved, capability, guarantee): queue order, "
@@ -199,8 +222,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = on_session_close,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

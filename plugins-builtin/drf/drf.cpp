@@ -215,7 +215,9 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "drf",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    // Volcano's drf takes no arguments: enableHierarchy is a plugin option
+    // beside them, which the host passes to on_create as an argument.
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Dominant resource fairness: job order by dominant share, preemptable",
     .on_create = scoria::create_instance<Drf>,

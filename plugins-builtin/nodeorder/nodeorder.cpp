@@ -9,15 +9,13 @@
 //   tainttoleration.weight   (3)  TaintToleration (PreferNoSchedule)
 //   podaffinity.weight       (2)  InterPodAffinity (preferred terms)
 //
-// imagelocality.weight and podtopologyspread.weight are read and have no
-// effect: the cluster model carries no node images, and spreading is scored
-// only through the predicates' hard constraints.
+// imagelocality.weight (1) and podtopologyspread.weight (2) are accepted and
+// have no effect: the cluster model carries no node images, and spreading is
+// enforced only through the predicates' hard constraints.
 //
-// A negative weight would turn a preference into its opposite (most
-// requested where least was asked for): it is refused with a warning and
-// the default used, as Volcano's binpack does with its weights. Refusing
-// the whole config instead (on_create failing) would reject ConfigMaps that
-// Volcano itself accepts. The host refuses NaN and infinities at load.
+// A weight is 0 or more: a negative one would turn a preference into its
+// opposite (most requested where least was asked for), and the host refuses
+// it when it loads the config, as it refuses NaN and infinities.
 //
 // One batch hook scores every candidate node of a task at once, because
 // three of the scores are normalized over the candidates.
@@ -27,6 +25,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <vector>
@@ -54,25 +53,46 @@ struct Weights {
   int64_t pod_affinity = 2;
 };
 
-// A weight argument: its default when absent, unreadable or negative.
-int64_t weight(const scoria_args* args, std::string_view key, int64_t def) {
-  const int64_t w = scoria::arg_int(args, key, def);
-  if (w >= 0) return w;
-  scoria::log_line(SCORIA_LOG_WARNING, "argument ", key, " is ", w,
-                   "; a weight must be 0 or more, so the default ", def,
-                   " is used instead: set it to 0 to turn this score off");
-  return def;
+// Every argument Volcano's nodeorder reads, with its defaults.
+constexpr scoria_arg_spec weight_arg(const char* name, const char* def, const char* help) {
+  return scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, name, def, help), 0);
 }
+constexpr scoria_arg_spec kArgs[] = {
+    weight_arg("leastrequested.weight", "1",
+               "weight of the least-requested score (prefers nodes with more cpu and memory "
+               "free); 0 turns it off"),
+    weight_arg("mostrequested.weight", "0",
+               "weight of the most-requested score (prefers nodes with less cpu and memory "
+               "free); 0 turns it off"),
+    weight_arg("balancedresource.weight", "1",
+               "weight of the balanced-allocation score (prefers nodes whose cpu, memory and "
+               "gpu use stay even); 0 turns it off"),
+    weight_arg("nodeaffinity.weight", "2",
+               "weight of the preferred node affinity score; 0 turns it off"),
+    weight_arg("tainttoleration.weight", "3",
+               "weight of the score against PreferNoSchedule taints the pod does not "
+               "tolerate; 0 turns it off"),
+    weight_arg("podaffinity.weight", "2",
+               "weight of the preferred inter-pod affinity and anti-affinity score; 0 turns it "
+               "off"),
+    weight_arg("imagelocality.weight", "1",
+               "accepted for Volcano configs; Scoria knows no node images: no effect"),
+    weight_arg("podtopologyspread.weight", "2",
+               "accepted for Volcano configs; Scoria scores no topology spread (the predicates "
+               "enforce DoNotSchedule constraints): no effect"),
+};
 
 struct NodeOrder {
+  // The host has checked each weight and passes the declared default of one
+  // the config leaves out.
   explicit NodeOrder(const scoria_args* args) {
     if (args == nullptr) return;
-    w.least_requested = weight(args, "leastrequested.weight", w.least_requested);
-    w.most_requested = weight(args, "mostrequested.weight", w.most_requested);
-    w.balanced_resource = weight(args, "balancedresource.weight", w.balanced_resource);
-    w.node_affinity = weight(args, "nodeaffinity.weight", w.node_affinity);
-    w.taint_toleration = weight(args, "tainttoleration.weight", w.taint_toleration);
-    w.pod_affinity = weight(args, "podaffinity.weight", w.pod_affinity);
+    w.least_requested = scoria::arg_int(args, "leastrequested.weight", w.least_requested);
+    w.most_requested = scoria::arg_int(args, "mostrequested.weight", w.most_requested);
+    w.balanced_resource = scoria::arg_int(args, "balancedresource.weight", w.balanced_resource);
+    w.node_affinity = scoria::arg_int(args, "nodeaffinity.weight", w.node_affinity);
+    w.taint_toleration = scoria::arg_int(args, "tainttoleration.weight", w.taint_toleration);
+    w.pod_affinity = scoria::arg_int(args, "podaffinity.weight", w.pod_affinity);
   }
 
   Weights w;
@@ -264,7 +284,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "nodeorder",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description =
         "kube-scheduler's node scores: least/most requested, balanced resources, node "
@@ -274,8 +294,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = on_session_close,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -24,15 +25,18 @@ using scoria::log_line;
 
 constexpr double kDefaultFactor = 1.2;
 
+// Volcano's one argument and its default. Volcano warns about a factor below
+// 1 and uses the default; the host refuses one when it loads the config.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_FLOAT, "overcommit-factor", "1.2",
+                                         "enqueue admits jobs while their minResources and what "
+                                         "the nodes use fit in allocatable times this factor"),
+                     1),
+};
+
 struct Overcommit {
   explicit Overcommit(const scoria_args* args) {
-    if (args == nullptr) return;
-    factor = scoria::arg_float(args, "overcommit-factor", kDefaultFactor);
-    if (factor < 1.0) {
-      log_line(SCORIA_LOG_WARNING, "overcommit-factor ", factor,
-               " is below 1; the default 1.2 is used");
-      factor = kDefaultFactor;
-    }
+    if (args != nullptr) factor = scoria::arg_float(args, "overcommit-factor", kDefaultFactor);
   }
 
   double factor = kDefaultFactor;
@@ -108,7 +112,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "overcommit",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Admits jobs while they fit the cluster times overcommit-factor",
     .on_create = scoria::create_instance<Overcommit>,
@@ -116,8 +120,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

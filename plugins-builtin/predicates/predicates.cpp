@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -28,17 +29,65 @@
 namespace {
 
 using scoria::api;
-using scoria::log_line;
 using scoria::view;
 
-// Volcano's argument keys for the checks this plugin implements. Its other
-// switches (predicate.VolumeBindingEnable, predicate.CacheEnable, ...) are
-// accepted and have no effect: those filters do not exist here.
-constexpr std::string_view kNodeAffinityEnable = "predicate.NodeAffinityEnable";
-constexpr std::string_view kTaintTolerationEnable = "predicate.TaintTolerationEnable";
-constexpr std::string_view kNodePortsEnable = "predicate.NodePortsEnable";
-constexpr std::string_view kPodAffinityEnable = "predicate.PodAffinityEnable";
-constexpr std::string_view kPodTopologySpreadEnable = "predicate.PodTopologySpreadEnable";
+// Volcano's argument keys for the checks this plugin implements.
+constexpr const char* kNodeAffinityEnable = "predicate.NodeAffinityEnable";
+constexpr const char* kTaintTolerationEnable = "predicate.TaintTolerationEnable";
+constexpr const char* kNodePortsEnable = "predicate.NodePortsEnable";
+constexpr const char* kPodAffinityEnable = "predicate.PodAffinityEnable";
+constexpr const char* kPodTopologySpreadEnable = "predicate.PodTopologySpreadEnable";
+
+// Every argument Volcano's predicates plugin reads (predicates.go, helper.go),
+// with Volcano's defaults. The host refuses any other argument, or a value of
+// the wrong type, and passes the default of one left out. The switches and
+// settings of filters Scoria does not have (volumes, dynamic resource
+// allocation, Volcano's predicate cache) are accepted so that Volcano configs
+// load, and say that they do nothing.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_BOOL, kNodeAffinityEnable, "true",
+                        "check the pod's nodeSelector and required node affinity"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kNodePortsEnable, "true",
+                        "check that the host ports the pod asks for are free on the node"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kTaintTolerationEnable, "true",
+                        "keep the pod off nodes with NoSchedule or NoExecute taints it does "
+                        "not tolerate"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kPodAffinityEnable, "true",
+                        "check required inter-pod affinity and anti-affinity, the pod's and "
+                        "the running pods'"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kPodTopologySpreadEnable, "true",
+                        "check topology spread constraints with whenUnsatisfiable "
+                        "DoNotSchedule"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.NodeVolumeLimitsEnable", "true",
+                        "accepted for Volcano configs; Scoria has no volumes: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.VolumeZoneEnable", "true",
+                        "accepted for Volcano configs; Scoria has no volumes: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.VolumeBindingEnable", "true",
+                        "accepted for Volcano configs; Scoria has no volumes: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.DynamicResourceAllocationEnable", "true",
+                        "accepted for Volcano configs (Volcano itself follows its "
+                        "DynamicResourceAllocation feature gate); Scoria has no dynamic "
+                        "resource allocation: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.CacheEnable", "false",
+                        "accepted for Volcano configs; Scoria keeps no cache of predicate "
+                        "results: no effect"),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "volumebinding.bindTimeoutSeconds", "600",
+                                         "accepted for Volcano configs; Scoria has no volumes: "
+                                         "no effect"),
+                     0),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "volumebinding.weight", "1",
+                                         "accepted for Volcano configs; Scoria has no volumes: "
+                                         "no effect"),
+                     0),
+    scoria::declare_arg(SCORIA_ARG_LIST, "volumebinding.shape", nullptr,
+                        "accepted for Volcano configs (utilization and score points); Scoria "
+                        "has no volumes: no effect"),
+    scoria::with_min(
+        scoria::declare_arg(SCORIA_ARG_INT, "dynamicresources.filterTimeoutSeconds", "10",
+                            "accepted for Volcano configs; Scoria has no dynamic "
+                            "resource allocation: no effect"),
+        0),
+};
 
 // Reason texts as kube-scheduler words them, so that the fit-error histogram
 // reads as users know it. The taint reason leaves out the taint itself so that
@@ -72,22 +121,11 @@ struct Reasons {
   uint32_t too_many_pods = 0;
 };
 
-// Reads a boolean switch; a value that is not a boolean keeps the default,
-// as Volcano's Arguments.GetBool does, but says so. For on_create only: host
-// logging is not for the concurrent hooks.
-bool read_switch(const scoria_args* args, std::string_view key, bool def) {
-  if (args == nullptr) return def;
-  int value = def ? 1 : 0;
-  switch (api().args_get_bool(args, scoria::str(key), &value)) {
-    case SCORIA_OK:
-      return value != 0;
-    case SCORIA_NOT_FOUND:
-      return def;
-    default:
-      log_line(SCORIA_LOG_WARNING, "argument ", key, " is not a boolean; using ",
-               def ? std::string_view("true") : std::string_view("false"));
-      return def;
-  }
+// A switch. The host has checked it is a boolean and passes the declared
+// default when the config leaves it out; the fallback is for a host that
+// passes no arguments at all.
+bool read_switch(const scoria_args* args, std::string_view key) {
+  return args == nullptr || scoria::arg_bool(args, key, true);
 }
 
 uint32_t intern(std::string_view reason) { return api().reason_intern(scoria::str(reason)); }
@@ -96,11 +134,11 @@ uint32_t intern(std::string_view reason) { return api().reason_intern(scoria::st
 // at session open. Hooks on several threads only read it.
 struct Instance {
   explicit Instance(const scoria_args* args)
-      : node_affinity(read_switch(args, kNodeAffinityEnable, true)),
-        taint_toleration(read_switch(args, kTaintTolerationEnable, true)),
-        pod_switches{read_switch(args, kPodAffinityEnable, true),
-                     read_switch(args, kPodTopologySpreadEnable, true),
-                     read_switch(args, kNodePortsEnable, true)},
+      : node_affinity(read_switch(args, kNodeAffinityEnable)),
+        taint_toleration(read_switch(args, kTaintTolerationEnable)),
+        pod_switches{read_switch(args, kPodAffinityEnable),
+                     read_switch(args, kPodTopologySpreadEnable),
+                     read_switch(args, kNodePortsEnable)},
         reasons{intern(kReasonNotReady), intern(kReasonUnschedulable), intern(kReasonNodeAffinity),
                 intern(kReasonTaint), intern(kReasonTooManyPods)},
         pod_reasons{intern(kReasonAffinity),
@@ -272,7 +310,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "predicates",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description =
         "Node filters: readiness, cordon, node selector and affinity, taints, pod limit, host "
@@ -282,8 +320,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = on_session_close,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,18 +38,49 @@ using scoria::api;
 
 using scoria::log_line;
 
-// The action's `arguments`, with Volcano's names and defaults. Only the
-// normal preemption is implemented; the rest is accepted so that Volcano
-// configurations load, and has no effect (see the constructor).
-struct Config {
-  explicit Config(const scoria_args* args);
+// The action's `arguments`: every one Volcano's preempt reads, with its
+// defaults. Only the normal preemption is implemented; the arguments of
+// Volcano's topology-aware preemption and its predicate error cache are
+// accepted so that Volcano configurations load, and have no effect.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicateErrorCacheEnable", "true",
+                        "accepted for Volcano configs; Scoria's preempt keeps no predicate error "
+                        "cache: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "enableTopologyAwarePreemption", "false",
+                        "accepted for Volcano configs; Scoria has only the normal preemption, so "
+                        "true logs a warning and has no effect"),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "topologyAwarePreemptWorkerNum", "16",
+                                         "accepted for Volcano configs (workers of topology-aware "
+                                         "preemption, which Scoria lacks): no effect"),
+                     1),
+    scoria::with_max(
+        scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "minCandidateNodesPercentage", "10",
+                                             "accepted for Volcano configs (candidate nodes of "
+                                             "topology-aware preemption, which Scoria lacks): "
+                                             "no effect"),
+                         0),
+        100),
+    scoria::with_min(
+        scoria::declare_arg(SCORIA_ARG_INT, "minCandidateNodesAbsolute", "1",
+                            "accepted for Volcano configs (candidate nodes of topology-aware "
+                            "preemption, which Scoria lacks): no effect"),
+        0),
+    scoria::with_min(
+        scoria::declare_arg(SCORIA_ARG_INT, "maxCandidateNodesAbsolute", "100",
+                            "accepted for Volcano configs (candidate nodes of topology-aware "
+                            "preemption, which Scoria lacks): no effect"),
+        1),
+};
 
-  bool predicate_error_cache = true;
-  bool topology_aware = false;
-  int64_t topology_workers = 16;
-  int64_t min_candidate_percentage = 10;
-  int64_t min_candidate_absolute = 1;
-  int64_t max_candidate_absolute = 100;
+// What the arguments change: only a warning, when the config is loaded, that topology-aware
+// preemption was asked for and normal preemption runs instead.
+struct Config {
+  explicit Config(const scoria_args* args) {
+    if (args != nullptr && scoria::arg_bool(args, "enableTopologyAwarePreemption", false)) {
+      log_line(SCORIA_LOG_WARNING,
+               "enableTopologyAwarePreemption is not implemented; normal preemption is used");
+    }
+  }
 };
 
 // Whose tasks a preemptor may evict: other jobs of its queue, or its own job.
@@ -471,42 +503,6 @@ class Preempt {
   std::vector<QueueWork> queues_;
 };
 
-// Reads a Volcano argument, keeping the default (with a warning) when it has
-// the wrong type, as Volcano's Arguments.GetBool/GetInt do.
-bool read_bool(const scoria_args* args, std::string_view key, bool def) {
-  int v = def ? 1 : 0;
-  const scoria_code rc = api().args_get_bool(args, scoria::str(key), &v);
-  if (rc == SCORIA_INVALID_ARGUMENT) {
-    log_line(SCORIA_LOG_WARNING, "preempt argument ", key, " is not a boolean; default used");
-  }
-  return rc == SCORIA_OK ? v != 0 : def;
-}
-int64_t read_int(const scoria_args* args, std::string_view key, int64_t def) {
-  int64_t v = def;
-  const scoria_code rc = api().args_get_int(args, scoria::str(key), &v);
-  if (rc == SCORIA_INVALID_ARGUMENT) {
-    log_line(SCORIA_LOG_WARNING, "preempt argument ", key, " is not an integer; default used");
-  }
-  return rc == SCORIA_OK ? v : def;
-}
-
-Config::Config(const scoria_args* args) {
-  if (args != nullptr) {
-    // The predicate results are the host's to cache, behind session_predicate.
-    predicate_error_cache = read_bool(args, "enablePredicateErrorCache", predicate_error_cache);
-    topology_aware = read_bool(args, "enableTopologyAwarePreemption", topology_aware);
-    topology_workers = read_int(args, "topologyAwarePreemptWorkerNum", topology_workers);
-    min_candidate_percentage =
-        read_int(args, "minCandidateNodesPercentage", min_candidate_percentage);
-    min_candidate_absolute = read_int(args, "minCandidateNodesAbsolute", min_candidate_absolute);
-    max_candidate_absolute = read_int(args, "maxCandidateNodesAbsolute", max_candidate_absolute);
-  }
-  if (topology_aware) {
-    log_line(SCORIA_LOG_WARNING,
-             "enableTopologyAwarePreemption is not implemented; normal preemption is used");
-  }
-}
-
 scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
   // No argument changes how normal preemption runs; an exception undoes
   // the open statements and never reaches the host.
@@ -519,7 +515,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "preempt",
     .kind = SCORIA_KIND_ACTION,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Evicts lower-priority tasks of a queue so that its starving jobs can run",
     .on_create = scoria::create_instance<Config>,
@@ -527,8 +523,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

@@ -162,7 +162,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "proportion",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,  // Volcano's proportion takes no arguments
     .version = "1.0.0",
     .description =
         "Queue shares by weight (capability, guarantee): queue order, overused, "

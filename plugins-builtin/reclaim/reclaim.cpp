@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -29,16 +30,12 @@ namespace {
 using scoria::api;
 using scoria::log_line;
 
-// The action's `arguments`, with Volcano's names. Predicate result caching is
-// the host's business behind session_predicate; the switch is accepted so
-// that Volcano configurations load.
-struct Config {
-  explicit Config(const scoria_args* args) {
-    if (args != nullptr) {
-      predicate_error_cache = scoria::arg_bool(args, "enablePredicateErrorCache", true);
-    }
-  }
-  bool predicate_error_cache = true;
+// The action's `arguments` (Volcano's per-action configurations): the one
+// Volcano's reclaim reads, accepted so that Volcano configs load.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_BOOL, "predicateErrorCacheEnable", "true",
+                        "accepted for Volcano configs; Scoria's reclaim keeps no predicate error "
+                        "cache: no effect"),
 };
 
 // A running task of another queue that could make room.
@@ -323,16 +320,16 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "reclaim",
     .kind = SCORIA_KIND_ACTION,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Takes resources back for queues below their share from overused queues",
-    .on_create = scoria::create_instance<Config>,
-    .on_destroy = scoria::destroy_instance<Config>,
+    .on_create = nullptr,
+    .on_destroy = nullptr,
     .on_session_open = nullptr,
     .on_session_close = nullptr,
     .on_execute = on_execute,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

@@ -16,8 +16,8 @@
 // Volcano reads usage from a metrics source; with none here, usage is what
 // the pods request, as kube-descheduler's LowNodeUtilization measures it.
 //
-// Arguments, as Volcano's (nested maps are read through their flattened
-// keys): interval ("5m", "30s", "1h"), strategies.<i>.name,
+// Arguments, as Volcano's (see kArgs; nested maps are read through their
+// flattened keys): interval ("5m", "30s", "1h"), strategies.<i>.name,
 // strategies.<i>.params.thresholds.{cpu,memory} (default 100) and
 // strategies.<i>.params.targetThresholds.{cpu,memory} (default 100).
 #include <scoria/scoria.h>
@@ -28,10 +28,12 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -46,47 +48,85 @@ constexpr std::chrono::seconds kDefaultInterval{300};
 constexpr std::array<size_t, 2> kDims = {SCORIA_DIM_CPU, SCORIA_DIM_MEMORY};
 constexpr std::array<std::string_view, 2> kNames = {"cpu", "memory"};
 
-// Go's time.ParseDuration for the simple forms configs use: a number and
-// one unit of h, m, s or ms, repeated ("1h30m").
-std::optional<std::chrono::milliseconds> parse_duration(std::string_view s) {
+// Go's time.ParseDuration, as the host reads a duration argument: decimal
+// numbers, each with an optional fraction and a unit (ns, us (also written
+// with a micro sign), ms, s, m, h), as "1h30m" or "1.5s"; a leading sign;
+// "0" alone.
+std::optional<std::chrono::nanoseconds> parse_duration(std::string_view s) {
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"ns", 1.0}, {"us", 1e3}, {"\u00b5s", 1e3}, {"\u03bcs", 1e3},
+      {"ms", 1e6}, {"s", 1e9},  {"m", 60e9},      {"h", 3600e9}};
+  bool negative = false;
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return std::chrono::nanoseconds(0);
   if (s.empty()) return std::nullopt;
-  std::chrono::milliseconds total{0};
+  double total = 0;
   while (!s.empty()) {
     size_t digits = 0;
-    int64_t n = 0;
-    while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9' && n < (int64_t{1} << 40))
-      n = n * 10 + (s[digits++] - '0');
-    if (digits == 0) return std::nullopt;
-    s.remove_prefix(digits);
-    if (s.starts_with("ms")) {
-      total += std::chrono::milliseconds(n);
-      s.remove_prefix(2);
-    } else if (s.starts_with("h")) {
-      total += std::chrono::hours(n);
-      s.remove_prefix(1);
-    } else if (s.starts_with("m")) {
-      total += std::chrono::minutes(n);
-      s.remove_prefix(1);
-    } else if (s.starts_with("s")) {
-      total += std::chrono::seconds(n);
-      s.remove_prefix(1);
-    } else {
+    while (digits < s.size() && ((s[digits] >= '0' && s[digits] <= '9') || s[digits] == '.'))
+      ++digits;
+    const std::string_view number = s.substr(0, digits);
+    if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1)
       return std::nullopt;
+    double value = 0, scale = 1;
+    bool fraction = false;
+    for (const char c : number) {
+      if (c == '.') {
+        fraction = true;
+        continue;
+      }
+      if (fraction) scale /= 10;
+      value = fraction ? value + (c - '0') * scale : value * 10 + (c - '0');
     }
+    s.remove_prefix(digits);
+    double unit = 0;
+    size_t unit_size = 0;
+    for (const auto& [name, factor] : kUnits)
+      if (s.starts_with(name) && name.size() > unit_size) {
+        unit = factor;
+        unit_size = name.size();
+      }
+    if (unit_size == 0) return std::nullopt;
+    s.remove_prefix(unit_size);
+    total += value * unit;
+    if (total > 9.2e18) return std::nullopt;
   }
-  return total;
+  return std::chrono::nanoseconds(static_cast<int64_t>(negative ? -total : total));
 }
+
+// Every argument Volcano's rescheduling reads, with its defaults, and the two
+// selectors its design document shows (which its code does not read).
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_DURATION, "interval", "5m",
+                                         "how often the strategies run (the first session always "
+                                         "runs them)"),
+                     0),
+    scoria::declare_arg(SCORIA_ARG_STRING, "metricsPeriod", "5m",
+                        "accepted for Volcano configs (the window of Volcano's node usage "
+                        "metrics); Scoria measures use by the pods' requests: no effect"),
+    scoria::declare_arg(SCORIA_ARG_LIST, "strategies", nullptr,
+                        "the strategies, each {name, params}: lowNodeUtilization with "
+                        "params.thresholds and params.targetThresholds (cpu and memory percent, "
+                        "default 100); other names are ignored with a warning; "
+                        "lowNodeUtilization when left out"),
+    scoria::declare_arg(SCORIA_ARG_LIST, "queueSelector", nullptr,
+                        "accepted for configs copied from Volcano's rescheduling design; read by "
+                        "neither Volcano nor Scoria: no effect"),
+    scoria::declare_arg(SCORIA_ARG_MAP, "labelSelector", nullptr,
+                        "accepted for configs copied from Volcano's rescheduling design; read by "
+                        "neither Volcano nor Scoria: no effect"),
+};
 
 struct Rescheduling {
   explicit Rescheduling(const scoria_args* args) {
     if (args == nullptr) return;
-    if (const auto text = scoria::arg_string(args, "interval")) {
-      if (const auto d = parse_duration(*text)) {
-        interval = *d;
-      } else {
-        log_line(SCORIA_LOG_WARNING, "interval \"", *text, "\" is not a duration; using 5m");
-      }
-    }
+    // The host has checked it is a duration of at least 0 and passes the
+    // default (5m) when the config leaves it out.
+    if (const auto text = scoria::arg_string(args, "interval"))
+      interval = parse_duration(*text).value_or(interval);
     // strategies.<i>.name; without any, lowNodeUtilization with defaults.
     bool named = false;
     for (int i = 0;; ++i) {
@@ -109,7 +149,7 @@ struct Rescheduling {
     if (!named) low_node_utilization = true;
   }
 
-  std::chrono::milliseconds interval = kDefaultInterval;
+  std::chrono::nanoseconds interval = kDefaultInterval;
   bool low_node_utilization = false;
   std::array<double, 2> low = {100, 100};     // thresholds, percent
   std::array<double, 2> target = {100, 100};  // targetThresholds, percent
@@ -226,7 +266,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "rescheduling",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Victims for shuffle: lowNodeUtilization moves pods off busy nodes",
     .on_create = scoria::create_instance<Rescheduling>,
@@ -234,8 +274,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <scoria/scoria.hpp>
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,12 +16,22 @@ namespace {
 
 using scoria::api;
 
+constexpr const char* kDefaultAnnotation = "scoria.dev/deadline";
+
+// The one argument, declared (ABI 1.2) so that the host refuses any other
+// and passes the default when the config leaves it out.
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_STRING, "annotation", kDefaultAnnotation,
+                        "the PodGroup annotation holding a job's deadline (seconds since the "
+                        "epoch, or RFC 3339 UTC)"),
+};
+
 struct Config {
   explicit Config(const scoria_args* args) {
     if (args == nullptr) return;
     if (auto a = scoria::arg_string(args, "annotation")) annotation = *a;
   }
-  std::string annotation = "scoria.dev/deadline";
+  std::string annotation = kDefaultAnnotation;
 };
 
 bool digits(std::string_view s, size_t at, size_t n, int& out) {
@@ -88,7 +99,7 @@ const scoria_descriptor kDescriptor = {
     .abi_minor = SCORIA_ABI_VERSION_MINOR,
     .name = "deadline-order",
     .kind = SCORIA_KIND_PLUGIN,
-    .flags = 0,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
     .version = "1.0.0",
     .description = "Earliest deadline first, from a PodGroup annotation",
     .on_create = scoria::create_instance<Config>,
@@ -96,8 +107,8 @@ const scoria_descriptor kDescriptor = {
     .on_session_open = on_session_open,
     .on_session_close = nullptr,
     .on_execute = nullptr,
-    .args = nullptr,
-    .arg_count = 0,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
 };
 
 }  // namespace

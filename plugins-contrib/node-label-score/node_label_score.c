@@ -2,10 +2,11 @@
  * node-label-score: a Scoria plugin in plain C99 that prefers nodes carrying
  * a label. Built against the installed SDK only (see the Makefile).
  *
- * Arguments:
+ * Arguments, declared (ABI 1.2) so that the host refuses any other, a weight
+ * that is not a number, and passes the default weight when it is left out:
  *   label   the label key to look for (required)
  *   value   if set, only nodes whose label has this value score
- *   weight  the score of a matching node (default 10)
+ *   weight  the score of a matching node (default 10; negative to avoid them)
  */
 #include <scoria/scoria.h>
 
@@ -13,7 +14,18 @@
 #include <string.h>
 
 static const scoria_host_api* host;
-static const scoria_plugin_ctx* plugin_ctx;
+static const scoria_plugin_ctx* ctx;
+
+/* No default for label and value: an absent label is an error, an absent
+   value means any value. */
+static const scoria_arg_spec args_declared[] = {
+    {sizeof(scoria_arg_spec), SCORIA_ARG_STRING, "label", NULL,
+     "the node label key to prefer (required)", NULL, 0, 0, 0, 0},
+    {sizeof(scoria_arg_spec), SCORIA_ARG_STRING, "value", NULL,
+     "only nodes whose label has this value score; any value when left out", NULL, 0, 0, 0, 0},
+    {sizeof(scoria_arg_spec), SCORIA_ARG_FLOAT, "weight", "10",
+     "the score of a matching node; negative to keep tasks away from such nodes", NULL, 0, 0, 0, 0},
+};
 
 typedef struct config {
   scoria_str key;   /* owned by the host's argument table, valid until on_destroy */
@@ -40,10 +52,10 @@ static void write_error(char* buf, size_t cap, const char* msg) {
   buf[n] = '\0';
 }
 
-static scoria_code on_create(const scoria_plugin_ctx* ctx, const scoria_args* args, void** instance,
-                             char* error, size_t error_capacity) {
+static scoria_code on_create(const scoria_plugin_ctx* plugin_ctx, const scoria_args* args,
+                             void** instance, char* error, size_t error_capacity) {
   config* c;
-  (void)ctx;
+  (void)plugin_ctx;
   c = (config*)calloc(1, sizeof *c);
   if (c == NULL) {
     write_error(error, error_capacity, "out of memory");
@@ -56,12 +68,10 @@ static scoria_code on_create(const scoria_plugin_ctx* ctx, const scoria_args* ar
     return SCORIA_INVALID_ARGUMENT;
   }
   if (host->args_get_string(args, cstr("value"), &c->value) != SCORIA_OK) c->value.len = 0;
+  /* The host has checked that weight is a number and passes 10 when the
+     config leaves it out. */
   c->weight = 10;
-  if (host->args_get_float(args, cstr("weight"), &c->weight) == SCORIA_INVALID_ARGUMENT) {
-    free(c);
-    write_error(error, error_capacity, "argument \"weight\" must be a number");
-    return SCORIA_INVALID_ARGUMENT;
-  }
+  host->args_get_float(args, cstr("weight"), &c->weight);
   *instance = c;
   return SCORIA_OK;
 }
@@ -88,29 +98,21 @@ static scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_h
 }
 
 static const scoria_descriptor descriptor = {
-    sizeof(scoria_descriptor),
-    SCORIA_ABI_VERSION_MAJOR,
-    SCORIA_ABI_VERSION_MINOR,
-    "node-label-score",
-    SCORIA_KIND_PLUGIN,
-    0,
-    "1.0.0",
-    "Prefers nodes carrying a label (arguments: label, value, weight)",
-    on_create,
-    on_destroy,
-    on_session_open,
-    NULL,
-    NULL,
-    NULL,
-    0,
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "node-label-score",
+    .kind = SCORIA_KIND_PLUGIN,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
+    .version = "1.0.0",
+    .description = "Prefers nodes carrying a label (arguments: label, value, weight)",
+    .on_create = on_create,
+    .on_destroy = on_destroy,
+    .on_session_open = on_session_open,
+    .on_session_close = NULL,
+    .on_execute = NULL,
+    .args = args_declared,
+    .arg_count = sizeof args_declared / sizeof args_declared[0],
 };
 
-SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major, uint32_t host_minor,
-                                                           const scoria_host_api* api,
-                                                           const scoria_plugin_ctx* ctx) {
-  (void)host_minor;
-  if (host_major != SCORIA_ABI_VERSION_MAJOR || api == NULL) return NULL;
-  host = api;
-  plugin_ctx = ctx;
-  return &descriptor;
-}
+SCORIA_DEFINE_PLUGIN_C(descriptor, host, ctx)
