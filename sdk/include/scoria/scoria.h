@@ -38,6 +38,8 @@
  * Host functions that only read (everything not named *_set_*, statement_*,
  * session_* or log/report) are safe to call from any hook.
  */
+/* Hand-formatted: the layout of this file is part of its documentation. */
+/* clang-format off */
 #ifndef SCORIA_SCORIA_H
 #define SCORIA_SCORIA_H
 
@@ -239,30 +241,30 @@ typedef struct scoria_plugin_ctx scoria_plugin_ctx;
  */
 typedef struct scoria_task_info {
   uint32_t struct_size;
-  uint32_t status;           /**< one scoria_task_status bit */
-  scoria_str namespace_;     /**< metadata.namespace */
-  scoria_str name;           /**< metadata.name */
-  scoria_str uid;            /**< "namespace/name" */
-  scoria_str node_name;      /**< node it is on or headed to; empty if none */
-  scoria_str role;           /**< volcano.sh/task-spec; empty if unset */
+  uint32_t status;         /**< one scoria_task_status bit */
+  scoria_str namespace_;   /**< metadata.namespace */
+  scoria_str name;         /**< metadata.name */
+  scoria_str uid;          /**< "namespace/name" */
+  scoria_str node_name;    /**< node it is on or headed to; empty if none */
+  scoria_str role;         /**< volcano.sh/task-spec; empty if unset */
   scoria_str priority_class; /**< priorityClassName; empty if unset */
-  int32_t priority;          /**< resolved pod priority */
-  int32_t preemptable;       /**< 1 if volcano.sh/preemptable (default 1) */
-  int32_t best_effort;       /**< 1 if it requests no resources */
-  int32_t preempt_never;     /**< 1 if preemptionPolicy is Never */
-  const double* resreq;      /**< what it asks for (containers), per dimension */
+  int32_t priority;        /**< resolved pod priority */
+  int32_t preemptable;     /**< 1 if volcano.sh/preemptable (default 1) */
+  int32_t best_effort;     /**< 1 if it requests no resources */
+  int32_t preempt_never;   /**< 1 if preemptionPolicy is Never */
+  const double* resreq;    /**< what it asks for (containers), per dimension */
   const double* init_resreq; /**< what it needs to start (init containers
                                   as Kubernetes counts them), per dimension */
-  const scoria_job* job;     /**< the job it belongs to */
-  int64_t creation_ms;       /**< creation time, ms since the epoch, 0 if unknown */
-  uint32_t index;            /**< position of the task in its session, dense */
+  const scoria_job* job;   /**< the job it belongs to */
+  int64_t creation_ms;     /**< creation time, ms since the epoch, 0 if unknown */
+  uint32_t index;          /**< position of the task in its session, dense */
   uint32_t reserved0;
   /* --- since 1.1 --------------------------------------------------------- */
-  uint32_t features;         /**< SCORIA_TASK_FEATURE_* bits: which parts of
-                                  the pod's spec are used, so that a plugin
-                                  parses task_object_json only when needed */
-  int32_t scheduling_gated;  /**< 1 if spec.schedulingGates is not empty: the
-                                  pod must not be scheduled yet */
+  uint32_t features;       /**< SCORIA_TASK_FEATURE_* bits: which parts of
+                                the pod's spec are used, so that a plugin
+                                parses task_object_json only when needed */
+  int32_t scheduling_gated; /**< 1 if spec.schedulingGates is not empty: the
+                                 pod must not be scheduled yet */
   scoria_str nominated_node; /**< status.nominatedNodeName; empty if unset */
 } scoria_task_info;
 
@@ -282,37 +284,37 @@ typedef struct scoria_task_info {
 /** What a job (PodGroup) is. Filled by host_api.job_info. */
 typedef struct scoria_job_info {
   uint32_t struct_size;
-  uint32_t phase; /**< scoria_job_phase, as it stands in the session */
+  uint32_t phase;          /**< scoria_job_phase, as it stands in the session */
   scoria_str namespace_;
   scoria_str name;
-  scoria_str uid; /**< "namespace/name" */
+  scoria_str uid;          /**< "namespace/name" */
   scoria_str queue_name;
-  const scoria_queue* queue;   /**< NULL if the queue does not exist */
-  int32_t min_available;       /**< spec.minMember */
-  int32_t priority;            /**< from the PodGroup's priorityClassName */
-  int32_t preemptable;         /**< volcano.sh/preemptable on the PodGroup */
-  int32_t task_count;          /**< all tasks */
+  const scoria_queue* queue; /**< NULL if the queue does not exist */
+  int32_t min_available;   /**< spec.minMember */
+  int32_t priority;        /**< from the PodGroup's priorityClassName */
+  int32_t preemptable;     /**< volcano.sh/preemptable on the PodGroup */
+  int32_t task_count;      /**< all tasks */
   const double* min_resources; /**< spec.minResources; all zero if unset */
   int32_t has_min_resources;   /**< 1 if spec.minResources was given */
-  uint32_t index;              /**< position of the job in its session, dense */
+  uint32_t index;          /**< position of the job in its session, dense */
   int64_t creation_ms;
   /** Counts of tasks per status, indexed by bit position of
       scoria_task_status (0 = pending, 1 = allocated, ...). */
   int32_t status_count[10];
-  const double* allocated;     /**< sum of resreq of tasks in allocated statuses */
+  const double* allocated; /**< sum of resreq of tasks in allocated statuses */
   const double* total_request; /**< sum of resreq of all tasks */
 } scoria_job_info;
 
 /** What a queue is. Filled by host_api.queue_info. */
 typedef struct scoria_queue_info {
   uint32_t struct_size;
-  uint32_t index; /**< position in the session, dense */
+  uint32_t index;          /**< position in the session, dense */
   scoria_str name;
-  scoria_str parent; /**< empty if none */
+  scoria_str parent;       /**< empty if none */
   int32_t weight;
   int32_t priority;
-  int32_t reclaimable;      /**< spec.reclaimable, default 1 */
-  int32_t open;             /**< 1 if status.state is Open (or unset) */
+  int32_t reclaimable;     /**< spec.reclaimable, default 1 */
+  int32_t open;            /**< 1 if status.state is Open (or unset) */
   const double* capability; /**< per dimension; +inf where unlimited */
   const double* deserved;   /**< spec.deserved; 0 where unset */
   const double* guarantee;  /**< spec.guarantee; 0 where unset */
@@ -323,10 +325,10 @@ typedef struct scoria_queue_info {
 /** What a node is. Filled by host_api.node_info. */
 typedef struct scoria_node_info {
   uint32_t struct_size;
-  uint32_t index; /**< position in the session, dense */
+  uint32_t index;          /**< position in the session, dense */
   scoria_str name;
-  int32_t ready;             /**< 1 if condition Ready is True */
-  int32_t unschedulable;     /**< spec.unschedulable */
+  int32_t ready;           /**< 1 if condition Ready is True */
+  int32_t unschedulable;   /**< spec.unschedulable */
   const double* allocatable; /**< status.allocatable */
   const double* idle;        /**< allocatable - used */
   const double* used;        /**< sum of resreq of tasks on it */
@@ -363,8 +365,8 @@ typedef struct scoria_toleration {
  */
 typedef struct scoria_selector_requirement {
   uint32_t struct_size;
-  uint32_t op;       /**< scoria_selector_op */
-  uint32_t is_field; /**< 1 for matchFields, 0 for matchExpressions */
+  uint32_t op;            /**< scoria_selector_op */
+  uint32_t is_field;      /**< 1 for matchFields, 0 for matchExpressions */
   uint32_t reserved0;
   scoria_str key;
   const scoria_str* values; /**< owned by the host, valid for the session */
@@ -421,8 +423,8 @@ typedef struct scoria_hooks {
   int (*on_task_order)(void* user_data, const scoria_task* l, const scoria_task* r);
   /** Victim queue order for preemption across queues: <0 if l should lose
       tasks first. `preemptor` is the task that wants resources. */
-  int (*on_victim_queue_order)(void* user_data, const scoria_queue* l, const scoria_queue* r,
-                               const scoria_task* preemptor);
+  int (*on_victim_queue_order)(void* user_data, const scoria_queue* l,
+                               const scoria_queue* r, const scoria_task* preemptor);
 
   /**
    * Predicate: may `task` run on `node`? Returns SCORIA_OK,
@@ -435,8 +437,8 @@ typedef struct scoria_hooks {
    * A batch predicate that returns a failure refuses every node it was
    * asked about.
    */
-  scoria_code (*on_predicate)(void* user_data, const scoria_task* task, const scoria_node* node,
-                              uint32_t* reason);
+  scoria_code (*on_predicate)(void* user_data, const scoria_task* task,
+                              const scoria_node* node, uint32_t* reason);
   /**
    * Batch predicate over many nodes at once. Writes codes[i] and reasons[i]
    * for nodes[i]; both arrays are owned by the host and hold `count` items.
@@ -457,25 +459,28 @@ typedef struct scoria_hooks {
    * mostrequested (0), balancedresource (1), nodeaffinity (2),
    * tainttoleration (3) and podaffinity (2), each 0-100 times its weight
    * argument; binpack gives 0-100 times binpack.weight (1). With the
-   * defaults nodeorder alone gives a node up to 900. A plugin that should decide against them
-   * scores on the same 0-100 scale and takes a weight argument its users can raise; `scoria
-   * simulate --explain NS/POD` shows every plugin's score per node.
+   * defaults nodeorder alone gives a node up to 900. A plugin that should
+   * decide against them scores on the same 0-100 scale and takes a weight
+   * argument its users can raise; `scoria simulate --explain NS/POD` shows
+   * every plugin's score per node.
    */
-  scoria_code (*on_node_order)(void* user_data, const scoria_task* task, const scoria_node* node,
-                               double* score);
+  scoria_code (*on_node_order)(void* user_data, const scoria_task* task,
+                               const scoria_node* node, double* score);
   /** Batch node order: writes scores[i] for nodes[i] (host-owned arrays). */
   scoria_code (*on_node_order_batch)(void* user_data, const scoria_task* task,
-                                     const scoria_node* const* nodes, size_t count, double* scores);
+                                     const scoria_node* const* nodes, size_t count,
+                                     double* scores);
   /** Best node among scored candidates: returns an index into `nodes`, or
       -1 to leave the choice to the next plugin or the highest score. */
-  int64_t (*on_best_node)(void* user_data, const scoria_task* task, const scoria_node* const* nodes,
-                          const double* scores, size_t count);
+  int64_t (*on_best_node)(void* user_data, const scoria_task* task,
+                          const scoria_node* const* nodes, const double* scores,
+                          size_t count);
 
   /** Job valid: SCORIA_OK, or any other code with a message written into
       `message` (host-owned buffer of `message_capacity` bytes, NUL-terminated
       by the plugin) to keep the job out of this session. */
-  scoria_code (*on_job_valid)(void* user_data, const scoria_job* job, char* message,
-                              size_t message_capacity);
+  scoria_code (*on_job_valid)(void* user_data, const scoria_job* job,
+                              char* message, size_t message_capacity);
   /** Job ready: 1 if the job has what it needs to run (gang: minAvailable). */
   int (*on_job_ready)(void* user_data, const scoria_job* job);
   /** Job pipelined: a vote on whether allocated plus pipelined suffice. */
@@ -490,7 +495,8 @@ typedef struct scoria_hooks {
   /** Overused: 1 if the queue has more than its share now. */
   int (*on_overused)(void* user_data, const scoria_queue* queue);
   /** Allocatable: 1 if the queue may take `task` now. */
-  int (*on_allocatable)(void* user_data, const scoria_queue* queue, const scoria_task* task);
+  int (*on_allocatable)(void* user_data, const scoria_queue* queue,
+                        const scoria_task* task);
 
   /**
    * Preemptable: which of `candidates` may `preemptor` evict? Set
@@ -507,8 +513,8 @@ typedef struct scoria_hooks {
                                 uint8_t* selected);
   /** Victim tasks: mark in selected[i] the tasks the plugin wants evicted
       (shuffle). Host-owned array of `count`, zeroed. */
-  void (*on_victim_tasks)(void* user_data, const scoria_task* const* tasks, size_t count,
-                          uint8_t* selected);
+  void (*on_victim_tasks)(void* user_data, const scoria_task* const* tasks,
+                          size_t count, uint8_t* selected);
 
   /** Event: `task` was allocated or pipelined onto its node (tentatively;
       a discard sends on_deallocate). */
@@ -565,7 +571,7 @@ typedef struct scoria_host_api {
   /** Reads a boolean (true/false, also as the strings "true"/"false"). */
   scoria_code (*args_get_bool)(const scoria_args* args, scoria_str key, int* out);
   /** Reads the argument as text (numbers and booleans as written).
-   *out is owned by the host, valid until on_destroy. */
+      *out is owned by the host, valid until on_destroy. */
   scoria_code (*args_get_string)(const scoria_args* args, scoria_str key, scoria_str* out);
   /** Number of arguments, and the key of the i-th (for prefix scans such
       as Volcano's "binpack.resources.*"). */
@@ -587,7 +593,8 @@ typedef struct scoria_host_api {
   /** Kubernetes name of dimension `dim` ("cpu", "memory", "pods", ...). */
   scoria_str (*resource_dim_name)(const scoria_session* ssn, size_t dim);
   /** Dimension of a resource name; SCORIA_NOT_FOUND if nothing uses it. */
-  scoria_code (*resource_dim_find)(const scoria_session* ssn, scoria_str name, size_t* dim);
+  scoria_code (*resource_dim_find)(const scoria_session* ssn, scoria_str name,
+                                   size_t* dim);
 
   /* --- session: iteration -------------------------------------------------- */
 
@@ -624,14 +631,16 @@ typedef struct scoria_host_api {
   scoria_code (*node_label)(const scoria_node* node, scoria_str key, scoria_str* value);
   /** Number of labels of a node, and the i-th key/value. */
   size_t (*node_label_count)(const scoria_node* node);
-  void (*node_label_at)(const scoria_node* node, size_t i, scoria_str* key, scoria_str* value);
+  void (*node_label_at)(const scoria_node* node, size_t i, scoria_str* key,
+                        scoria_str* value);
   /** Taints of a node. */
   size_t (*node_taint_count)(const scoria_node* node);
   void (*node_taint_at)(const scoria_node* node, size_t i, scoria_taint* out);
 
   /** A pod label / annotation; SCORIA_NOT_FOUND if absent. */
   scoria_code (*task_label)(const scoria_task* task, scoria_str key, scoria_str* value);
-  scoria_code (*task_annotation)(const scoria_task* task, scoria_str key, scoria_str* value);
+  scoria_code (*task_annotation)(const scoria_task* task, scoria_str key,
+                                 scoria_str* value);
   /** A PodGroup annotation; SCORIA_NOT_FOUND if absent. */
   scoria_code (*job_annotation)(const scoria_job* job, scoria_str key, scoria_str* value);
   /** spec.nodeSelector of a task. */
@@ -645,10 +654,13 @@ typedef struct scoria_host_api {
       its weight (preferred only; 0 for required), its requirement count and
       each requirement. */
   size_t (*task_affinity_term_count)(const scoria_task* task, uint32_t kind);
-  int32_t (*task_affinity_term_weight)(const scoria_task* task, uint32_t kind, size_t term);
-  size_t (*task_affinity_requirement_count)(const scoria_task* task, uint32_t kind, size_t term);
-  void (*task_affinity_requirement_at)(const scoria_task* task, uint32_t kind, size_t term,
-                                       size_t i, scoria_selector_requirement* out);
+  int32_t (*task_affinity_term_weight)(const scoria_task* task, uint32_t kind,
+                                       size_t term);
+  size_t (*task_affinity_requirement_count)(const scoria_task* task, uint32_t kind,
+                                            size_t term);
+  void (*task_affinity_requirement_at)(const scoria_task* task, uint32_t kind,
+                                       size_t term, size_t i,
+                                       scoria_selector_requirement* out);
   /**
    * The task's whole Pod object as JSON, for anything no typed accessor
    * covers. Owned by the host, valid for the session. Slower than the typed
@@ -660,10 +672,12 @@ typedef struct scoria_host_api {
 
   /** Ordering across all plugins and tiers, with Volcano's fallbacks
       (creation time, then uid). Return 1 if l goes before r. */
-  int (*session_job_less)(const scoria_session* ssn, const scoria_job* l, const scoria_job* r);
+  int (*session_job_less)(const scoria_session* ssn, const scoria_job* l,
+                          const scoria_job* r);
   int (*session_queue_less)(const scoria_session* ssn, const scoria_queue* l,
                             const scoria_queue* r);
-  int (*session_task_less)(const scoria_session* ssn, const scoria_task* l, const scoria_task* r);
+  int (*session_task_less)(const scoria_session* ssn, const scoria_task* l,
+                           const scoria_task* r);
   int (*session_victim_queue_less)(const scoria_session* ssn, const scoria_queue* l,
                                    const scoria_queue* r, const scoria_task* preemptor);
 
@@ -679,8 +693,9 @@ typedef struct scoria_host_api {
    * future idle (idle + releasing - pipelined), as allocate does.
    */
   size_t (*session_predicate_nodes)(scoria_session* ssn, const scoria_task* task,
-                                    const scoria_node* const* candidates, size_t candidate_count,
-                                    int check_resources, const scoria_node** fit);
+                                    const scoria_node* const* candidates,
+                                    size_t candidate_count, int check_resources,
+                                    const scoria_node** fit);
   /** Single predicate over every plugin; SCORIA_OK or the first failure's
       code, with its reason id in *reason. */
   scoria_code (*session_predicate)(scoria_session* ssn, const scoria_task* task,
@@ -688,14 +703,17 @@ typedef struct scoria_host_api {
   /** Sum of node scores of every plugin (batch and single) for each node;
       writes scores[i] for nodes[i]. */
   scoria_code (*session_node_scores)(scoria_session* ssn, const scoria_task* task,
-                                     const scoria_node* const* nodes, size_t count, double* scores);
+                                     const scoria_node* const* nodes, size_t count,
+                                     double* scores);
   /** Best node: first plugin's on_best_node, else the highest score (ties to
       the lowest node index). Returns an index into nodes, -1 if count is 0. */
   int64_t (*session_best_node)(scoria_session* ssn, const scoria_task* task,
-                               const scoria_node* const* nodes, const double* scores, size_t count);
+                               const scoria_node* const* nodes, const double* scores,
+                               size_t count);
   /** Job valid over all plugins; on failure writes the message (host-owned
       until session close) into *message. */
-  int (*session_job_valid)(scoria_session* ssn, const scoria_job* job, scoria_str* message);
+  int (*session_job_valid)(scoria_session* ssn, const scoria_job* job,
+                           scoria_str* message);
   int (*session_job_ready)(scoria_session* ssn, const scoria_job* job);
   int (*session_job_pipelined)(scoria_session* ssn, const scoria_job* job);
   int (*session_job_enqueueable)(scoria_session* ssn, const scoria_job* job);
@@ -712,14 +730,16 @@ typedef struct scoria_host_api {
   void (*session_reclaimable)(scoria_session* ssn, const scoria_task* reclaimer,
                               const scoria_task* const* candidates, size_t count,
                               uint8_t* selected);
-  void (*session_victim_tasks)(scoria_session* ssn, const scoria_task* const* tasks, size_t count,
-                               uint8_t* selected);
+  void (*session_victim_tasks)(scoria_session* ssn, const scoria_task* const* tasks,
+                               size_t count, uint8_t* selected);
 
   /** Sets the PodGroup phase in the session (enqueue: Pending -> Inqueue). */
-  scoria_code (*session_job_set_phase)(scoria_session* ssn, const scoria_job* job, uint32_t phase);
+  scoria_code (*session_job_set_phase)(scoria_session* ssn, const scoria_job* job,
+                                       uint32_t phase);
   /** Records a job-level reason the job cannot proceed (for example "queue
       resource quota insufficient"); shown in the PodGroup condition. */
-  void (*session_job_set_fit_error)(scoria_session* ssn, const scoria_job* job, scoria_str message);
+  void (*session_job_set_fit_error)(scoria_session* ssn, const scoria_job* job,
+                                    scoria_str message);
   /** 1 if the named action is in the configured action list. */
   int (*session_action_enabled)(const scoria_session* ssn, scoria_str action);
 
@@ -754,7 +774,8 @@ typedef struct scoria_host_api {
   /** A Queue annotation (for example volcano.sh/hierarchy);
       SCORIA_NOT_FOUND if absent. *value is owned by the host, valid for the
       session. */
-  scoria_code (*queue_annotation)(const scoria_queue* queue, scoria_str key, scoria_str* value);
+  scoria_code (*queue_annotation)(const scoria_queue* queue, scoria_str key,
+                                  scoria_str* value);
   /** Records the share a queue deserves in this session, as computed by a
       fair-share plugin (proportion, capacity), `deserved` holding one value
       per dimension (read during the call). Written back to the Queue's
@@ -782,7 +803,8 @@ typedef struct scoria_host_api {
    * Number of labels of Namespace `ns` into *count: SCORIA_OK, or
    * SCORIA_NOT_FOUND (and *count 0) when the cluster has no such Namespace.
    */
-  scoria_code (*namespace_label_count)(const scoria_session* ssn, scoria_str ns, size_t* count);
+  scoria_code (*namespace_label_count)(const scoria_session* ssn, scoria_str ns,
+                                       size_t* count);
   /** The i-th label of Namespace `ns` (i < its count, in key order).
       Strings owned by the host, valid for the session. SCORIA_NOT_FOUND
       when there is no such Namespace or label. */
@@ -796,7 +818,7 @@ typedef struct scoria_host_api {
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */
-#define SCORIA_HOST_HAS(api, field) \
+#define SCORIA_HOST_HAS(api, field)                                          \
   ((api)->struct_size >= offsetof(scoria_host_api, field) + sizeof((api)->field))
 
 /* ------------------------------------------------------------------------ */
@@ -874,11 +896,11 @@ typedef struct scoria_arg_spec {
   /** The values accepted (STRING, and LIST items), a NULL-terminated array;
       NULL for any value. Compared exactly. */
   const char* const* allowed;
-  uint32_t bounds;    /**< SCORIA_ARG_HAS_MIN | SCORIA_ARG_HAS_MAX */
-  uint32_t reserved0; /**< zero */
-  double min;         /**< inclusive lower bound (INT, FLOAT, QUANTITY,
-                           DURATION in seconds) when HAS_MIN */
-  double max;         /**< inclusive upper bound when HAS_MAX */
+  uint32_t bounds;           /**< SCORIA_ARG_HAS_MIN | SCORIA_ARG_HAS_MAX */
+  uint32_t reserved0;        /**< zero */
+  double min;                /**< inclusive lower bound (INT, FLOAT, QUANTITY,
+                                  DURATION in seconds) when HAS_MIN */
+  double max;                /**< inclusive upper bound when HAS_MAX */
 } scoria_arg_spec;
 
 /**
@@ -897,25 +919,26 @@ typedef struct scoria_arg_spec {
  *                   last instance it created is destroyed.
  */
 typedef struct scoria_descriptor {
-  uint32_t struct_size;    /**< sizeof(scoria_descriptor) as the plugin saw it */
-  uint16_t abi_major;      /**< SCORIA_ABI_VERSION_MAJOR the plugin was built with */
-  uint16_t abi_minor;      /**< SCORIA_ABI_VERSION_MINOR the plugin was built with */
-  const char* name;        /**< unique name used in configs, NUL-terminated */
-  uint32_t kind;           /**< scoria_kind */
-  uint32_t flags;          /**< SCORIA_FLAG_* */
-  const char* version;     /**< the plugin's own version, e.g. "1.2.0" */
+  uint32_t struct_size; /**< sizeof(scoria_descriptor) as the plugin saw it */
+  uint16_t abi_major;   /**< SCORIA_ABI_VERSION_MAJOR the plugin was built with */
+  uint16_t abi_minor;   /**< SCORIA_ABI_VERSION_MINOR the plugin was built with */
+  const char* name;     /**< unique name used in configs, NUL-terminated */
+  uint32_t kind;        /**< scoria_kind */
+  uint32_t flags;       /**< SCORIA_FLAG_* */
+  const char* version;  /**< the plugin's own version, e.g. "1.2.0" */
   const char* description; /**< one line for `scoria plugins` */
 
   /** Creates an instance. On failure, write a message into `error`
       (host-owned, `error_capacity` bytes, NUL-terminate it) and return
       anything but SCORIA_OK. May be NULL (instance is then NULL). */
-  scoria_code (*on_create)(const scoria_plugin_ctx* ctx, const scoria_args* args, void** instance,
-                           char* error, size_t error_capacity);
+  scoria_code (*on_create)(const scoria_plugin_ctx* ctx, const scoria_args* args,
+                           void** instance, char* error, size_t error_capacity);
   /** Destroys an instance created by on_create. May be NULL. */
   void (*on_destroy)(void* instance);
 
   /** Plugins: register hooks for this session into `hooks`. */
-  scoria_code (*on_session_open)(void* instance, scoria_session* ssn, scoria_hooks* hooks);
+  scoria_code (*on_session_open)(void* instance, scoria_session* ssn,
+                                 scoria_hooks* hooks);
   /** Plugins: the session is closing (write status, free per-session data). */
   void (*on_session_close)(void* instance, scoria_session* ssn);
 
@@ -942,13 +965,15 @@ typedef struct scoria_descriptor {
  * shared object in host calls. Return the descriptor, or NULL to refuse
  * loading (log why through host->log first).
  */
-typedef const scoria_descriptor* (*scoria_entry_fn)(uint32_t host_major, uint32_t host_minor,
-                                                    const scoria_host_api* host,
-                                                    const scoria_plugin_ctx* ctx);
+typedef const scoria_descriptor* (*scoria_entry_fn)(uint32_t host_major,
+                                                     uint32_t host_minor,
+                                                     const scoria_host_api* host,
+                                                     const scoria_plugin_ctx* ctx);
 
 /** The entry point's prototype, so that a compiler checks a plugin's
     definition against it (C and C++ alike). */
-SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major, uint32_t host_minor,
+SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major,
+                                                           uint32_t host_minor,
                                                            const scoria_host_api* host,
                                                            const scoria_plugin_ctx* ctx);
 
@@ -965,15 +990,15 @@ SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major, 
  *   static const scoria_descriptor descriptor = { ... };
  *   SCORIA_DEFINE_PLUGIN_C(descriptor, api, ctx)
  */
-#define SCORIA_DEFINE_PLUGIN_C(descriptor, api_var, ctx_var)                     \
-  SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(                    \
-      uint32_t host_major, uint32_t host_minor, const scoria_host_api* host_api, \
-      const scoria_plugin_ctx* plugin_ctx) {                                     \
-    (void)host_minor;                                                            \
-    if (host_major != SCORIA_ABI_VERSION_MAJOR || host_api == NULL) return NULL; \
-    (api_var) = host_api;                                                        \
-    (ctx_var) = plugin_ctx;                                                      \
-    return &(descriptor);                                                        \
+#define SCORIA_DEFINE_PLUGIN_C(descriptor, api_var, ctx_var)                          \
+  SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(                         \
+      uint32_t host_major, uint32_t host_minor, const scoria_host_api* host_api,      \
+      const scoria_plugin_ctx* plugin_ctx) {                                          \
+    (void)host_minor;                                                                 \
+    if (host_major != SCORIA_ABI_VERSION_MAJOR || host_api == NULL) return NULL;      \
+    (api_var) = host_api;                                                             \
+    (ctx_var) = plugin_ctx;                                                           \
+    return &(descriptor);                                                             \
   }
 
 #ifdef __cplusplus

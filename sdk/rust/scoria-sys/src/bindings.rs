@@ -47,6 +47,10 @@
 
 use std::os::raw::{c_char, c_int, c_uint, c_void};
 
+// Hand-formatted: the layout of this file is part of its documentation.
+
+// clang-format off
+
 // Versions
 
 /// ABI major version: a change here means old plugins no longer load.
@@ -730,9 +734,10 @@ pub struct scoria_hooks {
     /// mostrequested (0), balancedresource (1), nodeaffinity (2),
     /// tainttoleration (3) and podaffinity (2), each 0-100 times its weight
     /// argument; binpack gives 0-100 times binpack.weight (1). With the
-    /// defaults nodeorder alone gives a node up to 900. A plugin that should decide against them
-    /// scores on the same 0-100 scale and takes a weight argument its users can raise; `scoria
-    /// simulate --explain NS/POD` shows every plugin's score per node.
+    /// defaults nodeorder alone gives a node up to 900. A plugin that should
+    /// decide against them scores on the same 0-100 scale and takes a weight
+    /// argument its users can raise; `scoria simulate --explain NS/POD` shows
+    /// every plugin's score per node.
     pub on_node_order: Option<
         unsafe extern "C" fn(
             user_data: *mut c_void,
