@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -258,6 +259,43 @@ TEST(Serve, BrokenConfigKeepsTheLastGoodOne) {
       << metrics;
   EXPECT_NE(serve.log().find("config rejected"), std::string::npos) << serve.log();
   // Still scheduling: a new pod gets bound.
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
+                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
+                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
+                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
+                .status,
+            200u);
+  bool bound = false;
+  watch_until(
+      serve.port(), 0,
+      [&](const std::string& line) { return bound = json::parse(line)["type"] == "BOUND"; }, 10s);
+  EXPECT_TRUE(bound);
+}
+
+// A config whose only fault is a mistyped plugin argument is refused as a
+// whole when it is reloaded, with the place and a "did you mean", and the
+// service keeps scheduling with the last good one.
+TEST(Serve, MistypedArgumentOnReloadKeepsTheLastGoodOne) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  ServeProcess serve(dir.path() / "state", base_args(config));
+  std::string text;
+  {
+    std::ifstream in(config);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string good = "{ name = \"nodeorder\" }";
+  ASSERT_NE(text.find(good), std::string::npos);
+  text.replace(text.find(good), good.size(),
+               "{ name = \"nodeorder\", arguments = { \"leastrequsted.weight\" = 2 } }");
+  std::ofstream(config) << text;
+  ASSERT_TRUE(eventually([&] {
+    return serve.log().find(
+               "has no argument \"leastrequsted.weight\"; did you mean "
+               "\"leastrequested.weight\"?") != std::string::npos;
+  })) << serve.log();
+  EXPECT_NE(serve.log().find("config rejected"), std::string::npos) << serve.log();
   ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
                  "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
                  "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
