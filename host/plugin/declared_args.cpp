@@ -137,6 +137,16 @@ std::string value_problem(const ArgSpec& spec, std::string_view value, bool item
   }
 }
 
+// Whether `key` is one of Volcano's plugin options (enableHierarchy,
+// enabledJobOrder, ...), which a config writes beside the name.
+bool option_flag(std::string_view key) {
+  for (size_t f = 0; f < config::kFlagCount; ++f) {
+    const std::string name(config::flag_name(static_cast<config::Flag>(f)));
+    if (key == "enable" + name || key == "enabled" + name) return true;
+  }
+  return false;
+}
+
 std::string place_of(const config::ArgumentPlaces& places, std::string_view place,
                      std::string_view key) {
   if (const auto it = places.find(key); it != places.end()) return it->second;
@@ -282,7 +292,11 @@ std::vector<std::string> check_arguments(std::string_view owner, std::string_vie
       std::string msg = where + ": " + std::string(owner) + " has no argument " + quote(key);
       std::vector<std::string> names;
       for (const ArgSpec& s : specs) names.emplace_back(s.family() ? s.stem() : s.name);
-      if (const auto near = model::closest(key, names)) {
+      if (option_flag(key)) {
+        msg += "; " + quote(key) +
+               " is a plugin option, not an argument: write it beside the plugin's name, "
+               "outside arguments";
+      } else if (const auto near = model::closest(key, names)) {
         msg += "; did you mean " + quote(*near) + "?";
       } else if (names.empty()) {
         msg += "; it takes no arguments, remove it";

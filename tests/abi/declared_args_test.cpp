@@ -86,6 +86,15 @@ TEST_F(DeclaredArgs, UnknownNameWithoutNeighbourListsWhatItTakes) {
                 "(scoria plugins --describe declares_args says what each does)");
 }
 
+TEST_F(DeclaredArgs, APluginOptionUnderArgumentsIsToldWhereItBelongs) {
+  EXPECT_EQ(refusal(config("declares_args", "enableHierarchy = true")),
+            std::string(kPlace) +
+                "33: tiers[0].plugins[0].arguments[enableHierarchy]: plugin \"declares_args\" "
+                "has no argument \"enableHierarchy\"; \"enableHierarchy\" is a plugin option, "
+                "not an argument: write it beside the plugin's name, outside arguments "
+                "(scoria plugins --describe declares_args says what each does)");
+}
+
 TEST_F(DeclaredArgs, WrongTypeNamesTheFormAndTheDefault) {
   EXPECT_EQ(refusal(config("declares_args", "weight = \"banana\"")),
             std::string(kPlace) +

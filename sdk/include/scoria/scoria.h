@@ -992,12 +992,13 @@ SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(uint32_t host_major,
  */
 #define SCORIA_DEFINE_PLUGIN_C(descriptor, api_var, ctx_var)                          \
   SCORIA_EXPORT const scoria_descriptor* scoria_plugin_entry(                         \
-      uint32_t host_major, uint32_t host_minor, const scoria_host_api* host_api,      \
-      const scoria_plugin_ctx* plugin_ctx) {                                          \
-    (void)host_minor;                                                                 \
-    if (host_major != SCORIA_ABI_VERSION_MAJOR || host_api == NULL) return NULL;      \
-    (api_var) = host_api;                                                             \
-    (ctx_var) = plugin_ctx;                                                           \
+      uint32_t scoria_host_major_, uint32_t scoria_host_minor_,                       \
+      const scoria_host_api* scoria_host_api_, const scoria_plugin_ctx* scoria_ctx_) { \
+    (void)scoria_host_minor_;                                                         \
+    if (scoria_host_major_ != SCORIA_ABI_VERSION_MAJOR || scoria_host_api_ == NULL)   \
+      return NULL;                                                                    \
+    (api_var) = scoria_host_api_;                                                     \
+    (ctx_var) = scoria_ctx_;                                                          \
     return &(descriptor);                                                             \
   }
 
