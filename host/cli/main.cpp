@@ -15,7 +15,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
-    "           [--plugin-dir DIR]... [-v N] FILE...\n"
+    "           [--strict-fields] [--plugin-dir DIR]... [-v N] FILE...\n"
     "                        schedule the cluster in FILE (\"-\" for stdin) and print\n"
     "                        the decisions\n"
     "  plugins [--plugin-dir DIR]...\n"

@@ -18,6 +18,7 @@
 #include "model/error.h"
 #include "model/quantity.h"
 #include "scheduler/scheduler.h"
+#include "schema/unknown_fields.h"
 #include "source/object_loader.h"
 
 namespace scoria::cli {
@@ -32,17 +33,21 @@ struct Options {
   int cycles = 1;
   std::string output = "json";
   bool timings = false;
+  bool strict_fields = false;
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
 };
 
 constexpr const char* kSimulateUsage =
     "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
-    "                       [--plugin-dir DIR]... [-v N] FILE...\n"
+    "                       [--strict-fields] [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
     "  decided: binds, pipelined pods, evictions, PodGroup phases and queue shares.\n"
-    "  --timings adds the load time and each session's time by action and plugin.\n";
+    "  --timings adds the load time and each session's time by action and plugin.\n"
+    "  A field its kind does not have (a mistyped one) is warned about on standard\n"
+    "  error; --strict-fields refuses the files instead (exit 2), as the API server's\n"
+    "  fieldValidation=Strict does.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -70,6 +75,8 @@ Options parse(std::span<const std::string_view> args) {
         throw InputError("simulate: --output is json or table, not " + o.output);
     } else if (a == "--timings") {
       o.timings = true;
+    } else if (a == "--strict-fields") {
+      o.strict_fields = true;
     } else if (a == "--plugin-dir") {
       o.plugin_dirs.emplace_back(value(i));
     } else if (a == "-v" || a == "--v") {
@@ -157,8 +164,12 @@ int simulate(std::span<const std::string_view> args) {
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
     scan_plugins(registry, dirs);
     sched = std::make_unique<scheduler::Scheduler>(registry, conf);
+    source::FieldChecks checks;
+    checks.validation =
+        opt.strict_fields ? schema::FieldValidation::kStrict : schema::FieldValidation::kWarn;
+    checks.warn = [](const std::string& w) { std::cerr << "scoria: warning: " << w << "\n"; };
     const auto t = Clock::now();
-    objects = source::load_object_files(opt.files);
+    objects = source::load_object_files(opt.files, checks);
     load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
   } catch (const InputError& e) {
     std::cerr << "scoria: " << e.what() << "\n";
