@@ -23,9 +23,11 @@ constexpr const char* kUsage =
     "  check-config CONF [--plugin-dir DIR]...\n"
     "                        validate a scheduler config (TOML or Volcano YAML)\n"
     "  serve --config CONF [--state-dir DIR] [--listen ADDR] [--port N] [--token-file F]\n"
+    "        [--strict-fields]\n"
     "                        run as a service: the local store behind an HTTP API,\n"
     "                        a session every schedule_period (see scoria serve --help)\n"
-    "  ctl [--server URL] apply -f FILE | get KIND [NAME] | delete KIND NAME |\n"
+    "  ctl [--server URL] apply [--strict-fields] -f FILE | get KIND [NAME] |\n"
+    "      delete KIND NAME |\n"
     "      describe podgroup NAME | top queues\n"
     "                        talk to a running scoria serve (see scoria ctl --help)\n"
     "  version               print the version\n";
