@@ -1,5 +1,6 @@
-// Object files and API bodies (YAML or JSON) through the reader and the
-// per-kind decoders, as `simulate`, `apply` and the store read them. A
+// Object files and API bodies (YAML or JSON) through the reader, the
+// per-kind decoders and the unknown-field check (found, and removed as the
+// store removes them), as `simulate`, `apply` and the store read them. A
 // refusal is an InputError (a SyntaxError, a FieldError); anything else that
 // escapes, a crash or a sanitizer report is a finding. So is a text the
 // strict-JSON fast path reads differently from the YAML reader.
@@ -14,6 +15,8 @@
 #include "input/limits.h"
 #include "model/error.h"
 #include "model/objects.h"
+#include "schema/unknown_fields.h"
+#include "source/document_fields.h"
 #include "source/object_loader.h"
 
 namespace {
@@ -44,10 +47,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   check_json_equivalence(text);
   try {
-    const std::vector<scoria::input::Document> docs =
+    std::vector<scoria::input::Document> docs =
         scoria::input::read_documents(text, "fuzz", scoria::input::kApplyLimits);
     scoria::model::ClusterObjects objects;
-    scoria::source::decode_objects(docs, "fuzz", objects);
+    const scoria::source::FieldChecks warn{scoria::schema::FieldValidation::kWarn,
+                                           [](const std::string&) {}};
+    scoria::source::decode_objects(docs, "fuzz", objects, warn);
+    for (scoria::input::Document& d : docs) {
+      scoria::source::remove_unknown_fields(d.value);
+      if (!scoria::source::unknown_field_messages(d.value, "fuzz", d.number).empty())
+        std::abort();  // removed, yet still found
+    }
   } catch (const scoria::InputError&) {
     // A refusal, with its message: what bad input should get.
   }

@@ -30,7 +30,10 @@ using nlohmann::json;
 
 constexpr const char* kCtlUsage =
     "usage: scoria ctl [--server URL] [--token-file FILE] COMMAND\n"
-    "  apply -f FILE...                  create or replace the objects in FILE (\"-\": stdin)\n"
+    "  apply [--strict-fields] -f FILE...\n"
+    "                                    create or replace the objects in FILE (\"-\": stdin);\n"
+    "                                    a field its kind does not have is warned about, or\n"
+    "                                    refuses the file with --strict-fields\n"
     "  get KIND [NAME] [-n NS | -A] [-o json]\n"
     "                                    KIND: nodes, pods, podgroups, queues, priorityclasses\n"
     "  delete KIND NAME [-n NS]\n"
@@ -48,6 +51,7 @@ struct Ctl {
   std::string ns = "default";
   bool all_namespaces = false;
   std::string output = "table";
+  bool strict_fields = false;
   std::vector<std::string> files;
 };
 
@@ -89,6 +93,8 @@ Ctl parse(std::span<const std::string_view> args) {
       c.output = value();
     } else if (a == "-f" || a == "--filename") {
       c.files.push_back(value());
+    } else if (a == "--strict-fields") {
+      c.strict_fields = true;
     } else if (a == "-h" || a == "--help") {
       std::cout << kCtlUsage;
       std::exit(0);
@@ -213,12 +219,19 @@ int run(const Ctl& c) {
   if (verb == "apply") {
     if (c.files.empty()) throw InputError("apply needs -f FILE");
     int rc = 0;
+    // Without --strict-fields the server's default decides (Warn, unless
+    // it runs with --strict-fields).
+    const std::string target =
+        c.strict_fields ? "/api/v1/objects?fieldValidation=Strict" : "/api/v1/objects";
     for (const std::string& f : c.files) {
-      const auto done = call(c, "POST", "/api/v1/objects", slurp(f));
+      const auto done = call(c, "POST", target, slurp(f));
       if (!done) {
         rc = 1;
         continue;
       }
+      if (const auto w = done->find("warnings"); w != done->end() && w->is_array())
+        for (const auto& line : *w)
+          if (line.is_string()) std::cerr << "Warning: " << line.get<std::string>() << "\n";
       for (const auto& what : (*done)["applied"]) {
         std::string s = what.get<std::string>();
         const size_t space = s.find(' ');

@@ -26,7 +26,7 @@ constexpr const char* kServeUsage =
     "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR[:PORT]] [--port N]\n"
     "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
     "                    [--dump-dir DIR] [--schedule-period MS] [--schedule-on-change true]\n"
-    "                    [-v N]\n"
+    "                    [--strict-fields] [-v N]\n"
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
     "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
     "                    [--watch-bookmark-interval 1m]\n"
@@ -52,7 +52,11 @@ constexpr const char* kServeUsage =
     "  else $XDG_STATE_HOME/scoria (by default ~/.local/state/scoria).\n"
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
     "  it is required when --listen is not a loopback address.\n"
-    "  --max-connections 0 (the default) derives the limit from the file descriptor limit.\n";
+    "  --max-connections 0 (the default) derives the limit from the file descriptor limit.\n"
+    "  An object written with fields its kind does not have (a mistyped one) is taken\n"
+    "  without them and a warning, as the API server takes it; --strict-fields refuses it\n"
+    "  instead. Either is what a request naming no fieldValidation (Strict, Warn, Ignore)\n"
+    "  gets; kubectl names one (its --validate).\n";
 
 std::string read_token(const std::string& file) {
   std::ifstream in(file);
@@ -194,6 +198,8 @@ serve::ServeOptions parse(std::span<const std::string_view> args) {
       o.plugin_dirs.emplace_back(value());
     } else if (a == "--allow-writable-plugins") {
       o.allow_writable_plugins = true;
+    } else if (a == "--strict-fields") {
+      o.field_validation = schema::FieldValidation::kStrict;
     } else if (a == "--dump-dir") {
       o.dump_dir = value();
     } else if (a == "--schedule-period") {

@@ -20,6 +20,7 @@
 #include "model/quantity.h"
 #include "scheduler/explanation_report.h"
 #include "scheduler/scheduler.h"
+#include "schema/unknown_fields.h"
 #include "source/object_loader.h"
 
 namespace scoria::cli {
@@ -35,13 +36,15 @@ struct Options {
   std::string output = "json";
   bool timings = false;
   std::optional<std::string> explain;  // "ns/name"
+  bool strict_fields = false;
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
 };
 
 constexpr const char* kSimulateUsage =
     "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
-    "                       [--explain NAMESPACE/POD] [--plugin-dir DIR]... [-v N] FILE...\n"
+    "                       [--explain NAMESPACE/POD] [--strict-fields] [--plugin-dir DIR]...\n"
+    "                       [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
     "  decided: binds, pipelined pods, evictions, PodGroup phases and queue shares.\n"
@@ -49,7 +52,10 @@ constexpr const char* kSimulateUsage =
     "  --explain NAMESPACE/POD adds why that pod went where it went, from the first\n"
     "  session that examined it: every plugin's predicate answer on every node,\n"
     "  every plugin's score on the nodes scored, the total, the node chosen and why\n"
-    "  each other node lost (\"explanation\" in JSON; a section of the table).\n";
+    "  each other node lost (\"explanation\" in JSON; a section of the table).\n"
+    "  A field its kind does not have (a mistyped one) is warned about on standard\n"
+    "  error; --strict-fields refuses the files instead (exit 2), as the API server's\n"
+    "  fieldValidation=Strict does.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -82,6 +88,8 @@ Options parse(std::span<const std::string_view> args) {
       if (o.explain->find('/') == std::string::npos)
         throw InputError("simulate: --explain takes NAMESPACE/POD, not " + *o.explain +
                          " (e.g. default/" + *o.explain + ")");
+    } else if (a == "--strict-fields") {
+      o.strict_fields = true;
     } else if (a == "--plugin-dir") {
       o.plugin_dirs.emplace_back(value(i));
     } else if (a == "-v" || a == "--v") {
@@ -169,8 +177,12 @@ int simulate(std::span<const std::string_view> args) {
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
     scan_plugins(registry, dirs);
     sched = std::make_unique<scheduler::Scheduler>(registry, conf);
+    source::FieldChecks checks;
+    checks.validation =
+        opt.strict_fields ? schema::FieldValidation::kStrict : schema::FieldValidation::kWarn;
+    checks.warn = [](const std::string& w) { std::cerr << "scoria: warning: " << w << "\n"; };
     const auto t = Clock::now();
-    objects = source::load_object_files(opt.files);
+    objects = source::load_object_files(opt.files, checks);
     load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
   } catch (const InputError& e) {
     std::cerr << "scoria: " << e.what() << "\n";

@@ -3,7 +3,7 @@
 // scheduler's view of a PodGroup and of the queues.
 //
 //   GET    /healthz  /readyz  /metrics
-//   POST   /api/v1/objects                      YAML or JSON, one or more documents
+//   POST   /api/v1/objects[?fieldValidation=]   YAML or JSON, one or more documents
 //   GET    /api/v1/{kind}                       kind: nodes, pods, podgroups, queues,
 //   GET    /api/v1/{kind}/[{namespace}/]{name}        priorityclasses
 //   DELETE /api/v1/{kind}/[{namespace}/]{name}
@@ -20,6 +20,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "api/field_validation.h"
 #include "api/request_path.h"
 #include "api/status.h"
 #include "model/error.h"
@@ -163,10 +164,16 @@ http::Reply Service::answer(const http::Request& request,
   try {
     if (parts[0] == "objects") {
       if (method != Verb::post) return error(405, "apply objects with POST", v);
-      const ApplyResult done = s.cluster.apply(request.body(), "request body");
+      const schema::FieldValidation fields =
+          api::requested_validation(query, s.options.field_validation, "CreateOptions");
+      const ApplyResult done = s.cluster.apply(request.body(), "request body", fields);
       s.metrics.count_store_writes("apply", static_cast<double>(done.applied.size()));
-      return reply(200, json{{"resourceVersion", done.resource_version}, {"applied", done.applied}},
-                   v);
+      json body = {{"resourceVersion", done.resource_version}, {"applied", done.applied}};
+      if (!done.warnings.empty()) body["warnings"] = done.warnings;
+      http::Reply answered = reply(200, body, v);
+      for (const std::string& w : done.warnings)
+        answered.response.insert(beast::http::field::warning, api::warning_header(w));
+      return answered;
     }
     if (parts[0] == "watch") {
       if (method != Verb::get) return error(405, "watch with GET", v);

@@ -8,6 +8,7 @@
 
 #include "api/decision_reports.h"
 #include "api/discovery.h"
+#include "api/field_validation.h"
 #include "api/openapi.h"
 #include "api/patch.h"
 #include "api/selectors.h"
@@ -171,6 +172,15 @@ Selection selection(const ResourcePath& at, std::string_view query) {
 
 std::optional<http::Reply> KubeApi::handle(const http::Request& request, std::string_view path,
                                            std::string_view query) {
+  warnings_.clear();
+  std::optional<http::Reply> reply = respond(request, path, query);
+  if (reply)
+    for (const std::string& w : warnings_) reply->response.insert(beast::http::field::warning, w);
+  return reply;
+}
+
+std::optional<http::Reply> KubeApi::respond(const http::Request& request, std::string_view path,
+                                            std::string_view query) {
   const unsigned v = request.version();
   try {
     api::check_target(path);
@@ -217,15 +227,15 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
         if (!found) throw api::not_found(r.group, r.plural, at.name);
         return answer(200, served(r, found->json, found->resource_version), request.version());
       }
-      if (method == Verb::put) return update(request, at);
-      if (method == Verb::patch) return patch(request, at);
+      if (method == Verb::put) return update(request, at, query);
+      if (method == Verb::patch) return patch(request, at, query);
     }
     throw ApiError(405, "MethodNotAllowed",
                    "the server does not allow this method on the requested resource");
   }
   if (at.name.empty()) {
     if (method == Verb::get) return watching ? watch(request, at, query) : list(request, at, query);
-    if (method == Verb::post) return create(request, at);
+    if (method == Verb::post) return create(request, at, query);
   } else {
     if (method == Verb::get) {
       if (watching) return watch(request, at, query);
@@ -237,8 +247,8 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
         return answer(200, *table, request.version());
       return answer(200, object, request.version());
     }
-    if (method == Verb::put) return update(request, at);
-    if (method == Verb::patch) return patch(request, at);
+    if (method == Verb::put) return update(request, at, query);
+    if (method == Verb::patch) return patch(request, at, query);
     if (method == Verb::delete_) return remove(request, at);
   }
   throw ApiError(405, "MethodNotAllowed",
@@ -418,9 +428,13 @@ void KubeApi::note_terminating(const std::string& key, const json& pod) {
     terminating_[key] = std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms));
 }
 
-http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at) {
+http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at,
+                            std::string_view query) {
   const Resource& r = *at.resource;
+  api::FieldValidator fields(query, field_validation_, "CreateOptions");
   json object = body_object(request);
+  fields.check_body(r, object);
+  warnings_ = fields.warnings();
   meta_.on_create(object, r, at.namespace_);
   admit_create(r, object, store_);
   if (r.kind == "Pod") create_implicit_group(object);
@@ -498,9 +512,13 @@ void KubeApi::remove_owned_group(const json& pod) {
   }
 }
 
-http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at) {
+http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at,
+                            std::string_view query) {
   const Resource& r = *at.resource;
+  api::FieldValidator fields(query, field_validation_, "UpdateOptions");
   json object = body_object(request);
+  fields.check_body(r, object);
+  warnings_ = fields.warnings();
   const json& meta = object.contains("metadata") ? object["metadata"] : json::object();
   if (meta.is_object() && meta.contains("name") && meta["name"] != at.name) {
     throw api::bad_request("the name of the object (" + meta.value("name", "") +
@@ -529,8 +547,10 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
   return answer(200, write(r, std::move(object), pre), request.version());
 }
 
-http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at) {
+http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
+                           std::string_view query) {
   const Resource& r = *at.resource;
+  api::FieldValidator fields(query, field_validation_, "PatchOptions");
   const api::PatchType type = api::patch_type(header(request, beast::http::field::content_type));
   const json body = json::parse(request.body());  // JSON only, as the API server
   const std::string key = store_key(r, at.namespace_, at.name);
@@ -538,8 +558,13 @@ http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at)
   for (int attempt = 0;; ++attempt) {
     const auto old = store_.get(r.kind, key);
     if (!old) throw api::not_found(r.group, r.plural, at.name);
-    const json previous = served(r, old->json, old->resource_version);
+    json previous = served(r, old->json, old->resource_version);
+    // What an API server holds has no unknown fields (one stored before
+    // they were removed keeps them): only the patch's are the caller's.
+    schema::remove_unknown_fields(previous, r.kind);
     json patched = api::apply_patch(previous, body, type);
+    fields.check_patched(r, patched, body, type);
+    warnings_ = fields.warnings();
     store::Precondition pre;
     pre.must_exist = true;
     pre.version = old->resource_version;

@@ -11,10 +11,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/object_meta.h"
 #include "api/request_path.h"
 #include "http/server.h"
+#include "schema/unknown_fields.h"
 #include "serve/watch_hub.h"
 #include "store/object_store.h"
 
@@ -25,9 +27,14 @@ class WrittenObjects;
 class KubeApi {
  public:
   /// Writes go to `store`; what they decode to is left in `written` for
-  /// the cache.
-  KubeApi(store::ObjectStore& store, WatchHub& watchers, WrittenObjects& written)
-      : store_(store), watchers_(watchers), written_(written) {}
+  /// the cache. `field_validation` is what a write that names no
+  /// fieldValidation gets (the API server's default is Warn).
+  KubeApi(store::ObjectStore& store, WatchHub& watchers, WrittenObjects& written,
+          schema::FieldValidation field_validation = schema::FieldValidation::kWarn)
+      : store_(store),
+        watchers_(watchers),
+        written_(written),
+        field_validation_(field_validation) {}
 
   /// Answers `request` if `path` is a Kubernetes API path (discovery or a
   /// resource); nullopt otherwise. Never throws: errors are Status answers.
@@ -42,15 +49,21 @@ class KubeApi {
   size_t take_writes() { return std::exchange(writes_, 0); }
 
  private:
+  /// handle() without the warnings.
+  std::optional<http::Reply> respond(const http::Request& request, std::string_view path,
+                                     std::string_view query);
   http::Reply dispatch(const http::Request& request, const api::ResourcePath& at,
                        std::string_view query);
   http::Reply list(const http::Request& request, const api::ResourcePath& at,
                    std::string_view query);
   http::Reply watch(const http::Request& request, const api::ResourcePath& at,
                     std::string_view query);
-  http::Reply create(const http::Request& request, const api::ResourcePath& at);
-  http::Reply update(const http::Request& request, const api::ResourcePath& at);
-  http::Reply patch(const http::Request& request, const api::ResourcePath& at);
+  http::Reply create(const http::Request& request, const api::ResourcePath& at,
+                     std::string_view query);
+  http::Reply update(const http::Request& request, const api::ResourcePath& at,
+                     std::string_view query);
+  http::Reply patch(const http::Request& request, const api::ResourcePath& at,
+                    std::string_view query);
   http::Reply remove(const http::Request& request, const api::ResourcePath& at);
   http::Reply bind(const http::Request& request, const api::ResourcePath& at);
   http::Reply evict(const http::Request& request, const api::ResourcePath& at);
@@ -77,6 +90,9 @@ class KubeApi {
   store::ObjectStore& store_;
   WatchHub& watchers_;
   WrittenObjects& written_;
+  schema::FieldValidation field_validation_;
+  // The Warning headers of the request being answered.
+  std::vector<std::string> warnings_;
   api::ObjectMeta meta_;
   size_t writes_ = 0;
   // Pods marked terminating through this API, by key, with when to remove

@@ -18,6 +18,7 @@
 #include "model/error.h"
 #include "serve/job_controller.h"
 #include "serve/pod_group_controller.h"
+#include "source/document_fields.h"
 #include "source/object_loader.h"
 
 namespace scoria::serve {
@@ -87,12 +88,16 @@ const KindInfo* kind_by_name(std::string_view kind) {
   return k != nullptr && k->scheduled ? k : nullptr;
 }
 
-ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) {
+ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
+                                schema::FieldValidation fields) {
   // Read once under the request limits; the decoders' checks first, all or
   // nothing, with their messages.
   std::vector<input::Document> docs = input::read_documents(text, origin, input::kApplyLimits);
   model::ClusterObjects parsed;
-  source::decode_objects(docs, origin, parsed);
+  ApplyResult result;
+  source::FieldChecks checks{fields, [&](const std::string& w) { result.warnings.push_back(w); }};
+  source::decode_objects(docs, origin, parsed, checks);
+  for (input::Document& doc : docs) source::remove_unknown_fields(doc.value);
 
   std::vector<store::ObjectWrite> writes;
   std::set<std::string> groups_here;
@@ -154,7 +159,6 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin) 
   const auto now = std::chrono::steady_clock::now();
   for (const auto& w : writes)
     if (w.kind == "Pod") stored_at_.try_emplace(w.key, now);
-  ApplyResult result;
   result.resource_version = writes.empty() ? store_.latest_version() : store_.apply(writes);
   for (const auto& w : writes)
     if (w.kind != "PodGroup" || !made.contains(w.key))

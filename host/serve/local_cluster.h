@@ -21,6 +21,7 @@
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
 #include "cache/cluster_source.h"
+#include "schema/unknown_fields.h"
 #include "serve/watch_hub.h"
 #include "serve/written_objects.h"
 #include "session/session.h"
@@ -38,7 +39,8 @@ const KindInfo* kind_by_name(std::string_view kind);
 
 struct ApplyResult {
   int64_t resource_version = 0;
-  std::vector<std::string> applied;  // "Kind ns/name"
+  std::vector<std::string> applied;   // "Kind ns/name"
+  std::vector<std::string> warnings;  // unknown fields, as the file loader words them
 };
 
 class LocalCluster : public cache::ClusterSource {
@@ -54,8 +56,11 @@ class LocalCluster : public cache::ClusterSource {
 
   /// Validates `text` (YAML or JSON, one or more documents) as cluster
   /// objects and stores them all, or nothing: InputError names the document,
-  /// the field and the fix. `origin` names the text in messages.
-  ApplyResult apply(std::string_view text, std::string_view origin);
+  /// the field and the fix. `origin` names the text in messages. Fields
+  /// their kinds do not have are never stored; `fields` says whether they
+  /// refuse the text (Strict) or are warned about (Warn).
+  ApplyResult apply(std::string_view text, std::string_view origin,
+                    schema::FieldValidation fields = schema::FieldValidation::kWarn);
   /// Deletes an object; false if there is none.
   bool remove(const KindInfo& kind, std::string_view key);
   /// Sets a pod's status.phase as an executor reports it (Pending, Running,

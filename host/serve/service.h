@@ -20,6 +20,7 @@
 
 #include "http/server.h"
 #include "kube/kube_cluster.h"
+#include "schema/unknown_fields.h"
 
 namespace scoria::serve {
 
@@ -39,6 +40,10 @@ struct ServeOptions {
     std::optional<int64_t> min_percentage;  // --minimum-percentage-nodes-to-find
     std::optional<int64_t> percentage;      // --percentage-nodes-to-find
   } nodes_to_find;
+  // What an object written through the API, or applied, with fields its
+  // kind does not have gets when the request names no fieldValidation: a
+  // warning (the API server's default), or refused (--strict-fields).
+  schema::FieldValidation field_validation = schema::FieldValidation::kWarn;
   // A write through the API starts the next session early (see
   // Service::State::wake); false keeps Volcano's fixed cadence.
   bool schedule_on_change = true;

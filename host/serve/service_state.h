@@ -83,7 +83,7 @@ struct Service::State {
         config_watch(io),
         watchdog(io),
         commits(io, store, watchers),
-        kube(store, watchers, cluster.written()),
+        kube(store, watchers, cluster.written(), options.field_validation),
         session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
     commits.on_commit([this] { wake(); });

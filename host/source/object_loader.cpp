@@ -18,6 +18,7 @@
 #include "input/ordered_batches.h"
 #include "model/error.h"
 #include "model/implicit_pod_group.h"
+#include "source/document_fields.h"
 
 namespace scoria::source {
 
@@ -32,16 +33,42 @@ constexpr std::string_view kStdinName = "<stdin>";
 
 std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
+/// What reading a text (or documents) found: its objects, and the warnings
+/// about unknown fields, document by document (slot by slot).
+struct Parsed {
+  std::vector<std::vector<Decoded>> objects;
+  std::vector<std::vector<std::string>> warnings;
+
+  void assign(size_t n) {
+    objects.assign(n, {});
+    warnings.assign(n, {});
+  }
+};
+
+/// Decodes one document into slot `slot` of `out`, then looks for unknown
+/// fields in it as `checks` say: Strict throws the first as an InputError.
+void decode_one(const input::Document& doc, std::string_view file, const FieldChecks& checks,
+                size_t slot, Parsed& out) {
+  // An empty document (a stray "---") is numbered but holds nothing.
+  if (doc.value.is_null()) return;
+  decode::decode_document(doc.value, file, doc.number, out.objects[slot]);
+  if (checks.validation == schema::FieldValidation::kIgnore) return;
+  std::vector<std::string> unknown = unknown_field_messages(doc.value, file, doc.number);
+  if (unknown.empty()) return;
+  if (checks.validation == schema::FieldValidation::kStrict) throw InputError(unknown.front());
+  auto& warnings = out.warnings[slot];
+  std::move(unknown.begin(), unknown.end(), std::back_inserter(warnings));
+}
+
 /// Every object of `docs`, document by document, decoded on every core.
-std::vector<std::vector<Decoded>> decode_all(const std::vector<input::Document>& docs,
-                                             std::string_view file) {
-  std::vector<std::vector<Decoded>> out(docs.size());
+Parsed decode_all(const std::vector<input::Document>& docs, std::string_view file,
+                  const FieldChecks& checks) {
+  Parsed out;
+  out.assign(docs.size());
   std::vector<std::exception_ptr> errors(docs.size());
   input::run_ordered_batches(docs.size(), [&](size_t i) {
     try {
-      // An empty document (a stray "---") is numbered but holds nothing.
-      if (!docs[i].value.is_null())
-        decode::decode_document(docs[i].value, file, docs[i].number, out[i]);
+      decode_one(docs[i], file, checks, i, out);
     } catch (...) {
       errors[i] = std::current_exception();
       return false;
@@ -55,16 +82,45 @@ std::vector<std::vector<Decoded>> decode_all(const std::vector<input::Document>&
 
 /// Every object in `text`, read and decoded on every core, document by
 /// document: no more than a batch of trees is alive at once.
-std::vector<std::vector<Decoded>> parse_text(std::string_view text, std::string_view file) {
-  std::vector<std::vector<Decoded>> out;
+Parsed parse_text(std::string_view text, std::string_view file, const FieldChecks& checks) {
+  Parsed out;
   input::stream_documents(
-      text, file, input::kFileLimits, [&](size_t n) { out.assign(n, {}); },
-      [&](size_t slot, input::Document&& doc) {
-        // An empty document (a stray "---") is numbered but holds nothing.
-        if (!doc.value.is_null()) decode::decode_document(doc.value, file, doc.number, out[slot]);
-      });
+      text, file, input::kFileLimits, [&](size_t n) { out.assign(n); },
+      [&](size_t slot, input::Document&& doc) { decode_one(doc, file, checks, slot, out); });
   return out;
 }
+
+/// Hands the warnings of what was read to `checks.warn`, in order: the
+/// first kMaxFieldWarnings of a read, then (finish) a count of the rest.
+class FieldWarnings {
+ public:
+  explicit FieldWarnings(const FieldChecks& checks) : checks_(checks) {}
+  FieldWarnings(const FieldWarnings&) = delete;
+  FieldWarnings& operator=(const FieldWarnings&) = delete;
+
+  void add(const Parsed& parsed) {
+    if (!checks_.warn) return;
+    for (const std::vector<std::string>& slot : parsed.warnings) {
+      for (const std::string& w : slot) {
+        if (shown_ < kMaxFieldWarnings) {
+          checks_.warn(w);
+          ++shown_;
+        } else {
+          ++hidden_;
+        }
+      }
+    }
+  }
+
+  void finish() {
+    if (hidden_ > 0) checks_.warn(std::to_string(hidden_) + " more unknown fields not shown");
+  }
+
+ private:
+  const FieldChecks& checks_;
+  size_t shown_ = 0;
+  size_t hidden_ = 0;
+};
 
 // ===========================================================================
 // Collecting objects across files
@@ -120,9 +176,9 @@ class Collector {
     for (const auto& n : objects.namespaces) seen_.emplace(key("Namespace", n.name), Origin{});
   }
 
-  void add(std::vector<std::vector<Decoded>> parsed, std::string_view file) {
-    reserve(parsed);
-    for (std::vector<Decoded>& chunk : parsed) {
+  void add(Parsed parsed, std::string_view file) {
+    reserve(parsed.objects);
+    for (std::vector<Decoded>& chunk : parsed.objects) {
       for (Decoded& p : chunk) {
         const Origin origin{file, p.doc, p.item};
         std::visit([&](auto& obj) { add(std::move(obj), origin, p.never_preempt); }, p.object);
@@ -373,29 +429,42 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
 
 }  // namespace
 
-void parse_objects(std::string_view text, const std::string& file_name,
-                   model::ClusterObjects& out) {
+void parse_objects(std::string_view text, const std::string& file_name, model::ClusterObjects& out,
+                   const FieldChecks& checks) {
   Collector c;
   c.claim_existing(out);
-  c.add(parse_text(text, file_name), file_name);
+  Parsed parsed = parse_text(text, file_name, checks);
+  FieldWarnings warnings(checks);
+  warnings.add(parsed);
+  warnings.finish();
+  c.add(std::move(parsed), file_name);
   append_collected(c, out);
 }
 
 void decode_objects(const std::vector<input::Document>& docs, std::string_view origin,
-                    model::ClusterObjects& out) {
+                    model::ClusterObjects& out, const FieldChecks& checks) {
   Collector c;
   c.claim_existing(out);
-  c.add(decode_all(docs, origin), origin);
+  Parsed parsed = decode_all(docs, origin, checks);
+  FieldWarnings warnings(checks);
+  warnings.add(parsed);
+  warnings.finish();
+  c.add(std::move(parsed), origin);
   append_collected(c, out);
 }
 
-model::ClusterObjects load_object_files(const std::vector<std::string>& files) {
+model::ClusterObjects load_object_files(const std::vector<std::string>& files,
+                                        const FieldChecks& checks) {
   Collector c;
+  FieldWarnings warnings(checks);
   for (const std::string& f : files) {
     const std::string text = read_file(f);
-    c.add(parse_text(text, f == "-" ? kStdinName : std::string_view(f)),
-          f == "-" ? kStdinName : std::string_view(f));
+    const std::string_view name = f == "-" ? kStdinName : std::string_view(f);
+    Parsed parsed = parse_text(text, name, checks);
+    warnings.add(parsed);
+    c.add(std::move(parsed), name);
   }
+  warnings.finish();
   complete(c.objects(), &c.origins());
   return std::move(c.objects());
 }

@@ -6,7 +6,9 @@
 //   podgroups, queues: each entry listed must match; fields listed in an
 //     entry must be equal, except "unschedulable", which must be contained
 //     in the actual message;
-//   exit_code (default 0) and stderr_contains: for bad-input scenarios.
+//   exit_code (default 0) and stderr_contains: for bad-input scenarios;
+//   stderr: all of standard error, the scenario's folder left out of the
+//     paths it names (cluster.yaml: document 2 ...).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -98,6 +100,12 @@ TEST_P(Scenario, MatchesExpected) {
     EXPECT_NE(run.err.find(expected["stderr_contains"].get<std::string>()), std::string::npos)
         << "stderr:\n"
         << run.err;
+  }
+  if (expected.contains("stderr")) {
+    std::string err = run.err;
+    const std::string folder = dir.string() + "/";
+    for (size_t at; (at = err.find(folder)) != std::string::npos;) err.erase(at, folder.size());
+    EXPECT_EQ(err, expected["stderr"].get<std::string>());
   }
   if (run.exit_code != 0) return;
   const json actual = json::parse(run.out);

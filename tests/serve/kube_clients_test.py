@@ -104,9 +104,9 @@ contexts:
 current-context: scoria
 """)
 
-    def kubectl(self, *args, stdin=None, check=True):
+    def kubectl(self, *args, stdin=None, check=True, cwd=None):
         r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=60, cwd=cwd)
         if check and r.returncode != 0:
             raise AssertionError(f"kubectl {' '.join(args)} failed:\n{r.stdout}{r.stderr}")
         return r
@@ -387,6 +387,104 @@ class VolcanoJobs(WithNodes):
         self.assertNotEqual(r.returncode, 0, missing)
         self.assertIn("no PriorityClass with name nowhere was found", r.stderr)
         self.assertEqual(self.serve.kubectl("get", "vcjob", "classless", check=False).returncode, 1)
+
+
+TYPO_POD = """
+apiVersion: v1
+kind: Pod
+metadata: {name: NAME}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resouces:
+      requests: {cpu: "1"}
+"""
+
+
+class UnknownFields(unittest.TestCase):
+    """A mistyped field, as kubectl 1.32 meets it on a real API server: it
+    sends fieldValidation=Strict (its --validate default, since the server
+    advertises the parameter), Warn for --validate=warn, Ignore for
+    --validate=false."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve("fields")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def file(self, name, text):
+        with open(os.path.join(self.serve.dir, name), "w") as f:
+            f.write(text)
+
+    def kubectl(self, *args, check=True):
+        return self.serve.kubectl(*args, check=check, cwd=self.serve.dir)
+
+    def test_apply_refuses_warns_or_ignores_as_validate_says(self):
+        self.file("pod-with-typo.yaml", TYPO_POD.replace("NAME", "typo"))
+        for verb in ("apply", "create"):
+            r = self.kubectl(verb, "-f", "pod-with-typo.yaml", check=False)
+            self.assertEqual(r.returncode, 1, r)
+            self.assertEqual(r.stdout, "")
+            self.assertEqual(
+                r.stderr,
+                'Error from server (BadRequest): error when creating "pod-with-typo.yaml": Pod in '
+                'version "v1" cannot be handled as a Pod: strict decoding error: unknown field '
+                '"spec.containers[0].resouces"\n')
+            self.assertEqual(self.kubectl("get", "pod", "typo", check=False).returncode, 1)
+
+        r = self.kubectl("apply", "--validate=warn", "-f", "pod-with-typo.yaml")
+        self.assertEqual(r.stdout, "pod/typo created\n")
+        self.assertEqual(r.stderr, 'Warning: unknown field "spec.containers[0].resouces"\n')
+        pod = json.loads(self.kubectl("get", "pod", "typo", "-o", "json").stdout)
+        self.assertEqual(pod["spec"]["containers"][0]["name"], "web")
+        self.assertNotIn("resouces", pod["spec"]["containers"][0])
+
+        # Applied again as it is: kubectl's patch brings the field back (the
+        # stored pod has none), and is refused.
+        r = self.kubectl("apply", "-f", "pod-with-typo.yaml", check=False)
+        self.assertEqual(r.returncode, 1, r)
+        self.assertEqual(
+            r.stderr,
+            'The request is invalid: patch: Invalid value: "map[spec:map[$setElementOrder/'
+            'containers:[map[name:web]] containers:[map[name:web resouces:map[requests:map[cpu:1]]'
+            ']]]]": strict decoding error: unknown field "spec.containers[0].resouces"\n')
+
+        self.file("pod-with-typo-2.yaml", TYPO_POD.replace("NAME", "typo-2"))
+        r = self.kubectl("apply", "--validate=false", "-f", "pod-with-typo-2.yaml")
+        self.assertEqual((r.stdout, r.stderr), ("pod/typo-2 created\n", ""))
+        pod = json.loads(self.kubectl("get", "pod", "typo-2", "-o", "json").stdout)
+        self.assertNotIn("resouces", pod["spec"]["containers"][0])
+
+    def test_a_volcano_kind_is_refused_as_its_crd_refuses(self):
+        self.file("pg-with-typo.yaml", "apiVersion: scheduling.volcano.sh/v1beta1\n"
+                                       "kind: PodGroup\nmetadata: {name: pg}\n"
+                                       "spec: {minMembr: 2, queue: default}\n")
+        r = self.kubectl("apply", "-f", "pg-with-typo.yaml", check=False)
+        self.assertEqual(r.returncode, 1, r)
+        self.assertEqual(
+            r.stderr,
+            'Error from server (BadRequest): error when creating "pg-with-typo.yaml": PodGroup in '
+            'version "v1beta1" cannot be handled as a PodGroup: strict decoding error: unknown '
+            'field "spec.minMembr"\n')
+        self.assertEqual(self.kubectl("get", "pg", "pg", check=False).returncode, 1)
+
+    def test_a_client_library_sees_the_warning_header(self):
+        # The Python client sends no fieldValidation: the server's default
+        # (Warn) applies, and the answer carries the API server's header.
+        config.load_kube_config(config_file=self.serve.kubeconfig)
+        core = client.CoreV1Api()
+        body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "from-python"},
+                "spec": {"containers": [{"name": "c", "image": "x", "imagePullPolcy": "Always"}]}}
+        r = core.create_namespaced_pod("default", body, _preload_content=False)
+        self.assertEqual(r.status, 201)
+        self.assertEqual(r.getheader("Warning"),
+                         '299 - "unknown field \\"spec.containers[0].imagePullPolcy\\""')
+        created = core.read_namespaced_pod("from-python", "default")
+        self.assertIsNone(created.spec.containers[0].image_pull_policy)
 
 
 class PythonClient(unittest.TestCase):

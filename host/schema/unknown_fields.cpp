@@ -1,0 +1,189 @@
+#include "schema/unknown_fields.h"
+
+#include <algorithm>
+#include <cctype>
+#include <type_traits>
+
+#include "schema/field_schema.h"
+
+namespace scoria::schema {
+
+namespace {
+
+using nlohmann::json;
+
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> before(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        cur[j] = std::min(cur[j], before[j - 2] + 1);
+    }
+    before.swap(prev);
+    prev.swap(cur);
+  }
+  return prev[b.size()];
+}
+
+/// The field of `object` that `key` is likely a mistyping of: the same
+/// but for case, else the nearest within a quarter of its length.
+std::string suggestion(const Type& object, std::string_view key) {
+  const size_t limit = std::max<size_t>(1, key.size() / 4);
+  std::string_view best;
+  size_t best_distance = limit + 1;
+  for (const Field& f : fields_of(object)) {
+    const std::string_view name = name_of(f);
+    if (same_ignoring_case(name, key)) return std::string(name);
+    const size_t longer = std::max(name.size(), key.size());
+    const size_t shorter = std::min(name.size(), key.size());
+    if (longer - shorter > limit) continue;
+    const size_t d = edit_distance(key, name);
+    if (d < best_distance) {
+      best = name;
+      best_distance = d;
+    }
+  }
+  return std::string(best);
+}
+
+/// Where the walk is: a step below its parent, kept on the stack, so that
+/// walking costs no allocation; a path is written only for an unknown field.
+struct Step {
+  const Step* parent;
+  const std::string* key;  // nullptr: an item
+  size_t index;
+};
+
+void append_path(std::string& out, const Step* at) {
+  if (at == nullptr) return;
+  append_path(out, at->parent);
+  if (at->key == nullptr) {
+    out += '[';
+    out += std::to_string(at->index);
+    out += ']';
+    return;
+  }
+  if (!out.empty()) out += '.';
+  out += *at->key;
+}
+
+/// One walk over an object against its type. `J` is `const json` to find,
+/// `json` to find and remove.
+template <class J>
+class Walker {
+ public:
+  static constexpr bool kRemoves = !std::is_const_v<J>;
+  using Object = std::conditional_t<kRemoves, json::object_t, const json::object_t>;
+  using Array = std::conditional_t<kRemoves, json::array_t, const json::array_t>;
+
+  explicit Walker(std::vector<UnknownField>& out) : out_(out) {}
+
+  void value(J& v, const Type& t, const Step* at) {
+    switch (t.shape) {
+      case Shape::kLeaf:
+        return;
+      case Shape::kObject:
+        object(v, t, at);
+        return;
+      case Shape::kList:
+        if (Array* items = v.template get_ptr<Array*>()) {
+          const Type& item = element_of(t);
+          for (size_t i = 0; i < items->size(); ++i) {
+            const Step step{at, nullptr, i};
+            value((*items)[i], item, &step);
+          }
+        }
+        return;
+      case Shape::kMap:
+        if (Object* entries = v.template get_ptr<Object*>()) {
+          const Type& entry = element_of(t);
+          for (auto& [key, x] : *entries) {
+            const Step step{at, &key, 0};
+            value(x, entry, &step);
+          }
+        }
+        return;
+    }
+  }
+
+ private:
+  // A value of another shape than its type's is not an unknown field (the
+  // decoders, or the API server's types, refuse it as the wrong type).
+  void object(J& v, const Type& t, const Step* at) {
+    Object* fields = v.template get_ptr<Object*>();
+    if (fields == nullptr) return;
+    for (auto it = fields->begin(); it != fields->end();) {
+      if (const Type* known = find_field(t, it->first)) {
+        const Step step{at, &it->first, 0};
+        value(it->second, *known, &step);
+        ++it;
+        continue;
+      }
+      if (out_.size() < kMaxUnknownFields) {
+        const Step step{at, &it->first, 0};
+        std::string path;
+        append_path(path, &step);
+        out_.push_back({std::move(path), suggestion(t, it->first)});
+      }
+      if constexpr (kRemoves) {
+        it = fields->erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  std::vector<UnknownField>& out_;
+};
+
+std::string_view text_of(const json& object, std::string_view key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) return {};
+  return it->template get_ref<const std::string&>();
+}
+
+const Type* kind_of(const json& object, std::string_view default_kind) {
+  if (!object.is_object()) return nullptr;
+  std::string_view kind = text_of(object, "kind");
+  if (kind.empty()) kind = default_kind;
+  return kind.empty() ? nullptr : find_kind(text_of(object, "apiVersion"), kind);
+}
+
+template <class J>
+std::vector<UnknownField> walk(J& object, std::string_view default_kind) {
+  std::vector<UnknownField> out;
+  if (const Type* type = kind_of(object, default_kind))
+    Walker<J>(out).value(object, *type, nullptr);
+  return out;
+}
+
+}  // namespace
+
+std::optional<FieldValidation> parse_field_validation(std::string_view text) {
+  if (text == "Strict") return FieldValidation::kStrict;
+  if (text == "Warn") return FieldValidation::kWarn;
+  if (text == "Ignore") return FieldValidation::kIgnore;
+  return std::nullopt;
+}
+
+std::vector<UnknownField> find_unknown_fields(const json& object, std::string_view default_kind) {
+  return walk<const json>(object, default_kind);
+}
+
+std::vector<UnknownField> remove_unknown_fields(json& object, std::string_view default_kind) {
+  return walk<json>(object, default_kind);
+}
+
+}  // namespace scoria::schema
