@@ -1,5 +1,7 @@
 #include "schema/unknown_fields.h"
 
+#include "model/suggestion.h"
+
 #include <algorithm>
 #include <cctype>
 #include <type_traits>
@@ -12,50 +14,12 @@ namespace {
 
 using nlohmann::json;
 
-bool same_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> before(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        cur[j] = std::min(cur[j], before[j - 2] + 1);
-    }
-    before.swap(prev);
-    prev.swap(cur);
-  }
-  return prev[b.size()];
-}
-
-/// The field of `object` that `key` is likely a mistyping of: the same
-/// but for case, else the nearest within a quarter of its length.
+/// The field of `object` that `key` is likely a mistyping of, as every
+/// "did you mean" of Scoria's chooses it; empty if none is close.
 std::string suggestion(const Type& object, std::string_view key) {
-  const size_t limit = std::max<size_t>(1, key.size() / 4);
-  std::string_view best;
-  size_t best_distance = limit + 1;
-  for (const Field& f : fields_of(object)) {
-    const std::string_view name = name_of(f);
-    if (same_ignoring_case(name, key)) return std::string(name);
-    const size_t longer = std::max(name.size(), key.size());
-    const size_t shorter = std::min(name.size(), key.size());
-    if (longer - shorter > limit) continue;
-    const size_t d = edit_distance(key, name);
-    if (d < best_distance) {
-      best = name;
-      best_distance = d;
-    }
-  }
-  return std::string(best);
+  std::vector<std::string> names;
+  for (const Field& f : fields_of(object)) names.emplace_back(name_of(f));
+  return model::closest(key, names).value_or("");
 }
 
 /// Where the walk is: a step below its parent, kept on the stack, so that

@@ -241,6 +241,22 @@ TEST(Serve, AcknowledgedAppliesSurviveKill9) {
     ASSERT_TRUE(names.contains("n" + std::to_string(i))) << "lost n" << i << " of " << acknowledged;
 }
 
+// A service still schedules: a node and a pod applied now, the pod is bound.
+void expect_still_scheduling(unsigned short port) {
+  ASSERT_EQ(http(port, "POST", "/api/v1/objects",
+                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
+                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
+                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
+                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
+                .status,
+            200u);
+  bool bound = false;
+  watch_until(
+      port, 0,
+      [&](const std::string& line) { return bound = json::parse(line)["type"] == "BOUND"; }, 10s);
+  EXPECT_TRUE(bound);
+}
+
 // A broken config written while serving is refused (log line, metric) and
 // scheduling goes on with the last good one.
 TEST(Serve, BrokenConfigKeepsTheLastGoodOne) {
@@ -258,19 +274,7 @@ TEST(Serve, BrokenConfigKeepsTheLastGoodOne) {
   EXPECT_NE(metrics.find("scoria_config_reloads_total{result=\"failure\"}"), std::string::npos)
       << metrics;
   EXPECT_NE(serve.log().find("config rejected"), std::string::npos) << serve.log();
-  // Still scheduling: a new pod gets bound.
-  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
-                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
-                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
-                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
-                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
-                .status,
-            200u);
-  bool bound = false;
-  watch_until(
-      serve.port(), 0,
-      [&](const std::string& line) { return bound = json::parse(line)["type"] == "BOUND"; }, 10s);
-  EXPECT_TRUE(bound);
+  expect_still_scheduling(serve.port());
 }
 
 // A config whose only fault is a mistyped plugin argument is refused as a
@@ -296,18 +300,7 @@ TEST(Serve, MistypedArgumentOnReloadKeepsTheLastGoodOne) {
                "\"leastrequested.weight\"?") != std::string::npos;
   })) << serve.log();
   EXPECT_NE(serve.log().find("config rejected"), std::string::npos) << serve.log();
-  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
-                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
-                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
-                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
-                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
-                .status,
-            200u);
-  bool bound = false;
-  watch_until(
-      serve.port(), 0,
-      [&](const std::string& line) { return bound = json::parse(line)["type"] == "BOUND"; }, 10s);
-  EXPECT_TRUE(bound);
+  expect_still_scheduling(serve.port());
 }
 
 // /metrics parses as Prometheus text and the session counter advances.
