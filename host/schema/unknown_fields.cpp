@@ -1,11 +1,10 @@
 #include "schema/unknown_fields.h"
 
-#include "model/suggestion.h"
-
 #include <algorithm>
 #include <cctype>
 #include <type_traits>
 
+#include "model/suggestion.h"
 #include "schema/field_schema.h"
 
 namespace scoria::schema {
