@@ -1,7 +1,6 @@
 #include "schema/unknown_fields.h"
 
 #include <algorithm>
-#include <cctype>
 #include <type_traits>
 
 #include "model/suggestion.h"
