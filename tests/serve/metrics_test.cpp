@@ -104,9 +104,12 @@ TEST(Metrics, AsVolcanoExportsThemAfterAPreemption) {
             200u);
   ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", job("stuck", 2, "3", "low", 2)).status,
             200u);
+  // Both have been seen: the preemption, and a session that has had the
+  // stuck job (it may come a session after the preemption, under load).
   ASSERT_TRUE(eventually([&] {
-    return scrape(serve.port())(R"(volcano_eviction_transactions_total{action="preempt"})")
-               .value_or(0) >= 1;
+    const Scrape now = scrape(serve.port());
+    return now(R"(volcano_eviction_transactions_total{action="preempt"})").value_or(0) >= 1 &&
+           now(R"(volcano_unschedule_task_count{job_id="stuck"})").has_value();
   })) << serve.log();
   const Scrape m = scrape(serve.port());
 
