@@ -264,6 +264,7 @@ void ClusterCache::apply(const session::Outcome& outcome) {
     PodEntry& e = pods_.at(p);
     index_pod(p, false);
     e.pod.node_name = b.node;
+    e.pod.scheduled_ms = outcome.now_ms;  // PodScheduled=True, as the bind sets it
     index_pod(p, true);
     e.node = n;
     e.status = SCORIA_TASK_BOUND;

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/plugin_dirs.h"
 #include "config/scheduler_config.h"
+#include "decode/field_reader.h"
 #include "log/log.h"
 #include "model/error.h"
 #include "model/quantity.h"
@@ -37,14 +38,15 @@ struct Options {
   bool timings = false;
   std::optional<std::string> explain;  // "ns/name"
   bool strict_fields = false;
+  std::optional<int64_t> now_ms;  // --now; the wall clock when not given
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
 };
 
 constexpr const char* kSimulateUsage =
     "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
-    "                       [--explain NAMESPACE/POD] [--strict-fields] [--plugin-dir DIR]...\n"
-    "                       [-v N] FILE...\n"
+    "                       [--explain NAMESPACE/POD] [--strict-fields] [--now TIME]\n"
+    "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
     "  decided: binds, pipelined pods, evictions, PodGroup phases and queue shares.\n"
@@ -55,7 +57,10 @@ constexpr const char* kSimulateUsage =
     "  each other node lost (\"explanation\" in JSON; a section of the table).\n"
     "  A field its kind does not have (a mistyped one) is warned about on standard\n"
     "  error; --strict-fields refuses the files instead (exit 2), as the API server's\n"
-    "  fieldValidation=Strict does.\n";
+    "  fieldValidation=Strict does.\n"
+    "  The first session runs at --now (RFC 3339, e.g. 2024-05-01T12:00:00Z; the\n"
+    "  wall clock by default) and each next one schedule_period later: plugins that\n"
+    "  judge time (sla waiting times, cdp cooldowns) see that clock.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -90,6 +95,12 @@ Options parse(std::span<const std::string_view> args) {
                          " (e.g. default/" + *o.explain + ")");
     } else if (a == "--strict-fields") {
       o.strict_fields = true;
+    } else if (a == "--now") {
+      const std::string v = value(i);
+      o.now_ms = decode::FieldReader::parse_rfc3339(v);
+      if (!o.now_ms)
+        throw InputError(
+            "simulate: --now takes an RFC 3339 time such as 2024-05-01T12:00:00Z, not " + v);
     } else if (a == "--plugin-dir") {
       o.plugin_dirs.emplace_back(value(i));
     } else if (a == "-v" || a == "--v") {
@@ -202,9 +213,15 @@ int simulate(std::span<const std::string_view> args) {
   // the latest says why none did.
   std::optional<session::Explanation> explanation;
   sched->set_explain(opt.explain);
+  const int64_t start_ms =
+      opt.now_ms.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count());
   for (int c = 0; c < opt.cycles; ++c) {
     scheduler::SessionTimings t;
-    last = sched->run_once(cache.snapshot(), &t);
+    session::Snapshot snapshot = cache.snapshot();
+    snapshot.now_ms = start_ms + c * sched->config().schedule_period_ms;
+    last = sched->run_once(snapshot, &t);
     if (last.explanation) {
       explanation = std::move(last.explanation);
       if (!explanation->action.empty()) sched->set_explain(std::nullopt);

@@ -8,6 +8,7 @@ model::Node decode_node(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::Node node;
   node.labels = r.string_map(f.meta, "labels", f.meta_path);
+  node.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   const FieldPath spec_path = f.root.field("spec");
   const Json& spec = r.map_field(f.obj, "spec", f.root);
   r.each_map(spec, "taints", spec_path, [&](const Json& t, const FieldPath& tp) {

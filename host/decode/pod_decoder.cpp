@@ -200,6 +200,10 @@ model::Pod decode_pod(const ObjectFields& f) {
   const Json& status = r.map_field(f.obj, "status", f.root);
   pod.phase = pod_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
   pod.nominated_node = r.text_field(status, "nominatedNodeName", status_path);
+  r.each_map(status, "conditions", status_path, [&](const Json& c, const FieldPath& cp) {
+    if (r.text_field(c, "type", cp) == "PodScheduled" && r.text_field(c, "status", cp) == "True")
+      pod.scheduled_ms = r.timestamp(c, "lastTransitionTime", cp);
+  });
   return pod;
 }
 

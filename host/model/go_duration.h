@@ -1,15 +1,12 @@
 // Durations in Go's spelling, as Kubernetes' and Volcano's flags and plugin
-// arguments write them.
+// arguments write them. The parser is the SDK's (scoria/duration.hpp), so a
+// declared duration argument the host accepts is one every plugin can read.
 #pragma once
 
-#include <chrono>
-#include <optional>
-#include <string_view>
+#include <scoria/duration.hpp>
 
 namespace scoria::model {
 
-/// A duration in Go's spelling (time.ParseDuration: "500ms", "1.5s",
-/// "1h30m"), nullopt if it is not one. Negative durations parse.
-std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text);
+using scoria::parse_go_duration;
 
 }  // namespace scoria::model

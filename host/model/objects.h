@@ -59,6 +59,7 @@ struct NodeSelectorTerm {
 struct Node {
   std::string name;
   std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
   std::vector<Taint> taints;
   bool unschedulable = false;
   bool ready = true;  // condition Ready=True (absent: true)
@@ -102,8 +103,11 @@ struct Pod {
   uint32_t features = 0;          // PodFeature bits
   bool scheduling_gated = false;  // spec.schedulingGates not empty
   std::string nominated_node;     // status.nominatedNodeName
-  std::string uid;                // metadata.uid (events name it)
-  std::string json;               // the whole object as JSON
+  // lastTransitionTime of status.conditions PodScheduled=True (when it was
+  // bound); 0 if it has none.
+  int64_t scheduled_ms = 0;
+  std::string uid;   // metadata.uid (events name it)
+  std::string json;  // the whole object as JSON
 
   std::string key() const { return namespace_ + "/" + name; }
 };

@@ -3,6 +3,7 @@
 // that a C++ caller inside the host would need too.
 #include "plugin/host_api.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -176,6 +177,7 @@ scoria_code api_task_info(const scoria_task* t, scoria_task_info* o) {
   FILL(o, features, pod.features);
   FILL(o, scheduling_gated, pod.scheduling_gated ? 1 : 0);
   FILL(o, nominated_node, S(pod.nominated_node));
+  FILL(o, scheduled_ms, pod.scheduled_ms);
   return SCORIA_OK;
 }
 scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
@@ -293,6 +295,10 @@ scoria_code api_namespace_label(const scoria_session* s, scoria_str ns, scoria_s
                                 scoria_str* v) {
   const scoria::model::Namespace* n = s ? mut(s)->find_namespace(V(ns)) : nullptr;
   return n ? lookup(n->labels, key, v) : SCORIA_NOT_FOUND;
+}
+int64_t api_session_now_ms(const scoria_session* s) { return s ? mut(s)->now_ms() : 0; }
+scoria_code api_node_annotation(const scoria_node* n, scoria_str key, scoria_str* v) {
+  return n ? lookup(n->spec->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
 }
 size_t api_task_selector_count(const scoria_task* t) {
   return t ? t->pod->node_selector.size() : 0;
@@ -424,6 +430,23 @@ scoria_code api_session_queue_set_deserved(scoria_session* s, const scoria_queue
 }
 int api_preemptive(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
   return s && q && t ? mut(s)->preemptive(*q, *t) : 0;
+}
+int api_preemptive_tasks(scoria_session* s, const scoria_queue* q, const scoria_task* const* t,
+                         size_t n) {
+  if (!s || !q || (!t && n > 0)) return 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!t[i]) return 0;
+  return mut(s)->preemptive_tasks(*q, {t, n});
+}
+void api_evictable(scoria_session* s, const scoria_eviction_context* ctx,
+                   const scoria_task* const* c, size_t n, uint8_t* sel) {
+  if (!sel) return;
+  // Fail closed: a context the host cannot read names no victim.
+  std::fill_n(sel, n, uint8_t{0});
+  if (!s || !ctx || ctx->struct_size < sizeof(scoria_eviction_context) || (!c && n > 0)) return;
+  for (size_t i = 0; i < n; ++i)
+    if (!c[i]) return;
+  mut(s)->evictable(*ctx, {c, n}, sel);
 }
 int api_action_enabled(const scoria_session* s, scoria_str action) {
   return mut(s)->action_enabled(V(action));
@@ -559,6 +582,10 @@ const scoria_host_api kApi = {
     api_namespace_label_count,
     api_namespace_label_at,
     api_namespace_label,
+    api_session_now_ms,
+    api_node_annotation,
+    api_evictable,
+    api_preemptive_tasks,
 };
 
 }  // namespace

@@ -302,7 +302,10 @@ struct Service::State {
     runner.run([this, sched = scheduler, run]() mutable {
       try {
         const Clock::time_point snapshot_start = Clock::now();
-        const session::Snapshot snapshot = std::as_const(cache).snapshot();
+        session::Snapshot snapshot = std::as_const(cache).snapshot();
+        snapshot.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
         run->snapshot_ms = ms_since(snapshot_start);
         run->outcome = sched->run_once(snapshot, &run->timings);
         metrics.observe_decisions(run->outcome);

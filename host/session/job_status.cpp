@@ -155,6 +155,7 @@ Outcome Session::close() {
     if (t.status == SCORIA_TASK_BINDING && t.committed) set_task_status(t, SCORIA_TASK_BOUND);
 
   out.dims = dim_names_;
+  out.now_ms = now_ms_;
   out.binds = binds_;
   out.evictions = evictions_;
   for (const Task& t : tasks_)

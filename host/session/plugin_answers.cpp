@@ -42,6 +42,8 @@ std::string_view hook_name(Answer hook) {
       return "on_preemptable";
     case Answer::Reclaimable:
       return "on_reclaimable";
+    case Answer::Evictable:
+      return "on_evictable";
   }
   return "a hook";
 }

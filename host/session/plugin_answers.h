@@ -24,6 +24,7 @@ enum class Answer : uint8_t {
   JobEnqueueable,
   Preemptable,
   Reclaimable,
+  Evictable,
 };
 
 /// The hook's name in scoria_hooks ("on_predicate"); a string literal.

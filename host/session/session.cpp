@@ -20,7 +20,11 @@ using model::add;
 }  // namespace
 
 Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, WorkerPool* workers)
-    : config_(config), workers_(workers), dim_names_(snap.dims), namespaces_(snap.namespaces) {
+    : config_(config),
+      workers_(workers),
+      now_ms_(snap.now_ms),
+      dim_names_(snap.dims),
+      namespaces_(snap.namespaces) {
   const size_t d = dims();
   size_t task_count = 0;
   for (const auto& j : snap.jobs) task_count += j.tasks.size();

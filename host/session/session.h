@@ -167,6 +167,7 @@ struct Outcome {
     int32_t placed = 0;  // tasks
   };
   std::vector<std::string> dims;  // what the resource vectors below hold, by index
+  int64_t now_ms = 0;             // the session's clock (Snapshot::now_ms)
   std::vector<Bind> binds;
   std::vector<Bind> pipelined;
   std::vector<std::string> evictions;
@@ -233,6 +234,10 @@ struct Snapshot {
   std::vector<QueueIn> queues;
   std::vector<JobIn> jobs;
   std::vector<const model::Namespace*> namespaces;  // by name
+  /// The session's clock, ms since the epoch: the wall clock in `serve`,
+  /// the simulated one in `simulate`. Plugins that judge time (sla, cdp)
+  /// read it, so a simulated run decides as a live one would at that time.
+  int64_t now_ms = 0;
 };
 
 class WorkerPool;
@@ -271,6 +276,8 @@ class Session {
   const model::Namespace* find_namespace(std::string_view name) const;
   std::span<const double> span(const double* v) const { return {v, dims()}; }
   const config::SchedulerConfig& config() const { return config_; }
+  /// The session's clock, ms since the epoch (Snapshot::now_ms).
+  int64_t now_ms() const { return now_ms_; }
 
   // --- state changes (statements use these) ----------------------------------
   /// Moves a task to `status`, keeping the job's counts and allocated sums.
@@ -302,10 +309,15 @@ class Session {
   bool overused(const Queue& queue);
   bool allocatable(const Queue& queue, const Task& task);
   bool preemptive(const Queue& queue, const Task& task);
+  /// Preemptive for several tasks together (a gang's pending tasks).
+  bool preemptive_tasks(const Queue& queue, std::span<const Task* const> tasks);
   void preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                    uint8_t* selected);
   void reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
                    uint8_t* selected);
+  /// Victims for the eviction `ctx` describes (on_evictable; no enable flag).
+  void evictable(const scoria_eviction_context& ctx, std::span<const Task* const> candidates,
+                 uint8_t* selected);
   void victim_tasks(std::span<const Task* const> tasks, uint8_t* selected);
 
   bool action_enabled(std::string_view action) const;
@@ -365,6 +377,7 @@ class Session {
 
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;
+  int64_t now_ms_;
   std::string action_;
   uint64_t preemption_attempts_ = 0;
   std::optional<size_t> preemption_victims_;

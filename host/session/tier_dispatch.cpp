@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "model/resource.h"
@@ -437,9 +438,11 @@ bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, An
 // Victim selection: within a tier, permitted sets intersect; the first tier
 // that yields a non-empty set decides. A plugin that permits nothing clears
 // the tier's set, and the walk moves on to the next tier (as Volcano does).
-template <class Hook>
-void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook,
-                    Answer answer, const Task& who, std::span<const Task* const> cands,
+// `who` is what the hook is told of the asker (the preemptor, or the
+// eviction's context); evictable has no enable flag.
+template <class Hook, class Who>
+void select_victims(std::vector<std::vector<PluginHooks>>& tiers, std::optional<Flag> flag,
+                    Hook hook, Answer answer, const Who* who, std::span<const Task* const> cands,
                     uint8_t* selected) {
   const size_t n = cands.size();
   std::fill_n(selected, n, uint8_t{0});
@@ -448,10 +451,10 @@ void select_victims(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hoo
     bool have = false;
     for (auto& p : tier) {
       auto fn = p.hooks.*hook;
-      if (fn == nullptr || !on(p, flag)) continue;
+      if (fn == nullptr || (flag && !on(p, *flag))) continue;
       std::fill(mine.begin(), mine.end(), uint8_t{0});
       const int v = static_cast<int>(
-          call(p, hook_name(answer).data(), fn, &who, cands.data(), n, mine.data()));
+          call(p, hook_name(answer).data(), fn, who, cands.data(), n, mine.data()));
       if (!defined_vote(v)) {
         // Fails closed: nothing is evicted on an answer nobody defined.
         undefined_code(p, answer, v, "no task is evicted");
@@ -530,11 +533,21 @@ bool Session::allocatable(const Queue& queue, const Task& task) {
 }
 
 bool Session::preemptive(const Queue& queue, const Task& task) {
+  const Task* one = &task;
+  return preemptive_tasks(queue, {&one, 1});
+}
+
+bool Session::preemptive_tasks(const Queue& queue, std::span<const Task* const> tasks) {
   bool ok = true;
   each(tiers_, Flag::Preemptive, [&](PluginHooks& p) {
-    if (ok && p.hooks.on_preemptive &&
-        !call(p, "on_preemptive", p.hooks.on_preemptive, &queue, &task))
-      ok = false;
+    if (!ok) return;
+    if (p.hooks.on_preemptive_tasks) {
+      ok = call(p, "on_preemptive_tasks", p.hooks.on_preemptive_tasks, &queue, tasks.data(),
+                tasks.size()) != 0;
+    } else if (p.hooks.on_preemptive) {
+      for (const Task* t : tasks)
+        if (ok && !call(p, "on_preemptive", p.hooks.on_preemptive, &queue, t)) ok = false;
+    }
   });
   return ok;
 }
@@ -542,7 +555,7 @@ bool Session::preemptive(const Queue& queue, const Task& task) {
 void Session::preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                           uint8_t* selected) {
   select_victims(tiers_, Flag::Preemptable, &scoria_hooks::on_preemptable, Answer::Preemptable,
-                 preemptor, candidates, selected);
+                 &preemptor, candidates, selected);
   // Volcano's preempt action sets pod_preemption_victims after each ask and
   // counts an attempt where the victims let it try; here, where there are any.
   if (action_ == "preempt") {
@@ -565,7 +578,13 @@ void Session::count_eviction_transaction() {
 void Session::reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
                           uint8_t* selected) {
   select_victims(tiers_, Flag::Reclaimable, &scoria_hooks::on_reclaimable, Answer::Reclaimable,
-                 reclaimer, candidates, selected);
+                 &reclaimer, candidates, selected);
+}
+
+void Session::evictable(const scoria_eviction_context& ctx, std::span<const Task* const> candidates,
+                        uint8_t* selected) {
+  select_victims(tiers_, std::nullopt, &scoria_hooks::on_evictable, Answer::Evictable, &ctx,
+                 candidates, selected);
 }
 
 void Session::victim_tasks(std::span<const Task* const> tasks, uint8_t* selected) {

@@ -48,55 +48,6 @@ constexpr std::chrono::seconds kDefaultInterval{300};
 constexpr std::array<size_t, 2> kDims = {SCORIA_DIM_CPU, SCORIA_DIM_MEMORY};
 constexpr std::array<std::string_view, 2> kNames = {"cpu", "memory"};
 
-// Go's time.ParseDuration, as the host reads a duration argument: decimal
-// numbers, each with an optional fraction and a unit (ns, us (also written
-// with a micro sign), ms, s, m, h), as "1h30m" or "1.5s"; a leading sign;
-// "0" alone.
-std::optional<std::chrono::nanoseconds> parse_duration(std::string_view s) {
-  static constexpr std::pair<std::string_view, double> kUnits[] = {
-      {"ns", 1.0}, {"us", 1e3}, {"\u00b5s", 1e3}, {"\u03bcs", 1e3},
-      {"ms", 1e6}, {"s", 1e9},  {"m", 60e9},      {"h", 3600e9}};
-  bool negative = false;
-  if (!s.empty() && (s.front() == '-' || s.front() == '+')) {
-    negative = s.front() == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return std::chrono::nanoseconds(0);
-  if (s.empty()) return std::nullopt;
-  double total = 0;
-  while (!s.empty()) {
-    size_t digits = 0;
-    while (digits < s.size() && ((s[digits] >= '0' && s[digits] <= '9') || s[digits] == '.'))
-      ++digits;
-    const std::string_view number = s.substr(0, digits);
-    if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1)
-      return std::nullopt;
-    double value = 0, scale = 1;
-    bool fraction = false;
-    for (const char c : number) {
-      if (c == '.') {
-        fraction = true;
-        continue;
-      }
-      if (fraction) scale /= 10;
-      value = fraction ? value + (c - '0') * scale : value * 10 + (c - '0');
-    }
-    s.remove_prefix(digits);
-    double unit = 0;
-    size_t unit_size = 0;
-    for (const auto& [name, factor] : kUnits)
-      if (s.starts_with(name) && name.size() > unit_size) {
-        unit = factor;
-        unit_size = name.size();
-      }
-    if (unit_size == 0) return std::nullopt;
-    s.remove_prefix(unit_size);
-    total += value * unit;
-    if (total > 9.2e18) return std::nullopt;
-  }
-  return std::chrono::nanoseconds(static_cast<int64_t>(negative ? -total : total));
-}
-
 // Every argument Volcano's rescheduling reads, with its defaults, and the two
 // selectors its design document shows (which its code does not read).
 constexpr scoria_arg_spec kArgs[] = {

@@ -119,6 +119,13 @@ TEST(AbiLayout, AffinityKindValues) {
   EXPECT_ENUM(SCORIA_AFFINITY_PREFERRED, 2);
 }
 
+TEST(AbiLayout, EvictionKindValues) {
+  EXPECT_ENUM(SCORIA_EVICTION_GANG_PREEMPT, 1);
+  EXPECT_ENUM(SCORIA_EVICTION_GANG_RECLAIM, 2);
+  EXPECT_ENUM(SCORIA_EVICTION_TASK_PREEMPT, 3);
+  EXPECT_ENUM(SCORIA_EVICTION_TASK_RECLAIM, 4);
+}
+
 // A plugin in C and a host in C++ must see the same structs.
 TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
 #define EXPECT_SAME_SIZE(type) EXPECT_EQ(scoria_abi_c_sizeof(#type), sizeof(type)) << #type
@@ -145,6 +152,8 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_entry_fn);
   EXPECT_SAME_SIZE(scoria_arg_spec);
   EXPECT_SAME_SIZE(scoria_arg_type);
+  EXPECT_SAME_SIZE(scoria_eviction_kind);
+  EXPECT_SAME_SIZE(scoria_eviction_context);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -161,6 +170,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
     {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
     {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},  // 1.2
+    {192, 176, 96, 80, 216, 712, 96, 40, 48, 48},  // 1.3
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -245,6 +255,8 @@ TEST(AbiLayout, OffsetsOfTaskInfo) {
   EXPECT_OFFSET(scoria_task_info, features, 160);
   EXPECT_OFFSET(scoria_task_info, scheduling_gated, 164);
   EXPECT_OFFSET(scoria_task_info, nominated_node, 168);
+  // 1.3
+  EXPECT_OFFSET(scoria_task_info, scheduled_ms, 184);
 }
 
 TEST(AbiLayout, OffsetsOfJobInfo) {
@@ -353,6 +365,9 @@ TEST(AbiLayout, OffsetsOfHooks) {
   EXPECT_OFFSET(scoria_hooks, on_deallocate, 184);
   // 1.1
   EXPECT_OFFSET(scoria_hooks, on_preemptive, 192);
+  // 1.3
+  EXPECT_OFFSET(scoria_hooks, on_evictable, 200);
+  EXPECT_OFFSET(scoria_hooks, on_preemptive_tasks, 208);
 }
 
 TEST(AbiLayout, OffsetsOfHostApi) {
@@ -445,6 +460,21 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, namespace_label_count, 656);
   EXPECT_OFFSET(scoria_host_api, namespace_label_at, 664);
   EXPECT_OFFSET(scoria_host_api, namespace_label, 672);
+  // 1.3
+  EXPECT_OFFSET(scoria_host_api, session_now_ms, 680);
+  EXPECT_OFFSET(scoria_host_api, node_annotation, 688);
+  EXPECT_OFFSET(scoria_host_api, session_evictable, 696);
+  EXPECT_OFFSET(scoria_host_api, session_preemptive_tasks, 704);
+}
+
+// Born in 1.3: its whole layout is pinned.
+TEST(AbiLayout, EvictionContextLayout) {
+  EXPECT_EQ(sizeof(scoria_eviction_context), 40u);
+  EXPECT_OFFSET(scoria_eviction_context, struct_size, 0);
+  EXPECT_OFFSET(scoria_eviction_context, kind, 4);
+  EXPECT_OFFSET(scoria_eviction_context, job, 8);
+  EXPECT_OFFSET(scoria_eviction_context, task, 16);
+  EXPECT_OFFSET(scoria_eviction_context, domain, 24);
 }
 
 TEST(AbiLayout, OffsetsOfDescriptor) {

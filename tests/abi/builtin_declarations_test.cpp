@@ -33,9 +33,9 @@ using scoria::plugin::PluginRegistry;
 
 const std::vector<std::string> kActions = {"allocate", "backfill", "enqueue",
                                            "preempt",  "reclaim",  "shuffle"};
-const std::vector<std::string> kPlugins = {"binpack",  "capacity",   "conformance", "drf",
-                                           "gang",     "nodeorder",  "overcommit",  "predicates",
-                                           "priority", "proportion", "rescheduling"};
+const std::vector<std::string> kPlugins = {
+    "binpack",    "capacity",   "cdp",      "conformance", "drf",          "gang", "nodeorder",
+    "overcommit", "predicates", "priority", "proportion",  "rescheduling", "sla"};
 
 const fs::path kEveryArgument = fs::path(SCORIA_VOLCANO_CONFIGS) / "every-argument.yaml";
 

@@ -43,6 +43,8 @@ size_t scoria_abi_c_sizeof(const char* type) {
       {"scoria_entry_fn", sizeof(scoria_entry_fn)},
       {"scoria_arg_spec", sizeof(scoria_arg_spec)},
       {"scoria_arg_type", sizeof(scoria_arg_type)},
+      {"scoria_eviction_kind", sizeof(scoria_eviction_kind)},
+      {"scoria_eviction_context", sizeof(scoria_eviction_context)},
   };
   size_t i;
   for (i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 2
+#define SCORIA_ABI_VERSION_MINOR 3
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -266,6 +266,11 @@ typedef struct scoria_task_info {
   int32_t scheduling_gated; /**< 1 if spec.schedulingGates is not empty: the
                                  pod must not be scheduled yet */
   scoria_str nominated_node; /**< status.nominatedNodeName; empty if unset */
+  /* --- since 1.3 --------------------------------------------------------- */
+  int64_t scheduled_ms;    /**< when the pod was bound: lastTransitionTime of
+                                its PodScheduled=True condition, ms since the
+                                epoch; 0 if it has none. Compare it with
+                                session_now_ms, not with a clock of your own */
 } scoria_task_info;
 
 /** scoria_task_info.features (1.1): required podAffinity terms. */
@@ -382,6 +387,31 @@ typedef enum scoria_affinity_kind {
   SCORIA_AFFINITY_PREFERRED = 2
 } scoria_affinity_kind;
 
+/** What an eviction is for (1.3; Volcano's EvictionKind). */
+typedef enum scoria_eviction_kind {
+  SCORIA_EVICTION_GANG_PREEMPT = 1, /**< gangpreempt: room for a whole gang
+                                         within its queue, by priority */
+  SCORIA_EVICTION_GANG_RECLAIM = 2, /**< gangreclaim: room for a whole gang,
+                                         taken from other queues */
+  SCORIA_EVICTION_TASK_PREEMPT = 3, /**< task-level preemption */
+  SCORIA_EVICTION_TASK_RECLAIM = 4  /**< task-level reclaim */
+} scoria_eviction_kind;
+
+/**
+ * Who asks for an eviction, as on_evictable and session_evictable see it
+ * (1.3; Volcano's EvictionContext). Owned by whoever calls; valid during
+ * the call. The caller sets struct_size.
+ */
+typedef struct scoria_eviction_context {
+  uint32_t struct_size;
+  uint32_t kind;           /**< scoria_eviction_kind */
+  const scoria_job* job;   /**< the job that wants room */
+  const scoria_task* task; /**< the task that wants room, for the task kinds;
+                                NULL for the gang kinds (use job) */
+  scoria_str domain;       /**< the topology domain (HyperNode) the victims
+                                are sought in; empty for the whole cluster */
+} scoria_eviction_context;
+
 /* ------------------------------------------------------------------------ */
 /* Hooks a plugin registers (Volcano's ssn.AddXxxFn)                          */
 /* ------------------------------------------------------------------------ */
@@ -402,9 +432,9 @@ typedef enum scoria_affinity_kind {
  *                   ends the walk; all abstain means yes;
  *   job_starving    the first tier with a registered hook decides (all of
  *                   that tier must say yes); none registered means no;
- *   preemptable, reclaimable            within a tier the permitted sets are
- *                   intersected; the first tier that decides wins; an empty
- *                   permitted set means no victims;
+ *   preemptable, reclaimable, evictable within a tier the permitted sets
+ *                   are intersected; the first tier that decides wins; an
+ *                   empty permitted set means no victims;
  *   victim_tasks    union within the first tier that selects any.
  * A hook's enable flag in the config (enableJobOrder, ...) turns it off
  * for that plugin alone.
@@ -529,6 +559,28 @@ typedef struct scoria_hooks {
       answer whether the queue would stay within its share). Every plugin
       must agree. */
   int (*on_preemptive)(void* user_data, const scoria_queue* queue, const scoria_task* task);
+
+  /* --- since 1.3 --------------------------------------------------------- */
+
+  /**
+   * Evictable (Volcano's UnifiedEvictableFn): which of `candidates` may be
+   * evicted for the eviction `ctx` describes (who asks, and whether for a
+   * whole gang or for one task)? As on_preemptable: set selected[i] = 1 for
+   * each permitted candidate (host-owned array of `count`, zeroed) and
+   * return SCORIA_VOTE_PERMIT, or SCORIA_VOTE_ABSTAIN to stay out. The gang
+   * actions (gangpreempt, gangreclaim) ask through session_evictable; no
+   * enable flag of the config turns this hook off.
+   */
+  scoria_vote (*on_evictable)(void* user_data, const scoria_eviction_context* ctx,
+                              const scoria_task* const* candidates, size_t count,
+                              uint8_t* selected);
+  /** Preemptive for several tasks at once: 1 if `queue` may reclaim from
+      other queues so that all `count` tasks can run together (Volcano's
+      PreemptiveFn over a job's pending tasks; the gangreclaim action asks
+      it). A plugin that registers only on_preemptive is asked task by task
+      and must agree for each. Every plugin must agree. */
+  int (*on_preemptive_tasks)(void* user_data, const scoria_queue* queue,
+                             const scoria_task* const* tasks, size_t count);
 } scoria_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -815,6 +867,36 @@ typedef struct scoria_host_api {
       is absent. */
   scoria_code (*namespace_label)(const scoria_session* ssn, scoria_str ns, scoria_str key,
                                  scoria_str* value);
+
+  /* --- since 1.3 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /**
+   * The session's clock, in milliseconds since the Unix epoch: the wall
+   * clock when the session opened under `scoria serve`; under `scoria
+   * simulate`, the simulated time of this session (--now for the first, one
+   * schedule_period more for each next). The same value for the whole
+   * session. A plugin that judges time (waiting times, cooldowns, time
+   * windows) reads this rather than its own clock, so that a simulated run
+   * decides as a live one would at that time.
+   */
+  int64_t (*session_now_ms)(const scoria_session* ssn);
+  /** A Node annotation (for example one a metrics adapter writes):
+      SCORIA_OK with *value (host-owned, valid for the session), or
+      SCORIA_NOT_FOUND when the node has no such annotation. */
+  scoria_code (*node_annotation)(const scoria_node* node, scoria_str key,
+                                 scoria_str* value);
+  /** Evictable over all plugins (on_evictable; dispatched as preemptable
+      is): selected[i] = 1 for each of `candidates` that may be evicted for
+      `ctx` (host-owned or caller-owned array of `count`, written by the
+      host). No plugin answering means no victims. */
+  void (*session_evictable)(scoria_session* ssn, const scoria_eviction_context* ctx,
+                            const scoria_task* const* candidates, size_t count,
+                            uint8_t* selected);
+  /** Preemptive over all plugins for `count` tasks together
+      (on_preemptive_tasks, else on_preemptive per task): 1 if `queue` may
+      reclaim from other queues for all of them. */
+  int (*session_preemptive_tasks)(scoria_session* ssn, const scoria_queue* queue,
+                                  const scoria_task* const* tasks, size_t count);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -3,7 +3,8 @@
 // Compiled into each plugin; nothing here crosses the ABI boundary. It offers
 // string_view conversions, info getters that return values, resource
 // comparisons with Volcano's tolerance, log_line for lazily formatted log
-// lines, create_instance / destroy_instance for the descriptor's lifecycle
+// lines, parse_go_duration (duration.hpp) for Volcano's duration spelling,
+// create_instance / destroy_instance for the descriptor's lifecycle
 // callbacks, guarded to keep exceptions from unwinding into the host, and
 // SCORIA_DEFINE_PLUGIN, which writes the exported entry function for a
 // descriptor.
@@ -14,12 +15,15 @@
 #define SCORIA_SCORIA_HPP
 
 #if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 202002L
-#error "scoria.hpp needs C++20 (-std=c++20, or CMake's cxx_std_20); from C or older C++, include scoria/scoria.h alone"
+#error \
+    "scoria.hpp needs C++20 (-std=c++20, or CMake's cxx_std_20); from C or older C++, include scoria/scoria.h alone"
 #else  // the rest only under C++20, so that the #error above is the one message
 
 #include <scoria/scoria.h>
+#include <scoria/duration.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <concepts>
 #include <cstdio>
@@ -98,8 +102,8 @@ void append(std::string& out, Float x) {
 // What guarded runs: something callable without arguments that returns
 // nothing or a scoria_code (never a value that would be dropped unseen).
 template <class F>
-concept GuardedBody = std::invocable<F> &&
-    (std::is_void_v<std::invoke_result_t<F>> || std::same_as<std::invoke_result_t<F>, scoria_code>);
+concept GuardedBody = std::invocable<F> &&(std::is_void_v<std::invoke_result_t<F> > ||
+                                           std::same_as<std::invoke_result_t<F>, scoria_code>);
 
 }  // namespace detail
 
@@ -181,6 +185,23 @@ inline std::optional<std::string> arg_string(const scoria_args* a, std::string_v
   scoria_str v{};
   if (api().args_get_string(a, str(key), &v) != SCORIA_OK) return std::nullopt;
   return std::string(view(v));
+}
+
+/// A duration argument (SCORIA_ARG_DURATION, Go's spelling); nullopt when
+/// the config leaves it out and it has no default.
+inline std::optional<std::chrono::nanoseconds> arg_duration(const scoria_args* a,
+                                                            std::string_view key) {
+  const std::optional<std::string> text = arg_string(a, key);
+  return text ? parse_go_duration(*text) : std::nullopt;
+}
+
+/// The session's clock in ms since the epoch (session_now_ms, ABI 1.3); on
+/// an older host, the wall clock, which is what that host's sessions ran at.
+inline int64_t now_ms(const scoria_session* ssn) {
+  if (SCORIA_HOST_HAS(&api(), session_now_ms)) return api().session_now_ms(ssn);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 // --- declared arguments (ABI 1.2) -----------------------------------------------
@@ -389,7 +410,7 @@ void destroy_instance(void* instance) noexcept {
 template <detail::GuardedBody F>
 scoria_code guarded(F&& f) noexcept {
   try {
-    if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+    if constexpr (std::is_void_v<std::invoke_result_t<F> >) {
       std::forward<F>(f)();
       return SCORIA_OK;
     } else {

@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 2;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 3;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -321,6 +321,12 @@ pub struct scoria_task_info {
     pub scheduling_gated: i32,
     /// status.nominatedNodeName; empty if unset
     pub nominated_node: scoria_str,
+    // --- since 1.3 ---------------------------------------------------------
+    /// when the pod was bound: lastTransitionTime of
+    /// its PodScheduled=True condition, ms since the
+    /// epoch; 0 if it has none. Compare it with
+    /// session_now_ms, not with a clock of your own
+    pub scheduled_ms: i64,
 }
 
 impl Default for scoria_task_info {
@@ -630,6 +636,59 @@ pub type scoria_affinity_kind = c_uint;
 pub const SCORIA_AFFINITY_REQUIRED: scoria_affinity_kind = 1;
 pub const SCORIA_AFFINITY_PREFERRED: scoria_affinity_kind = 2;
 
+/// What an eviction is for (1.3; Volcano's EvictionKind).
+pub type scoria_eviction_kind = c_uint;
+/// gangpreempt: room for a whole gang
+/// within its queue, by priority
+pub const SCORIA_EVICTION_GANG_PREEMPT: scoria_eviction_kind = 1;
+/// gangreclaim: room for a whole gang,
+/// taken from other queues
+pub const SCORIA_EVICTION_GANG_RECLAIM: scoria_eviction_kind = 2;
+/// task-level preemption
+pub const SCORIA_EVICTION_TASK_PREEMPT: scoria_eviction_kind = 3;
+/// task-level reclaim
+pub const SCORIA_EVICTION_TASK_RECLAIM: scoria_eviction_kind = 4;
+
+/// Who asks for an eviction, as on_evictable and session_evictable see it
+/// (1.3; Volcano's EvictionContext). Owned by whoever calls; valid during
+/// the call. The caller sets struct_size.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_eviction_context {
+    pub struct_size: u32,
+    /// scoria_eviction_kind
+    pub kind: u32,
+    /// the job that wants room
+    pub job: *const scoria_job,
+    /// the task that wants room, for the task kinds;
+    /// NULL for the gang kinds (use job)
+    pub task: *const scoria_task,
+    /// the topology domain (HyperNode) the victims
+    /// are sought in; empty for the whole cluster
+    pub domain: scoria_str,
+}
+
+impl Default for scoria_eviction_context {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_eviction_context {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
 // Hooks a plugin registers (Volcano's ssn.AddXxxFn)
 
 /// Filled by a plugin in on_session_open. The host zeroes it and sets
@@ -647,9 +706,9 @@ pub const SCORIA_AFFINITY_PREFERRED: scoria_affinity_kind = 2;
 ///                   ends the walk; all abstain means yes;
 ///   job_starving    the first tier with a registered hook decides (all of
 ///                   that tier must say yes); none registered means no;
-///   preemptable, reclaimable            within a tier the permitted sets are
-///                   intersected; the first tier that decides wins; an empty
-///                   permitted set means no victims;
+///   preemptable, reclaimable, evictable within a tier the permitted sets
+///                   are intersected; the first tier that decides wins; an
+///                   empty permitted set means no victims;
 ///   victim_tasks    union within the first tier that selects any.
 /// A hook's enable flag in the config (enableJobOrder, ...) turns it off
 /// for that plugin alone.
@@ -881,6 +940,36 @@ pub struct scoria_hooks {
             user_data: *mut c_void,
             queue: *const scoria_queue,
             task: *const scoria_task,
+        ) -> c_int,
+    >,
+    // --- since 1.3 ---------------------------------------------------------
+    /// Evictable (Volcano's UnifiedEvictableFn): which of `candidates` may be
+    /// evicted for the eviction `ctx` describes (who asks, and whether for a
+    /// whole gang or for one task)? As on_preemptable: set selected[i] = 1 for
+    /// each permitted candidate (host-owned array of `count`, zeroed) and
+    /// return SCORIA_VOTE_PERMIT, or SCORIA_VOTE_ABSTAIN to stay out. The gang
+    /// actions (gangpreempt, gangreclaim) ask through session_evictable; no
+    /// enable flag of the config turns this hook off.
+    pub on_evictable: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            ctx: *const scoria_eviction_context,
+            candidates: *const *const scoria_task,
+            count: usize,
+            selected: *mut u8,
+        ) -> scoria_vote,
+    >,
+    /// Preemptive for several tasks at once: 1 if `queue` may reclaim from
+    /// other queues so that all `count` tasks can run together (Volcano's
+    /// PreemptiveFn over a job's pending tasks; the gangreclaim action asks
+    /// it). A plugin that registers only on_preemptive is asked task by task
+    /// and must agree for each. Every plugin must agree.
+    pub on_preemptive_tasks: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            queue: *const scoria_queue,
+            tasks: *const *const scoria_task,
+            count: usize,
         ) -> c_int,
     >,
 }
@@ -1503,6 +1592,49 @@ pub struct scoria_host_api {
             key: scoria_str,
             value: *mut scoria_str,
         ) -> scoria_code,
+    >,
+    // --- since 1.3 (check SCORIA_HOST_HAS before calling) ---------------------
+    /// The session's clock, in milliseconds since the Unix epoch: the wall
+    /// clock when the session opened under `scoria serve`; under `scoria
+    /// simulate`, the simulated time of this session (--now for the first, one
+    /// schedule_period more for each next). The same value for the whole
+    /// session. A plugin that judges time (waiting times, cooldowns, time
+    /// windows) reads this rather than its own clock, so that a simulated run
+    /// decides as a live one would at that time.
+    pub session_now_ms: Option<unsafe extern "C" fn(ssn: *const scoria_session) -> i64>,
+    /// A Node annotation (for example one a metrics adapter writes):
+    /// SCORIA_OK with *value (host-owned, valid for the session), or
+    /// SCORIA_NOT_FOUND when the node has no such annotation.
+    pub node_annotation: Option<
+        unsafe extern "C" fn(
+            node: *const scoria_node,
+            key: scoria_str,
+            value: *mut scoria_str,
+        ) -> scoria_code,
+    >,
+    /// Evictable over all plugins (on_evictable; dispatched as preemptable
+    /// is): selected[i] = 1 for each of `candidates` that may be evicted for
+    /// `ctx` (host-owned or caller-owned array of `count`, written by the
+    /// host). No plugin answering means no victims.
+    pub session_evictable: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            ctx: *const scoria_eviction_context,
+            candidates: *const *const scoria_task,
+            count: usize,
+            selected: *mut u8,
+        ),
+    >,
+    /// Preemptive over all plugins for `count` tasks together
+    /// (on_preemptive_tasks, else on_preemptive per task): 1 if `queue` may
+    /// reclaim from other queues for all of them.
+    pub session_preemptive_tasks: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            queue: *const scoria_queue,
+            tasks: *const *const scoria_task,
+            count: usize,
+        ) -> c_int,
     >,
 }
 

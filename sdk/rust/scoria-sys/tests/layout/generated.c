@@ -111,6 +111,7 @@ int main(void) {
   FIELD(scoria_task_info, features);
   FIELD(scoria_task_info, scheduling_gated);
   FIELD(scoria_task_info, nominated_node);
+  FIELD(scoria_task_info, scheduled_ms);
   INT(SCORIA_TASK_FEATURE_POD_AFFINITY);
   INT(SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY);
   INT(SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY);
@@ -185,6 +186,17 @@ int main(void) {
   ENUM(scoria_affinity_kind);
   INT(SCORIA_AFFINITY_REQUIRED);
   INT(SCORIA_AFFINITY_PREFERRED);
+  ENUM(scoria_eviction_kind);
+  INT(SCORIA_EVICTION_GANG_PREEMPT);
+  INT(SCORIA_EVICTION_GANG_RECLAIM);
+  INT(SCORIA_EVICTION_TASK_PREEMPT);
+  INT(SCORIA_EVICTION_TASK_RECLAIM);
+  STRUCT(scoria_eviction_context);
+  FIELD(scoria_eviction_context, struct_size);
+  FIELD(scoria_eviction_context, kind);
+  FIELD(scoria_eviction_context, job);
+  FIELD(scoria_eviction_context, task);
+  FIELD(scoria_eviction_context, domain);
   STRUCT(scoria_hooks);
   FIELD(scoria_hooks, struct_size);
   FIELD(scoria_hooks, reserved0);
@@ -212,6 +224,8 @@ int main(void) {
   FIELD(scoria_hooks, on_allocate);
   FIELD(scoria_hooks, on_deallocate);
   FIELD(scoria_hooks, on_preemptive);
+  FIELD(scoria_hooks, on_evictable);
+  FIELD(scoria_hooks, on_preemptive_tasks);
   STRUCT(scoria_host_api);
   FIELD(scoria_host_api, struct_size);
   FIELD(scoria_host_api, abi_major);
@@ -300,6 +314,10 @@ int main(void) {
   FIELD(scoria_host_api, namespace_label_count);
   FIELD(scoria_host_api, namespace_label_at);
   FIELD(scoria_host_api, namespace_label);
+  FIELD(scoria_host_api, session_now_ms);
+  FIELD(scoria_host_api, node_annotation);
+  FIELD(scoria_host_api, session_evictable);
+  FIELD(scoria_host_api, session_preemptive_tasks);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -91,6 +91,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_task_info, features);
     field_line!(out, scoria_task_info, scheduling_gated);
     field_line!(out, scoria_task_info, nominated_node);
+    field_line!(out, scoria_task_info, scheduled_ms);
     int_line!(out, SCORIA_TASK_FEATURE_POD_AFFINITY);
     int_line!(out, SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY);
     int_line!(out, SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY);
@@ -165,6 +166,17 @@ fn rust_layout(out: &mut Vec<String>) {
     enum_line!(out, scoria_affinity_kind);
     int_line!(out, SCORIA_AFFINITY_REQUIRED);
     int_line!(out, SCORIA_AFFINITY_PREFERRED);
+    enum_line!(out, scoria_eviction_kind);
+    int_line!(out, SCORIA_EVICTION_GANG_PREEMPT);
+    int_line!(out, SCORIA_EVICTION_GANG_RECLAIM);
+    int_line!(out, SCORIA_EVICTION_TASK_PREEMPT);
+    int_line!(out, SCORIA_EVICTION_TASK_RECLAIM);
+    struct_line!(out, scoria_eviction_context);
+    field_line!(out, scoria_eviction_context, struct_size);
+    field_line!(out, scoria_eviction_context, kind);
+    field_line!(out, scoria_eviction_context, job);
+    field_line!(out, scoria_eviction_context, task);
+    field_line!(out, scoria_eviction_context, domain);
     struct_line!(out, scoria_hooks);
     field_line!(out, scoria_hooks, struct_size);
     field_line!(out, scoria_hooks, reserved0);
@@ -192,6 +204,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_hooks, on_allocate);
     field_line!(out, scoria_hooks, on_deallocate);
     field_line!(out, scoria_hooks, on_preemptive);
+    field_line!(out, scoria_hooks, on_evictable);
+    field_line!(out, scoria_hooks, on_preemptive_tasks);
     struct_line!(out, scoria_host_api);
     field_line!(out, scoria_host_api, struct_size);
     field_line!(out, scoria_host_api, abi_major);
@@ -280,6 +294,10 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, namespace_label_count);
     field_line!(out, scoria_host_api, namespace_label_at);
     field_line!(out, scoria_host_api, namespace_label);
+    field_line!(out, scoria_host_api, session_now_ms);
+    field_line!(out, scoria_host_api, node_annotation);
+    field_line!(out, scoria_host_api, session_evictable);
+    field_line!(out, scoria_host_api, session_preemptive_tasks);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);

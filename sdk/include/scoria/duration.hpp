@@ -1,15 +1,32 @@
-#include "model/go_duration.h"
+// duration.hpp — Go's duration spelling, for plugins and the host alike.
+//
+// Volcano's arguments and annotations write durations as Go's
+// time.ParseDuration reads them ("500ms", "1.5s", "1h30m"): the host checks
+// a declared SCORIA_ARG_DURATION argument with this function, and a plugin
+// reading a duration from an annotation (sla-waiting-time, cooldown-time)
+// parses it with the same one, so both sides agree on every spelling.
+//
+// Header-only, C++20, no plugin state: include it alone or through
+// scoria.hpp.
+#ifndef SCORIA_DURATION_HPP
+#define SCORIA_DURATION_HPP
 
 #include <algorithm>
-#include <cctype>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
 #include <utility>
 
-namespace scoria::model {
+namespace scoria {
 
-std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text) {
-  // Go's time.ParseDuration: a sequence of decimal numbers, each with an
-  // optional fraction and a unit (ns, us, µs, ms, s, m, h), as "1h30m" or
-  // "1.5s"; a leading sign; "0" alone. Bounded by int64 nanoseconds.
+/// A duration in Go's spelling: a sequence of decimal numbers, each with an
+/// optional fraction and a unit (ns, us, µs, ms, s, m, h), as "1h30m" or
+/// "1.5s"; a leading sign; "0" alone. nullopt if `text` is not one or does
+/// not fit int64 nanoseconds. Negative durations parse: a caller that wants
+/// a positive one says so itself.
+inline std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text) {
   static constexpr std::pair<std::string_view, double> kUnits[] = {
       {"ns", 1.0}, {"us", 1e3}, {"\u00b5s", 1e3}, {"\u03bcs", 1e3},
       {"ms", 1e6}, {"s", 1e9},  {"m", 60e9},      {"h", 3600e9}};
@@ -25,14 +42,14 @@ std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text)
   while (!rest.empty()) {
     size_t digits = 0;
     while (digits < rest.size() &&
-           (std::isdigit(static_cast<unsigned char>(rest[digits])) || rest[digits] == '.'))
+           ((rest[digits] >= '0' && rest[digits] <= '9') || rest[digits] == '.'))
       ++digits;
     const std::string_view number = rest.substr(0, digits);
     if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1)
       return std::nullopt;
     double value = 0, scale = 1;
     bool fraction = false;
-    for (char c : number) {
+    for (const char c : number) {
       if (c == '.') {
         fraction = true;
         continue;
@@ -56,4 +73,6 @@ std::optional<std::chrono::nanoseconds> parse_go_duration(std::string_view text)
   return std::chrono::nanoseconds(static_cast<int64_t>(negative ? -total : total));
 }
 
-}  // namespace scoria::model
+}  // namespace scoria
+
+#endif  // SCORIA_DURATION_HPP
