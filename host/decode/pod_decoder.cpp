@@ -164,7 +164,7 @@ model::Pod decode_pod(const ObjectFields& f) {
     pod.group_name = g->second;
 
   // volcano.sh/preemptable and volcano.sh/task-spec: annotation, else label.
-  pod.preemptable = read_preemptable(r, pod.annotations, pod.labels, f.meta_path);
+  pod.preemptable = read_preemptable(r, pod.annotations, pod.labels, f.meta_path, true);
   for (const auto* m : {&pod.annotations, &pod.labels}) {
     auto it = m->find(std::string(kTaskSpecKey));
     if (it != m->end() && !it->second.empty()) {

@@ -23,8 +23,8 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::PodGroup g;
   g.annotations = r.string_map(f.meta, "annotations", f.meta_path);
-  g.preemptable =
-      read_preemptable(r, g.annotations, r.string_map(f.meta, "labels", f.meta_path), f.meta_path);
+  g.preemptable = read_preemptable(r, g.annotations, r.string_map(f.meta, "labels", f.meta_path),
+                                   f.meta_path, false);
   g.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
   g.uid = r.text_field(f.meta, "uid", f.meta_path);
   const FieldPath spec_path = f.root.field("spec");

@@ -120,8 +120,8 @@ model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPat
 }
 
 bool read_preemptable(const FieldReader& r, const std::map<std::string, std::string>& annotations,
-                      const std::map<std::string, std::string>& labels,
-                      const FieldPath& meta_path) {
+                      const std::map<std::string, std::string>& labels, const FieldPath& meta_path,
+                      bool absent) {
   for (std::string_view where : {"annotations", "labels"}) {
     const auto& m = where == "annotations" ? annotations : labels;
     auto it = m.find(std::string(kPreemptableKey));
@@ -133,7 +133,7 @@ bool read_preemptable(const FieldReader& r, const std::map<std::string, std::str
     }
     return *b;
   }
-  return true;
+  return absent;
 }
 
 }  // namespace scoria::decode

@@ -15,8 +15,10 @@ model::NodeSelectorTerm selector_term(const FieldReader& r, const Json& m, const
 model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPath& at);
 
 /// volcano.sh/preemptable, as Volcano reads it for pods and PodGroups: the
-/// annotation, else the label (Go's strconv.ParseBool); true when neither.
+/// annotation, else the label (Go's strconv.ParseBool); `absent` when
+/// neither (Volcano: true for a pod, false for a PodGroup).
 bool read_preemptable(const FieldReader& r, const std::map<std::string, std::string>& annotations,
-                      const std::map<std::string, std::string>& labels, const FieldPath& meta_path);
+                      const std::map<std::string, std::string>& labels, const FieldPath& meta_path,
+                      bool absent);
 
 }  // namespace scoria::decode

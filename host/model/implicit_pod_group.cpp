@@ -15,7 +15,9 @@ PodGroup implicit_pod_group(const Pod& p, std::string name) {
   const auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
   g.queue = q != p.annotations.end() ? q->second : std::string("default");
   g.priority_class_name = p.priority_class_name;
-  g.preemptable = p.preemptable;
+  // Volcano's controller copies the pod's volcano.sh/preemptable annotation
+  // onto the group it makes; unset, the group is not preemptable.
+  g.preemptable = p.preemptable && p.annotations.contains("volcano.sh/preemptable");
   g.creation_ms = p.creation_ms;
   g.min_resources = p.init_requests;
   max_into(g.min_resources, p.requests);

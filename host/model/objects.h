@@ -142,8 +142,10 @@ struct PodGroup {
   std::string queue = "default";
   std::string priority_class_name;
   PodGroupPhase phase = PodGroupPhase::Pending;
-  bool preemptable = true;  // volcano.sh/preemptable (annotation, else label)
-  bool implicit = false;    // made up for a pod without a group
+  // volcano.sh/preemptable (annotation, else label); false when unset, as
+  // Volcano's JobInfo reads a PodGroup.
+  bool preemptable = false;
+  bool implicit = false;  // made up for a pod without a group
   int64_t creation_ms = 0;
   std::string uid;  // metadata.uid (events name it)
   // status.conditions: the message of Unschedulable=True, as the scheduler

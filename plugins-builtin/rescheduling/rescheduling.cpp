@@ -40,7 +40,6 @@ namespace {
 
 using scoria::api;
 using scoria::log_line;
-using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kLowNodeUtilization = "lowNodeUtilization";
 constexpr std::chrono::seconds kDefaultInterval{300};
@@ -77,7 +76,7 @@ struct Rescheduling {
     // The host has checked it is a duration of at least 0 and passes the
     // default (5m) when the config leaves it out.
     if (const auto text = scoria::arg_string(args, "interval"))
-      interval = parse_duration(*text).value_or(interval);
+      interval = scoria::parse_go_duration(*text).value_or(interval);
     // strategies.<i>.name; without any, lowNodeUtilization with defaults.
     bool named = false;
     for (int i = 0;; ++i) {
@@ -104,8 +103,8 @@ struct Rescheduling {
   bool low_node_utilization = false;
   std::array<double, 2> low = {100, 100};     // thresholds, percent
   std::array<double, 2> target = {100, 100};  // targetThresholds, percent
-  std::optional<Clock::time_point> last_run;
-  const scoria_session* ssn = nullptr;  // per session
+  std::optional<int64_t> last_run_ms;         // the session clock when the strategies last ran
+  const scoria_session* ssn = nullptr;        // per session
 };
 
 struct NodeUse {
@@ -198,13 +197,15 @@ void victims(void* user_data, const scoria_task* const* tasks, size_t count, uin
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
   return scoria::guarded([&] {
     auto& self = *static_cast<Rescheduling*>(instance);
-    const Clock::time_point now = Clock::now();
-    if (self.last_run && now - *self.last_run < self.interval) {
+    // The session's clock, so that a simulated run spaces the strategies
+    // as a live one would.
+    const int64_t now = scoria::now_ms(ssn);
+    if (self.last_run_ms && std::chrono::milliseconds(now - *self.last_run_ms) < self.interval) {
       log_line(SCORIA_LOG_V3, "not yet time to run the rescheduling strategies");
       return;
     }
     if (!self.low_node_utilization) return;
-    self.last_run = now;
+    self.last_run_ms = now;
     self.ssn = ssn;
     hooks->user_data = &self;
     hooks->on_victim_tasks = victims;

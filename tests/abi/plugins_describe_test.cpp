@@ -1,6 +1,8 @@
 // `scoria plugins --describe NAME`: what a plugin takes, as a table and as
 // JSON; what a plugin built before declared arguments is told; the listing's
 // description column.
+#include <scoria/scoria.h>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +13,10 @@
 #include "cli/commands.h"
 
 namespace {
+
+// The ABI the fixture was built for: this SDK's.
+const std::string kAbi =
+    std::to_string(SCORIA_ABI_VERSION_MAJOR) + "." + std::to_string(SCORIA_ABI_VERSION_MINOR);
 
 struct Output {
   int status;
@@ -33,9 +39,9 @@ Output plugins(std::vector<std::string_view> args) {
 TEST(PluginsDescribe, TableListsEveryArgumentWithTypeDefaultFormAndHelp) {
   const Output r = plugins({"--describe", "declares_args"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(
-      r.out.starts_with("declares_args (plugin 1.0.0, ABI 1.2)\n"
-                        "  ABI fixture: declares one argument of every type\n"))
+  EXPECT_TRUE(r.out.starts_with("declares_args (plugin 1.0.0, ABI " + kAbi +
+                                ")\n"
+                                "  ABI fixture: declares one argument of every type\n"))
       << r.out;
   const std::string table =
       "ARGUMENT            TYPE      DEFAULT  TAKES\n"
@@ -67,7 +73,7 @@ TEST(PluginsDescribe, JsonCarriesTheSameForTools) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["name"], "declares_args");
   EXPECT_EQ(j["kind"], "plugin");
-  EXPECT_EQ(j["abi"], "1.2");
+  EXPECT_EQ(j["abi"], kAbi);
   EXPECT_EQ(j["arguments_declared"], true);
   ASSERT_EQ(j["arguments"].size(), 9u);
   const auto& weight = j["arguments"][1];
@@ -91,11 +97,12 @@ TEST(PluginsDescribe, APluginBuiltBefore12IsSaidToBeUnchecked) {
 }
 
 TEST(PluginsDescribe, AnUnknownNameExitsTwoListingWhatWasFound) {
-  const Output r = plugins({"--describe", "sla"});
+  const Output r = plugins({"--describe", "numaaware"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("scoria plugins: no action or plugin \"sla\" in the plugin directories; "
-                       "found: "),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("scoria plugins: no action or plugin \"numaaware\" in the plugin directories; "
+                 "found: "),
+      std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("declares_args"), std::string::npos) << r.err;
 }

@@ -54,9 +54,11 @@ SimResult simulate(const fs::path& dir) {
     if (c == '\n') c = ' ';
   fs::path err =
       fs::temp_directory_path() / ("scoria-scenario-" + dir.filename().string() + ".err");
-  std::string cmd = std::string("'") + SCORIA_BINARY + "' simulate --output json --config '" +
-                    conf.string() + "' " + extra + " '" + (dir / "cluster.yaml").string() +
-                    "' 2>'" + err.string() + "'";
+  // In UTC, so that what is judged in local time (tdm's daily windows) is the
+  // same on every machine.
+  std::string cmd = std::string("TZ=UTC '") + SCORIA_BINARY +
+                    "' simulate --output json --config '" + conf.string() + "' " + extra + " '" +
+                    (dir / "cluster.yaml").string() + "' 2>'" + err.string() + "'";
   SimResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;

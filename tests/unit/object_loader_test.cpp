@@ -1067,10 +1067,17 @@ metadata: {namespace: ns, name: labelled, labels: {volcano.sh/preemptable: "0"}}
 apiVersion: scheduling.volcano.sh/v1beta1
 kind: PodGroup
 metadata: {namespace: ns, name: plain}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {namespace: ns, name: open, labels: {volcano.sh/preemptable: "true"}}
 )");
   EXPECT_FALSE(by_name(o.pod_groups, "pinned").preemptable);
   EXPECT_FALSE(by_name(o.pod_groups, "labelled").preemptable);
-  EXPECT_TRUE(by_name(o.pod_groups, "plain").preemptable);
+  EXPECT_TRUE(by_name(o.pod_groups, "open").preemptable);
+  // Unset, a PodGroup is not preemptable (Volcano's JobInfo.extractPreemptable;
+  // a pod is, unless it says otherwise).
+  EXPECT_FALSE(by_name(o.pod_groups, "plain").preemptable);
   EXPECT_TRUE(contains(parse_error(R"(apiVersion: scheduling.volcano.sh/v1beta1
 kind: PodGroup
 metadata: {namespace: ns, name: bad, annotations: {volcano.sh/preemptable: "maybe"}}

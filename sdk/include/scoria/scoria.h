@@ -297,7 +297,9 @@ typedef struct scoria_job_info {
   const scoria_queue* queue; /**< NULL if the queue does not exist */
   int32_t min_available;   /**< spec.minMember */
   int32_t priority;        /**< from the PodGroup's priorityClassName */
-  int32_t preemptable;     /**< volcano.sh/preemptable on the PodGroup */
+  int32_t preemptable;     /**< volcano.sh/preemptable on the PodGroup
+                                (annotation, else label); 0 when unset,
+                                as Volcano reads a PodGroup */
   int32_t task_count;      /**< all tasks */
   const double* min_resources; /**< spec.minResources; all zero if unset */
   int32_t has_min_resources;   /**< 1 if spec.minResources was given */

@@ -386,6 +386,8 @@ pub struct scoria_job_info {
     /// from the PodGroup's priorityClassName
     pub priority: i32,
     /// volcano.sh/preemptable on the PodGroup
+    /// (annotation, else label); 0 when unset,
+    /// as Volcano reads a PodGroup
     pub preemptable: i32,
     /// all tasks
     pub task_count: i32,
