@@ -106,6 +106,7 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
   } else if (kind == "Queue") {
     model::Queue q = decode_queue(f);
     q.name = name;
+    q.json = text.empty() ? node.dump() : std::string(text);
     d.object = std::move(q);
   } else if (kind == "PriorityClass") {
     model::PriorityClass pc = decode_priority_class(f, d.never_preempt);

@@ -167,6 +167,7 @@ struct Queue {
   bool reclaimable = true;
   bool open = true;  // status.state Open (or unset)
   int64_t creation_ms = 0;
+  std::string json;  // the whole object as JSON (spec.affinity is read from it)
 };
 
 struct PriorityClass {

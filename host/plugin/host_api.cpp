@@ -349,6 +349,7 @@ void api_requirement_at(const scoria_task* t, uint32_t kind, size_t term, size_t
   FILL(out, value_count, values.size());
 }
 scoria_str api_task_object_json(const scoria_task* t) { return t ? S(t->pod->json) : S(""); }
+scoria_str api_queue_object_json(const scoria_queue* q) { return q ? S(q->spec->json) : S(""); }
 
 // --- session decisions ------------------------------------------------------------------
 int api_job_less(const scoria_session* s, const scoria_job* l, const scoria_job* r) {
@@ -586,6 +587,7 @@ const scoria_host_api kApi = {
     api_node_annotation,
     api_evictable,
     api_preemptive_tasks,
+    api_queue_object_json,
 };
 
 }  // namespace

@@ -170,7 +170,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
     {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
     {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},  // 1.2
-    {192, 176, 96, 80, 216, 712, 96, 40, 48, 48},  // 1.3
+    {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},  // 1.3
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -465,6 +465,7 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, node_annotation, 688);
   EXPECT_OFFSET(scoria_host_api, session_evictable, 696);
   EXPECT_OFFSET(scoria_host_api, session_preemptive_tasks, 704);
+  EXPECT_OFFSET(scoria_host_api, queue_object_json, 712);
 }
 
 // Born in 1.3: its whole layout is pinned.

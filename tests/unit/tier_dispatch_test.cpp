@@ -11,6 +11,8 @@ namespace {
 
 // A fake plugin whose answers the test sets.
 struct Fake {
+  uint32_t seen_kind = 0;  // the eviction kind on_evictable was told
+  size_t seen_tasks = 0;   // how many tasks on_preemptive_tasks was asked about
   int order = 0;
   scoria_vote vote = SCORIA_VOTE_ABSTAIN;
   int yes = 1;
@@ -53,6 +55,22 @@ scoria_hooks hooks_for(Fake& f) {
   h.on_victim_tasks = [](void* u, const scoria_task* const*, size_t n, uint8_t* sel) {
     for (size_t i = 0; i < n && i < F(u)->select.size(); ++i) sel[i] = F(u)->select[i];
   };
+  h.on_evictable = [](void* u, const scoria_eviction_context* ctx, const scoria_task* const*,
+                      size_t n, uint8_t* sel) {
+    F(u)->seen_kind = ctx->kind;
+    for (size_t i = 0; i < n && i < F(u)->select.size(); ++i) sel[i] = F(u)->select[i];
+    return F(u)->vote;
+  };
+  return h;
+}
+
+// The same fake, answering preemptive for several tasks at once.
+scoria_hooks hooks_with_preemptive_tasks(Fake& f) {
+  scoria_hooks h = hooks_for(f);
+  h.on_preemptive_tasks = [](void* u, const scoria_queue*, const scoria_task* const*, size_t n) {
+    F(u)->seen_tasks = n;
+    return F(u)->yes;
+  };
   return h;
 }
 
@@ -74,6 +92,13 @@ class TierDispatch : public ::testing::Test {
     p.name = "fake";
     p.option = option;
     p.hooks = hooks_for(fake);
+    ssn->add_plugin_hooks(tier, p);
+  }
+  // The same with the fake's multi-task preemptive hook.
+  void add_with_preemptive_tasks(size_t tier, Fake& fake) {
+    PluginHooks p;
+    p.name = "fake";
+    p.hooks = hooks_with_preemptive_tasks(fake);
     ssn->add_plugin_hooks(tier, p);
   }
   Job& job(size_t i) { return ssn->jobs()[i]; }
@@ -225,6 +250,56 @@ TEST_F(TierDispatch, PreemptableEmptyPermitDefersToNextTier) {
   add(1, next);
   ssn->preemptable(ssn->tasks()[3], cands, sel.data());
   EXPECT_EQ(sel, (std::vector<uint8_t>{1, 0}));
+}
+
+// Volcano's UnifiedEvictable: dispatched as preemptable is, but no enable
+// flag turns it off, and every plugin sees who asks.
+TEST_F(TierDispatch, EvictableIntersectsWithinTierIgnoresFlagsAndPassesTheContext) {
+  std::vector<const Task*> cands = {&ssn->tasks()[0], &ssn->tasks()[1], &ssn->tasks()[2]};
+  std::vector<uint8_t> sel(3);
+  config::PluginOption off;
+  off.flags[static_cast<size_t>(config::Flag::Preemptable)] = false;
+  off.flags[static_cast<size_t>(config::Flag::Reclaimable)] = false;
+  Fake a{.vote = SCORIA_VOTE_PERMIT, .select = {1, 1, 0}};
+  Fake b{.vote = SCORIA_VOTE_PERMIT, .select = {0, 1, 1}};
+  add(0, a, &off);
+  add(0, b);
+  const scoria_eviction_context ctx{
+      sizeof ctx, SCORIA_EVICTION_GANG_RECLAIM, &job(0), nullptr, {nullptr, 0}};
+  ssn->evictable(ctx, cands, sel.data());
+  EXPECT_EQ(sel, (std::vector<uint8_t>{0, 1, 0}));
+  EXPECT_EQ(a.seen_kind, SCORIA_EVICTION_GANG_RECLAIM);
+  EXPECT_EQ(b.seen_kind, SCORIA_EVICTION_GANG_RECLAIM);
+}
+
+TEST_F(TierDispatch, EvictableWithNoAnswerNamesNoVictim) {
+  std::vector<const Task*> cands = {&ssn->tasks()[0]};
+  std::vector<uint8_t> sel = {1};
+  Fake abstain{.vote = SCORIA_VOTE_ABSTAIN, .select = {1}};
+  add(0, abstain);
+  const scoria_eviction_context ctx{
+      sizeof ctx, SCORIA_EVICTION_GANG_PREEMPT, &job(0), nullptr, {nullptr, 0}};
+  ssn->evictable(ctx, cands, sel.data());
+  EXPECT_EQ(sel, (std::vector<uint8_t>{0}));
+}
+
+// Preemptive for a gang's tasks together: a plugin with the multi-task hook
+// is asked once about all of them; one with only the single-task hook is
+// asked task by task and must agree for each.
+TEST_F(TierDispatch, PreemptiveTasksAsksTogetherElseTaskByTask) {
+  const std::vector<const Task*> tasks = {&ssn->tasks()[0], &ssn->tasks()[1]};
+  const Queue& q = ssn->queues()[0];
+  Fake together{.yes = 1};
+  add_with_preemptive_tasks(0, together);
+  EXPECT_TRUE(ssn->preemptive_tasks(q, tasks));
+  EXPECT_EQ(together.seen_tasks, 2u);
+  together.yes = 0;
+  EXPECT_FALSE(ssn->preemptive_tasks(q, tasks));
+  together.yes = 1;
+  Fake single{.yes = 0};
+  add(1, single);
+  EXPECT_FALSE(ssn->preemptive_tasks(q, tasks));
+  EXPECT_FALSE(ssn->preemptive(q, ssn->tasks()[0]));
 }
 
 TEST_F(TierDispatch, VictimTasksUnionWithinFirstSelectingTier) {

@@ -899,6 +899,12 @@ typedef struct scoria_host_api {
       reclaim from other queues for all of them. */
   int (*session_preemptive_tasks)(scoria_session* ssn, const scoria_queue* queue,
                                   const scoria_task* const* tasks, size_t count);
+  /** The whole Queue object as JSON, as the source gave it (for fields the
+      ABI has no typed view of, such as spec.affinity's node groups).
+      Empty for a queue no object defines (the default queue the host
+      provides). Owned by the host, valid for the session; parse it once per
+      session, not per call. */
+  scoria_str (*queue_object_json)(const scoria_queue* queue);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -1638,6 +1638,12 @@ pub struct scoria_host_api {
             count: usize,
         ) -> c_int,
     >,
+    /// The whole Queue object as JSON, as the source gave it (for fields the
+    /// ABI has no typed view of, such as spec.affinity's node groups).
+    /// Empty for a queue no object defines (the default queue the host
+    /// provides). Owned by the host, valid for the session; parse it once per
+    /// session, not per call.
+    pub queue_object_json: Option<unsafe extern "C" fn(queue: *const scoria_queue) -> scoria_str>,
 }
 
 impl Default for scoria_host_api {

@@ -318,6 +318,7 @@ int main(void) {
   FIELD(scoria_host_api, node_annotation);
   FIELD(scoria_host_api, session_evictable);
   FIELD(scoria_host_api, session_preemptive_tasks);
+  FIELD(scoria_host_api, queue_object_json);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);
