@@ -294,6 +294,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     const size_t nodes = api().node_count(ssn);
     self.node_zone.assign(nodes, {});
     self.node_closed.assign(nodes, 0);
+    bool revocable_nodes = false;
     for (size_t n = 0; n < nodes; ++n) {
       const scoria_node* node = api().node_at(ssn, n);
       scoria_str zone{};
@@ -301,6 +302,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       const uint32_t i = scoria::info(node).index;
       if (i >= nodes) continue;
       self.node_zone[i] = view(zone);
+      revocable_nodes = true;
       const auto text = self.texts.find(view(zone));
       if (text == self.texts.end()) {
         self.node_closed[i] =
@@ -311,8 +313,12 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       }
     }
     hooks->user_data = instance;
-    hooks->on_predicate = on_predicate;
-    hooks->on_node_order = on_node_order;
+    // Without revocable nodes both pass every node and score nothing: left
+    // out, they cost the predicate and scoring loops nothing.
+    if (revocable_nodes) {
+      hooks->on_predicate = on_predicate;
+      hooks->on_node_order = on_node_order;
+    }
     hooks->on_preemptable = on_preemptable;
     hooks->on_victim_tasks = on_victim_tasks;
     hooks->on_job_order = on_job_order;
