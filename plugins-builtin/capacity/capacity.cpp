@@ -10,8 +10,15 @@
 //   allocatable   allocated + the task's request <= real capability, in the
 //                 resources the task asks for (and the queue is open);
 //   preemptive    the same, and within deserved where deserved is set;
+//                 for several tasks together (gangreclaim), Volcano's HEAD
+//                 rule: their summed request within the real capability,
+//                 and within deserved in at least one resource they ask for;
 //   reclaimable   a queue's tasks are victims while it holds more than it
 //                 deserves in a resource the task uses;
+//   evictable     gangpreempt: every candidate; gangreclaim: a victim's
+//                 queue keeps its guarantee, and gives up tasks whose
+//                 resources it has no deserved share of, or while it holds
+//                 more than it deserves in a resource the task uses;
 //   enqueueable   minResources + allocated + inqueue - elastic <= real
 //                 capability.
 //
@@ -26,8 +33,12 @@
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
+#include <utility>
+#include <vector>
 
 #include "queue_ledger.h"
 #include "queue_tree.h"
@@ -70,6 +81,9 @@ struct Capacity {
 Capacity& self_of(void* user_data) { return *static_cast<Capacity*>(user_data); }
 
 size_t index_of(const scoria_queue* queue) { return scoria::info(queue).index; }
+
+// l <= r with Volcano's tolerance.
+bool less_equal(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE_EPSILON; }
 
 ledger::QueueLedger& book_of(void* user_data) { return self_of(user_data).book; }
 
@@ -149,6 +163,72 @@ int preemptive(void* user_data, const scoria_queue* queue, const scoria_task* ta
   return 1;
 }
 
+// Volcano's PreemptiveFn over several tasks (HEAD, which asks for the
+// deserved share in any one resource where the single-task hook above asks
+// for it in all).
+int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_task* const* tasks,
+                     size_t count) {
+  auto& book = book_of(user_data);
+  const QueueAccount* a = book.of(queue);
+  if (a == nullptr) return 1;
+  if (!a->open) return 0;
+  const ledger::Vec request = book.request_of(tasks, count);
+  if (!book.fits_request(*a, request.data(), a->real_capability)) {
+    log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot reclaim for ", count,
+             " tasks: they would exceed its real capability");
+    return 0;
+  }
+  // Resources neither held nor deserved do not count either way.
+  for (size_t d = 0; d < book.dims(); ++d) {
+    if (d == SCORIA_DIM_PODS || request[d] <= 0) continue;
+    const double future = a->allocated[d] + request[d];
+    if (future < SCORIA_RESOURCE_EPSILON && a->deserved[d] < SCORIA_RESOURCE_EPSILON) continue;
+    if (less_equal(future, a->deserved[d])) return 1;
+  }
+  log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for ", count,
+           " tasks: they would exceed its deserved share in every resource they ask for");
+  return 0;
+}
+
+// Volcano's UnifiedEvictableFn. Gang preemption is within a queue, so the
+// shares do not change: every candidate may go. Gang reclaim takes from each
+// victim's queue, in the order given, while the queue keeps its guarantee
+// and either has no deserved share of anything the task uses or holds more
+// than it deserves in one of them.
+scoria_vote evictable(void* user_data, const scoria_eviction_context* ctx,
+                      const scoria_task* const* candidates, size_t count, uint8_t* selected) {
+  if (ctx->kind == SCORIA_EVICTION_GANG_PREEMPT) {
+    std::fill(selected, selected + count, uint8_t{1});
+    return SCORIA_VOTE_PERMIT;
+  }
+  auto& book = book_of(user_data);
+  const size_t dims = book.dims();
+  std::vector<std::pair<const QueueAccount*, ledger::Vec>> held;  // per queue, as victims go
+  for (size_t i = 0; i < count; ++i) {
+    const QueueAccount* a = book.of_task(candidates[i]);
+    if (a == nullptr) continue;
+    auto it = std::find_if(held.begin(), held.end(), [a](const auto& h) { return h.first == a; });
+    if (it == held.end()) it = held.insert(held.end(), {a, a->allocated});
+    ledger::Vec& allocated = it->second;
+    const double* req = scoria::info(candidates[i]).resreq;
+    bool keeps_guarantee = true;
+    bool shares_deserved = false;
+    bool above_deserved = false;
+    for (size_t d = 0; d < dims; ++d) {
+      if (d == SCORIA_DIM_PODS) continue;
+      keeps_guarantee = keeps_guarantee && less_equal(a->guarantee[d], allocated[d] - req[d]);
+      if (req[d] >= SCORIA_RESOURCE_EPSILON && a->deserved[d] >= SCORIA_RESOURCE_EPSILON)
+        shares_deserved = true;
+      if (req[d] > 0 && a->deserved[d] >= SCORIA_RESOURCE_EPSILON && allocated[d] > a->deserved[d])
+        above_deserved = true;
+    }
+    if (!keeps_guarantee || (shares_deserved && !above_deserved)) continue;
+    for (size_t d = 0; d < dims; ++d) allocated[d] -= req[d];
+    selected[i] = 1;
+  }
+  return SCORIA_VOTE_PERMIT;
+}
+
 scoria_vote reclaimable(void* user_data, const scoria_task* /*reclaimer*/,
                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
   book_of(user_data).select_above_deserved(candidates, count, selected, true);
@@ -185,6 +265,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     hooks->on_allocatable = allocatable;
     hooks->on_preemptive = preemptive;
     hooks->on_reclaimable = reclaimable;
+    hooks->on_preemptive_tasks = preemptive_tasks;
+    hooks->on_evictable = evictable;
     hooks->on_job_enqueueable = [](void* ud, const scoria_job* job) {
       return ledger::enqueueable_hook(&self_of(ud).book, job);
     };

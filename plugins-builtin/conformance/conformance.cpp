@@ -1,7 +1,8 @@
 // The conformance plugin (Volcano's conformance): critical pods are never
 // victims. Whatever other plugins permit, preemption and reclaim may not take
 // a pod of the kube-system namespace or one whose priority class is
-// system-cluster-critical or system-node-critical.
+// system-cluster-critical or system-node-critical, and neither may the gang
+// actions (on_evictable), whatever the kind of eviction.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -30,9 +31,15 @@ scoria_vote evictable(void* /*user_data*/, const scoria_task* /*evictor*/,
   return SCORIA_VOTE_PERMIT;
 }
 
+scoria_vote on_evictable(void* user_data, const scoria_eviction_context* /*ctx*/,
+                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
+  return evictable(user_data, nullptr, candidates, count, selected);
+}
+
 scoria_code on_session_open(void* /*instance*/, scoria_session* /*ssn*/, scoria_hooks* hooks) {
   hooks->on_preemptable = evictable;
   hooks->on_reclaimable = evictable;
+  hooks->on_evictable = on_evictable;
   return SCORIA_OK;
 }
 

@@ -1,7 +1,10 @@
 // The gang plugin: a job runs only when at least minAvailable of its tasks can
 // run together (Volcano's gang). It keeps too-small jobs out of the session,
 // tells when a job is ready or pipelined, puts jobs that still wait for their
-// gang first, and refuses evictions that would break a running gang.
+// gang first, and refuses evictions that would break a running gang. The gang
+// actions (gangpreempt, gangreclaim) weigh gangs themselves, splitting victims
+// into bundles that keep a gang or break it whole, so for them (on_evictable)
+// it permits every candidate, as Volcano's does.
 //
 // Per-role minimums (PodGroup minTaskMember) and sub-group policies are not
 // visible through ABI 1.0, so only the job-wide minAvailable is enforced.
@@ -155,6 +158,14 @@ scoria_vote on_reclaimable(void* /*user_data*/, const scoria_task* /*reclaimer*/
   return keep_gangs_whole(candidates, count, selected);
 }
 
+// Volcano's UnifiedEvictableFn of gang: every candidate, whatever the kind.
+scoria_vote on_evictable(void* /*user_data*/, const scoria_eviction_context* /*ctx*/,
+                         const scoria_task* const* /*candidates*/, size_t count,
+                         uint8_t* selected) {
+  std::fill(selected, selected + count, uint8_t{1});
+  return SCORIA_VOTE_PERMIT;
+}
+
 scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hooks* hooks) {
   // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
   if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
@@ -166,6 +177,7 @@ scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hook
   hooks->on_job_starving = on_job_starving;
   hooks->on_preemptable = on_preemptable;
   hooks->on_reclaimable = on_reclaimable;
+  hooks->on_evictable = on_evictable;
   return SCORIA_OK;
 }
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "pod_fields.h"
+#include "starving.h"
 
 namespace {
 
@@ -133,18 +134,11 @@ class Preempt {
              " queues");
     // Each queue is served once, in the queue order as it stands when its
     // turn comes.
-    std::vector<size_t> remaining(queues_.size());
-    for (size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
-    while (!remaining.empty()) {
-      size_t best = 0;
-      for (size_t i = 1; i < remaining.size(); ++i) {
-        if (api().session_queue_less(ssn_, queues_[remaining[i]].queue,
-                                     queues_[remaining[best]].queue) != 0) {
-          best = i;
-        }
-      }
-      const QueueWork& qw = queues_[remaining[best]];
-      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+    while (!queues_.empty()) {
+      const QueueWork qw =
+          eviction::pop_first(queues_, [this](const QueueWork& l, const QueueWork& r) {
+            return api().session_queue_less(ssn_, l.queue, r.queue) != 0;
+          });
       preempt_between_jobs(qw);
       preempt_within_jobs(qw);
     }
@@ -153,47 +147,19 @@ class Preempt {
  private:
   // --- setup ------------------------------------------------------------------
 
-  // Gathers every starving job that is past Pending, valid and in a known
-  // queue, with its Pending tasks in task order, grouped by queue.
+  // Every starving job (eviction::collect_starving), with its Pending tasks in
+  // task order, grouped by queue.
   void collect() {
-    const size_t queue_count = api().queue_count(ssn_);
-    std::vector<int64_t> slot_of(queue_count, -1);  // queue index -> position in queues_
-    const size_t job_count = api().job_count(ssn_);
-    for (size_t i = 0; i < job_count; ++i) {
-      const scoria_job* job = api().job_at(ssn_, i);
-      const scoria_job_info ji = scoria::info(job);
-      const std::string_view uid = scoria::view(ji.uid);
-      if (ji.phase == SCORIA_PHASE_PENDING) continue;
-      // Without Pending tasks a job has no preemptor: nothing below could
-      // change the outcome for it.
-      if (ji.status_count[0] == 0) continue;
-      scoria_str message{};
-      if (api().session_job_valid(ssn_, job, &message) == 0) {
-        log_line(SCORIA_LOG_V4, "job <", uid, "> skips preemption: ", scoria::view(message));
-        continue;
+    for (eviction::StarvingQueue& sq : eviction::collect_starving(ssn_, "preemption")) {
+      QueueWork qw{sq.queue, sq.name, {}};
+      for (const scoria_job* job : sq.jobs) {
+        JobWork jw{job, scoria::view(scoria::info(job).uid), pending_tasks(job), 0};
+        log_line(SCORIA_LOG_V4, "job <", jw.uid, "> has ", jw.tasks.size(),
+                 " pending tasks to preempt for");
+        qw.jobs.push_back(jobs_.size());
+        jobs_.push_back(std::move(jw));
       }
-      if (ji.queue == nullptr) {
-        log_line(SCORIA_LOG_V3, "queue <", scoria::view(ji.queue_name), "> of job <", uid,
-                 "> not found; job skips preemption");
-        continue;
-      }
-      if (api().session_job_starving(ssn_, job) == 0) continue;
-      const scoria_queue_info qi = scoria::info(ji.queue);
-      if (qi.index >= queue_count) {
-        log_line(SCORIA_LOG_ERROR, "queue <", scoria::view(qi.name), "> of job <", uid,
-                 "> has an index out of range; job skipped");
-        continue;
-      }
-
-      JobWork jw{job, uid, pending_tasks(job), 0};
-      if (slot_of[qi.index] < 0) {
-        slot_of[qi.index] = static_cast<int64_t>(queues_.size());
-        queues_.push_back(QueueWork{ji.queue, scoria::view(qi.name), {}});
-      }
-      queues_[static_cast<size_t>(slot_of[qi.index])].jobs.push_back(jobs_.size());
-      log_line(SCORIA_LOG_V4, "job <", uid, "> is starving with ", jw.tasks.size(),
-               " pending tasks");
-      jobs_.push_back(std::move(jw));
+      queues_.push_back(std::move(qw));
     }
   }
 
@@ -201,22 +167,7 @@ class Preempt {
   // task order. Best-effort tasks are included: they may evict best-effort
   // tasks.
   std::vector<const scoria_task*> pending_tasks(const scoria_job* job) const {
-    std::vector<const scoria_task*> out;
-    const size_t count = api().job_task_count(job);
-    for (size_t k = 0; k < count; ++k) {
-      const scoria_task* task = api().job_task_at(job, k);
-      if (task == nullptr) continue;
-      const scoria_task_info ti = scoria::info(task);
-      if (ti.status != SCORIA_TASK_PENDING || ti.scheduling_gated != 0) continue;
-      out.push_back(task);
-    }
-    // Heap sort: bounded even if a plugin's order is inconsistent.
-    const auto less = [this](const scoria_task* l, const scoria_task* r) {
-      return api().session_task_less(ssn_, l, r) != 0;
-    };
-    std::make_heap(out.begin(), out.end(), less);
-    std::sort_heap(out.begin(), out.end(), less);
-    return out;
+    return eviction::pending_in_order(ssn_, job, eviction::Pending::kAll);
   }
 
   // --- the two passes -----------------------------------------------------------
@@ -227,15 +178,9 @@ class Preempt {
   void preempt_between_jobs(const QueueWork& qw) {
     std::vector<size_t> remaining = qw.jobs;
     while (!remaining.empty()) {
-      size_t best = 0;
-      for (size_t i = 1; i < remaining.size(); ++i) {
-        if (api().session_job_less(ssn_, jobs_[remaining[i]].job, jobs_[remaining[best]].job) !=
-            0) {
-          best = i;
-        }
-      }
-      JobWork& jw = jobs_[remaining[best]];
-      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+      JobWork& jw = jobs_[eviction::pop_first(remaining, [this](size_t l, size_t r) {
+        return api().session_job_less(ssn_, jobs_[l].job, jobs_[r].job) != 0;
+      })];
 
       // The job's preemptions, one merged statement per node used.
       scoria::Statement tx(ssn_);

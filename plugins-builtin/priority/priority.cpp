@@ -2,7 +2,9 @@
 // and for jobs (PodGroup priority); a preemptor may only evict tasks of
 // lower-priority jobs, or lower-priority tasks of its own job (Volcano's
 // priority). It registers no reclaimable hook: reclaim is about fair shares
-// between queues, not priority.
+// between queues, not priority. For the gang actions (on_evictable) a victim's
+// job must have a lower priority than the job that wants room, and gang
+// reclaim is not its business either.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -74,6 +76,37 @@ scoria_vote on_preemptable(void* /*user_data*/, const scoria_task* preemptor,
   return SCORIA_VOTE_PERMIT;
 }
 
+// Volcano's UnifiedEvictableFn of priority: a gang reclaim may take any
+// candidate; every other eviction only those of jobs with a lower priority
+// than ctx->job. (Volcano answers the task kinds so too; no action asks them
+// yet.)
+scoria_vote on_evictable(void* /*user_data*/, const scoria_eviction_context* ctx,
+                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
+  if (ctx->kind == SCORIA_EVICTION_GANG_RECLAIM) {
+    std::fill(selected, selected + count, uint8_t{1});
+    return SCORIA_VOTE_PERMIT;
+  }
+  if (ctx->job == nullptr) return SCORIA_VOTE_PERMIT;  // nobody to compare with: no victims
+  try {
+    const int32_t evictor_priority = scoria::info(ctx->job).priority;
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_task_info ct = scoria::info(candidates[i]);
+      if (ct.job == nullptr) continue;
+      const int32_t victim_priority = scoria::info(ct.job).priority;
+      if (victim_priority < evictor_priority) {
+        selected[i] = 1;
+      } else {
+        log_line(SCORIA_LOG_V4, "cannot evict <", scoria::view(ct.uid), ">: its job priority ",
+                 victim_priority, " is not below the evicting job's ", evictor_priority);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fill(selected, selected + count, uint8_t{0});
+    scoria::report_error(e.what());
+  }
+  return SCORIA_VOTE_PERMIT;
+}
+
 // A job starves while some of its tasks are neither ready nor pipelined.
 int on_job_starving(void* /*user_data*/, const scoria_job* job) {
   const scoria_job_info ji = scoria::info(job);
@@ -89,6 +122,7 @@ scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hook
   hooks->on_job_order = on_job_order;
   hooks->on_preemptable = on_preemptable;
   hooks->on_job_starving = on_job_starving;
+  hooks->on_evictable = on_evictable;
   return SCORIA_OK;
 }
 

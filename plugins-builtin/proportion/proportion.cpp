@@ -10,7 +10,9 @@
 //   overused      deserved <= allocated;
 //   allocatable   allocated + the task's request <= deserved, in the
 //                 resources the task asks for (and the queue is open);
-//   preemptive    the same test, for reclaim;
+//   preemptive    the same test, for reclaim, for one task or for several
+//                 together (their requests summed: gangreclaim asks for a
+//                 gang's Pending tasks at once);
 //   reclaimable   a queue's tasks are victims while it holds more than it
 //                 deserves;
 //   enqueueable   minResources + allocated + inqueue - elastic <= real
@@ -126,6 +128,22 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
   return ok ? 1 : 0;
 }
 
+// Volcano's PreemptiveFn over several tasks: the queue is open and its
+// allocation plus what they ask for together stays within deserved.
+int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_task* const* tasks,
+                     size_t count) {
+  auto& book = book_of(user_data);
+  const QueueAccount* a = book.of(queue);
+  if (a == nullptr) return 1;
+  if (!a->open) return 0;
+  const Vec request = book.request_of(tasks, count);
+  const bool ok = book.fits_request(*a, request.data(), a->deserved);
+  if (!ok)
+    log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot reclaim for ", count,
+             " tasks: they would exceed its deserved share");
+  return ok ? 1 : 0;
+}
+
 scoria_vote reclaimable(void* user_data, const scoria_task* /*reclaimer*/,
                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
   book_of(user_data).select_above_deserved(candidates, count, selected, false);
@@ -142,6 +160,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     hooks->on_overused = overused;
     hooks->on_allocatable = allocatable;
     hooks->on_preemptive = allocatable;
+    hooks->on_preemptive_tasks = preemptive_tasks;
     hooks->on_reclaimable = reclaimable;
     hooks->on_job_enqueueable = ledger::enqueueable_hook;
     hooks->on_job_enqueued = ledger::enqueued_hook;

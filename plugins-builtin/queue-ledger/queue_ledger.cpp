@@ -156,12 +156,22 @@ bool QueueLedger::less_equal(std::span<const double> l, std::span<const double> 
 
 bool QueueLedger::fits(const QueueAccount& a, const scoria_task* task, const Vec& bound) const {
   // Asked on every allocation attempt: compared in place, no copy.
-  const double* req = scoria::info(task).resreq;
+  return fits_request(a, scoria::info(task).resreq, bound);
+}
+
+bool QueueLedger::fits_request(const QueueAccount& a, const double* request,
+                               const Vec& bound) const {
   for (size_t d = 0; d < dims_; ++d) {
-    if (d == SCORIA_DIM_PODS || req[d] <= 0) continue;
-    if (!le(a.allocated[d] + req[d], bound[d])) return false;
+    if (d == SCORIA_DIM_PODS || request[d] <= 0) continue;
+    if (!le(a.allocated[d] + request[d], bound[d])) return false;
   }
   return true;
+}
+
+Vec QueueLedger::request_of(const scoria_task* const* tasks, size_t count) const {
+  Vec out(dims_, 0);
+  for (size_t i = 0; i < count; ++i) add(out, scoria::info(tasks[i]).resreq);
+  return out;
 }
 
 bool QueueLedger::admits(const QueueAccount& a, const scoria_job_info& job) const {

@@ -60,6 +60,11 @@ class QueueLedger {
   // allocated + request of `task` within `bound` in the dimensions the task
   // asks for.
   bool fits(const QueueAccount& a, const scoria_task* task, const Vec& bound) const;
+  // allocated + `request` (dims() values) within `bound` in the dimensions
+  // `request` asks for.
+  bool fits_request(const QueueAccount& a, const double* request, const Vec& bound) const;
+  // What `tasks` ask for together (their resreq summed).
+  Vec request_of(const scoria_task* const* tasks, size_t count) const;
   // minResources + allocated + inqueue - elastic within the real capability,
   // in the dimensions minResources names (Volcano's enqueue check).
   bool admits(const QueueAccount& a, const scoria_job_info& job) const;

@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "starving.h"
+
 namespace {
 
 using scoria::api;
@@ -70,18 +72,11 @@ class Reclaim {
     collect();
     // Each queue is served once, chosen by the queue order as it stands when
     // its turn comes (reclaiming changes the shares).
-    std::vector<size_t> remaining(queues_.size());
-    for (size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
-    while (!remaining.empty()) {
-      size_t best = 0;
-      for (size_t i = 1; i < remaining.size(); ++i) {
-        if (api().session_queue_less(ssn_, queues_[remaining[i]].queue,
-                                     queues_[remaining[best]].queue) != 0) {
-          best = i;
-        }
-      }
-      const QueueWork& qw = queues_[remaining[best]];
-      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+    while (!queues_.empty()) {
+      const QueueWork qw =
+          eviction::pop_first(queues_, [this](const QueueWork& l, const QueueWork& r) {
+            return api().session_queue_less(ssn_, l.queue, r.queue) != 0;
+          });
       if (api().session_overused(ssn_, qw.queue) != 0) {
         log_line(SCORIA_LOG_V3, "queue <", qw.name, "> is overused; it reclaims nothing");
         continue;
@@ -91,55 +86,18 @@ class Reclaim {
   }
 
  private:
-  // Every job past Pending, valid and in a known queue; its queue is served,
-  // and if it is starving it is a reclaimer.
+  // Every starving job (eviction::collect_starving), with its Pending tasks in
+  // task order, grouped by queue: the reclaimers.
   void collect() {
-    const size_t queue_count = api().queue_count(ssn_);
-    std::vector<int64_t> slot_of(queue_count, -1);  // queue index -> position in queues_
-    const size_t job_count = api().job_count(ssn_);
-    for (size_t i = 0; i < job_count; ++i) {
-      const scoria_job* job = api().job_at(ssn_, i);
-      const scoria_job_info ji = scoria::info(job);
-      const std::string_view uid = scoria::view(ji.uid);
-      if (ji.phase == SCORIA_PHASE_PENDING) continue;
-      scoria_str message{};
-      if (api().session_job_valid(ssn_, job, &message) == 0) {
-        log_line(SCORIA_LOG_V4, "job <", uid, "> skips reclaim: ", scoria::view(message));
-        continue;
+    for (eviction::StarvingQueue& sq : eviction::collect_starving(ssn_, "reclaim")) {
+      QueueWork qw{sq.queue, sq.name, {}};
+      for (const scoria_job* job : sq.jobs) {
+        qw.jobs.push_back(jobs_.size());
+        jobs_.push_back(JobWork{job, scoria::view(scoria::info(job).uid),
+                                eviction::pending_in_order(ssn_, job, eviction::Pending::kAll)});
       }
-      if (ji.queue == nullptr) {
-        log_line(SCORIA_LOG_V3, "queue <", scoria::view(ji.queue_name), "> of job <", uid,
-                 "> not found; job skips reclaim");
-        continue;
-      }
-      const scoria_queue_info qi = scoria::info(ji.queue);
-      if (qi.index >= queue_count) continue;
-      if (slot_of[qi.index] < 0) {
-        slot_of[qi.index] = static_cast<int64_t>(queues_.size());
-        queues_.push_back(QueueWork{ji.queue, scoria::view(qi.name), {}});
-      }
-      if (api().session_job_starving(ssn_, job) == 0) continue;
-      queues_[static_cast<size_t>(slot_of[qi.index])].jobs.push_back(jobs_.size());
-      jobs_.push_back(JobWork{job, uid, pending_tasks(job)});
+      queues_.push_back(std::move(qw));
     }
-  }
-
-  std::vector<const scoria_task*> pending_tasks(const scoria_job* job) const {
-    std::vector<const scoria_task*> out;
-    const size_t count = api().job_task_count(job);
-    for (size_t k = 0; k < count; ++k) {
-      const scoria_task* task = api().job_task_at(job, k);
-      if (task == nullptr) continue;
-      const scoria_task_info ti = scoria::info(task);
-      if (ti.status == SCORIA_TASK_PENDING && ti.scheduling_gated == 0) out.push_back(task);
-    }
-    // Heap sort: bounded even if a plugin's order is inconsistent.
-    const auto less = [this](const scoria_task* l, const scoria_task* r) {
-      return api().session_task_less(ssn_, l, r) != 0;
-    };
-    std::make_heap(out.begin(), out.end(), less);
-    std::sort_heap(out.begin(), out.end(), less);
-    return out;
   }
 
   // The queue's starving jobs, in job order; each keeps its reclaims only if
@@ -147,15 +105,9 @@ class Reclaim {
   void serve(const QueueWork& qw) {
     std::vector<size_t> remaining = qw.jobs;
     while (!remaining.empty()) {
-      size_t best = 0;
-      for (size_t i = 1; i < remaining.size(); ++i) {
-        if (api().session_job_less(ssn_, jobs_[remaining[i]].job, jobs_[remaining[best]].job) !=
-            0) {
-          best = i;
-        }
-      }
-      const JobWork& jw = jobs_[remaining[best]];
-      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(best));
+      const JobWork& jw = jobs_[eviction::pop_first(remaining, [this](size_t l, size_t r) {
+        return api().session_job_less(ssn_, jobs_[l].job, jobs_[r].job) != 0;
+      })];
 
       scoria::Statement job_stmt(ssn_);
       if (!job_stmt) {

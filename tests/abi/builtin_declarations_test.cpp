@@ -31,8 +31,8 @@ using scoria::config::Arguments;
 using scoria::plugin::ArgSpec;
 using scoria::plugin::PluginRegistry;
 
-const std::vector<std::string> kActions = {"allocate", "backfill", "enqueue",
-                                           "preempt",  "reclaim",  "shuffle"};
+const std::vector<std::string> kActions = {"allocate",    "backfill", "enqueue", "gangpreempt",
+                                           "gangreclaim", "preempt",  "reclaim", "shuffle"};
 const std::vector<std::string> kPlugins = {"binpack",
                                            "capacity",
                                            "cdp",

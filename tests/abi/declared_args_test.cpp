@@ -178,7 +178,7 @@ TEST_F(DeclaredArgs, DeclaredDefaultsReachThePlugin) {
 
 TEST_F(DeclaredArgs, EveryProblemOfAConfigIsReportedAtOnce) {
   const std::string text =
-      "actions = [\"allocate\", \"gangpreempt\"]\n"
+      "actions = [\"allocate\", \"backfil\"]\n"
       "[[tiers]]\n"
       "plugins = [{ name = \"gnag\" }, { name = \"numaaware\" },\n"
       "           { name = \"declares_args\", arguments = { weight = -3, mood = \"fast\" } }]\n";
@@ -188,10 +188,8 @@ TEST_F(DeclaredArgs, EveryProblemOfAConfigIsReportedAtOnce) {
   const auto line = [&](std::string_view part) { return msg.find(part) != std::string::npos; };
   EXPECT_TRUE(msg.starts_with("5 problems in the config:\n")) << msg;
   EXPECT_TRUE(
-      line("\n  conf.toml: line 1, column 24: actions[1]: unknown action \"gangpreempt\"; "
-           "Volcano has this action, Scoria does not implement it yet: remove it from the "
-           "config, or install a plugin that provides it in a plugin directory. Available "
-           "actions: allocate, "))
+      line("\n  conf.toml: line 1, column 24: actions[1]: unknown action \"backfil\"; "
+           "did you mean \"backfill\"? Available actions: allocate, "))
       << msg;
   EXPECT_TRUE(
       line("\n  conf.toml: line 3, column 12: tiers[0].plugins[0]: unknown plugin \"gnag\"; "
