@@ -46,7 +46,9 @@ for d in scenarios:
         paths = {"Node": "/api/v1/nodes", "Pod": "/api/v1/namespaces/{ns}/pods",
                  "PodGroup": "/apis/scheduling.volcano.sh/v1beta1/namespaces/{ns}/podgroups",
                  "Queue": "/apis/scheduling.volcano.sh/v1beta1/queues",
-                 "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses"}
+                 "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses",
+                 "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets",
+                 "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas"}
         for doc in docs[:6]:
             if doc.get("kind") in paths:
                 ns = doc.get("metadata", {}).get("namespace", "default")

@@ -7,7 +7,8 @@ reads, as Kubernetes and Volcano define them, for the unknown-field check
       > host/schema/field_schema_table.cpp
 
 Sources:
-- the core kinds (Pod, Node, Namespace, PriorityClass, Event, Lease) from the
+- the core kinds (Pod, Node, Namespace, PriorityClass, Event, Lease,
+  PodDisruptionBudget, ResourceQuota) from the
   models of the Kubernetes Python client (Debian's python3-kubernetes: each
   class has openapi_types and attribute_map), run with /usr/bin/python3;
 - Volcano's PodGroup, Queue and batch Job from the openAPIV3Schema of their
@@ -48,6 +49,8 @@ CORE = {
     ("scheduling.k8s.io/v1", "PriorityClass"): "V1PriorityClass",
     ("v1", "Event"): "CoreV1Event",
     ("coordination.k8s.io/v1", "Lease"): "V1Lease",
+    ("policy/v1", "PodDisruptionBudget"): "V1PodDisruptionBudget",
+    ("v1", "ResourceQuota"): "V1ResourceQuota",
 }
 
 # Fields Kubernetes added after the Python client's release, where no CRD
@@ -77,6 +80,7 @@ NEWER_FIELDS = {
     },
     "V1NodeSystemInfo": {"swap": "NodeSwapStatus"},  # 1.30
     "V1LeaseSpec": {"strategy": "str", "preferredHolder": "str"},  # 1.31
+    "V1PodDisruptionBudgetSpec": {"unhealthyPodEvictionPolicy": "str"},  # 1.26
 }
 NEW_CLASSES = {
     "PodResourceClaimStatus": {"name": "str", "resourceClaimName": "str"},

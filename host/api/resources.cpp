@@ -15,11 +15,13 @@ constexpr std::array<std::string_view, 2> kPodGroupShort{"pg", "podgroup-v1beta1
 constexpr std::array<std::string_view, 2> kQueueShort{"q", "queue-v1beta1"};
 constexpr std::array<std::string_view, 1> kPriorityClassShort{"pc"};
 constexpr std::array<std::string_view, 2> kJobShort{"vcjob", "vj"};
+constexpr std::array<std::string_view, 1> kDisruptionBudgetShort{"pdb"};
+constexpr std::array<std::string_view, 1> kResourceQuotaShort{"quota"};
 constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 9> kResources{{
+constexpr std::array<Resource, 11> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -30,6 +32,11 @@ constexpr std::array<Resource, 9> kResources{{
      true},
     {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false,
      kPriorityClassShort, kNone, true},
+    // Read by plugins whole (session_object_json): pdb and resourcequota.
+    {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true,
+     kDisruptionBudgetShort, kStatus, true},
+    {"", "v1", "resourcequotas", "resourcequota", "ResourceQuota", true, kResourceQuotaShort,
+     kStatus, true},
     // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
     // (serve/job_controller.h), which are what the scheduler reads.
     {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},

@@ -217,6 +217,61 @@ std::vector<Column> event_columns() {
   };
 }
 
+// kubectl's printers: the budget as the spec gives it, and what the
+// disruption controller last allowed.
+std::vector<Column> disruption_budget_columns() {
+  const auto spec_or_na = [](const char* field) {
+    return [field](const json& o, Clock::time_point) { return text(o, {"spec", field}, "N/A"); };
+  };
+  return {
+      name_column(),
+      {"Min Available", "string", 0, "The minimum number of pods that must be available.",
+       spec_or_na("minAvailable")},
+      {"Max Unavailable", "string", 0, "The maximum number of pods that may be unavailable.",
+       spec_or_na("maxUnavailable")},
+      {"Allowed Disruptions", "integer", 0,
+       "Calculated number of pods that may be disrupted at this time.",
+       [](const json& o, Clock::time_point) {
+         const json& n = at(o, {"status", "disruptionsAllowed"});
+         return n.is_number() ? n : json(0);
+       }},
+      age_column(),
+  };
+}
+
+// kubectl's ResourceQuota printer: "name: used/hard" of status, by name,
+// the limits.* ones apart.
+std::vector<Column> resource_quota_columns() {
+  const auto usage = [](bool limits) {
+    return [limits](const json& o, Clock::time_point) {
+      const json& hard = at(o, {"status", "hard"});
+      std::string out;
+      if (!hard.is_object()) return json(out);
+      for (const auto& [name, value] : hard.items()) {  // nlohmann keeps keys sorted
+        if (name.starts_with("limits.") != limits) continue;
+        const json& used = at(o, {"status", "used"});
+        const std::string u = used.is_object() && used.contains(name)
+                                  ? text(used, {name.c_str()}, "0")
+                                  : std::string("0");
+        out += (out.empty() ? "" : ", ") + name + ": " + u + "/" +
+               (value.is_string() ? value.get<std::string>() : value.dump());
+      }
+      return json(out);
+    };
+  };
+  return {
+      name_column(),
+      age_column(),
+      {"Request", "string", 0,
+       "Request represents a minimum amount of cpu/memory that a container may consume.",
+       usage(false)},
+      {"Limit", "string", 0,
+       "Limits control the maximum amount of cpu/memory that a container may use independent of "
+       "contention on the node.",
+       usage(true)},
+  };
+}
+
 std::vector<Column> columns_of(const Resource& r) {
   if (r.kind == "Pod") return pod_columns();
   if (r.kind == "Node") return node_columns();
@@ -224,6 +279,8 @@ std::vector<Column> columns_of(const Resource& r) {
   if (r.kind == "Queue") return queue_columns();
   if (r.kind == "PriorityClass") return priority_class_columns();
   if (r.kind == "Event") return event_columns();
+  if (r.kind == "PodDisruptionBudget") return disruption_budget_columns();
+  if (r.kind == "ResourceQuota") return resource_quota_columns();
   if (r.kind == "Namespace")
     return {name_column(),
             {"Status", "string", 0, "The status of the namespace",

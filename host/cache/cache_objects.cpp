@@ -11,6 +11,13 @@ namespace {
 
 constexpr std::string_view kDefaultQueue = "default";
 
+/// "ns/name" as (ns, name); a namespace never holds a '/'.
+std::pair<std::string, std::string> split_key(const std::string& key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string::npos) return {std::string(), key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
 uint32_t task_status(const model::Pod& pod) {
   if (pod.deleting) return SCORIA_TASK_RELEASING;
   switch (pod.phase) {
@@ -67,6 +74,12 @@ void ClusterCache::apply_change(ObjectChange& c) {
       case Kind::Namespace:
         namespaces_.erase(c.key);
         return;
+      case Kind::PodDisruptionBudget:
+        disruption_budgets_.erase(split_key(c.key));
+        return;
+      case Kind::ResourceQuota:
+        resource_quotas_.erase(split_key(c.key));
+        return;
     }
     return;
   }
@@ -83,6 +96,14 @@ void ClusterCache::apply_change(ObjectChange& c) {
         if constexpr (std::is_same_v<T, model::Namespace>) {
           std::string name = object.name;
           namespaces_.insert_or_assign(std::move(name), std::move(object));
+        }
+        if constexpr (std::is_same_v<T, model::PodDisruptionBudget>) {
+          NamespacedName name{object.namespace_, object.name};
+          disruption_budgets_.insert_or_assign(std::move(name), std::move(object));
+        }
+        if constexpr (std::is_same_v<T, model::ResourceQuota>) {
+          NamespacedName name{object.namespace_, object.name};
+          resource_quotas_.insert_or_assign(std::move(name), std::move(object));
         }
       },
       c.object);

@@ -19,8 +19,10 @@ bool base_dim(const std::string& name) {
 
 // The order objects are loaded in on a full replace: what others name first,
 // so nothing waits on a reference and no implicit group is renamed.
-constexpr Kind kLoadOrder[] = {Kind::Namespace, Kind::PriorityClass, Kind::Queue,
-                               Kind::Node,      Kind::PodGroup,      Kind::Pod};
+constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
+                               Kind::ResourceQuota, Kind::PriorityClass,
+                               Kind::Queue,         Kind::Node,
+                               Kind::PodGroup,      Kind::Pod};
 
 }  // namespace
 
@@ -38,6 +40,8 @@ void ClusterCache::clear() {
   pods_by_node_.clear();
   global_defaults_.clear();
   namespaces_.clear();
+  disruption_budgets_.clear();
+  resource_quotas_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
@@ -56,8 +60,11 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   std::vector<ObjectChange> changes;
   changes.reserve(objects.nodes.size() + objects.pods.size() + objects.pod_groups.size() +
                   objects.queues.size() + objects.priority_classes.size() +
-                  objects.namespaces.size());
+                  objects.namespaces.size() + objects.disruption_budgets.size() +
+                  objects.resource_quotas.size());
   for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
+  for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
+  for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& c : objects.priority_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& q : objects.queues) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
@@ -191,6 +198,14 @@ session::Snapshot ClusterCache::snapshot() const {
   s.dims = dims_;
   s.namespaces.reserve(namespaces_.size());
   for (const auto& [name, ns] : namespaces_) s.namespaces.push_back(&ns);
+  const auto add_kind = [&s](std::string_view kind, const auto& objects) {
+    session::Snapshot::KindObjects& k = s.objects.emplace_back();
+    k.kind = kind;
+    k.json.reserve(objects.size());
+    for (const auto& [name, object] : objects) k.json.emplace_back(object.json);
+  };
+  add_kind(kind_name(Kind::PodDisruptionBudget), disruption_budgets_);
+  add_kind(kind_name(Kind::ResourceQuota), resource_quotas_);
 
   // Sessions index nodes and queues by position; entries by slot.
   std::vector<int32_t> node_at(nodes_.slots(), -1);

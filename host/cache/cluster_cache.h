@@ -188,6 +188,11 @@ class ClusterCache {
   SlotTable<ClassEntry> classes_;
   // By name, as sessions look them up; only their labels are read.
   std::map<std::string, model::Namespace> namespaces_;
+  // Kinds only plugins read, whole (session_object_json): by namespace,
+  // then name, the order sessions hand them out in.
+  using NamespacedName = std::pair<std::string, std::string>;
+  std::map<NamespacedName, model::PodDisruptionBudget> disruption_budgets_;
+  std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   SlotTable<GroupEntry> groups_;
   SlotTable<PodEntry> pods_;
 

@@ -6,8 +6,16 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kNames = {"Node",  "Pod",           "PodGroup",
-                                                    "Queue", "PriorityClass", "Namespace"};
+constexpr std::array<std::string_view, 8> kNames = {
+    "Node",
+    "Pod",
+    "PodGroup",
+    "Queue",
+    "PriorityClass",
+    "Namespace",
+    "PodDisruptionBudget",
+    "ResourceQuota",
+};
 
 struct KeyOf {
   std::string operator()(const model::Node& n) const { return n.name; }
@@ -16,6 +24,8 @@ struct KeyOf {
   std::string operator()(const model::Queue& q) const { return q.name; }
   std::string operator()(const model::PriorityClass& c) const { return c.name; }
   std::string operator()(const model::Namespace& n) const { return n.name; }
+  std::string operator()(const model::PodDisruptionBudget& b) const { return b.key(); }
+  std::string operator()(const model::ResourceQuota& q) const { return q.key(); }
 };
 
 }  // namespace

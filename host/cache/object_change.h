@@ -21,7 +21,16 @@
 namespace scoria::cache {
 
 /// The kinds the cache holds.
-enum class Kind : uint8_t { Node, Pod, PodGroup, Queue, PriorityClass, Namespace };
+enum class Kind : uint8_t {
+  Node,
+  Pod,
+  PodGroup,
+  Queue,
+  PriorityClass,
+  Namespace,
+  PodDisruptionBudget,
+  ResourceQuota
+};
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
 std::string_view kind_name(Kind kind);
@@ -29,11 +38,13 @@ std::optional<Kind> kind_from_name(std::string_view name);
 
 /// One decoded object; the same alternatives, in the same order, as
 /// decode::Object, so a decoded object moves in without a copy.
-using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
-                            model::PriorityClass, model::Namespace>;
+using Object =
+    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
+                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota>;
 
-/// The key of an object: "namespace/name" for Pods and PodGroups, the name
-/// otherwise (the store's and the informer's key).
+/// The key of an object: "namespace/name" for the namespaced kinds (Pods,
+/// PodGroups, PodDisruptionBudgets, ResourceQuotas), the name otherwise
+/// (the store's and the informer's key).
 std::string object_key(const Object& object);
 Kind object_kind(const Object& object);
 

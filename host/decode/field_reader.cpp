@@ -1,8 +1,9 @@
 #include "decode/field_reader.h"
 
+#include <scoria/quantity.hpp>
+
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <system_error>
@@ -23,16 +24,6 @@ const Json& null_json() {
 const Json& empty_object() {
   static const Json kEmpty = Json::object();
   return kEmpty;
-}
-
-double to_scoria_units(std::string_view name, double quantity) {
-  const double scaled = name == "memory" || name == "pods" ? quantity : quantity * 1000;
-  // The quantity is the double nearest a decimal, so `scaled` may sit a
-  // rounding error off a whole number: that is the whole number.
-  const double nearest = std::nearbyint(scaled);
-  if (std::fabs(scaled - nearest) <= 4 * std::numeric_limits<double>::epsilon() * nearest)
-    return nearest;
-  return std::ceil(scaled);
 }
 
 }  // namespace
@@ -170,7 +161,7 @@ model::ResourceList FieldReader::resources(const Json& n, const FieldPath& at) c
       fail(entry, e.what());
     }
     if (q < 0) fail(entry, quote(value) + " is negative; resource amounts must be 0 or more");
-    out.emplace_back(name, to_scoria_units(name, q));
+    out.emplace_back(name, scoria::to_resource_units(name, q));
   }
   return out;
 }

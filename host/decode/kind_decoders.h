@@ -23,5 +23,7 @@ model::PodGroup decode_pod_group(const ObjectFields& f);
 model::Queue decode_queue(const ObjectFields& f);
 model::PriorityClass decode_priority_class(const ObjectFields& f, bool& never_preempt);
 model::Namespace decode_namespace(const ObjectFields& f);
+model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f);
+model::ResourceQuota decode_resource_quota(const ObjectFields& f);
 
 }  // namespace scoria::decode

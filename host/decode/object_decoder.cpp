@@ -11,13 +11,15 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 6> kKinds{{
+constexpr std::array<KindInfo, 8> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
     {"Queue", "scheduling.volcano.sh/v1beta1", false},
     {"PriorityClass", "scheduling.k8s.io/v1", false},
     {"Namespace", "v1", false},
+    {"PodDisruptionBudget", "policy/v1", true},
+    {"ResourceQuota", "v1", true},
 }};
 
 std::string supported_kinds() {
@@ -112,10 +114,23 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     model::PriorityClass pc = decode_priority_class(f, d.never_preempt);
     pc.name = name;
     d.object = std::move(pc);
-  } else {
+  } else if (kind == "Namespace") {
     model::Namespace n = decode_namespace(f);
     n.name = name;
     d.object = std::move(n);
+  } else if (kind == "PodDisruptionBudget") {
+    // Plugins read it whole (session_object_json), as they read pods.
+    model::PodDisruptionBudget pdb = decode_disruption_budget(f);
+    pdb.namespace_ = ns;
+    pdb.name = name;
+    pdb.json = text.empty() ? node.dump() : std::string(text);
+    d.object = std::move(pdb);
+  } else {
+    model::ResourceQuota q = decode_resource_quota(f);
+    q.namespace_ = ns;
+    q.name = name;
+    q.json = text.empty() ? node.dump() : std::string(text);
+    d.object = std::move(q);
   }
   out.push_back(std::move(d));
 }

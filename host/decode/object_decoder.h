@@ -14,8 +14,9 @@
 
 namespace scoria::decode {
 
-using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
-                            model::PriorityClass, model::Namespace>;
+using Object =
+    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
+                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota>;
 
 /// One object decoded, with where it came from.
 struct Decoded {

@@ -119,6 +119,35 @@ model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPat
   return t;
 }
 
+model::LabelSelector label_selector(const FieldReader& r, const Json& m, const FieldPath& at) {
+  model::LabelSelector out;
+  out.match_labels = r.string_map(m, "matchLabels", at);
+  r.each_map(m, "matchExpressions", at, [&](const Json& e, const FieldPath& ep) {
+    model::SelectorRequirement req;
+    req.key = r.text_field(e, "key", ep);
+    if (req.key.empty()) r.fail(ep.field("key"), "is missing; name the label to match");
+    const std::string op = r.text_field(e, "operator", ep);
+    if (op == "In" || op == "NotIn") {
+      req.op = op == "In" ? model::SelectorOp::In : model::SelectorOp::NotIn;
+    } else if (op == "Exists" || op == "DoesNotExist") {
+      req.op = op == "Exists" ? model::SelectorOp::Exists : model::SelectorOp::DoesNotExist;
+    } else {
+      r.fail(ep.field("operator"),
+             (op.empty() ? std::string("is missing") : quote(op) + " is not an operator") +
+                 "; a label selector takes In, NotIn, Exists or DoesNotExist");
+    }
+    r.each(e, "values", ep,
+           [&](const Json& v, const FieldPath& vp) { req.values.push_back(r.text(v, vp)); });
+    const bool set_based = req.op == model::SelectorOp::In || req.op == model::SelectorOp::NotIn;
+    if (set_based && req.values.empty())
+      r.fail(ep.field("values"), "is empty; " + op + " needs at least one value");
+    if (!set_based && !req.values.empty())
+      r.fail(ep.field("values"), "must be empty with " + op + "; remove the values");
+    out.match_expressions.push_back(std::move(req));
+  });
+  return out;
+}
+
 bool read_preemptable(const FieldReader& r, const std::map<std::string, std::string>& annotations,
                       const std::map<std::string, std::string>& labels, const FieldPath& meta_path,
                       bool absent) {

@@ -153,6 +153,8 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
     switch (k) {
       case cache::Kind::Namespace:
       case cache::Kind::Node:
+      case cache::Kind::PodDisruptionBudget:
+      case cache::Kind::ResourceQuota:
         return 0;
       case cache::Kind::Queue:
         return 1;

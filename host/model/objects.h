@@ -183,6 +183,59 @@ struct Namespace {
   std::map<std::string, std::string> labels;
 };
 
+/// A metav1.LabelSelector: matchLabels and matchExpressions (In, NotIn,
+/// Exists, DoesNotExist), all of which a pod's labels must meet.
+struct LabelSelector {
+  std::map<std::string, std::string> match_labels;
+  std::vector<SelectorRequirement> match_expressions;
+
+  bool empty() const { return match_labels.empty() && match_expressions.empty(); }
+};
+
+/// An IntOrString that counts pods: a number, or a percentage ("50%").
+struct IntOrPercent {
+  int32_t value = 0;
+  bool percent = false;
+};
+
+/// policy/v1 PodDisruptionBudget. The scheduler hands plugins its JSON
+/// (`json`); the fields are what the decoder checked, for the host's own
+/// readers.
+struct PodDisruptionBudget {
+  std::string namespace_;
+  std::string name;
+  std::optional<LabelSelector> selector;  // absent or empty: selects no pod
+  std::optional<IntOrPercent> min_available;
+  std::optional<IntOrPercent> max_unavailable;
+  // Status, as Kubernetes' disruption controller writes it; has_status
+  // when it wrote status.disruptionsAllowed (files and the local store
+  // have no such controller).
+  bool has_status = false;
+  int32_t disruptions_allowed = 0;
+  int32_t current_healthy = 0;
+  int32_t desired_healthy = 0;
+  int32_t expected_pods = 0;
+  // Pods evicted through the API and not yet gone: name -> when, ms since
+  // the epoch.
+  std::map<std::string, int64_t> disrupted_pods;
+  std::string json;  // the whole object as JSON
+
+  std::string key() const { return namespace_ + "/" + name; }
+};
+
+/// v1 ResourceQuota. Amounts are in Scoria's units by their names, as every
+/// ResourceList (requests.cpu in millicores, count/pods in milli-units).
+struct ResourceQuota {
+  std::string namespace_;
+  std::string name;
+  ResourceList hard;         // spec.hard
+  ResourceList status_hard;  // status.hard, as the quota controller copies it
+  ResourceList used;         // status.used
+  std::string json;          // the whole object as JSON
+
+  std::string key() const { return namespace_ + "/" + name; }
+};
+
 /// Everything read from a set of object files.
 struct ClusterObjects {
   std::vector<Node> nodes;
@@ -191,6 +244,8 @@ struct ClusterObjects {
   std::vector<Queue> queues;
   std::vector<PriorityClass> priority_classes;
   std::vector<Namespace> namespaces;
+  std::vector<PodDisruptionBudget> disruption_budgets;
+  std::vector<ResourceQuota> resource_quotas;
 };
 
 }  // namespace scoria::model

@@ -1,11 +1,7 @@
 #include "model/quantity.h"
 
-#include <algorithm>
-#include <array>
-#include <charconv>
-#include <cmath>
-#include <cstdint>
-#include <limits>
+#include <scoria/quantity.hpp>
+
 #include <stdexcept>
 #include <string>
 
@@ -15,180 +11,23 @@ namespace {
 
 constexpr std::string_view kExamples = "write e.g. \"500m\", \"2\", \"1.5Gi\" or \"1e3\"";
 
-[[noreturn]] void invalid(std::string_view text, std::string_view why) {
-  throw std::invalid_argument("\"" + std::string(text) + "\" is not a quantity (" +
-                              std::string(why) + "); " + std::string(kExamples));
-}
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-struct Suffix {
-  std::string_view text;
-  int base;  // 10 or 2
-  int exponent;
-};
-
-// Kubernetes' suffixes: decimal SI (the empty suffix is 10^0) and binary SI.
-constexpr std::array<Suffix, 15> kSuffixes{{
-    {"n", 10, -9},
-    {"u", 10, -6},
-    {"m", 10, -3},
-    {"k", 10, 3},
-    {"M", 10, 6},
-    {"G", 10, 9},
-    {"T", 10, 12},
-    {"P", 10, 15},
-    {"E", 10, 18},
-    {"Ki", 2, 10},
-    {"Mi", 2, 20},
-    {"Gi", 2, 30},
-    {"Ti", 2, 40},
-    {"Pi", 2, 50},
-    {"Ei", 2, 60},
-}};
-
-// Binary suffixes for formatting memory, largest first.
-constexpr std::array<std::pair<std::string_view, int>, 6> kBinary{{
-    {"Ei", 60},
-    {"Pi", 50},
-    {"Ti", 40},
-    {"Gi", 30},
-    {"Mi", 20},
-    {"Ki", 10},
-}};
-
-// Integers beyond this do not fit int64_t; formatting falls back to a double.
-constexpr double kInt64Limit = 9.2e18;
-
-// Kubernetes' resource.Quantity caps every quantity at math.MaxInt64 in its
-// own unit (quantity.go: maxAllowed), i.e. 2^63 - 1: "8Ei". 2^63 - 1 rounds to
-// 2^63 as a double, so exactly that value still passes; anything larger is
-// refused, since silently capping it as the API server does would change what
-// the file says, and scaling it further (cpu to millicores, sums over many
-// pods) is where doubles ran off to infinity.
-constexpr double kMaxQuantity = 0x1p63;
-constexpr std::string_view kTooLarge =
-    "it is too large: Kubernetes caps quantities at 2^63-1 (9223372036854775807, about "
-    "8Ei)";
-
-std::string shortest(double value) {
-  std::array<char, 32> buf{};
-  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  return ec == std::errc() ? std::string(buf.data(), end) : std::to_string(value);
-}
-
-// "4000" millis -> "4", "500" -> "500m": whole units when exact, else milli.
-std::string format_milli(double milli) {
-  if (!std::isfinite(milli) || std::fabs(milli) >= kInt64Limit) return shortest(milli / 1000);
-  const long long m = std::llround(milli);
-  if (m % 1000 == 0) return std::to_string(m / 1000);
-  return std::to_string(m) + "m";
-}
-
-std::string format_bytes(double bytes) {
-  if (!std::isfinite(bytes) || std::fabs(bytes) >= kInt64Limit) return shortest(bytes);
-  const long long b = std::llround(bytes);
-  if (b == 0) return "0";
-  for (const auto& [suffix, shift] : kBinary) {
-    const long long unit = 1LL << shift;
-    if (b % unit == 0) return std::to_string(b / unit) + std::string(suffix);
-  }
-  return std::to_string(b);
-}
-
-std::string format_count(double count) {
-  if (!std::isfinite(count) || std::fabs(count) >= kInt64Limit) return shortest(count);
-  return std::to_string(std::llround(count));
-}
-
 }  // namespace
 
-// The grammar is Kubernetes' documented one:
-//   [sign] digits [. digits] [suffix]   (also "1." and ".5")
-// with suffix one of the SI / binary suffixes or an exponent e<int> / E<int>.
-// Unlike the Go parser we insist on at least one digit, so "-", "m" or "Gi"
-// are rejected rather than read as zero.
 double parse_quantity(std::string_view text) {
   if (text.empty()) {
     throw std::invalid_argument("an empty string is not a quantity; " + std::string(kExamples));
   }
-  size_t pos = 0;
-  bool negative = false;
-  if (text[0] == '+' || text[0] == '-') {
-    negative = text[0] == '-';
-    ++pos;
+  std::string why;
+  const std::optional<double> value = scoria::parse_quantity(text, &why);
+  if (!value) {
+    throw std::invalid_argument("\"" + std::string(text) + "\" is not a quantity (" + why + "); " +
+                                std::string(kExamples));
   }
-  const size_t int_begin = pos;
-  while (pos < text.size() && is_digit(text[pos])) ++pos;
-  const std::string_view int_digits = text.substr(int_begin, pos - int_begin);
-  std::string_view frac_digits;
-  if (pos < text.size() && text[pos] == '.') {
-    const size_t frac_begin = ++pos;
-    while (pos < text.size() && is_digit(text[pos])) ++pos;
-    frac_digits = text.substr(frac_begin, pos - frac_begin);
-  }
-  if (int_digits.empty() && frac_digits.empty()) invalid(text, "it does not start with a number");
-
-  const std::string_view suffix = text.substr(pos);
-  int base = 10;
-  long long exponent = 0;
-  const auto known = std::find_if(kSuffixes.begin(), kSuffixes.end(),
-                                  [&](const Suffix& s) { return s.text == suffix; });
-  if (known != kSuffixes.end()) {
-    base = known->base;
-    exponent = known->exponent;
-  } else if (suffix.size() > 1 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-    std::string_view digits = suffix.substr(1);
-    const size_t sign = digits[0] == '+' || digits[0] == '-' ? 1 : 0;
-    if (digits.size() == sign || !std::all_of(digits.begin() + sign, digits.end(), is_digit))
-      invalid(text, "the exponent must be a whole number, as in \"1e3\"");
-    if (digits[0] == '+') digits.remove_prefix(1);  // from_chars takes no '+'
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
-    if (ec != std::errc() || end != digits.data() + digits.size())
-      invalid(text, "the exponent is out of range");
-  } else if (!suffix.empty()) {
-    invalid(text, "unknown suffix \"" + std::string(suffix) +
-                      "\": use n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or an exponent "
-                      "such as e3");
-  }
-
-  // One correctly rounded conversion of "<digits>e<exp>", so that "0.1k" is
-  // exactly the double nearest to 100 rather than 0.1 * 1000.
-  std::string mantissa(int_digits);
-  mantissa += frac_digits;
-  const size_t first = mantissa.find_first_not_of('0');
-  if (first == std::string::npos) return 0.0;
-  long long decimal_exp = -static_cast<long long>(frac_digits.size());
-  if (base == 10) decimal_exp += exponent;
-  // Far beyond any double; keeps the string below from carrying a silly exponent.
-  if (decimal_exp > 100000) invalid(text, kTooLarge);
-  if (decimal_exp < -100000)
-    return negative ? -std::numeric_limits<double>::denorm_min()
-                    : std::numeric_limits<double>::denorm_min();
-  std::string number = mantissa.substr(first) + "e" + std::to_string(decimal_exp);
-  double value = 0;
-  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (ec == std::errc::result_out_of_range) {
-    // Underflow keeps a positive sign so that rounding up to whole units
-    // gives 1, as Kubernetes rounds sub-nano amounts up.
-    if (decimal_exp < 0) {
-      value = std::numeric_limits<double>::denorm_min();
-    } else {
-      invalid(text, kTooLarge);
-    }
-  } else if (ec != std::errc() || end != number.data() + number.size()) {
-    invalid(text, "it is not a number");
-  }
-  if (base == 2) value = std::ldexp(value, static_cast<int>(exponent));
-  if (!std::isfinite(value) || value > kMaxQuantity) invalid(text, kTooLarge);
-  return negative ? -value : value;
+  return *value;
 }
 
 std::string format_quantity(std::string_view name, double value) {
-  if (name == "cpu") return format_milli(value);
-  if (name == "memory") return format_bytes(value);
-  if (name == "pods") return format_count(value);
-  return format_milli(value);
+  return scoria::format_resource(name, value);
 }
 
 }  // namespace scoria::model

@@ -1,4 +1,6 @@
-// Kubernetes resource quantities ("500m", "4Gi", "1e3").
+// Kubernetes resource quantities ("500m", "4Gi", "1e3"). The parser and the
+// units are the SDK's (scoria/quantity.hpp), so that a plugin reading a
+// quantity from an object's JSON agrees with the host on every spelling.
 #pragma once
 
 #include <string>

@@ -300,6 +300,14 @@ int64_t api_session_now_ms(const scoria_session* s) { return s ? mut(s)->now_ms(
 scoria_code api_node_annotation(const scoria_node* n, scoria_str key, scoria_str* v) {
   return n ? lookup(n->spec->annotations, key, v) : SCORIA_INVALID_ARGUMENT;
 }
+size_t api_session_object_count(const scoria_session* s, scoria_str kind) {
+  return s ? mut(s)->objects_of(V(kind)).size() : 0;
+}
+scoria_str api_session_object_json(const scoria_session* s, scoria_str kind, size_t i) {
+  if (s == nullptr) return S({});
+  const auto objects = mut(s)->objects_of(V(kind));
+  return i < objects.size() ? S(objects[i]) : S({});
+}
 size_t api_task_selector_count(const scoria_task* t) {
   return t ? t->pod->node_selector.size() : 0;
 }
@@ -588,6 +596,8 @@ const scoria_host_api kApi = {
     api_evictable,
     api_preemptive_tasks,
     api_queue_object_json,
+    api_session_object_count,
+    api_session_object_json,
 };
 
 }  // namespace

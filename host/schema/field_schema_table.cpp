@@ -18,468 +18,489 @@ constexpr char kNames[] =
     "chapAuthSessioncinderclaimNameclaimsclusterNameclusterTrustBundlecommandcompletedcomponent"
     "conditionTypeconditionsconfigconfigMapconfigMapKeyRefconfigMapRefconfigSourcecontainerID"
     "containerNamecontainerPortcontainerRuntimeVersioncontainerStatusescontainers"
-    "controlledResourcescontrollercountcreationTimestampcredentialBundlePathcsidaemonEndpoints"
-    "dataSourcedataSourceRefdatasetNamedatasetUUIDdeclaredFeaturesdefaultMode"
+    "controlledResourcescontrollercountcreationTimestampcredentialBundlePathcsicurrentHealthy"
+    "daemonEndpointsdataSourcedataSourceRefdatasetNamedatasetUUIDdeclaredFeaturesdefaultMode"
     "deletionGracePeriodSecondsdeletionTimestampdependsOndequeueStrategydescriptiondeserved"
-    "devicePathdirectorydiskNamediskURIdivisordnsConfigdnsPolicydownwardAPIdriverdropeffect"
-    "emptyDirenableServiceLinksendpointsenvenvFromephemeralephemeralContainerStatuses"
-    "ephemeralContainerserroreventeventTimeeventsexecexitCodeexitCodesexpirationSeconds"
-    "extendClustersextendedResourceClaimStatusexternalIDfailedfailureThresholdfcfeatures"
-    "fieldPathfieldReffieldsTypefieldsV1fileKeyReffinalizersfinishedAtfirstTimestampflexVolume"
-    "flockerfsGroupfsGroupChangePolicyfsTypegatewaygcePersistentDiskgenerateNamegenerationgid"
-    "gitRepoglobalDefaultglusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpcguarantee"
-    "healthhighestTierAllowedhighestTierNameholderIdentityhosthostAliaseshostIPhostIPChostIPs"
-    "hostNetworkhostPIDhostPathhostPorthostProcesshostUsershostnamehostnameOverridehostnames"
-    "httpGethttpHeadersimageimageIDimagePullPolicyimagePullSecretsimagesinitContainerStatuses"
-    "initContainersinitialDelaySecondsinitiatorNameinqueueinvolvedObjectipiqniscsi"
-    "iscsiInterfaceitemsiterationkernelVersionkeykeyPathkeyTypekeyringkindkubeProxyVersion"
-    "kubeletConfigKeykubeletEndpointkubeletVersionlabelSelectorlabelslastHeartbeatTime"
-    "lastKnownGoodlastObservedTimelastProbeTimelastStatelastTimestamplastTransitionTime"
-    "leaseDurationSecondsleaseTransitionslevellifecyclelimitslinuxlivenessProbelocalhostProfile"
-    "lunmachineIDmanagedFieldsmanagermatchExpressionsmatchFieldsmatchLabelKeysmatchLabels"
-    "maxExpirationSecondsmaxRetrymaxSkewmediummessagemetadataminAvailableminDomainsminMember"
-    "minPartitionsminResourcesminSubGroupsminSuccessminTaskMembermismatchLabelKeysmodemonitors"
-    "mountPathmountPropagationnamenamesnameserversnamespacenamespaceSelectornamespaces"
-    "networkTopologynfsnodeAffinitynodeAffinityPolicynodeGroupAffinitynodeGroupAntiAffinity"
-    "nodeInfonodeNamenodePublishSecretRefnodeSelectornodeSelectorTermsnodeTaintsPolicynodes"
-    "nominatedNodeNameobservedGenerationoperatingSystemoperationoperatoroptionaloptionsos"
-    "osImageoverheadownerReferencesparentpartitionpartitionPolicypartitionSizepathpdIDpdName"
-    "pendingperiodSecondspersistentVolumeClaimphasephotonPersistentDiskpluginspodAffinity"
-    "podAffinityTermpodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIPpodIPspolicies"
-    "poolportportalsportsportworxVolumepostStartpreStoppreemptionPolicypreference"
-    "preferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
-    "priorityClassNameprivilegedprocMountprojectedprotectionDomainprotocolproviderIDpullPolicy"
-    "qosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystemreadinessGatesreadinessProbeready"
-    "reasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMountsreferenceregistryrelatedrenewTime"
-    "replicasreportingComponentreportingInstancerepositoryrequestrequestMappingsrequestName"
-    "requestsrequiredDuringSchedulingIgnoredDuringExecutionreservationresizeresizePolicy"
-    "resourceresourceClaimNameresourceClaimStatusesresourceClaimTemplateNameresourceClaims"
-    "resourceFieldRefresourceIDresourceNameresourceVersionresourcesrestartCountrestartPolicy"
-    "restartPolicyRulesretryCountrevisionrolerunAsGrouprunAsNonRootrunAsUserrunAsUserName"
-    "runningrunningDurationrunningEstimateruntimeClassNameruntimeHandlersscaleIOschedulerName"
-    "schedulingGatesschedulingGroupschemeseLinuxChangePolicyseLinuxOptionssearches"
-    "seccompProfilesecondssecretsecretFilesecretKeyRefsecretNamesecretRefsecurityContext"
-    "selectorselfLinkseriesserverserviceserviceAccountserviceAccountNameserviceAccountToken"
-    "setHostnameAsFQDNshareNameshareProcessNamespacesignalsignerNamesizeBytessizeLimitsleep"
-    "sourcesourcesspecsslEnabledstartTimestartedstartedAtstartupProbestatestatusstdinstdinOnce"
-    "stopSignalstorageClassNamestorageModestoragePolicyIDstoragePolicyNamestoragePoolstorageos"
-    "strategysubGroupPolicysubGroupSizesubPathsubPathExprsubdomainsubresourcesucceeded"
-    "successThresholdsupplementalGroupssupplementalGroupsPolicyswapsysctlssystemsystemUUID"
-    "taintstargetContainerNametargetPortaltargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
+    "desiredHealthydevicePathdirectorydiskNamediskURIdisruptedPodsdisruptionsAlloweddivisor"
+    "dnsConfigdnsPolicydownwardAPIdriverdropeffectemptyDirenableServiceLinksendpointsenvenvFrom"
+    "ephemeralephemeralContainerStatusesephemeralContainerserroreventeventTimeeventsexec"
+    "exitCodeexitCodesexpectedPodsexpirationSecondsextendClustersextendedResourceClaimStatus"
+    "externalIDfailedfailureThresholdfcfeaturesfieldPathfieldReffieldsTypefieldsV1fileKeyRef"
+    "finalizersfinishedAtfirstTimestampflexVolumeflockerfsGroupfsGroupChangePolicyfsTypegateway"
+    "gcePersistentDiskgenerateNamegenerationgidgitRepoglobalDefaultglusterfsgmsaCredentialSpec"
+    "gmsaCredentialSpecNamegroupgrpcguaranteehardhealthhighestTierAllowedhighestTierName"
+    "holderIdentityhosthostAliaseshostIPhostIPChostIPshostNetworkhostPIDhostPathhostPort"
+    "hostProcesshostUsershostnamehostnameOverridehostnameshttpGethttpHeadersimageimageID"
+    "imagePullPolicyimagePullSecretsimagesinitContainerStatusesinitContainers"
+    "initialDelaySecondsinitiatorNameinqueueinvolvedObjectipiqniscsiiscsiInterfaceitems"
+    "iterationkernelVersionkeykeyPathkeyTypekeyringkindkubeProxyVersionkubeletConfigKey"
+    "kubeletEndpointkubeletVersionlabelSelectorlabelslastHeartbeatTimelastKnownGood"
+    "lastObservedTimelastProbeTimelastStatelastTimestamplastTransitionTimeleaseDurationSeconds"
+    "leaseTransitionslevellifecyclelimitslinuxlivenessProbelocalhostProfilelunmachineID"
+    "managedFieldsmanagermatchExpressionsmatchFieldsmatchLabelKeysmatchLabels"
+    "maxExpirationSecondsmaxRetrymaxSkewmaxUnavailablemediummessagemetadataminAvailable"
+    "minDomainsminMemberminPartitionsminResourcesminSubGroupsminSuccessminTaskMember"
+    "mismatchLabelKeysmodemonitorsmountPathmountPropagationnamenamesnameserversnamespace"
+    "namespaceSelectornamespacesnetworkTopologynfsnodeAffinitynodeAffinityPolicy"
+    "nodeGroupAffinitynodeGroupAntiAffinitynodeInfonodeNamenodePublishSecretRefnodeSelector"
+    "nodeSelectorTermsnodeTaintsPolicynodesnominatedNodeNameobservedGenerationoperatingSystem"
+    "operationoperatoroptionaloptionsososImageoverheadownerReferencesparentpartition"
+    "partitionPolicypartitionSizepathpdIDpdNamependingperiodSecondspersistentVolumeClaimphase"
+    "photonPersistentDiskpluginspodAffinitypodAffinityTermpodAntiAffinitypodCIDRpodCIDRs"
+    "podCertificatepodGroupNamepodIPpodIPspoliciespoolportportalsportsportworxVolumepostStart"
+    "preStoppreemptionPolicypreferencepreferredDuringSchedulingIgnoredDuringExecution"
+    "preferredHolderprefixprioritypriorityClassNameprivilegedprocMountprojectedprotectionDomain"
+    "protocolproviderIDpullPolicyqosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystem"
+    "readinessGatesreadinessProbereadyreasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMounts"
+    "referenceregistryrelatedrenewTimereplicasreportingComponentreportingInstancerepository"
+    "requestrequestMappingsrequestNamerequestsrequiredDuringSchedulingIgnoredDuringExecution"
+    "reservationresizeresizePolicyresourceresourceClaimNameresourceClaimStatuses"
+    "resourceClaimTemplateNameresourceClaimsresourceFieldRefresourceIDresourceName"
+    "resourceVersionresourcesrestartCountrestartPolicyrestartPolicyRulesretryCountrevisionrole"
+    "runAsGrouprunAsNonRootrunAsUserrunAsUserNamerunningrunningDurationrunningEstimate"
+    "runtimeClassNameruntimeHandlersscaleIOschedulerNameschedulingGatesschedulingGroupscheme"
+    "scopeNamescopeSelectorscopesseLinuxChangePolicyseLinuxOptionssearchesseccompProfileseconds"
+    "secretsecretFilesecretKeyRefsecretNamesecretRefsecurityContextselectorselfLinkseriesserver"
+    "serviceserviceAccountserviceAccountNameserviceAccountTokensetHostnameAsFQDNshareName"
+    "shareProcessNamespacesignalsignerNamesizeBytessizeLimitsleepsourcesourcesspecsslEnabled"
+    "startTimestartedstartedAtstartupProbestatestatusstdinstdinOncestopSignalstorageClassName"
+    "storageModestoragePolicyIDstoragePolicyNamestoragePoolstorageosstrategysubGroupPolicy"
+    "subGroupSizesubPathsubPathExprsubdomainsubresourcesucceededsuccessThreshold"
+    "supplementalGroupssupplementalGroupsPolicyswapsysctlssystemsystemUUIDtaints"
+    "targetContainerNametargetPortaltargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
     "terminatedterminatingterminationGracePeriodSecondsterminationMessagePath"
     "terminationMessagePolicytimetimeAddedtimeouttimeoutSecondstolerationSecondstolerations"
     "topologyKeytopologyPolicytopologySpreadConstraintstotalPartitionstransitionID"
-    "ttlSecondsAfterFinishedttytypeuidunknownunschedulableuseruserAnnotationsuserNamespaces"
-    "valuevalueFromvaluesversionvolumevolumeAttributesvolumeAttributesClassNamevolumeClaim"
-    "volumeClaimNamevolumeClaimTemplatevolumeDevicesvolumeIDvolumeModevolumeMountsvolumeName"
-    "volumeNamespacevolumePathvolumesvolumesAttachedvolumesInUsevsphereVolumewaitingweight"
-    "whenUnsatisfiablewindowsOptionsworkingDirwwids";
+    "ttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicyunknownunschedulableuseduser"
+    "userAnnotationsuserNamespacesvaluevalueFromvaluesversionvolumevolumeAttributes"
+    "volumeAttributesClassNamevolumeClaimvolumeClaimNamevolumeClaimTemplatevolumeDevices"
+    "volumeIDvolumeModevolumeMountsvolumeNamevolumeNamespacevolumePathvolumesvolumesAttached"
+    "volumesInUsevsphereVolumewaitingweightwhenUnsatisfiablewindowsOptionsworkingDirwwids";
 
 // Each object type's fields, sorted by name: {name, size, type}.
 constexpr Field kFields[] = {
     // 1 V1Pod
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 7}, {4385, 6, 127},
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 7}, {4502, 6, 127},
     // 2 V1ObjectMeta
-    {172, 11, 0}, {458, 11, 0}, {710, 17, 0}, {837, 26, 0}, {863, 17, 0}, {1299, 10, 0},
-    {1406, 12, 0}, {1418, 10, 0}, {2001, 6, 0}, {2208, 13, 3}, {2481, 4, 0}, {2501, 9, 0},
-    {2808, 15, 5}, {3763, 15, 0}, {4152, 8, 0}, {5015, 3, 0},
+    {172, 11, 0}, {458, 11, 0}, {710, 17, 0}, {851, 26, 0}, {877, 17, 0}, {1370, 10, 0},
+    {1477, 12, 0}, {1489, 10, 0}, {2076, 6, 0}, {2283, 13, 3}, {2570, 4, 0}, {2590, 9, 0},
+    {2897, 15, 5}, {3852, 15, 0}, {4269, 8, 0}, {5132, 3, 0},
     // 4 V1ManagedFieldsEntry
-    {191, 10, 0}, {1271, 10, 0}, {1281, 8, 0}, {2221, 7, 0}, {2759, 9, 0}, {4555, 11, 0},
-    {4846, 4, 0},
+    {191, 10, 0}, {1342, 10, 0}, {1352, 8, 0}, {2296, 7, 0}, {2848, 9, 0}, {4672, 11, 0},
+    {4963, 4, 0},
     // 6 V1OwnerReference
-    {191, 10, 0}, {314, 18, 0}, {695, 10, 0}, {1923, 4, 0}, {2481, 4, 0}, {5015, 3, 0},
+    {191, 10, 0}, {314, 18, 0}, {695, 10, 0}, {1998, 4, 0}, {2570, 4, 0}, {5132, 3, 0},
     // 7 V1PodSpec
-    {38, 21, 0}, {78, 8, 8}, {248, 28, 0}, {666, 10, 23}, {964, 9, 64}, {973, 9, 0},
-    {1017, 18, 0}, {1089, 19, 65}, {1575, 11, 67}, {1592, 7, 0}, {1606, 11, 0}, {1617, 7, 0},
-    {1651, 9, 0}, {1660, 8, 0}, {1668, 16, 0}, {1738, 16, 69}, {1781, 14, 23}, {2631, 8, 0},
-    {2659, 12, 0}, {2791, 2, 70}, {2800, 8, 0}, {3104, 16, 0}, {3198, 8, 0}, {3206, 17, 0},
-    {3348, 14, 71}, {3711, 14, 73}, {3778, 9, 49}, {3799, 13, 0}, {3933, 16, 0}, {3971, 13, 0},
-    {3984, 15, 69}, {3999, 15, 75}, {4129, 15, 76}, {4179, 14, 0}, {4193, 18, 0}, {4230, 17, 0},
-    {4256, 21, 0}, {4546, 9, 0}, {4771, 29, 0}, {4897, 11, 77}, {4933, 25, 79}, {5268, 7, 81},
+    {38, 21, 0}, {78, 8, 8}, {248, 28, 0}, {666, 10, 23}, {1023, 9, 64}, {1032, 9, 0},
+    {1076, 18, 0}, {1148, 19, 65}, {1650, 11, 67}, {1667, 7, 0}, {1681, 11, 0}, {1692, 7, 0},
+    {1726, 9, 0}, {1735, 8, 0}, {1743, 16, 0}, {1813, 16, 69}, {1856, 14, 23}, {2720, 8, 0},
+    {2748, 12, 0}, {2880, 2, 70}, {2889, 8, 0}, {3193, 16, 0}, {3287, 8, 0}, {3295, 17, 0},
+    {3437, 14, 71}, {3800, 14, 73}, {3867, 9, 49}, {3888, 13, 0}, {4022, 16, 0}, {4060, 13, 0},
+    {4073, 15, 69}, {4088, 15, 75}, {4246, 15, 76}, {4296, 14, 0}, {4310, 18, 0}, {4347, 17, 0},
+    {4373, 21, 0}, {4663, 9, 0}, {4888, 29, 0}, {5014, 11, 77}, {5050, 25, 79}, {5415, 7, 81},
     // 8 V1Affinity
-    {2555, 12, 9}, {2953, 11, 17}, {2979, 15, 17},
+    {2644, 12, 9}, {3042, 11, 17}, {3068, 15, 17},
     // 9 V1NodeAffinity
-    {3130, 47, 10}, {3565, 46, 15},
+    {3219, 47, 10}, {3654, 46, 15},
     // 11 V1PreferredSchedulingTerm
-    {3120, 10, 12}, {5322, 6, 0},
+    {3209, 10, 12}, {5469, 6, 0},
     // 12 V1NodeSelectorTerm
-    {2228, 16, 13}, {2244, 11, 13},
+    {2303, 16, 13}, {2319, 11, 13},
     // 14 V1NodeSelectorRequirement
-    {1899, 3, 0}, {2768, 8, 0}, {5085, 6, 0},
+    {1974, 3, 0}, {2857, 8, 0}, {5232, 6, 0},
     // 15 V1NodeSelector
-    {2671, 17, 16},
+    {2760, 17, 16},
     // 17 V1PodAffinity
-    {3130, 47, 18}, {3565, 46, 22},
+    {3219, 47, 18}, {3654, 46, 22},
     // 19 V1WeightedPodAffinityTerm
-    {2964, 15, 20}, {5322, 6, 0},
+    {3053, 15, 20}, {5469, 6, 0},
     // 20 V1PodAffinityTerm
-    {1988, 13, 21}, {2255, 14, 0}, {2427, 17, 0}, {2510, 17, 21}, {2527, 10, 0}, {4908, 11, 0},
+    {2063, 13, 21}, {2330, 14, 0}, {2516, 17, 0}, {2599, 17, 21}, {2616, 10, 0}, {5025, 11, 0},
     // 21 V1LabelSelector
-    {2228, 16, 13}, {2269, 11, 0},
+    {2303, 16, 13}, {2344, 11, 0},
     // 24 V1Container
-    {228, 4, 0}, {487, 7, 0}, {1044, 3, 25}, {1047, 7, 32}, {1711, 5, 0}, {1723, 15, 0},
-    {2147, 9, 35}, {2167, 13, 43}, {2481, 4, 0}, {3069, 5, 45}, {3362, 14, 43}, {3628, 12, 47},
-    {3778, 9, 49}, {3799, 13, 0}, {3812, 18, 52}, {4129, 15, 55}, {4368, 12, 43}, {4391, 5, 0},
-    {4396, 9, 0}, {4800, 22, 0}, {4822, 24, 0}, {5008, 3, 0}, {5190, 13, 60}, {5221, 12, 62},
-    {5359, 10, 0},
+    {228, 4, 0}, {487, 7, 0}, {1103, 3, 25}, {1106, 7, 32}, {1786, 5, 0}, {1798, 15, 0},
+    {2222, 9, 35}, {2242, 13, 43}, {2570, 4, 0}, {3158, 5, 45}, {3451, 14, 43}, {3717, 12, 47},
+    {3867, 9, 49}, {3888, 13, 0}, {3901, 18, 52}, {4246, 15, 55}, {4485, 12, 43}, {4508, 5, 0},
+    {4513, 9, 0}, {4917, 22, 0}, {4939, 24, 0}, {5125, 3, 0}, {5337, 13, 60}, {5368, 12, 62},
+    {5506, 10, 0},
     // 26 V1EnvVar
-    {2481, 4, 0}, {5071, 5, 0}, {5076, 9, 27},
+    {2570, 4, 0}, {5218, 5, 0}, {5223, 9, 27},
     // 27 V1EnvVarSource
-    {550, 15, 28}, {1263, 8, 29}, {1289, 10, 30}, {3725, 16, 31}, {4098, 12, 28},
+    {550, 15, 28}, {1334, 8, 29}, {1360, 10, 30}, {3814, 16, 31}, {4215, 12, 28},
     // 28 V1ConfigMapKeySelector
-    {1899, 3, 0}, {2481, 4, 0}, {2776, 8, 0},
+    {1974, 3, 0}, {2570, 4, 0}, {2865, 8, 0},
     // 29 V1ObjectFieldSelector
-    {191, 10, 0}, {1254, 9, 0},
+    {191, 10, 0}, {1325, 9, 0},
     // 30 fileKeyRef
-    {1899, 3, 0}, {2776, 8, 0}, {2866, 4, 0}, {5233, 10, 0},
+    {1974, 3, 0}, {2865, 8, 0}, {2955, 4, 0}, {5380, 10, 0},
     // 31 V1ResourceFieldSelector
-    {600, 13, 0}, {957, 7, 0}, {3640, 8, 0},
+    {600, 13, 0}, {1016, 7, 0}, {3729, 8, 0},
     // 33 V1EnvFromSource
-    {565, 12, 34}, {3192, 6, 0}, {4120, 9, 34},
+    {565, 12, 34}, {3281, 6, 0}, {4237, 9, 34},
     // 34 V1ConfigMapEnvSource
-    {2481, 4, 0}, {2776, 8, 0},
+    {2570, 4, 0}, {2865, 8, 0},
     // 35 V1Lifecycle
-    {3088, 9, 36}, {3097, 7, 36}, {4405, 10, 0},
+    {3177, 9, 36}, {3186, 7, 36}, {4522, 10, 0},
     // 36 V1Handler
-    {1133, 4, 37}, {1693, 7, 38}, {4311, 5, 41}, {4727, 9, 42},
+    {1192, 4, 37}, {1768, 7, 38}, {4428, 5, 41}, {4844, 9, 42},
     // 37 V1ExecAction
     {487, 7, 0},
     // 38 V1HTTPGetAction
-    {1571, 4, 0}, {1700, 11, 39}, {2866, 4, 0}, {3058, 4, 0}, {4014, 6, 0},
+    {1646, 4, 0}, {1775, 11, 39}, {2955, 4, 0}, {3147, 4, 0}, {4103, 6, 0},
     // 40 V1HTTPHeader
-    {2481, 4, 0}, {5071, 5, 0},
+    {2570, 4, 0}, {5218, 5, 0},
     // 41 sleep
-    {4075, 7, 0},
+    {4192, 7, 0},
     // 42 V1TCPSocketAction
-    {1571, 4, 0}, {3058, 4, 0},
+    {1646, 4, 0}, {3147, 4, 0},
     // 43 V1Probe
-    {1133, 4, 37}, {1228, 16, 0}, {1505, 4, 44}, {1693, 7, 38}, {1795, 19, 0}, {2887, 13, 0},
-    {4575, 16, 0}, {4727, 9, 42}, {4771, 29, 0}, {4866, 14, 0},
+    {1192, 4, 37}, {1299, 16, 0}, {1576, 4, 44}, {1768, 7, 38}, {1870, 19, 0}, {2976, 13, 0},
+    {4692, 16, 0}, {4844, 9, 42}, {4888, 29, 0}, {4983, 14, 0},
     // 44 grpc
-    {3058, 4, 0}, {4172, 7, 0},
+    {3147, 4, 0}, {4289, 7, 0},
     // 46 V1ContainerPort
-    {613, 13, 0}, {1586, 6, 0}, {1632, 8, 0}, {2481, 4, 0}, {3267, 8, 0},
+    {613, 13, 0}, {1661, 6, 0}, {1707, 8, 0}, {2570, 4, 0}, {3356, 8, 0},
     // 48 resizePolicy
-    {3751, 12, 0}, {3799, 13, 0},
+    {3840, 12, 0}, {3888, 13, 0},
     // 49 V1ResourceRequirements
-    {452, 6, 50}, {2156, 6, 0}, {3557, 8, 0},
+    {452, 6, 50}, {2231, 6, 0}, {3646, 8, 0},
     // 51 claims
-    {2481, 4, 0}, {3524, 7, 0},
+    {2570, 4, 0}, {3613, 7, 0},
     // 53 restartPolicyRules
-    {26, 6, 0}, {1145, 9, 54},
+    {26, 6, 0}, {1204, 9, 54},
     // 54 exitCodes
-    {2768, 8, 0}, {5085, 6, 0},
+    {2857, 8, 0}, {5232, 6, 0},
     // 55 V1SecurityContext
-    {148, 24, 0}, {201, 15, 56}, {349, 12, 57}, {3223, 10, 0}, {3233, 9, 0}, {3326, 22, 0},
-    {3852, 10, 0}, {3862, 12, 0}, {3874, 9, 0}, {4039, 14, 58}, {4061, 14, 56}, {5345, 14, 59},
+    {148, 24, 0}, {201, 15, 56}, {349, 12, 57}, {3312, 10, 0}, {3322, 9, 0}, {3415, 22, 0},
+    {3941, 10, 0}, {3951, 12, 0}, {3963, 9, 0}, {4156, 14, 58}, {4178, 14, 56}, {5492, 14, 59},
     // 56 appArmorProfile
-    {2180, 16, 0}, {5011, 4, 0},
+    {2255, 16, 0}, {5128, 4, 0},
     // 57 V1Capabilities
-    {59, 3, 0}, {999, 4, 0},
+    {59, 3, 0}, {1058, 4, 0},
     // 58 V1SELinuxOptions
-    {2142, 5, 0}, {3848, 4, 0}, {5011, 4, 0}, {5038, 4, 0},
+    {2217, 5, 0}, {3937, 4, 0}, {5128, 4, 0}, {5185, 4, 0},
     // 59 V1WindowsSecurityContextOptions
-    {1460, 18, 0}, {1478, 22, 0}, {1640, 11, 0}, {3883, 13, 0},
+    {1531, 18, 0}, {1549, 22, 0}, {1715, 11, 0}, {3972, 13, 0},
     // 61 V1VolumeDevice
-    {923, 10, 0}, {2481, 4, 0},
+    {951, 10, 0}, {2570, 4, 0},
     // 63 V1VolumeMount
-    {2456, 9, 0}, {2465, 16, 0}, {2481, 4, 0}, {3318, 8, 0}, {3398, 17, 0}, {4528, 7, 0},
-    {4535, 11, 0},
+    {2545, 9, 0}, {2554, 16, 0}, {2570, 4, 0}, {3407, 8, 0}, {3487, 17, 0}, {4645, 7, 0},
+    {4652, 11, 0},
     // 64 V1PodDNSConfig
-    {2490, 11, 0}, {2784, 7, 39}, {4053, 8, 0},
+    {2579, 11, 0}, {2873, 7, 39}, {4170, 8, 0},
     // 66 V1EphemeralContainer
-    {228, 4, 0}, {487, 7, 0}, {1044, 3, 25}, {1047, 7, 32}, {1711, 5, 0}, {1723, 15, 0},
-    {2147, 9, 35}, {2167, 13, 43}, {2481, 4, 0}, {3069, 5, 45}, {3362, 14, 43}, {3628, 12, 47},
-    {3778, 9, 49}, {3799, 13, 0}, {3812, 18, 52}, {4129, 15, 55}, {4368, 12, 43}, {4391, 5, 0},
-    {4396, 9, 0}, {4666, 19, 0}, {4800, 22, 0}, {4822, 24, 0}, {5008, 3, 0}, {5190, 13, 60},
-    {5221, 12, 62}, {5359, 10, 0},
+    {228, 4, 0}, {487, 7, 0}, {1103, 3, 25}, {1106, 7, 32}, {1786, 5, 0}, {1798, 15, 0},
+    {2222, 9, 35}, {2242, 13, 43}, {2570, 4, 0}, {3158, 5, 45}, {3451, 14, 43}, {3717, 12, 47},
+    {3867, 9, 49}, {3888, 13, 0}, {3901, 18, 52}, {4246, 15, 55}, {4485, 12, 43}, {4508, 5, 0},
+    {4513, 9, 0}, {4783, 19, 0}, {4917, 22, 0}, {4939, 24, 0}, {5125, 3, 0}, {5337, 13, 60},
+    {5368, 12, 62}, {5506, 10, 0},
     // 68 V1HostAlias
-    {1684, 9, 0}, {1848, 2, 0},
+    {1759, 9, 0}, {1923, 2, 0},
     // 70 V1LocalObjectReference
-    {2481, 4, 0},
+    {2570, 4, 0},
     // 72 V1PodReadinessGate
     {512, 13, 0},
     // 74 resourceClaims
-    {2481, 4, 0}, {3648, 17, 0}, {3686, 25, 0},
+    {2570, 4, 0}, {3737, 17, 0}, {3775, 25, 0},
     // 75 schedulingGroup
-    {3023, 12, 0},
+    {3112, 12, 0},
     // 76 V1PodSecurityContext
-    {201, 15, 56}, {1350, 7, 0}, {1357, 19, 0}, {3852, 10, 0}, {3862, 12, 0}, {3874, 9, 0},
-    {4020, 19, 0}, {4039, 14, 58}, {4061, 14, 56}, {4591, 18, 0}, {4609, 24, 0}, {4637, 7, 39},
-    {5345, 14, 59},
+    {201, 15, 56}, {1421, 7, 0}, {1428, 19, 0}, {3941, 10, 0}, {3951, 12, 0}, {3963, 9, 0},
+    {4137, 19, 0}, {4156, 14, 58}, {4178, 14, 56}, {4708, 18, 0}, {4726, 24, 0}, {4754, 7, 39},
+    {5492, 14, 59},
     // 78 V1Toleration
-    {1003, 6, 0}, {1899, 3, 0}, {2768, 8, 0}, {4880, 17, 0}, {5071, 5, 0},
+    {1062, 6, 0}, {1974, 3, 0}, {2857, 8, 0}, {4997, 17, 0}, {5218, 5, 0},
     // 80 V1TopologySpreadConstraint
-    {1988, 13, 21}, {2255, 14, 0}, {2308, 7, 0}, {2348, 10, 0}, {2567, 18, 0}, {2688, 16, 0},
-    {4908, 11, 0}, {5328, 17, 0},
+    {2063, 13, 21}, {2330, 14, 0}, {2383, 7, 0}, {2437, 10, 0}, {2656, 18, 0}, {2777, 16, 0},
+    {5025, 11, 0}, {5475, 17, 0},
     // 82 V1Volume
     {276, 20, 83}, {296, 9, 84}, {305, 9, 85}, {379, 6, 86}, {437, 6, 87}, {541, 9, 88},
-    {747, 3, 91}, {982, 11, 92}, {1009, 8, 95}, {1054, 9, 96}, {1244, 2, 100}, {1333, 10, 101},
-    {1343, 7, 102}, {1389, 17, 103}, {1431, 7, 104}, {1451, 9, 105}, {1624, 8, 106},
-    {1711, 5, 107}, {1853, 5, 108}, {2481, 4, 0}, {2552, 3, 109}, {2900, 21, 110},
-    {2926, 20, 111}, {3074, 14, 112}, {3242, 9, 113}, {3308, 7, 121}, {3315, 3, 122},
-    {3964, 7, 123}, {4082, 6, 124}, {4485, 9, 125}, {5302, 13, 126},
+    {747, 3, 91}, {1041, 11, 92}, {1068, 8, 95}, {1113, 9, 96}, {1315, 2, 100}, {1404, 10, 101},
+    {1414, 7, 102}, {1460, 17, 103}, {1502, 7, 104}, {1522, 9, 105}, {1699, 8, 106},
+    {1786, 5, 107}, {1928, 5, 108}, {2570, 4, 0}, {2641, 3, 109}, {2989, 21, 110},
+    {3015, 20, 111}, {3163, 14, 112}, {3331, 9, 113}, {3397, 7, 121}, {3404, 3, 122},
+    {4053, 7, 123}, {4199, 6, 124}, {4602, 9, 125}, {5449, 13, 126},
     // 83 V1AWSElasticBlockStoreVolumeSource
-    {1376, 6, 0}, {2829, 9, 0}, {3318, 8, 0}, {5203, 8, 0},
+    {1447, 6, 0}, {2918, 9, 0}, {3407, 8, 0}, {5350, 8, 0},
     // 84 V1AzureDiskVolumeSource
-    {338, 11, 0}, {942, 8, 0}, {950, 7, 0}, {1376, 6, 0}, {1923, 4, 0}, {3318, 8, 0},
+    {338, 11, 0}, {970, 8, 0}, {978, 7, 0}, {1447, 6, 0}, {1998, 4, 0}, {3407, 8, 0},
     // 85 V1AzureFileVolumeSource
-    {3318, 8, 0}, {4110, 10, 0}, {4247, 9, 0},
+    {3407, 8, 0}, {4227, 10, 0}, {4364, 9, 0},
     // 86 V1CephFSVolumeSource
-    {2448, 8, 0}, {2866, 4, 0}, {3318, 8, 0}, {4088, 10, 0}, {4120, 9, 70}, {5038, 4, 0},
+    {2537, 8, 0}, {2955, 4, 0}, {3407, 8, 0}, {4205, 10, 0}, {4237, 9, 70}, {5185, 4, 0},
     // 87 V1CinderVolumeSource
-    {1376, 6, 0}, {3318, 8, 0}, {4120, 9, 70}, {5203, 8, 0},
+    {1447, 6, 0}, {3407, 8, 0}, {4237, 9, 70}, {5350, 8, 0},
     // 88 V1ConfigMapVolumeSource
-    {826, 11, 0}, {1872, 5, 89}, {2481, 4, 0}, {2776, 8, 0},
+    {840, 11, 0}, {1947, 5, 89}, {2570, 4, 0}, {2865, 8, 0},
     // 90 V1KeyToPath
-    {1899, 3, 0}, {2444, 4, 0}, {2866, 4, 0},
+    {1974, 3, 0}, {2533, 4, 0}, {2955, 4, 0},
     // 91 V1CSIVolumeSource
-    {993, 6, 0}, {1376, 6, 0}, {2639, 20, 70}, {3318, 8, 0}, {5104, 16, 0},
+    {1052, 6, 0}, {1447, 6, 0}, {2728, 20, 70}, {3407, 8, 0}, {5251, 16, 0},
     // 92 V1DownwardAPIVolumeSource
-    {826, 11, 0}, {1872, 5, 93},
+    {840, 11, 0}, {1947, 5, 93},
     // 94 V1DownwardAPIVolumeFile
-    {1263, 8, 29}, {2444, 4, 0}, {2866, 4, 0}, {3725, 16, 31},
+    {1334, 8, 29}, {2533, 4, 0}, {2955, 4, 0}, {3814, 16, 31},
     // 95 V1EmptyDirVolumeSource
-    {2315, 6, 0}, {4302, 9, 0},
+    {2404, 6, 0}, {4419, 9, 0},
     // 96 V1EphemeralVolumeSource
-    {5171, 19, 97},
+    {5318, 19, 97},
     // 97 V1PersistentVolumeClaimTemplate
-    {2328, 8, 2}, {4329, 4, 98},
+    {2417, 8, 2}, {4446, 4, 98},
     // 98 V1PersistentVolumeClaimSpec
-    {4, 11, 0}, {765, 10, 99}, {775, 13, 99}, {3778, 9, 49}, {4144, 8, 21}, {4415, 16, 0},
-    {5120, 25, 0}, {5211, 10, 0}, {5233, 10, 0},
+    {4, 11, 0}, {779, 10, 99}, {789, 13, 99}, {3867, 9, 49}, {4261, 8, 21}, {4532, 16, 0},
+    {5267, 25, 0}, {5358, 10, 0}, {5380, 10, 0},
     // 99 V1TypedLocalObjectReference
-    {183, 8, 0}, {1923, 4, 0}, {2481, 4, 0}, {2501, 9, 0},
+    {183, 8, 0}, {1998, 4, 0}, {2570, 4, 0}, {2590, 9, 0},
     // 100 V1FCVolumeSource
-    {1376, 6, 0}, {2196, 3, 0}, {3318, 8, 0}, {4697, 10, 0}, {5369, 5, 0},
+    {1447, 6, 0}, {2271, 3, 0}, {3407, 8, 0}, {4814, 10, 0}, {5516, 5, 0},
     // 101 V1FlexVolumeSource
-    {993, 6, 0}, {1376, 6, 0}, {2784, 7, 0}, {3318, 8, 0}, {4120, 9, 70},
+    {1052, 6, 0}, {1447, 6, 0}, {2873, 7, 0}, {3407, 8, 0}, {4237, 9, 70},
     // 102 V1FlockerVolumeSource
-    {788, 11, 0}, {799, 11, 0},
+    {802, 11, 0}, {813, 11, 0},
     // 103 V1GCEPersistentDiskVolumeSource
-    {1376, 6, 0}, {2829, 9, 0}, {2874, 6, 0}, {3318, 8, 0},
+    {1447, 6, 0}, {2918, 9, 0}, {2963, 6, 0}, {3407, 8, 0},
     // 104 V1GitRepoVolumeSource
-    {933, 9, 0}, {3514, 10, 0}, {3840, 8, 0},
+    {961, 9, 0}, {3603, 10, 0}, {3929, 8, 0},
     // 105 V1GlusterfsVolumeSource
-    {1035, 9, 0}, {2866, 4, 0}, {3318, 8, 0},
+    {1094, 9, 0}, {2955, 4, 0}, {3407, 8, 0},
     // 106 V1HostPathVolumeSource
-    {2866, 4, 0}, {5011, 4, 0},
+    {2955, 4, 0}, {5128, 4, 0},
     // 107 image
-    {3285, 10, 0}, {3438, 9, 0},
+    {3374, 10, 0}, {3527, 9, 0},
     // 108 V1ISCSIVolumeSource
-    {405, 17, 0}, {422, 15, 0}, {1376, 6, 0}, {1814, 13, 0}, {1850, 3, 0}, {1858, 14, 0},
-    {2196, 3, 0}, {3062, 7, 0}, {3318, 8, 0}, {4120, 9, 70}, {4685, 12, 0},
+    {405, 17, 0}, {422, 15, 0}, {1447, 6, 0}, {1889, 13, 0}, {1925, 3, 0}, {1933, 14, 0},
+    {2271, 3, 0}, {3151, 7, 0}, {3407, 8, 0}, {4237, 9, 70}, {4802, 12, 0},
     // 109 V1NFSVolumeSource
-    {2866, 4, 0}, {3318, 8, 0}, {4166, 6, 0},
+    {2955, 4, 0}, {3407, 8, 0}, {4283, 6, 0},
     // 110 V1PersistentVolumeClaimVolumeSource
-    {443, 9, 0}, {3318, 8, 0},
+    {443, 9, 0}, {3407, 8, 0},
     // 111 V1PhotonPersistentDiskVolumeSource
-    {1376, 6, 0}, {2870, 4, 0},
+    {1447, 6, 0}, {2959, 4, 0},
     // 112 V1PortworxVolumeSource
-    {1376, 6, 0}, {3318, 8, 0}, {5203, 8, 0},
+    {1447, 6, 0}, {3407, 8, 0}, {5350, 8, 0},
     // 113 V1ProjectedVolumeSource
-    {826, 11, 0}, {4322, 7, 114},
+    {840, 11, 0}, {4439, 7, 114},
     // 115 V1VolumeProjection
-    {469, 18, 116}, {541, 9, 117}, {982, 11, 118}, {3009, 14, 119}, {4082, 6, 117},
-    {4211, 19, 120},
+    {469, 18, 116}, {541, 9, 117}, {1041, 11, 118}, {3098, 14, 119}, {4199, 6, 117},
+    {4328, 19, 120},
     // 116 clusterTrustBundle
-    {1988, 13, 21}, {2481, 4, 0}, {2776, 8, 0}, {2866, 4, 0}, {4283, 10, 0},
+    {2063, 13, 21}, {2570, 4, 0}, {2865, 8, 0}, {2955, 4, 0}, {4400, 10, 0},
     // 117 V1ConfigMapProjection
-    {1872, 5, 89}, {2481, 4, 0}, {2776, 8, 0},
+    {1947, 5, 89}, {2570, 4, 0}, {2865, 8, 0},
     // 118 V1DownwardAPIProjection
-    {1872, 5, 93},
+    {1947, 5, 93},
     // 119 podCertificate
-    {385, 20, 0}, {727, 20, 0}, {1902, 7, 0}, {1909, 7, 0}, {2280, 20, 0}, {4283, 10, 0},
-    {5042, 15, 0},
+    {385, 20, 0}, {727, 20, 0}, {1977, 7, 0}, {1984, 7, 0}, {2355, 20, 0}, {4400, 10, 0},
+    {5189, 15, 0},
     // 120 V1ServiceAccountTokenProjection
-    {240, 8, 0}, {1154, 17, 0}, {2866, 4, 0},
+    {240, 8, 0}, {1225, 17, 0}, {2955, 4, 0},
     // 121 V1QuobyteVolumeSource
-    {1500, 5, 0}, {3318, 8, 0}, {3447, 8, 0}, {4744, 6, 0}, {5038, 4, 0}, {5098, 6, 0},
+    {1571, 5, 0}, {3407, 8, 0}, {3536, 8, 0}, {4861, 6, 0}, {5185, 4, 0}, {5245, 6, 0},
     // 122 V1RBDVolumeSource
-    {1376, 6, 0}, {1711, 5, 0}, {1916, 7, 0}, {2448, 8, 0}, {3054, 4, 0}, {3318, 8, 0},
-    {4120, 9, 70}, {5038, 4, 0},
+    {1447, 6, 0}, {1786, 5, 0}, {1991, 7, 0}, {2537, 8, 0}, {3143, 4, 0}, {3407, 8, 0},
+    {4237, 9, 70}, {5185, 4, 0},
     // 123 V1ScaleIOVolumeSource
-    {1376, 6, 0}, {1382, 7, 0}, {3251, 16, 0}, {3318, 8, 0}, {4120, 9, 70}, {4333, 10, 0},
-    {4431, 11, 0}, {4474, 11, 0}, {4644, 6, 0}, {5233, 10, 0},
+    {1447, 6, 0}, {1453, 7, 0}, {3340, 16, 0}, {3407, 8, 0}, {4237, 9, 70}, {4450, 10, 0},
+    {4548, 11, 0}, {4591, 11, 0}, {4761, 6, 0}, {5380, 10, 0},
     // 124 V1SecretVolumeSource
-    {826, 11, 0}, {1872, 5, 89}, {2776, 8, 0}, {4110, 10, 0},
+    {840, 11, 0}, {1947, 5, 89}, {2865, 8, 0}, {4227, 10, 0},
     // 125 V1StorageOSVolumeSource
-    {1376, 6, 0}, {3318, 8, 0}, {4120, 9, 70}, {5233, 10, 0}, {5243, 15, 0},
+    {1447, 6, 0}, {3407, 8, 0}, {4237, 9, 70}, {5380, 10, 0}, {5390, 15, 0},
     // 126 V1VsphereVirtualDiskVolumeSource
-    {1376, 6, 0}, {4442, 15, 0}, {4457, 17, 0}, {5258, 10, 0},
+    {1447, 6, 0}, {4559, 15, 0}, {4574, 17, 0}, {5405, 10, 0},
     // 127 V1PodStatus
-    {525, 10, 128}, {649, 17, 130}, {1063, 26, 130}, {1185, 27, 144}, {1586, 6, 0},
-    {1599, 7, 147}, {1760, 21, 130}, {2321, 7, 0}, {2709, 17, 0}, {2726, 18, 0}, {2921, 5, 0},
-    {3035, 5, 0}, {3040, 6, 147}, {3295, 8, 0}, {3381, 6, 0}, {3622, 6, 0}, {3665, 21, 149},
-    {4343, 9, 0},
+    {525, 10, 128}, {649, 17, 130}, {1122, 26, 130}, {1256, 27, 144}, {1661, 6, 0},
+    {1674, 7, 147}, {1835, 21, 130}, {2410, 7, 0}, {2798, 17, 0}, {2815, 18, 0}, {3010, 5, 0},
+    {3124, 5, 0}, {3129, 6, 147}, {3384, 8, 0}, {3470, 6, 0}, {3711, 6, 0}, {3754, 21, 149},
+    {4460, 9, 0},
     // 129 V1PodCondition
-    {2053, 13, 0}, {2088, 18, 0}, {2321, 7, 0}, {2726, 18, 0}, {3381, 6, 0}, {4385, 6, 0},
-    {5011, 4, 0},
+    {2128, 13, 0}, {2163, 18, 0}, {2410, 7, 0}, {2815, 18, 0}, {3470, 6, 0}, {4502, 6, 0},
+    {5128, 4, 0},
     // 131 V1ContainerStatus
-    {106, 18, 0}, {124, 24, 132}, {589, 11, 0}, {1711, 5, 0}, {1716, 7, 0}, {2066, 9, 136},
-    {2481, 4, 0}, {3376, 5, 0}, {3778, 9, 49}, {3787, 12, 0}, {4352, 7, 0}, {4380, 5, 136},
-    {4405, 10, 0}, {5038, 4, 140}, {5221, 12, 142},
+    {106, 18, 0}, {124, 24, 132}, {589, 11, 0}, {1786, 5, 0}, {1791, 7, 0}, {2141, 9, 136},
+    {2570, 4, 0}, {3465, 5, 0}, {3867, 9, 49}, {3876, 12, 0}, {4469, 7, 0}, {4497, 5, 136},
+    {4522, 10, 0}, {5185, 4, 140}, {5368, 12, 142},
     // 133 ResourceStatus
-    {2481, 4, 0}, {3778, 9, 134},
+    {2570, 4, 0}, {3867, 9, 134},
     // 135 ResourceHealth
-    {1518, 6, 0}, {3741, 10, 0},
+    {1593, 6, 0}, {3830, 10, 0},
     // 136 V1ContainerState
-    {3896, 7, 137}, {4750, 10, 138}, {5315, 7, 139},
+    {3985, 7, 137}, {4867, 10, 138}, {5462, 7, 139},
     // 137 V1ContainerStateRunning
-    {4359, 9, 0},
+    {4476, 9, 0},
     // 138 V1ContainerStateTerminated
-    {589, 11, 0}, {1137, 8, 0}, {1309, 10, 0}, {2321, 7, 0}, {3381, 6, 0}, {4277, 6, 0},
-    {4359, 9, 0},
+    {589, 11, 0}, {1196, 8, 0}, {1380, 10, 0}, {2410, 7, 0}, {3470, 6, 0}, {4394, 6, 0},
+    {4476, 9, 0},
     // 139 V1ContainerStateWaiting
-    {2321, 7, 0}, {3381, 6, 0},
+    {2410, 7, 0}, {3470, 6, 0},
     // 140 ContainerUser
-    {2162, 5, 141},
+    {2237, 5, 141},
     // 141 LinuxContainerUser
-    {1428, 3, 0}, {4591, 18, 0}, {5015, 3, 0},
+    {1499, 3, 0}, {4708, 18, 0}, {5132, 3, 0},
     // 143 VolumeMountStatus
-    {2456, 9, 0}, {2481, 4, 0}, {3318, 8, 0}, {3398, 17, 0},
+    {2545, 9, 0}, {2570, 4, 0}, {3407, 8, 0}, {3487, 17, 0},
     // 144 PodExtendedResourceClaimStatus
-    {3531, 15, 145}, {3648, 17, 0},
+    {3620, 15, 145}, {3737, 17, 0},
     // 146 ContainerExtendedResourceRequest
-    {600, 13, 0}, {3546, 11, 0}, {3751, 12, 0},
+    {600, 13, 0}, {3635, 11, 0}, {3840, 12, 0},
     // 148 HostIP
-    {1848, 2, 0},
+    {1923, 2, 0},
     // 150 PodResourceClaimStatus
-    {2481, 4, 0}, {3648, 17, 0},
+    {2570, 4, 0}, {3737, 17, 0},
     // 151 V1Node
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 152}, {4385, 6, 157},
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 152}, {4502, 6, 157},
     // 152 V1NodeSpec
-    {577, 12, 153}, {1212, 10, 0}, {2994, 7, 0}, {3001, 8, 0}, {3275, 10, 0}, {4660, 6, 155},
-    {5025, 13, 0},
+    {577, 12, 153}, {1283, 10, 0}, {3083, 7, 0}, {3090, 8, 0}, {3364, 10, 0}, {4777, 6, 155},
+    {5168, 13, 0},
     // 153 V1NodeConfigSource
     {541, 9, 154},
     // 154 V1ConfigMapNodeConfigSource
-    {1943, 16, 0}, {2481, 4, 0}, {2501, 9, 0}, {3763, 15, 0}, {5015, 3, 0},
+    {2018, 16, 0}, {2570, 4, 0}, {2590, 9, 0}, {3852, 15, 0}, {5132, 3, 0},
     // 156 V1Taint
-    {1003, 6, 0}, {1899, 3, 0}, {4850, 9, 0}, {5071, 5, 0},
+    {1062, 6, 0}, {1974, 3, 0}, {4967, 9, 0}, {5218, 5, 0},
     // 157 V1NodeStatus
-    {69, 9, 158}, {86, 11, 0}, {371, 8, 0}, {525, 10, 160}, {535, 6, 162}, {750, 15, 163},
-    {810, 16, 0}, {1246, 8, 165}, {1754, 6, 166}, {2623, 8, 168}, {2921, 5, 0}, {3949, 15, 170},
-    {5275, 15, 60}, {5290, 12, 0},
+    {69, 9, 158}, {86, 11, 0}, {371, 8, 0}, {525, 10, 160}, {535, 6, 162}, {764, 15, 163},
+    {824, 16, 0}, {1317, 8, 165}, {1829, 6, 166}, {2712, 8, 168}, {3010, 5, 0}, {4038, 15, 170},
+    {5422, 15, 60}, {5437, 12, 0},
     // 159 V1NodeAddress
-    {62, 7, 0}, {5011, 4, 0},
+    {62, 7, 0}, {5128, 4, 0},
     // 161 V1NodeCondition
-    {2007, 17, 0}, {2088, 18, 0}, {2321, 7, 0}, {3381, 6, 0}, {4385, 6, 0}, {5011, 4, 0},
+    {2082, 17, 0}, {2163, 18, 0}, {2410, 7, 0}, {3470, 6, 0}, {4502, 6, 0}, {5128, 4, 0},
     // 162 V1NodeConfigStatus
-    {32, 6, 153}, {232, 8, 153}, {1108, 5, 0}, {2024, 13, 153},
+    {32, 6, 153}, {232, 8, 153}, {1167, 5, 0}, {2099, 13, 153},
     // 163 V1NodeDaemonEndpoints
-    {1959, 15, 164},
+    {2034, 15, 164},
     // 164 V1DaemonEndpoint
     {0, 4, 0},
     // 165 NodeFeatures
-    {4609, 24, 0},
+    {4726, 24, 0},
     // 167 V1ContainerImage
-    {2485, 5, 0}, {4293, 9, 0},
+    {2574, 5, 0}, {4410, 9, 0},
     // 168 V1NodeSystemInfo
-    {216, 12, 0}, {332, 6, 0}, {626, 23, 0}, {1886, 13, 0}, {1927, 16, 0}, {1974, 14, 0},
-    {2199, 9, 0}, {2744, 15, 0}, {2793, 7, 0}, {4633, 4, 169}, {4650, 10, 0},
+    {216, 12, 0}, {332, 6, 0}, {626, 23, 0}, {1961, 13, 0}, {2002, 16, 0}, {2049, 14, 0},
+    {2274, 9, 0}, {2833, 15, 0}, {2882, 7, 0}, {4750, 4, 169}, {4767, 10, 0},
     // 169 NodeSwapStatus
     {371, 8, 0},
     // 171 NodeRuntimeHandler
-    {1246, 8, 172}, {2481, 4, 0},
+    {1317, 8, 172}, {2570, 4, 0},
     // 172 NodeRuntimeHandlerFeatures
-    {3415, 23, 0}, {5057, 14, 0},
+    {3504, 23, 0}, {5204, 14, 0},
     // 173 V1Namespace
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 174}, {4385, 6, 175},
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 174}, {4502, 6, 175},
     // 174 V1NamespaceSpec
-    {1299, 10, 0},
+    {1370, 10, 0},
     // 175 V1NamespaceStatus
-    {525, 10, 176}, {2921, 5, 0},
+    {525, 10, 176}, {3010, 5, 0},
     // 177 V1NamespaceCondition
-    {2088, 18, 0}, {2321, 7, 0}, {3381, 6, 0}, {4385, 6, 0}, {5011, 4, 0},
+    {2163, 18, 0}, {2410, 7, 0}, {3470, 6, 0}, {4502, 6, 0}, {5128, 4, 0},
     // 178 V1PriorityClass
-    {191, 10, 0}, {904, 11, 0}, {1438, 13, 0}, {1923, 4, 0}, {2328, 8, 2}, {3104, 16, 0},
-    {5071, 5, 0},
+    {191, 10, 0}, {918, 11, 0}, {1509, 13, 0}, {1998, 4, 0}, {2417, 8, 2}, {3193, 16, 0},
+    {5218, 5, 0},
     // 179 CoreV1Event
-    {26, 6, 0}, {191, 10, 0}, {705, 5, 0}, {1118, 9, 0}, {1319, 14, 0}, {1834, 14, 180},
-    {1923, 4, 0}, {2075, 13, 0}, {2321, 7, 0}, {2328, 8, 2}, {3381, 6, 0}, {3455, 7, 180},
-    {3479, 18, 0}, {3497, 17, 0}, {4160, 6, 181}, {4316, 6, 182}, {5011, 4, 0},
+    {26, 6, 0}, {191, 10, 0}, {705, 5, 0}, {1177, 9, 0}, {1390, 14, 0}, {1909, 14, 180},
+    {1998, 4, 0}, {2150, 13, 0}, {2410, 7, 0}, {2417, 8, 2}, {3470, 6, 0}, {3544, 7, 180},
+    {3568, 18, 0}, {3586, 17, 0}, {4277, 6, 181}, {4433, 6, 182}, {5128, 4, 0},
     // 180 V1ObjectReference
-    {191, 10, 0}, {1254, 9, 0}, {1923, 4, 0}, {2481, 4, 0}, {2501, 9, 0}, {3763, 15, 0},
-    {5015, 3, 0},
+    {191, 10, 0}, {1325, 9, 0}, {1998, 4, 0}, {2570, 4, 0}, {2590, 9, 0}, {3852, 15, 0},
+    {5132, 3, 0},
     // 181 CoreV1EventSeries
-    {705, 5, 0}, {2037, 16, 0},
+    {705, 5, 0}, {2112, 16, 0},
     // 182 V1EventSource
-    {503, 9, 0}, {1571, 4, 0},
+    {503, 9, 0}, {1646, 4, 0},
     // 183 V1Lease
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 184},
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 184},
     // 184 V1LeaseSpec
-    {15, 11, 0}, {1557, 14, 0}, {2106, 20, 0}, {2126, 16, 0}, {3177, 15, 0}, {3462, 9, 0},
-    {4494, 8, 0},
-    // 185 PodGroup
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 186}, {4385, 6, 190},
-    // 186 spec
-    {2358, 9, 0}, {2380, 12, 0}, {2414, 13, 0}, {2537, 15, 187}, {3206, 17, 0}, {3303, 5, 0},
-    {4502, 14, 188},
-    // 187 networkTopology
-    {1524, 18, 0}, {1542, 15, 0}, {2444, 4, 0},
-    // 189 subGroupPolicy
-    {1988, 13, 21}, {2255, 14, 0}, {2392, 12, 0}, {2481, 4, 0}, {2537, 15, 187}, {4516, 12, 0},
-    // 190 status
-    {525, 10, 191}, {1222, 6, 0}, {2921, 5, 0}, {3896, 7, 0}, {4566, 9, 0},
-    // 192 conditions
-    {2088, 18, 0}, {2321, 7, 0}, {3381, 6, 0}, {4385, 6, 0}, {4973, 12, 0}, {5011, 4, 0},
-    // 193 Queue
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 194}, {4385, 6, 200},
-    // 194 spec
-    {78, 8, 195}, {361, 10, 0}, {889, 15, 0}, {915, 8, 0}, {1171, 14, 197}, {1509, 9, 199},
-    {2823, 6, 0}, {3198, 8, 0}, {3387, 11, 0}, {5011, 4, 0}, {5322, 6, 0},
-    // 195 affinity
-    {2585, 17, 196}, {2602, 21, 196},
-    // 196 nodeGroupAffinity
-    {3130, 47, 0}, {3565, 46, 0},
-    // 198 extendClusters
-    {371, 8, 0}, {2481, 4, 0}, {5322, 6, 0},
-    // 199 guarantee
-    {3640, 8, 0},
-    // 200 status
-    {97, 9, 0}, {494, 9, 0}, {1827, 7, 0}, {2880, 7, 0}, {3611, 11, 201}, {3896, 7, 0},
-    {4380, 5, 0}, {5018, 7, 0},
-    // 201 reservation
-    {2704, 5, 0}, {3640, 8, 0},
-    // 202 Job
-    {191, 10, 0}, {1923, 4, 0}, {2328, 8, 2}, {4329, 4, 203}, {4385, 6, 217},
-    // 203 spec
-    {2300, 8, 0}, {2336, 12, 0}, {2404, 10, 0}, {2537, 15, 187}, {2946, 7, 0}, {3046, 8, 204},
-    {3206, 17, 0}, {3303, 5, 0}, {3918, 15, 0}, {3971, 13, 0}, {4722, 5, 206}, {4985, 23, 0},
-    {5268, 7, 212},
-    // 205 policies
-    {26, 6, 0}, {1113, 5, 0}, {1127, 6, 0}, {1137, 8, 0}, {4859, 7, 0},
-    // 207 tasks
-    {880, 9, 208}, {2300, 8, 0}, {2336, 12, 0}, {2481, 4, 0}, {2838, 15, 209}, {3046, 8, 204},
-    {3471, 8, 0}, {4736, 8, 210}, {4919, 14, 0},
-    // 208 dependsOn
-    {1877, 9, 0}, {2481, 4, 0},
-    // 209 partitionPolicy
-    {2367, 13, 0}, {2537, 15, 187}, {2853, 13, 0}, {4958, 15, 0},
-    // 210 template
-    {2328, 8, 211}, {4329, 4, 7},
-    // 211 metadata
-    {172, 11, 0}, {1299, 10, 0}, {2001, 6, 0}, {2481, 4, 0}, {2501, 9, 0},
-    // 213 volumes
-    {2456, 9, 0}, {5145, 11, 214}, {5156, 15, 0},
-    // 214 volumeClaim
-    {4, 11, 0}, {765, 10, 215}, {775, 13, 99}, {3778, 9, 216}, {4144, 8, 21}, {4415, 16, 0},
-    {5120, 25, 0}, {5211, 10, 0}, {5233, 10, 0},
-    // 215 dataSource
-    {183, 8, 0}, {1923, 4, 0}, {2481, 4, 0},
-    // 216 resources
-    {2156, 6, 0}, {3557, 8, 0},
-    // 217 status
-    {525, 10, 218}, {676, 19, 0}, {1222, 6, 0}, {2336, 12, 0}, {2880, 7, 0}, {3830, 10, 0},
-    {3896, 7, 0}, {3903, 15, 0}, {4380, 5, 220}, {4566, 9, 0}, {4707, 15, 221}, {4760, 11, 0},
-    {5018, 7, 0}, {5091, 7, 0},
-    // 219 conditions
-    {2088, 18, 0}, {4385, 6, 0},
-    // 220 state
-    {2088, 18, 0}, {2321, 7, 0}, {2921, 5, 0}, {3381, 6, 0},
-    // 222 taskStatusCount
-    {2921, 5, 0},
+    {15, 11, 0}, {1632, 14, 0}, {2181, 20, 0}, {2201, 16, 0}, {3266, 15, 0}, {3551, 9, 0},
+    {4611, 8, 0},
+    // 185 V1PodDisruptionBudget
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 186}, {4502, 6, 187},
+    // 186 V1PodDisruptionBudgetSpec
+    {2390, 14, 0}, {2425, 12, 0}, {4261, 8, 21}, {5135, 26, 0},
+    // 187 V1PodDisruptionBudgetStatus
+    {525, 10, 188}, {750, 14, 0}, {937, 14, 0}, {985, 13, 0}, {998, 18, 0}, {1213, 12, 0},
+    {2815, 18, 0},
+    // 189 V1Condition
+    {2163, 18, 0}, {2410, 7, 0}, {2815, 18, 0}, {3470, 6, 0}, {4502, 6, 0}, {5128, 4, 0},
+    // 190 V1ResourceQuota
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 191}, {4502, 6, 195},
+    // 191 V1ResourceQuotaSpec
+    {1589, 4, 0}, {4118, 13, 192}, {4131, 6, 0},
+    // 192 V1ScopeSelector
+    {2303, 16, 193},
+    // 194 V1ScopedResourceSelectorRequirement
+    {2857, 8, 0}, {4109, 9, 0}, {5232, 6, 0},
+    // 195 V1ResourceQuotaStatus
+    {1589, 4, 0}, {5181, 4, 0},
+    // 196 PodGroup
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 197}, {4502, 6, 201},
+    // 197 spec
+    {2447, 9, 0}, {2469, 12, 0}, {2503, 13, 0}, {2626, 15, 198}, {3295, 17, 0}, {3392, 5, 0},
+    {4619, 14, 199},
+    // 198 networkTopology
+    {1599, 18, 0}, {1617, 15, 0}, {2533, 4, 0},
+    // 200 subGroupPolicy
+    {2063, 13, 21}, {2330, 14, 0}, {2481, 12, 0}, {2570, 4, 0}, {2626, 15, 198}, {4633, 12, 0},
+    // 201 status
+    {525, 10, 202}, {1293, 6, 0}, {3010, 5, 0}, {3985, 7, 0}, {4683, 9, 0},
+    // 203 conditions
+    {2163, 18, 0}, {2410, 7, 0}, {3470, 6, 0}, {4502, 6, 0}, {5090, 12, 0}, {5128, 4, 0},
+    // 204 Queue
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 205}, {4502, 6, 211},
+    // 205 spec
+    {78, 8, 206}, {361, 10, 0}, {903, 15, 0}, {929, 8, 0}, {1242, 14, 208}, {1580, 9, 210},
+    {2912, 6, 0}, {3287, 8, 0}, {3476, 11, 0}, {5128, 4, 0}, {5469, 6, 0},
+    // 206 affinity
+    {2674, 17, 207}, {2691, 21, 207},
+    // 207 nodeGroupAffinity
+    {3219, 47, 0}, {3654, 46, 0},
+    // 209 extendClusters
+    {371, 8, 0}, {2570, 4, 0}, {5469, 6, 0},
+    // 210 guarantee
+    {3729, 8, 0},
+    // 211 status
+    {97, 9, 0}, {494, 9, 0}, {1902, 7, 0}, {2969, 7, 0}, {3700, 11, 212}, {3985, 7, 0},
+    {4497, 5, 0}, {5161, 7, 0},
+    // 212 reservation
+    {2793, 5, 0}, {3729, 8, 0},
+    // 213 Job
+    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 214}, {4502, 6, 228},
+    // 214 spec
+    {2375, 8, 0}, {2425, 12, 0}, {2493, 10, 0}, {2626, 15, 198}, {3035, 7, 0}, {3135, 8, 215},
+    {3295, 17, 0}, {3392, 5, 0}, {4007, 15, 0}, {4060, 13, 0}, {4839, 5, 217}, {5102, 23, 0},
+    {5415, 7, 223},
+    // 216 policies
+    {26, 6, 0}, {1172, 5, 0}, {1186, 6, 0}, {1196, 8, 0}, {4976, 7, 0},
+    // 218 tasks
+    {894, 9, 219}, {2375, 8, 0}, {2425, 12, 0}, {2570, 4, 0}, {2927, 15, 220}, {3135, 8, 215},
+    {3560, 8, 0}, {4853, 8, 221}, {5036, 14, 0},
+    // 219 dependsOn
+    {1952, 9, 0}, {2570, 4, 0},
+    // 220 partitionPolicy
+    {2456, 13, 0}, {2626, 15, 198}, {2942, 13, 0}, {5075, 15, 0},
+    // 221 template
+    {2417, 8, 222}, {4446, 4, 7},
+    // 222 metadata
+    {172, 11, 0}, {1370, 10, 0}, {2076, 6, 0}, {2570, 4, 0}, {2590, 9, 0},
+    // 224 volumes
+    {2545, 9, 0}, {5292, 11, 225}, {5303, 15, 0},
+    // 225 volumeClaim
+    {4, 11, 0}, {779, 10, 226}, {789, 13, 99}, {3867, 9, 227}, {4261, 8, 21}, {4532, 16, 0},
+    {5267, 25, 0}, {5358, 10, 0}, {5380, 10, 0},
+    // 226 dataSource
+    {183, 8, 0}, {1998, 4, 0}, {2570, 4, 0},
+    // 227 resources
+    {2231, 6, 0}, {3646, 8, 0},
+    // 228 status
+    {525, 10, 229}, {676, 19, 0}, {1293, 6, 0}, {2425, 12, 0}, {2969, 7, 0}, {3919, 10, 0},
+    {3985, 7, 0}, {3992, 15, 0}, {4497, 5, 231}, {4683, 9, 0}, {4824, 15, 232}, {4877, 11, 0},
+    {5161, 7, 0}, {5238, 7, 0},
+    // 230 conditions
+    {2163, 18, 0}, {4502, 6, 0},
+    // 231 state
+    {2163, 18, 0}, {2410, 7, 0}, {3010, 5, 0}, {3470, 6, 0},
+    // 233 taskStatusCount
+    {3010, 5, 0},
 };
 
 // By index: {shape, the first field (an object's) or the type of the items (a
@@ -546,19 +567,23 @@ constexpr Type kTypes[] = {
     {Shape::kObject, 642, 2}, {Shape::kList, 177, 0}, {Shape::kObject, 644, 5},
     {Shape::kObject, 649, 7}, {Shape::kObject, 656, 17}, {Shape::kObject, 673, 7},
     {Shape::kObject, 680, 2}, {Shape::kObject, 682, 2}, {Shape::kObject, 684, 4},
-    {Shape::kObject, 688, 7}, {Shape::kObject, 695, 5}, {Shape::kObject, 700, 7},
-    {Shape::kObject, 707, 3}, {Shape::kList, 189, 0}, {Shape::kObject, 710, 6},
-    {Shape::kObject, 716, 5}, {Shape::kList, 192, 0}, {Shape::kObject, 721, 6},
-    {Shape::kObject, 727, 5}, {Shape::kObject, 732, 11}, {Shape::kObject, 743, 2},
-    {Shape::kObject, 745, 2}, {Shape::kList, 198, 0}, {Shape::kObject, 747, 3},
-    {Shape::kObject, 750, 1}, {Shape::kObject, 751, 8}, {Shape::kObject, 759, 2},
-    {Shape::kObject, 761, 5}, {Shape::kObject, 766, 13}, {Shape::kList, 205, 0},
-    {Shape::kObject, 779, 5}, {Shape::kList, 207, 0}, {Shape::kObject, 784, 9},
-    {Shape::kObject, 793, 2}, {Shape::kObject, 795, 4}, {Shape::kObject, 799, 2},
-    {Shape::kObject, 801, 5}, {Shape::kList, 213, 0}, {Shape::kObject, 806, 3},
-    {Shape::kObject, 809, 9}, {Shape::kObject, 818, 3}, {Shape::kObject, 821, 2},
-    {Shape::kObject, 823, 14}, {Shape::kList, 219, 0}, {Shape::kObject, 837, 2},
-    {Shape::kObject, 839, 4}, {Shape::kMap, 222, 0}, {Shape::kObject, 843, 1},
+    {Shape::kObject, 688, 7}, {Shape::kObject, 695, 5}, {Shape::kObject, 700, 4},
+    {Shape::kObject, 704, 7}, {Shape::kList, 189, 0}, {Shape::kObject, 711, 6},
+    {Shape::kObject, 717, 5}, {Shape::kObject, 722, 3}, {Shape::kObject, 725, 1},
+    {Shape::kList, 194, 0}, {Shape::kObject, 726, 3}, {Shape::kObject, 729, 2},
+    {Shape::kObject, 731, 5}, {Shape::kObject, 736, 7}, {Shape::kObject, 743, 3},
+    {Shape::kList, 200, 0}, {Shape::kObject, 746, 6}, {Shape::kObject, 752, 5},
+    {Shape::kList, 203, 0}, {Shape::kObject, 757, 6}, {Shape::kObject, 763, 5},
+    {Shape::kObject, 768, 11}, {Shape::kObject, 779, 2}, {Shape::kObject, 781, 2},
+    {Shape::kList, 209, 0}, {Shape::kObject, 783, 3}, {Shape::kObject, 786, 1},
+    {Shape::kObject, 787, 8}, {Shape::kObject, 795, 2}, {Shape::kObject, 797, 5},
+    {Shape::kObject, 802, 13}, {Shape::kList, 216, 0}, {Shape::kObject, 815, 5},
+    {Shape::kList, 218, 0}, {Shape::kObject, 820, 9}, {Shape::kObject, 829, 2},
+    {Shape::kObject, 831, 4}, {Shape::kObject, 835, 2}, {Shape::kObject, 837, 5},
+    {Shape::kList, 224, 0}, {Shape::kObject, 842, 3}, {Shape::kObject, 845, 9},
+    {Shape::kObject, 854, 3}, {Shape::kObject, 857, 2}, {Shape::kObject, 859, 14},
+    {Shape::kList, 230, 0}, {Shape::kObject, 873, 2}, {Shape::kObject, 875, 4},
+    {Shape::kMap, 233, 0}, {Shape::kObject, 879, 1},
 };
 
 constexpr Root kRoots[] = {
@@ -568,9 +593,11 @@ constexpr Root kRoots[] = {
     {"scheduling.k8s.io/v1", "PriorityClass", 178},
     {"v1", "Event", 179},
     {"coordination.k8s.io/v1", "Lease", 183},
-    {"scheduling.volcano.sh/v1beta1", "PodGroup", 185},
-    {"scheduling.volcano.sh/v1beta1", "Queue", 193},
-    {"batch.volcano.sh/v1alpha1", "Job", 202},
+    {"policy/v1", "PodDisruptionBudget", 185},
+    {"v1", "ResourceQuota", 190},
+    {"scheduling.volcano.sh/v1beta1", "PodGroup", 196},
+    {"scheduling.volcano.sh/v1beta1", "Queue", 204},
+    {"batch.volcano.sh/v1alpha1", "Job", 213},
 };
 
 }  // namespace

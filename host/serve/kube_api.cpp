@@ -538,7 +538,8 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
     next["status"] = object.value("status", json::object());
     object = std::move(next);
   } else if (previous.contains("status") &&
-             (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace")) {
+             (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace" ||
+              r.kind == "PodDisruptionBudget" || r.kind == "ResourceQuota")) {
     // The main resource does not change status where a status subresource
     // exists (the API server's rule for these kinds).
     object["status"] = previous["status"];

@@ -24,7 +24,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       workers_(workers),
       now_ms_(snap.now_ms),
       dim_names_(snap.dims),
-      namespaces_(snap.namespaces) {
+      namespaces_(snap.namespaces),
+      objects_(snap.objects) {
   const size_t d = dims();
   size_t task_count = 0;
   for (const auto& j : snap.jobs) task_count += j.tasks.size();
@@ -147,6 +148,12 @@ const model::Namespace* Session::find_namespace(std::string_view name) const {
       std::lower_bound(namespaces_.begin(), namespaces_.end(), name,
                        [](const model::Namespace* ns, std::string_view n) { return ns->name < n; });
   return it != namespaces_.end() && (*it)->name == name ? *it : nullptr;
+}
+
+std::span<const std::string_view> Session::objects_of(std::string_view kind) const {
+  for (const Snapshot::KindObjects& k : objects_)
+    if (k.kind == kind) return k.json;
+  return {};
 }
 
 void Session::set_task_status(Task& task, uint32_t status) {

@@ -234,6 +234,13 @@ struct Snapshot {
   std::vector<QueueIn> queues;
   std::vector<JobIn> jobs;
   std::vector<const model::Namespace*> namespaces;  // by name
+  /// Objects of the kinds plugins read whole, each one's JSON, by namespace
+  /// then name (PodDisruptionBudget, ResourceQuota).
+  struct KindObjects {
+    std::string_view kind;
+    std::vector<std::string_view> json;
+  };
+  std::vector<KindObjects> objects;
   /// The session's clock, ms since the epoch: the wall clock in `serve`,
   /// the simulated one in `simulate`. Plugins that judge time (sla, cdp)
   /// read it, so a simulated run decides as a live one would at that time.
@@ -274,6 +281,9 @@ class Session {
   const Queue* find_queue(std::string_view name) const;
   /// The Namespace object named `name`; null when the cluster has none.
   const model::Namespace* find_namespace(std::string_view name) const;
+  /// The JSON of each object of `kind` (PodDisruptionBudget,
+  /// ResourceQuota), by namespace then name; empty for a kind it has none of.
+  std::span<const std::string_view> objects_of(std::string_view kind) const;
   std::span<const double> span(const double* v) const { return {v, dims()}; }
   const config::SchedulerConfig& config() const { return config_; }
   /// The session's clock, ms since the epoch (Snapshot::now_ms).
@@ -389,6 +399,7 @@ class Session {
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;
   std::vector<const model::Namespace*> namespaces_;  // by name
+  std::vector<Snapshot::KindObjects> objects_;
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned

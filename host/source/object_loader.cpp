@@ -174,6 +174,10 @@ class Collector {
     for (const auto& c : objects.priority_classes)
       seen_.emplace(key("PriorityClass", c.name), Origin{});
     for (const auto& n : objects.namespaces) seen_.emplace(key("Namespace", n.name), Origin{});
+    for (const auto& b : objects.disruption_budgets)
+      seen_.emplace(key("PodDisruptionBudget", b.key()), Origin{});
+    for (const auto& q : objects.resource_quotas)
+      seen_.emplace(key("ResourceQuota", q.key()), Origin{});
   }
 
   void add(Parsed parsed, std::string_view file) {
@@ -254,6 +258,14 @@ class Collector {
   void add(model::Namespace&& n, const Origin& o, bool) {
     claim("Namespace", n.name, o, false);
     objects_.namespaces.push_back(std::move(n));
+  }
+  void add(model::PodDisruptionBudget&& b, const Origin& o, bool) {
+    claim("PodDisruptionBudget", b.key(), o, true);
+    objects_.disruption_budgets.push_back(std::move(b));
+  }
+  void add(model::ResourceQuota&& q, const Origin& o, bool) {
+    claim("ResourceQuota", q.key(), o, true);
+    objects_.resource_quotas.push_back(std::move(q));
   }
 
   model::ClusterObjects objects_;
@@ -416,6 +428,8 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   out.queues.reserve(out.queues.size() + fresh.queues.size());
   out.priority_classes.reserve(out.priority_classes.size() + fresh.priority_classes.size());
   out.namespaces.reserve(out.namespaces.size() + fresh.namespaces.size());
+  out.disruption_budgets.reserve(out.disruption_budgets.size() + fresh.disruption_budgets.size());
+  out.resource_quotas.reserve(out.resource_quotas.size() + fresh.resource_quotas.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };
@@ -425,6 +439,8 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   append(out.queues, fresh.queues);
   append(out.priority_classes, fresh.priority_classes);
   append(out.namespaces, fresh.namespaces);
+  append(out.disruption_budgets, fresh.disruption_budgets);
+  append(out.resource_quotas, fresh.resource_quotas);
 }
 
 }  // namespace

@@ -2,11 +2,25 @@
 
 #include <scoria/scoria.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 namespace kube {
 
 namespace {
+
+using nlohmann::json;
+
+const json* member(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string text(const json* value) {
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
+}
 
 /// Every requirement against the labels `label(key, &value)` finds.
 template <class Label>
@@ -49,6 +63,50 @@ bool LabelSelector::matches_namespace(const scoria_session* ssn, std::string_vie
   return all_met(requirements, [&](scoria_str key, scoria_str* value) {
     return api.namespace_label(ssn, scoria::str(ns), key, value);
   });
+}
+
+bool LabelSelector::matches_unlabelled() const {
+  if (!present || !valid) return false;
+  return std::all_of(requirements.begin(), requirements.end(), [](const LabelRequirement& r) {
+    return r.op == LabelRequirement::Op::kNotIn || r.op == LabelRequirement::Op::kDoesNotExist;
+  });
+}
+
+LabelSelector parse_label_selector(const json* selector) {
+  LabelSelector out;
+  if (selector == nullptr || !selector->is_object()) return out;
+  out.present = true;
+  if (const json* labels = member(*selector, "matchLabels"); labels != nullptr) {
+    if (!labels->is_object())
+      out.valid = false;
+    else
+      for (const auto& [key, value] : labels->items())
+        out.requirements.push_back({key, LabelRequirement::Op::kIn, {text(&value)}});
+  }
+  if (const json* exprs = member(*selector, "matchExpressions"); exprs != nullptr) {
+    if (!exprs->is_array()) {
+      out.valid = false;
+      return out;
+    }
+    for (const json& e : *exprs) {
+      LabelRequirement r;
+      r.key = text(member(e, "key"));
+      const std::string op = text(member(e, "operator"));
+      if (const json* values = member(e, "values"); values != nullptr && values->is_array())
+        for (const json& v : *values) r.values.push_back(text(&v));
+      if (op == "In" || op == "NotIn") {
+        r.op = op == "In" ? LabelRequirement::Op::kIn : LabelRequirement::Op::kNotIn;
+        if (r.values.empty()) out.valid = false;
+      } else if (op == "Exists" || op == "DoesNotExist") {
+        r.op = op == "Exists" ? LabelRequirement::Op::kExists : LabelRequirement::Op::kDoesNotExist;
+        if (!r.values.empty()) out.valid = false;
+      } else {
+        out.valid = false;
+      }
+      out.requirements.push_back(std::move(r));
+    }
+  }
+  return out;
 }
 
 }  // namespace kube

@@ -6,6 +6,8 @@
 
 #include <scoria/scoria.h>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +33,16 @@ struct LabelSelector {
   bool matches_namespace(const scoria_session* ssn, std::string_view ns) const;
   /// No requirements: selects everything.
   bool empty() const { return present && valid && requirements.empty(); }
+  /// Could a pod with no labels at all meet it (only NotIn and
+  /// DoesNotExist requirements)?
+  bool matches_unlabelled() const;
 };
+
+/// A metav1.LabelSelector from its JSON (`selector` null when the field is
+/// absent): matchLabels folded in as In requirements; a malformed one (an
+/// unknown operator, In without values, ...) is kept as invalid, matching
+/// nothing, as Kubernetes treats a selector it cannot convert.
+LabelSelector parse_label_selector(const nlohmann::json* selector);
 
 }  // namespace kube
 

@@ -26,51 +26,14 @@ int32_t integer(const json* value, int32_t def) {
   return value != nullptr && value->is_number_integer() ? value->get<int32_t>() : def;
 }
 
-LabelSelector parse_selector(const json* selector) {
-  LabelSelector out;
-  if (selector == nullptr || !selector->is_object()) return out;
-  out.present = true;
-  if (const json* labels = member(*selector, "matchLabels"); labels != nullptr) {
-    if (!labels->is_object())
-      out.valid = false;
-    else
-      for (const auto& [key, value] : labels->items())
-        out.requirements.push_back({key, LabelRequirement::Op::kIn, {text(&value)}});
-  }
-  if (const json* exprs = member(*selector, "matchExpressions"); exprs != nullptr) {
-    if (!exprs->is_array()) {
-      out.valid = false;
-      return out;
-    }
-    for (const json& e : *exprs) {
-      LabelRequirement r;
-      r.key = text(member(e, "key"));
-      const std::string op = text(member(e, "operator"));
-      if (const json* values = member(e, "values"); values != nullptr && values->is_array())
-        for (const json& v : *values) r.values.push_back(text(&v));
-      if (op == "In" || op == "NotIn") {
-        r.op = op == "In" ? LabelRequirement::Op::kIn : LabelRequirement::Op::kNotIn;
-        if (r.values.empty()) out.valid = false;
-      } else if (op == "Exists" || op == "DoesNotExist") {
-        r.op = op == "Exists" ? LabelRequirement::Op::kExists : LabelRequirement::Op::kDoesNotExist;
-        if (!r.values.empty()) out.valid = false;
-      } else {
-        out.valid = false;
-      }
-      out.requirements.push_back(std::move(r));
-    }
-  }
-  return out;
-}
-
 PodAffinityTerm parse_term(const json& term, int32_t weight) {
   PodAffinityTerm out;
   out.weight = weight;
-  out.selector = parse_selector(member(term, "labelSelector"));
+  out.selector = parse_label_selector(member(term, "labelSelector"));
   out.topology_key = text(member(term, "topologyKey"));
   if (const json* list = member(term, "namespaces"); list != nullptr && list->is_array())
     for (const json& ns : *list) out.namespaces.push_back(text(&ns));
-  out.namespace_selector = parse_selector(member(term, "namespaceSelector"));
+  out.namespace_selector = parse_label_selector(member(term, "namespaceSelector"));
   return out;
 }
 
@@ -141,7 +104,7 @@ PodTerms parse_pod_terms(std::string_view pod_json) {
       s.max_skew = integer(member(c, "maxSkew"), 1);
       s.topology_key = text(member(c, "topologyKey"));
       s.hard = text(member(c, "whenUnsatisfiable"), "DoNotSchedule") == "DoNotSchedule";
-      s.selector = parse_selector(member(c, "labelSelector"));
+      s.selector = parse_label_selector(member(c, "labelSelector"));
       s.min_domains = std::max(1, integer(member(c, "minDomains"), 1));
       s.honor_node_affinity = text(member(c, "nodeAffinityPolicy"), "Honor") == "Honor";
       s.honor_node_taints = text(member(c, "nodeTaintsPolicy"), "Ignore") == "Honor";

@@ -41,11 +41,13 @@ const std::vector<std::string> kPlugins = {"binpack",
                                            "gang",
                                            "nodeorder",
                                            "overcommit",
+                                           "pdb",
                                            "predicates",
                                            "priority",
                                            "proportion",
                                            "rescheduling",
                                            "resource-strategy-fit",
+                                           "resourcequota",
                                            "sla",
                                            "tdm"};
 

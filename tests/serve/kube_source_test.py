@@ -127,12 +127,16 @@ class KubeSourceCase(unittest.TestCase):
     """An API server, a fault proxy in front of it, and the scheduler."""
 
     proxy_tls = None
+    # The API server is a scoria serve: it runs sessions of its own, and its
+    # enqueue admits PodGroups whatever scheduler their pods name.
+    apiserver_config = CONFIG
 
     def setUp(self):
         name = self.id().split(".")[-1]
         self.work = os.path.join(WORK, name)
         os.makedirs(self.work, exist_ok=True)
-        self.apiserver = ScoriaServe(SCORIA, self.work, "apiserver", CONFIG, *API_SERVER_ARGS)
+        self.apiserver = ScoriaServe(SCORIA, self.work, "apiserver", self.apiserver_config,
+                                     *API_SERVER_ARGS)
         self.proxy = FaultProxy(self.apiserver.port, tls=self.proxy_tls)
         self.cluster = Cluster(self.apiserver.port)
         self.schedulers = []
@@ -348,6 +352,50 @@ class Schedules(KubeSourceCase):
         # 2 cpu idle, 4 needed: the two lowest-priority pods go.
         self.assertEqual(left, ["batch-p30", "batch-p40"])
         self.assertIn(("create", "pods/eviction", ""), self.proxy.verbs)
+
+
+class Quotas(KubeSourceCase):
+    """ResourceQuotas reach the enqueue gate. The API server runs the same
+    config, so that its own enqueue does not admit what the quota holds back;
+    only the scheduler under test binds the pod, and only once the quota
+    allows it."""
+
+    apiserver_config = os.path.join(
+        SOURCE, "tests/scenarios/resourcequota-enqueued-jobs-share-quota/scheduler.toml")
+
+    def test_a_resource_quota_and_its_changes_reach_the_enqueue_gate(self):
+        cluster = self.cluster
+        self.base_cluster(nodes=1)
+        # As the quota controller writes it: status.hard of cpu 1.
+        cluster.core.create_namespaced_resource_quota("ml", {
+            "apiVersion": "v1", "kind": "ResourceQuota",
+            "metadata": {"name": "compute", "namespace": "ml"},
+            "spec": {"hard": {"cpu": "1"}}, "status": {"hard": {"cpu": "1"}}})
+        s = self.start_scheduler("scheduler", config=self.apiserver_config)
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        cluster.custom.create_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "ml", "podgroups",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": "big", "namespace": "ml"},
+             "spec": {"minMember": 1, "queue": "default", "minResources": {"cpu": "2"}}})
+        cluster.pod("big-0", cpu="2", group="big", ns="ml")
+
+        def refused():
+            for c in cluster.pod_group("big", "ml").get("status", {}).get("conditions") or []:
+                if "resource quota insufficient" in c.get("message", ""):
+                    return c["message"]
+            return None
+        message = wait_for(refused)
+        self.assertIsNotNone(message, s.text())
+        self.assertIn("requested: cpu=2, used: cpu=0, limited: cpu=1 (ResourceQuota ml/compute)",
+                      message)
+        self.assertFalse(cluster.bound(["big-0"], ns="ml"))
+        # Raised through the status subresource: the watch carries it.
+        cluster.core.patch_namespaced_resource_quota_status(
+            "compute", "ml", {"status": {"hard": {"cpu": "4"}}})
+        self.assertTrue(wait_for(lambda: cluster.bound(["big-0"], ns="ml"), 30), s.text())
+        self.assertIn(("list", "resourcequotas", ""), self.proxy.verbs)
+        self.assertIn(("watch", "resourcequotas", ""), self.proxy.verbs)
 
 
 class Faults(KubeSourceCase):
@@ -658,7 +706,8 @@ if __name__ == "__main__":
     FaultProxy.stop = stop_and_collect
     loader = unittest.TestLoader()
     suite = unittest.TestSuite()
-    for case in (Schedules, Faults, Https, BadKubeconfig, LeaderElection, WatchBookmarks, Rbac):
+    for case in (Schedules, Quotas, Faults, Https, BadKubeconfig, LeaderElection, WatchBookmarks,
+                 Rbac):
         suite.addTests(loader.loadTestsFromTestCase(case))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     sys.exit(0 if result.wasSuccessful() else 1)

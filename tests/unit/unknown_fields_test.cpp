@@ -78,6 +78,8 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
            {"v1", "Event"},
            {"scheduling.k8s.io/v1", "PriorityClass"},
            {"coordination.k8s.io/v1", "Lease"},
+           {"policy/v1", "PodDisruptionBudget"},
+           {"v1", "ResourceQuota"},
            {"scheduling.volcano.sh/v1beta1", "PodGroup"},
            {"scheduling.volcano.sh/v1beta1", "Queue"},
            {"batch.volcano.sh/v1alpha1", "Job"}}) {

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 3
+#define SCORIA_ABI_VERSION_MINOR 4
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -905,6 +905,32 @@ typedef struct scoria_host_api {
       provides). Owned by the host, valid for the session; parse it once per
       session, not per call. */
   scoria_str (*queue_object_json)(const scoria_queue* queue);
+
+  /* --- since 1.4 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /**
+   * Cluster objects the ABI has no typed view of, read whole: the kinds a
+   * plugin of Volcano's reads from its informers, as the host carries them
+   * (today "PodDisruptionBudget", policy/v1, for pdb, and "ResourceQuota",
+   * v1, for resourcequota). The host reads them from every source (object
+   * files, the local store, a Kubernetes API server's watch) and has
+   * already refused any it could not decode, so their fields have the
+   * shapes Kubernetes' validation allows; what a field means is the
+   * plugin's to read (a status the cluster's controllers have not written,
+   * as in object files, is simply absent).
+   *
+   * Number of objects of `kind` (its Kubernetes kind, e.g.
+   * "PodDisruptionBudget", "ResourceQuota"; compared exactly) in the
+   * session; 0 for a kind the host does not carry.
+   */
+  size_t (*session_object_count)(const scoria_session* ssn, scoria_str kind);
+  /** The i-th (by namespace, then name, each in byte order) object of
+      `kind` as the JSON of the whole object (apiVersion, kind, metadata,
+      spec and status as the source gave them), host-owned, valid for the
+      session; empty when i is out of range (not below
+      session_object_count). The objects do not change while a session
+      runs: parse each once per session and keep what you need. */
+  scoria_str (*session_object_json)(const scoria_session* ssn, scoria_str kind, size_t i);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -4,10 +4,11 @@
 // string_view conversions, info getters that return values, resource
 // comparisons with Volcano's tolerance, log_line for lazily formatted log
 // lines, parse_go_duration (duration.hpp) for Volcano's duration spelling,
-// create_instance / destroy_instance for the descriptor's lifecycle
-// callbacks, guarded to keep exceptions from unwinding into the host, and
-// SCORIA_DEFINE_PLUGIN, which writes the exported entry function for a
-// descriptor.
+// parse_quantity and to_resource_units (quantity.hpp) for Kubernetes'
+// quantities, create_instance / destroy_instance for the descriptor's
+// lifecycle callbacks, guarded to keep exceptions from unwinding into the
+// host, and SCORIA_DEFINE_PLUGIN, which writes the exported entry function
+// for a descriptor.
 //
 // It needs C++20 (concepts, std::span). From C, or from C++ older than 20,
 // include scoria.h alone: the ABI needs neither this file nor C++20.
@@ -21,6 +22,7 @@
 
 #include <scoria/scoria.h>
 #include <scoria/duration.hpp>
+#include <scoria/quantity.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 3;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 4;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -1644,6 +1644,39 @@ pub struct scoria_host_api {
     /// provides). Owned by the host, valid for the session; parse it once per
     /// session, not per call.
     pub queue_object_json: Option<unsafe extern "C" fn(queue: *const scoria_queue) -> scoria_str>,
+    // --- since 1.4 (check SCORIA_HOST_HAS before calling) ---------------------
+    /// Cluster objects the ABI has no typed view of, read whole: the kinds a
+    /// plugin of Volcano's reads from its informers, as the host carries them
+    /// (today "PodDisruptionBudget", policy/v1, for pdb, and "ResourceQuota",
+    /// v1, for resourcequota). The host reads them from every source (object
+    /// files, the local store, a Kubernetes API server's watch) and has
+    /// already refused any it could not decode, so their fields have the
+    /// shapes Kubernetes' validation allows; what a field means is the
+    /// plugin's to read (a status the cluster's controllers have not written,
+    /// as in object files, is simply absent).
+    ///
+    /// Number of objects of `kind` (its Kubernetes kind, e.g.
+    /// "PodDisruptionBudget", "ResourceQuota"; compared exactly) in the
+    /// session; 0 for a kind the host does not carry.
+    pub session_object_count: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            kind: scoria_str,
+        ) -> usize,
+    >,
+    /// The i-th (by namespace, then name, each in byte order) object of
+    /// `kind` as the JSON of the whole object (apiVersion, kind, metadata,
+    /// spec and status as the source gave them), host-owned, valid for the
+    /// session; empty when i is out of range (not below
+    /// session_object_count). The objects do not change while a session
+    /// runs: parse each once per session and keep what you need.
+    pub session_object_json: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            kind: scoria_str,
+            i: usize,
+        ) -> scoria_str,
+    >,
 }
 
 impl Default for scoria_host_api {

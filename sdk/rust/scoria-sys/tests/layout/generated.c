@@ -319,6 +319,8 @@ int main(void) {
   FIELD(scoria_host_api, session_evictable);
   FIELD(scoria_host_api, session_preemptive_tasks);
   FIELD(scoria_host_api, queue_object_json);
+  FIELD(scoria_host_api, session_object_count);
+  FIELD(scoria_host_api, session_object_json);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

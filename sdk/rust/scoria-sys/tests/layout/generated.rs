@@ -299,6 +299,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_evictable);
     field_line!(out, scoria_host_api, session_preemptive_tasks);
     field_line!(out, scoria_host_api, queue_object_json);
+    field_line!(out, scoria_host_api, session_object_count);
+    field_line!(out, scoria_host_api, session_object_json);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
