@@ -63,6 +63,22 @@ void parse_ports(const json* containers, std::vector<HostPort>& out) {
   }
 }
 
+// matchLabelKeys: the pod's own values of those label keys narrow the
+// selector, as In requirements (kube-scheduler's merge; keys the pod lacks
+// are ignored, and a selector that matches nothing stays so).
+void merge_match_label_keys(const json* keys, const json* pod_labels, LabelSelector& selector) {
+  if (keys == nullptr || !keys->is_array() || pod_labels == nullptr || !selector.present ||
+      !selector.valid)
+    return;
+  for (const json& key : *keys) {
+    const std::string name = text(&key);
+    const json* value = member(*pod_labels, name.c_str());
+    if (name.empty() || value == nullptr || !value->is_string()) continue;
+    selector.requirements.push_back(
+        LabelRequirement{name, LabelRequirement::Op::kIn, {value->get<std::string>()}});
+  }
+}
+
 bool wildcard(const std::string& ip) { return ip.empty() || ip == "0.0.0.0"; }
 
 }  // namespace
@@ -99,12 +115,15 @@ PodTerms parse_pod_terms(std::string_view pod_json) {
   }
   if (const json* list = member(*spec, "topologySpreadConstraints");
       list != nullptr && list->is_array()) {
+    const json* meta = member(pod, "metadata");
+    const json* labels = meta != nullptr ? member(*meta, "labels") : nullptr;
     for (const json& c : *list) {
       SpreadConstraint s;
       s.max_skew = integer(member(c, "maxSkew"), 1);
       s.topology_key = text(member(c, "topologyKey"));
       s.hard = text(member(c, "whenUnsatisfiable"), "DoNotSchedule") == "DoNotSchedule";
       s.selector = parse_label_selector(member(c, "labelSelector"));
+      merge_match_label_keys(member(c, "matchLabelKeys"), labels, s.selector);
       s.min_domains = std::max(1, integer(member(c, "minDomains"), 1));
       s.honor_node_affinity = text(member(c, "nodeAffinityPolicy"), "Honor") == "Honor";
       s.honor_node_taints = text(member(c, "nodeTaintsPolicy"), "Ignore") == "Honor";

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "label_selector.h"
+#include "node_selection.h"
+#include "toleration.h"
 
 namespace kube {
 
@@ -47,6 +49,15 @@ struct SpreadConstraint {
   int32_t min_domains = 1;
   bool honor_node_affinity = true;  // nodeAffinityPolicy: Honor (default)
   bool honor_node_taints = false;   // nodeTaintsPolicy: Ignore (default)
+
+  // Does the constraint count the pods of `node` (its node inclusion
+  // policies)? `selection` is the incoming pod's, null when node affinity is
+  // not checked at all; `tolerations` the incoming pod's.
+  bool counts(const scoria_node* node, std::string_view node_name, const NodeSelection* selection,
+              const Tolerations& tolerations) const {
+    return (!honor_node_affinity || selection == nullptr || selection->matches(node, node_name)) &&
+           (!honor_node_taints || tolerations.tolerate_node(node));
+  }
 };
 
 struct HostPort {

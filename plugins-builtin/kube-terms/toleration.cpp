@@ -51,4 +51,17 @@ bool Tolerations::tolerate_with_effect(std::string_view key, std::string_view va
   });
 }
 
+bool Tolerations::tolerate_node(const scoria_node* node) const {
+  const size_t count = scoria::api().node_taint_count(node);
+  for (size_t i = 0; i < count; ++i) {
+    scoria_taint taint{};
+    taint.struct_size = sizeof taint;
+    scoria::api().node_taint_at(node, i, &taint);
+    if (taint.effect != SCORIA_TAINT_NO_SCHEDULE && taint.effect != SCORIA_TAINT_NO_EXECUTE)
+      continue;
+    if (!tolerate(view(taint.key), view(taint.value), taint.effect)) return false;
+  }
+  return true;
+}
+
 }  // namespace kube

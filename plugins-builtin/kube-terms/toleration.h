@@ -21,6 +21,9 @@ class Tolerations {
   // Only the tolerations whose effect is `effect` or unset count (as
   // kube-scheduler's scoring reads PreferNoSchedule).
   bool tolerate_with_effect(std::string_view key, std::string_view value, uint32_t effect) const;
+  // Are all of the node's NoSchedule and NoExecute taints tolerated (the
+  // TaintToleration filter; PreferNoSchedule is a scoring matter)?
+  bool tolerate_node(const scoria_node* node) const;
 
  private:
   SmallBuffer<scoria_toleration, 8> items_;

@@ -8,17 +8,18 @@
 //   nodeaffinity.weight      (2)  NodeAffinity (preferred terms)
 //   tainttoleration.weight   (3)  TaintToleration (PreferNoSchedule)
 //   podaffinity.weight       (2)  InterPodAffinity (preferred terms)
+//   podtopologyspread.weight (2)  PodTopologySpread (ScheduleAnyway
+//                                 constraints)
 //
-// imagelocality.weight (1) and podtopologyspread.weight (2) are accepted and
-// have no effect: the cluster model carries no node images, and spreading is
-// enforced only through the predicates' hard constraints.
+// imagelocality.weight (1) is accepted and has no effect: the cluster model
+// carries no node images.
 //
 // A weight is 0 or more: a negative one would turn a preference into its
 // opposite (most requested where least was asked for), and the host refuses
 // it when it loads the config, as it refuses NaN and infinities.
 //
 // One batch hook scores every candidate node of a task at once, because
-// three of the scores are normalized over the candidates.
+// four of the scores are normalized over the candidates.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -34,6 +35,7 @@
 #include "pod_affinity_score.h"
 #include "pod_terms.h"
 #include "resource_scores.h"
+#include "spread_score.h"
 #include "toleration.h"
 
 namespace {
@@ -51,6 +53,7 @@ struct Weights {
   int64_t node_affinity = 2;
   int64_t taint_toleration = 3;
   int64_t pod_affinity = 2;
+  int64_t topology_spread = 2;
 };
 
 // Every argument Volcano's nodeorder reads, with its defaults.
@@ -78,8 +81,8 @@ constexpr scoria_arg_spec kArgs[] = {
     weight_arg("imagelocality.weight", "1",
                "accepted for Volcano configs; Scoria knows no node images: no effect"),
     weight_arg("podtopologyspread.weight", "2",
-               "accepted for Volcano configs; Scoria scores no topology spread (the predicates "
-               "enforce DoNotSchedule constraints): no effect"),
+               "weight of the topology spread score (prefers nodes whose domains hold fewer pods "
+               "matching the pod's ScheduleAnyway constraints); 0 turns it off"),
 };
 
 struct NodeOrder {
@@ -93,6 +96,7 @@ struct NodeOrder {
     w.node_affinity = scoria::arg_int(args, "nodeaffinity.weight", w.node_affinity);
     w.taint_toleration = scoria::arg_int(args, "tainttoleration.weight", w.taint_toleration);
     w.pod_affinity = scoria::arg_int(args, "podaffinity.weight", w.pod_affinity);
+    w.topology_spread = scoria::arg_int(args, "podtopologyspread.weight", w.topology_spread);
   }
 
   Weights w;
@@ -229,6 +233,14 @@ void pod_affinity_scores(const NodeOrder& self, const scoria_task* task,
   add_weighted(scores, raw, self.w.pod_affinity);
 }
 
+void spread_scores(const NodeOrder& self, const scoria_task* task,
+                   std::span<const scoria_node* const> nodes, std::span<double> scores) {
+  if (self.w.topology_spread == 0 || self.ssn == nullptr) return;
+  const std::vector<int64_t> normalized =
+      nodeorder::spread_scores(self.ssn, task, self.pod_terms, nodes);
+  add_weighted(scores, normalized, self.w.topology_spread);
+}
+
 scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_node* const* nodes,
                         size_t count, double* scores) {
   try {
@@ -240,6 +252,7 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
     node_affinity_scores(self, task, candidates, out);
     taint_scores(self, task, candidates, out);
     pod_affinity_scores(self, task, candidates, out);
+    spread_scores(self, task, candidates, out);
     return SCORIA_OK;
   } catch (...) {
     return SCORIA_ERROR;
@@ -254,7 +267,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     self.gpu_dim.reset();
     if (api().resource_dim_find(ssn, scoria::str(kGpuResource), &dim) == SCORIA_OK)
       self.gpu_dim = dim;
-    if (self.w.pod_affinity != 0) self.pod_terms = kube::SessionPodTerms(ssn);
+    if (self.w.pod_affinity != 0 || self.w.topology_spread != 0)
+      self.pod_terms = kube::SessionPodTerms(ssn);
     self.any_prefer_no_schedule = false;
     const size_t nodes = api().node_count(ssn);
     for (size_t n = 0; n < nodes && !self.any_prefer_no_schedule; ++n) {
@@ -288,7 +302,7 @@ const scoria_descriptor kDescriptor = {
     .version = "1.0.0",
     .description =
         "kube-scheduler's node scores: least/most requested, balanced resources, node "
-        "affinity, taint toleration, inter-pod affinity",
+        "affinity, taint toleration, inter-pod affinity, topology spread",
     .on_create = scoria::create_instance<NodeOrder>,
     .on_destroy = scoria::destroy_instance<NodeOrder>,
     .on_session_open = on_session_open,

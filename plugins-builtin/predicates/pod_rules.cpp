@@ -21,8 +21,8 @@ bool positive(const std::map<Domain, int64_t>& counts, const Domain& d) {
 
 PodRules::PodRules(const scoria_session* ssn, const scoria_task* task,
                    const kube::SessionPodTerms& terms, const PodRuleSwitches& switches,
-                   const PodRuleReasons& reasons,
-                   const std::function<bool(const scoria_node*)>& eligible)
+                   const PodRuleReasons& reasons, const kube::NodeSelection* selection,
+                   const kube::Tolerations& tolerations)
     : task_(task), own_(terms.of(task)), reasons_(reasons) {
   check_affinity_ =
       switches.pod_affinity &&
@@ -36,7 +36,7 @@ PodRules::PodRules(const scoria_session* ssn, const scoria_task* task,
   if (!check_affinity_ && !spread && !ports) return;
   namespace_ = view(scoria::info(task).namespace_);
   if (check_affinity_) build_affinity(ssn, terms);
-  if (spread) build_spread(ssn, eligible);
+  if (spread) build_spread(ssn, selection, tolerations);
   if (ports) build_ports(ssn, terms);
 }
 
@@ -84,8 +84,8 @@ void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodT
                            });
 }
 
-void PodRules::build_spread(const scoria_session* ssn,
-                            const std::function<bool(const scoria_node*)>& eligible) {
+void PodRules::build_spread(const scoria_session* ssn, const kube::NodeSelection* selection,
+                            const kube::Tolerations& tolerations) {
   for (const auto& c : own_->spread) {
     if (!c.hard) continue;
     Spread s;
@@ -108,12 +108,11 @@ void PodRules::build_spread(const scoria_session* ssn,
   for (size_t n = 0; n < nodes; ++n) {
     const scoria_node* node = api().node_at(ssn, n);
     if (!has_all_keys(node, values)) continue;
-    // nodeAffinityPolicy Honor: only nodes the pod could go to count.
-    const bool honoured = eligible(node);
+    const std::string_view node_name = view(scoria::info(node).name);
     const size_t tasks = api().node_task_count(node);
     for (size_t i = 0; i < spread_.size(); ++i) {
       Spread& s = spread_[i];
-      if (s.constraint->honor_node_affinity && !honoured) continue;
+      if (!s.constraint->counts(node, node_name, selection, tolerations)) continue;
       int64_t& count = s.counts[values[i]];  // the domain exists even if empty
       for (size_t t = 0; t < tasks; ++t) {
         const scoria_task* other = api().node_task_at(node, t);

@@ -10,7 +10,6 @@
 #include <scoria/scoria.h>
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -41,11 +40,12 @@ struct PodRuleSwitches {
 
 class PodRules {
  public:
-  // `eligible` answers whether a node matches the incoming pod's node
-  // selector and required node affinity (topology spread counts only those).
+  // `selection` (null: node affinity is not checked) and `tolerations` are
+  // the incoming pod's: topology spread counts only the nodes its
+  // constraints' inclusion policies accept.
   PodRules(const scoria_session* ssn, const scoria_task* task, const kube::SessionPodTerms& terms,
            const PodRuleSwitches& switches, const PodRuleReasons& reasons,
-           const std::function<bool(const scoria_node*)>& eligible);
+           const kube::NodeSelection* selection, const kube::Tolerations& tolerations);
 
   scoria_code check(const scoria_node* node, uint32_t node_index, uint32_t* reason) const;
 
@@ -58,8 +58,8 @@ class PodRules {
   };
 
   void build_affinity(const scoria_session* ssn, const kube::SessionPodTerms& terms);
-  void build_spread(const scoria_session* ssn,
-                    const std::function<bool(const scoria_node*)>& eligible);
+  void build_spread(const scoria_session* ssn, const kube::NodeSelection* selection,
+                    const kube::Tolerations& tolerations);
   void build_ports(const scoria_session* ssn, const kube::SessionPodTerms& terms);
 
   bool affinity_holds(const scoria_node* node) const;

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "node_affinity.h"
+#include "node_selection.h"
 #include "pod_rules.h"
 #include "pod_terms.h"
 #include "toleration.h"
@@ -163,25 +163,13 @@ struct Instance {
 // checked against each node.
 class TaskConstraints {
  public:
-  TaskConstraints(const Instance& inst, const scoria_task* task)
-      : inst_(inst),
-        selector_(inst.node_affinity ? api().task_node_selector_count(task) : 0),
-        required_(task, inst.node_affinity ? SCORIA_AFFINITY_REQUIRED : 0),
-        tolerations_(task) {
-    std::span<Label> selector = selector_.items();
-    for (size_t i = 0; i < selector.size(); ++i) {
-      scoria_str key{};
-      scoria_str value{};
-      api().task_node_selector_at(task, i, &key, &value);
-      selector[i] = Label{view(key), view(value)};
-    }
+  TaskConstraints(const Instance& inst, const scoria_task* task) : inst_(inst), tolerations_(task) {
+    if (inst.node_affinity) selection_.emplace(task);
     tolerates_unschedulable_ =
         tolerations_.tolerate(kUnschedulableTaintKey, {}, SCORIA_TAINT_NO_SCHEDULE);
     if (inst.ssn != nullptr) {
       pod_rules_.emplace(inst.ssn, task, inst.pod_terms, inst.pod_switches, inst.pod_reasons,
-                         [this](const scoria_node* node) {
-                           return matches_node_affinity(node, view(scoria::info(node).name));
-                         });
+                         selection_ ? &*selection_ : nullptr, tolerations_);
     }
   }
 
@@ -207,41 +195,18 @@ class TaskConstraints {
   }
 
  private:
-  struct Label {
-    std::string_view key;
-    std::string_view value;
-  };
-
   static scoria_code fail(uint32_t* reason, uint32_t id, scoria_code code) {
     *reason = id;
     return code;
   }
 
-  // nodeSelector: every pair must be a label of the node. Required affinity:
-  // at least one term whose requirements all hold.
+  // nodeSelector and required affinity, when the NodeAffinity check is on.
   bool matches_node_affinity(const scoria_node* node, std::string_view node_name) const {
-    for (const Label& want : selector_.items()) {
-      scoria_str have{};
-      if (api().node_label(node, scoria::str(want.key), &have) != SCORIA_OK ||
-          view(have) != want.value)
-        return false;
-    }
-    return required_.empty() || required_.any_matches(node, node_name);
+    return !selection_ || selection_->matches(node, node_name);
   }
 
-  // Only NoSchedule and NoExecute keep a pod away; PreferNoSchedule is a
-  // scoring matter.
   bool has_untolerated_taint(const scoria_node* node) const {
-    const size_t count = api().node_taint_count(node);
-    for (size_t i = 0; i < count; ++i) {
-      scoria_taint taint{};
-      taint.struct_size = sizeof taint;
-      api().node_taint_at(node, i, &taint);
-      if (taint.effect != SCORIA_TAINT_NO_SCHEDULE && taint.effect != SCORIA_TAINT_NO_EXECUTE)
-        continue;
-      if (!tolerations_.tolerate(view(taint.key), view(taint.value), taint.effect)) return true;
-    }
-    return false;
+    return !tolerations_.tolerate_node(node);
   }
 
   // The node's pod limit, counting the pods pipelined onto it as Volcano's
@@ -254,8 +219,7 @@ class TaskConstraints {
   }
 
   const Instance& inst_;
-  kube::SmallBuffer<Label, 8> selector_;
-  kube::NodeAffinityTerms required_;
+  std::optional<kube::NodeSelection> selection_;
   kube::Tolerations tolerations_;
   bool tolerates_unschedulable_ = false;
   std::optional<predicates::PodRules> pod_rules_;
