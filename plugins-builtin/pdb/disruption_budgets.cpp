@@ -111,16 +111,12 @@ SessionBudgets::SessionBudgets(const scoria_session* ssn) : now_ms_(scoria::now_
 }
 
 void SessionBudgets::read(const scoria_session* ssn) {
-  if (!SCORIA_HOST_HAS(&api(), session_object_json)) return;
-  const size_t n = api().session_object_count(ssn, scoria::str(kKind));
-  budgets_.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    const json object = json::parse(
-        scoria::view(api().session_object_json(ssn, scoria::str(kKind), i)), nullptr, false);
-    if (!object.is_object()) continue;  // the host hands out what it decoded; never here
+  scoria::for_each_object(ssn, kKind, [&](std::string_view text) {
+    const json object = json::parse(text, nullptr, false);
+    if (!object.is_object()) return;  // the host hands out what it decoded; never here
     budgets_.push_back(parse_budget(object));
     by_namespace_[budgets_.back().namespace_].push_back(budgets_.size() - 1);
-  }
+  });
 }
 
 void SessionBudgets::compute_missing(const scoria_session* ssn) {

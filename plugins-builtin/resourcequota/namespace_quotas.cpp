@@ -94,16 +94,12 @@ SessionQuotas::SessionQuotas(const scoria_session* ssn) : ssn_(ssn) {
 }
 
 void SessionQuotas::read(const scoria_session* ssn) {
-  if (!SCORIA_HOST_HAS(&api(), session_object_json)) return;
-  const size_t n = api().session_object_count(ssn, scoria::str(kKind));
-  quotas_.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    const json object = json::parse(
-        scoria::view(api().session_object_json(ssn, scoria::str(kKind), i)), nullptr, false);
-    if (!object.is_object()) continue;  // the host hands out what it decoded; never here
+  scoria::for_each_object(ssn, kKind, [&](std::string_view text) {
+    const json object = json::parse(text, nullptr, false);
+    if (!object.is_object()) return;  // the host hands out what it decoded; never here
     quotas_.push_back(parse_quota(object));
     by_namespace_[quotas_.back().namespace_].push_back(quotas_.size() - 1);
-  }
+  });
 }
 
 void SessionQuotas::count_use(const scoria_session* ssn) {

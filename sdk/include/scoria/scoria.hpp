@@ -206,6 +206,17 @@ inline int64_t now_ms(const scoria_session* ssn) {
       .count();
 }
 
+/// Calls fn(object_json) for every object of `kind` in the session (its
+/// Kubernetes kind, e.g. "PodDisruptionBudget"; session_object_json, ABI
+/// 1.4), by namespace then name; for none on an older host. The JSON is
+/// host-owned and valid for the session.
+template <class Fn>
+void for_each_object(const scoria_session* ssn, std::string_view kind, Fn&& fn) {
+  if (!SCORIA_HOST_HAS(&api(), session_object_json)) return;
+  const size_t n = api().session_object_count(ssn, str(kind));
+  for (size_t i = 0; i < n; ++i) fn(view(api().session_object_json(ssn, str(kind), i)));
+}
+
 // --- declared arguments (ABI 1.2) -----------------------------------------------
 //
 // A plugin lists the arguments it takes in a static table and points its
