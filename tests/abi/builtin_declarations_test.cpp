@@ -33,21 +33,14 @@ using scoria::plugin::PluginRegistry;
 
 const std::vector<std::string> kActions = {"allocate",    "backfill", "enqueue", "gangpreempt",
                                            "gangreclaim", "preempt",  "reclaim", "shuffle"};
-const std::vector<std::string> kPlugins = {"binpack",
-                                           "capacity",
-                                           "cdp",
-                                           "conformance",
-                                           "drf",
-                                           "gang",
-                                           "nodeorder",
-                                           "overcommit",
-                                           "predicates",
-                                           "priority",
-                                           "proportion",
-                                           "rescheduling",
-                                           "resource-strategy-fit",
-                                           "sla",
-                                           "tdm"};
+const std::vector<std::string> kPlugins = {"binpack",      "capacity",
+                                           "cdp",          "conformance",
+                                           "drf",          "gang",
+                                           "nodegroup",    "nodeorder",
+                                           "overcommit",   "predicates",
+                                           "priority",     "proportion",
+                                           "rescheduling", "resource-strategy-fit",
+                                           "sla",          "tdm"};
 
 const fs::path kEveryArgument = fs::path(SCORIA_VOLCANO_CONFIGS) / "every-argument.yaml";
 
