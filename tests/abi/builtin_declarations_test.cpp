@@ -40,7 +40,8 @@ const std::vector<std::string> kPlugins = {"binpack",      "capacity",
                                            "overcommit",   "predicates",
                                            "priority",     "proportion",
                                            "rescheduling", "resource-strategy-fit",
-                                           "sla",          "tdm"};
+                                           "sla",          "tdm",
+                                           "usage"};
 
 const fs::path kEveryArgument = fs::path(SCORIA_VOLCANO_CONFIGS) / "every-argument.yaml";
 
