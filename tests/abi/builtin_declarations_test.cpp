@@ -39,6 +39,7 @@ const std::vector<std::string> kPlugins = {"binpack",
                                            "conformance",
                                            "drf",
                                            "gang",
+                                           "nodegroup",
                                            "nodeorder",
                                            "overcommit",
                                            "pdb",
@@ -49,7 +50,8 @@ const std::vector<std::string> kPlugins = {"binpack",
                                            "resource-strategy-fit",
                                            "resourcequota",
                                            "sla",
-                                           "tdm"};
+                                           "tdm",
+                                           "usage"};
 
 const fs::path kEveryArgument = fs::path(SCORIA_VOLCANO_CONFIGS) / "every-argument.yaml";
 
