@@ -6,7 +6,9 @@
 // queue reclaims. Hooks:
 //
 //   queue order   higher spec.priority first, then the lower share
-//                 (allocated / deserved), then a queue with a deserved share;
+//                 (allocated / deserved over the resources with a deserved
+//                 amount; 1 for a queue with no deserved share), then a
+//                 queue with a deserved share;
 //   allocatable   allocated + the task's request <= real capability, in the
 //                 resources the task asks for (and the queue is open);
 //   preemptive    the same, and within deserved where deserved is set;
@@ -86,6 +88,16 @@ size_t index_of(const scoria_queue* queue) { return scoria::info(queue).index; }
 bool less_equal(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE_EPSILON; }
 
 ledger::QueueLedger& book_of(void* user_data) { return self_of(user_data).book; }
+
+// Volcano HEAD's capacity share: over the resources the queue is given a
+// deserved amount of; 1 for a queue with none, so that best-effort queues go
+// after every queue still below its deserved share.
+void use_capacity_share(ledger::QueueLedger& book) {
+  for (QueueAccount& a : book.accounts()) {
+    a.share_over_deserved = true;
+    ledger::QueueLedger::update_share(a);
+  }
+}
 
 bool has_deserved(const QueueAccount& a) {
   for (size_t d = 0; d < a.deserved.size(); ++d)
@@ -239,6 +251,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
   return scoria::guarded([&] {
     auto& self = *static_cast<Capacity*>(instance);
     self.book = ledger::QueueLedger(ssn);
+    use_capacity_share(self.book);
     self.tree = false;
     if (self.hierarchy) {
       for (QueueAccount& a : self.book.accounts())
@@ -247,6 +260,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       if (const auto error = capacity::build_queue_tree(self.book)) {
         log_line(SCORIA_LOG_WARNING, "hierarchical queues not used this session: ", *error);
         self.book = ledger::QueueLedger(ssn);
+        use_capacity_share(self.book);
       } else {
         self.tree = true;
       }
