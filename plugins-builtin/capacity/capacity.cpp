@@ -11,10 +11,10 @@
 //                 queue with a deserved share;
 //   allocatable   allocated + the task's request <= real capability, in the
 //                 resources the task asks for (and the queue is open);
-//   preemptive    the same, and within deserved where deserved is set;
-//                 for several tasks together (gangreclaim), Volcano's HEAD
-//                 rule: their summed request within the real capability,
-//                 and within deserved in at least one resource they ask for;
+//   preemptive    the same, and (Volcano HEAD, for one task as for several
+//                 together) allocated + their request within deserved in at
+//                 least one resource they ask for: a queue with no deserved
+//                 share does not reclaim;
 //   reclaimable   Volcano HEAD's per-resource rule: a victim frees something
 //                 the reclaimer asks for, its queue keeps its guarantee
 //                 without it, and the queue has no deserved share of what the
@@ -208,24 +208,39 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
   return 1;
 }
 
+// Volcano HEAD's PreemptiveFn rule for what `request` asks for: within the
+// queue's deserved share in at least one of those resources. Resources
+// neither held nor deserved do not count either way, so a queue with no
+// deserved share (best effort) never reclaims.
+bool within_deserved_partly(const QueueAccount& a, const ledger::Vec& request) {
+  for (size_t d = 0; d < request.size(); ++d) {
+    if (d == SCORIA_DIM_PODS || request[d] <= 0) continue;
+    const double future = a.allocated[d] + request[d];
+    if (future < SCORIA_RESOURCE_EPSILON && a.deserved[d] < SCORIA_RESOURCE_EPSILON) continue;
+    if (less_equal(future, a.deserved[d])) return true;
+  }
+  return false;
+}
+
+// Volcano HEAD has one PreemptiveFn, asked with the one task by its reclaim
+// action: the same rule as for several tasks (below). A host with
+// on_preemptive_tasks asks that hook even for one task; this one answers a
+// host that asks task by task. In a tree the task must also fit every
+// ancestor's capability.
 int preemptive(void* user_data, const scoria_queue* queue, const scoria_task* task) {
   auto& book = book_of(user_data);
   const QueueAccount* a = book.of(queue);
   if (a == nullptr) return 1;
   if (allocatable(user_data, queue, task) == 0) return 0;
-  // Within deserved, in the resources the task asks for and the queue is
-  // given a deserved amount of.
-  const scoria_task_info ti = scoria::info(task);
-  for (size_t d = 0; d < book.dims(); ++d) {
-    if (d == SCORIA_DIM_PODS || ti.resreq[d] <= 0 || a->deserved[d] <= 0) continue;
-    if (a->allocated[d] + ti.resreq[d] > a->deserved[d] + SCORIA_RESOURCE_EPSILON) return 0;
-  }
-  return 1;
+  if (within_deserved_partly(*a, book.request_of(&task, 1))) return 1;
+  log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for <",
+           scoria::view(scoria::info(task).uid),
+           ">: it would exceed its deserved share in every resource the task asks for");
+  return 0;
 }
 
-// Volcano's PreemptiveFn over several tasks (HEAD, which asks for the
-// deserved share in any one resource where the single-task hook above asks
-// for it in all).
+// Volcano's PreemptiveFn over several tasks: their summed request within the
+// real capability, and within deserved in at least one resource they ask for.
 int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_task* const* tasks,
                      size_t count) {
   auto& book = book_of(user_data);
@@ -238,13 +253,7 @@ int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_ta
              " tasks: they would exceed its real capability");
     return 0;
   }
-  // Resources neither held nor deserved do not count either way.
-  for (size_t d = 0; d < book.dims(); ++d) {
-    if (d == SCORIA_DIM_PODS || request[d] <= 0) continue;
-    const double future = a->allocated[d] + request[d];
-    if (future < SCORIA_RESOURCE_EPSILON && a->deserved[d] < SCORIA_RESOURCE_EPSILON) continue;
-    if (less_equal(future, a->deserved[d])) return 1;
-  }
+  if (within_deserved_partly(*a, request)) return 1;
   log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for ", count,
            " tasks: they would exceed its deserved share in every resource they ask for");
   return 0;
