@@ -6,15 +6,19 @@
 // queue reclaims. Hooks:
 //
 //   queue order   higher spec.priority first, then the lower share
-//                 (allocated / deserved), then a queue with a deserved share;
+//                 (allocated / deserved over the resources with a deserved
+//                 amount; 1 for a queue with no deserved share), then a
+//                 queue with a deserved share;
 //   allocatable   allocated + the task's request <= real capability, in the
 //                 resources the task asks for (and the queue is open);
-//   preemptive    the same, and within deserved where deserved is set;
-//                 for several tasks together (gangreclaim), Volcano's HEAD
-//                 rule: their summed request within the real capability,
-//                 and within deserved in at least one resource they ask for;
-//   reclaimable   a queue's tasks are victims while it holds more than it
-//                 deserves in a resource the task uses;
+//   preemptive    the same, and (Volcano HEAD, for one task as for several
+//                 together) allocated + their request within deserved in at
+//                 least one resource they ask for: a queue with no deserved
+//                 share does not reclaim;
+//   reclaimable   Volcano HEAD's per-resource rule: a victim frees something
+//                 the reclaimer asks for, its queue keeps its guarantee
+//                 without it, and the queue has no deserved share of what the
+//                 victim uses or holds more than it deserves in one of them;
 //   evictable     gangpreempt: every candidate; gangreclaim: a victim's
 //                 queue keeps its guarantee, and gives up tasks whose
 //                 resources it has no deserved share of, or while it holds
@@ -37,6 +41,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -76,16 +84,68 @@ struct Capacity {
   bool hierarchy;
   ledger::QueueLedger book;  // per session
   bool tree = false;         // per session: the hierarchy is in use
+  // Per session, by queue index and dimension: 1 where the Queue's
+  // spec.deserved or spec.guarantee.resource names the resource, even as 0.
+  std::vector<std::vector<uint8_t>> named_in_spec;
 };
 
 Capacity& self_of(void* user_data) { return *static_cast<Capacity*>(user_data); }
 
 size_t index_of(const scoria_queue* queue) { return scoria::info(queue).index; }
 
+// Which resources each queue's spec.deserved and spec.guarantee.resource name
+// (Volcano keeps a resource named with 0 as a dimension of deserved).
+std::vector<std::vector<uint8_t>> names_in_specs(const scoria_session* ssn,
+                                                 std::span<const QueueAccount> accounts) {
+  const size_t dims = api().resource_dim_count(ssn);
+  std::vector<std::vector<uint8_t>> out(accounts.size(), std::vector<uint8_t>(dims, 0));
+  if (!SCORIA_HOST_HAS(&api(), queue_object_json)) return out;
+  for (size_t q = 0; q < accounts.size(); ++q) {
+    const std::string_view text = scoria::view(api().queue_object_json(accounts[q].queue));
+    if (text.empty()) continue;
+    const nlohmann::json doc =
+        nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object() || !doc.contains("spec") || !doc["spec"].is_object()) continue;
+    const nlohmann::json& spec = doc["spec"];
+    const auto mark = [&](const nlohmann::json* list) {
+      if (list == nullptr || !list->is_object()) return;
+      for (size_t d = 0; d < dims; ++d)
+        if (list->contains(std::string(scoria::view(api().resource_dim_name(ssn, d)))))
+          out[q][d] = 1;
+    };
+    if (spec.contains("deserved")) mark(&spec["deserved"]);
+    if (spec.contains("guarantee") && spec["guarantee"].is_object() &&
+        spec["guarantee"].contains("resource"))
+      mark(&spec["guarantee"]["resource"]);
+  }
+  return out;
+}
+
+// Volcano's GreaterPartlyWithRelevantDimensions: cpu and memory count where
+// the queue deserves some; an extended resource wherever its deserved names
+// it, even as 0 (a queue given "nvidia.com/gpu: 0" holds too much of any GPU).
+bool relevant(const Capacity& self, const QueueAccount& a, size_t d) {
+  if (a.deserved[d] >= SCORIA_RESOURCE_EPSILON) return true;
+  if (d == SCORIA_DIM_CPU || d == SCORIA_DIM_MEMORY || d == SCORIA_DIM_PODS) return false;
+  const size_t q = index_of(a.queue);
+  return q < self.named_in_spec.size() && d < self.named_in_spec[q].size() &&
+         self.named_in_spec[q][d] != 0;
+}
+
 // l <= r with Volcano's tolerance.
 bool less_equal(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE_EPSILON; }
 
 ledger::QueueLedger& book_of(void* user_data) { return self_of(user_data).book; }
+
+// Volcano HEAD's capacity share: over the resources the queue is given a
+// deserved amount of; 1 for a queue with none, so that best-effort queues go
+// after every queue still below its deserved share.
+void use_capacity_share(ledger::QueueLedger& book) {
+  for (QueueAccount& a : book.accounts()) {
+    a.share_over_deserved = true;
+    ledger::QueueLedger::update_share(a);
+  }
+}
 
 bool has_deserved(const QueueAccount& a) {
   for (size_t d = 0; d < a.deserved.size(); ++d)
@@ -148,24 +208,39 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
   return 1;
 }
 
+// Volcano HEAD's PreemptiveFn rule for what `request` asks for: within the
+// queue's deserved share in at least one of those resources. Resources
+// neither held nor deserved do not count either way, so a queue with no
+// deserved share (best effort) never reclaims.
+bool within_deserved_partly(const QueueAccount& a, const ledger::Vec& request) {
+  for (size_t d = 0; d < request.size(); ++d) {
+    if (d == SCORIA_DIM_PODS || request[d] <= 0) continue;
+    const double future = a.allocated[d] + request[d];
+    if (future < SCORIA_RESOURCE_EPSILON && a.deserved[d] < SCORIA_RESOURCE_EPSILON) continue;
+    if (less_equal(future, a.deserved[d])) return true;
+  }
+  return false;
+}
+
+// Volcano HEAD has one PreemptiveFn, asked with the one task by its reclaim
+// action: the same rule as for several tasks (below). A host with
+// on_preemptive_tasks asks that hook even for one task; this one answers a
+// host that asks task by task. In a tree the task must also fit every
+// ancestor's capability.
 int preemptive(void* user_data, const scoria_queue* queue, const scoria_task* task) {
   auto& book = book_of(user_data);
   const QueueAccount* a = book.of(queue);
   if (a == nullptr) return 1;
   if (allocatable(user_data, queue, task) == 0) return 0;
-  // Within deserved, in the resources the task asks for and the queue is
-  // given a deserved amount of.
-  const scoria_task_info ti = scoria::info(task);
-  for (size_t d = 0; d < book.dims(); ++d) {
-    if (d == SCORIA_DIM_PODS || ti.resreq[d] <= 0 || a->deserved[d] <= 0) continue;
-    if (a->allocated[d] + ti.resreq[d] > a->deserved[d] + SCORIA_RESOURCE_EPSILON) return 0;
-  }
-  return 1;
+  if (within_deserved_partly(*a, book.request_of(&task, 1))) return 1;
+  log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for <",
+           scoria::view(scoria::info(task).uid),
+           ">: it would exceed its deserved share in every resource the task asks for");
+  return 0;
 }
 
-// Volcano's PreemptiveFn over several tasks (HEAD, which asks for the
-// deserved share in any one resource where the single-task hook above asks
-// for it in all).
+// Volcano's PreemptiveFn over several tasks: their summed request within the
+// real capability, and within deserved in at least one resource they ask for.
 int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_task* const* tasks,
                      size_t count) {
   auto& book = book_of(user_data);
@@ -178,13 +253,7 @@ int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_ta
              " tasks: they would exceed its real capability");
     return 0;
   }
-  // Resources neither held nor deserved do not count either way.
-  for (size_t d = 0; d < book.dims(); ++d) {
-    if (d == SCORIA_DIM_PODS || request[d] <= 0) continue;
-    const double future = a->allocated[d] + request[d];
-    if (future < SCORIA_RESOURCE_EPSILON && a->deserved[d] < SCORIA_RESOURCE_EPSILON) continue;
-    if (less_equal(future, a->deserved[d])) return 1;
-  }
+  if (within_deserved_partly(*a, request)) return 1;
   log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for ", count,
            " tasks: they would exceed its deserved share in every resource they ask for");
   return 0;
@@ -219,7 +288,7 @@ scoria_vote evictable(void* user_data, const scoria_eviction_context* ctx,
       keeps_guarantee = keeps_guarantee && less_equal(a->guarantee[d], allocated[d] - req[d]);
       if (req[d] >= SCORIA_RESOURCE_EPSILON && a->deserved[d] >= SCORIA_RESOURCE_EPSILON)
         shares_deserved = true;
-      if (req[d] > 0 && a->deserved[d] >= SCORIA_RESOURCE_EPSILON && allocated[d] > a->deserved[d])
+      if (req[d] > 0 && relevant(self_of(user_data), *a, d) && allocated[d] > a->deserved[d])
         above_deserved = true;
     }
     if (!keeps_guarantee || (shares_deserved && !above_deserved)) continue;
@@ -229,9 +298,53 @@ scoria_vote evictable(void* user_data, const scoria_eviction_context* ctx,
   return SCORIA_VOTE_PERMIT;
 }
 
-scoria_vote reclaimable(void* user_data, const scoria_task* /*reclaimer*/,
+// Volcano HEAD's ReclaimableFn (the fixes for its issue #4918), for each
+// candidate in victim order, with what each queue holds updated as victims
+// go:
+//   - a victim must free some resource the reclaimer asks for (its init
+//     request): one that frees only memory is no use to a task short of a
+//     GPU;
+//   - its queue must keep its guarantee without it;
+//   - its queue has no deserved share of anything the victim uses (the
+//     victim goes at once), or holds more than it deserves in a resource the
+//     victim uses and the queue's deserved counts (relevant() above).
+// The pod count is left out throughout, as Volcano leaves it out.
+scoria_vote reclaimable(void* user_data, const scoria_task* reclaimer,
                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
-  book_of(user_data).select_above_deserved(candidates, count, selected, true);
+  const Capacity& self = self_of(user_data);
+  auto& book = book_of(user_data);
+  const size_t dims = book.dims();
+  const scoria_task_info ri = scoria::info(reclaimer);
+  const double* wants = ri.init_resreq != nullptr ? ri.init_resreq : ri.resreq;
+  if (wants == nullptr) return SCORIA_VOTE_PERMIT;
+  const auto named = [](double v) { return v >= SCORIA_RESOURCE_EPSILON; };
+  std::vector<std::pair<const QueueAccount*, ledger::Vec>> held;  // per queue, as victims go
+  for (size_t i = 0; i < count; ++i) {
+    const QueueAccount* a = book.of_task(candidates[i]);
+    if (a == nullptr) continue;
+    const double* req = scoria::info(candidates[i]).resreq;
+    if (req == nullptr) continue;
+    bool frees_wanted = false;
+    for (size_t d = 0; d < dims && !frees_wanted; ++d)
+      frees_wanted = d != SCORIA_DIM_PODS && named(req[d]) && named(wants[d]);
+    if (!frees_wanted) continue;
+    auto it = std::find_if(held.begin(), held.end(), [a](const auto& h) { return h.first == a; });
+    if (it == held.end()) it = held.insert(held.end(), {a, a->allocated});
+    ledger::Vec& allocated = it->second;
+    bool keeps_guarantee = true;
+    bool shares_deserved = false;
+    bool above_deserved = false;
+    for (size_t d = 0; d < dims; ++d) {
+      if (d == SCORIA_DIM_PODS) continue;
+      keeps_guarantee = keeps_guarantee && less_equal(a->guarantee[d], allocated[d] - req[d]);
+      if (named(req[d]) && named(a->deserved[d])) shares_deserved = true;
+      if (req[d] > 0 && relevant(self, *a, d) && allocated[d] > a->deserved[d])
+        above_deserved = true;
+    }
+    if (!keeps_guarantee || (shares_deserved && !above_deserved)) continue;
+    for (size_t d = 0; d < dims; ++d) allocated[d] -= req[d];
+    selected[i] = 1;
+  }
   return SCORIA_VOTE_PERMIT;
 }
 
@@ -239,6 +352,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
   return scoria::guarded([&] {
     auto& self = *static_cast<Capacity*>(instance);
     self.book = ledger::QueueLedger(ssn);
+    use_capacity_share(self.book);
     self.tree = false;
     if (self.hierarchy) {
       for (QueueAccount& a : self.book.accounts())
@@ -247,6 +361,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       if (const auto error = capacity::build_queue_tree(self.book)) {
         log_line(SCORIA_LOG_WARNING, "hierarchical queues not used this session: ", *error);
         self.book = ledger::QueueLedger(ssn);
+        use_capacity_share(self.book);
       } else {
         self.tree = true;
       }
@@ -259,6 +374,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
         ledger::QueueLedger::update_share(a);
       }
     }
+    self.named_in_spec = names_in_specs(ssn, self.book.accounts());
     hooks->user_data = &self;
     hooks->on_victim_queue_order = victim_queue_order;
     hooks->on_queue_order = queue_order;
@@ -286,6 +402,7 @@ void on_session_close(void* instance, scoria_session* ssn) {
   auto& self = *static_cast<Capacity*>(instance);
   self.book.write_deserved(ssn, /*with_jobs_only=*/false);
   self.book = ledger::QueueLedger();
+  self.named_in_spec.clear();
 }
 
 const scoria_descriptor kDescriptor = {

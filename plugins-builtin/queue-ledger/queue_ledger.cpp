@@ -94,13 +94,18 @@ QueueAccount* QueueLedger::of_task(const scoria_task* task) {
 
 void QueueLedger::update_share(QueueAccount& a) {
   double share = 0;
+  bool any_deserved = false;
   for (size_t d = 0; d < a.deserved.size(); ++d) {
     if (d == SCORIA_DIM_PODS) continue;
     const double held = a.allocated[d];
     const double due = a.deserved[d];
+    if (a.share_over_deserved) {
+      if (due < SCORIA_RESOURCE_EPSILON) continue;
+      any_deserved = true;
+    }
     share = std::max(share, due == 0 ? (held == 0 ? 0.0 : 1.0) : held / due);
   }
-  a.share = share;
+  a.share = a.share_over_deserved && !any_deserved ? 1.0 : share;
 }
 
 void QueueLedger::allocate(const scoria_task* task, double sign) {

@@ -30,6 +30,9 @@ struct QueueAccount {
   int32_t priority = 0;
   bool open = true;
   bool has_jobs = false;  // Volcano keeps accounts only for queues with jobs
+  // capacity's share rule (Volcano HEAD): only the resources the queue has a
+  // deserved amount of count, and a queue with none (best effort) has share 1.
+  bool share_over_deserved = false;
   Vec allocated, request, inqueue, elastic, guarantee, capability, real_capability, deserved;
   double share = 0;
   int32_t parent = -1;  // account index of the parent queue (hierarchy only)
@@ -48,7 +51,9 @@ class QueueLedger {
   QueueAccount* of_task(const scoria_task* task);
 
   // share = max over dimensions of allocated / deserved (Volcano's
-  // helpers.Share: 1 where nothing is deserved but something is held).
+  // helpers.Share: 1 where nothing is deserved but something is held); with
+  // share_over_deserved, over the dimensions with a deserved amount only, and
+  // 1 where there is none.
   static void update_share(QueueAccount& a);
   // Allocation events.
   void allocate(const scoria_task* task, double sign);
