@@ -308,6 +308,22 @@ scoria_str api_session_object_json(const scoria_session* s, scoria_str kind, siz
   const auto objects = mut(s)->objects_of(V(kind));
   return i < objects.size() ? S(objects[i]) : S({});
 }
+size_t api_job_min_task_member_count(const scoria_job* j) {
+  return j && j->group ? j->group->min_task_member.size() : 0;
+}
+void api_job_min_task_member_at(const scoria_job* j, size_t i, scoria_str* role, int32_t* min) {
+  // std::map keeps the roles in byte order (char_traits compares as unsigned).
+  const auto* m = j && j->group ? &j->group->min_task_member : nullptr;
+  if (m == nullptr || i >= m->size()) {
+    if (role) *role = S({});
+    if (min) *min = 0;
+    return;
+  }
+  auto it = m->begin();
+  std::advance(it, static_cast<long>(i));
+  if (role) *role = S(it->first);
+  if (min) *min = it->second;
+}
 size_t api_task_selector_count(const scoria_task* t) {
   return t ? t->pod->node_selector.size() : 0;
 }
@@ -598,6 +614,8 @@ const scoria_host_api kApi = {
     api_queue_object_json,
     api_session_object_count,
     api_session_object_json,
+    api_job_min_task_member_count,
+    api_job_min_task_member_at,
 };
 
 }  // namespace

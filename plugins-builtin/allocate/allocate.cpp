@@ -1,6 +1,8 @@
 // The allocate action: places Pending tasks on nodes, queue by queue and job by
 // job, and binds a job's placements only once its gang is ready (Volcano's
-// allocate without network topology and sub-job policies).
+// allocate without network topology and sub-job policies). A job's per-role
+// minimums (minTaskMember, ABI 1.4) decide, as in Volcano, whether a task
+// that fits nowhere ends the job's attempt.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -45,11 +47,17 @@ struct JobWork {
   std::string_view uid;
   size_t next;
   size_t end;
-  // Volcano's NeedContinueAllocating without per-role minimums: a task that
-  // fits nowhere ends the attempt only when every task of the job is needed.
+  int32_t min_available;
+  // minAvailable is below the job's task count: not every task is needed, so
+  // a task that fits nowhere need not end the attempt (see need_continue).
   bool may_skip_unfit;
+  // The PodGroup's minTaskMember (empty on a host older than ABI 1.4) and
+  // the sum of its minimums.
+  std::vector<scoria::RoleMinimum> role_mins;
+  int64_t role_min_total;
   // Roles (task-spec) with a task that fit nowhere this session: the other
-  // tasks of the role are taken to be alike and are not tried again.
+  // tasks of a named role are taken to be alike and are not tried again.
+  // The unnamed role ("") is listed too but never skipped, as in Volcano.
   std::vector<std::string_view> failed_roles;
 };
 
@@ -164,8 +172,19 @@ class Allocate {
         active_.push_back(queues_.size());
         queues_.push_back(QueueWork{ji.queue, scoria::view(qi.name), {}});
       }
-      jobs_.push_back(
-          JobWork{job, ji.queue, uid, begin, tasks_.size(), ji.min_available < ji.task_count, {}});
+      std::vector<scoria::RoleMinimum> role_mins = scoria::min_task_members(job);
+      int64_t role_min_total = 0;
+      for (const scoria::RoleMinimum& m : role_mins) role_min_total += m.min;
+      jobs_.push_back(JobWork{job,
+                              ji.queue,
+                              uid,
+                              begin,
+                              tasks_.size(),
+                              ji.min_available,
+                              ji.min_available < ji.task_count,
+                              std::move(role_mins),
+                              role_min_total,
+                              {}});
       std::vector<size_t>& heap = queues_[static_cast<size_t>(slot_of[qi.index])].jobs;
       heap.push_back(jobs_.size() - 1);
       std::push_heap(heap.begin(), heap.end(), after);
@@ -267,8 +286,8 @@ class Allocate {
       fit_count = std::min(fit_count, fit_.size());
       if (fit_count == 0) {
         log_line(SCORIA_LOG_V3, "task <", t.uid, "> fits no node");
-        if (!t.role.empty()) jw.failed_roles.push_back(t.role);
-        if (jw.may_skip_unfit || api().session_job_ready(ssn_, jw.job) != 0) continue;
+        if (!role_failed(jw, t.role)) jw.failed_roles.push_back(t.role);
+        if (need_continue(jw) || api().session_job_ready(ssn_, jw.job) != 0) continue;
         break;
       }
       const Choice choice = choose_node(t, fit_count);
@@ -312,6 +331,50 @@ class Allocate {
 
   static bool role_failed(const JobWork& jw, std::string_view role) {
     return std::find(jw.failed_roles.begin(), jw.failed_roles.end(), role) != jw.failed_roles.end();
+  }
+
+  // Volcano's JobInfo.NeedContinueAllocating, asked when a task fits no
+  // node: may the job's other tasks still make its gang?
+  //  - every task is needed (minAvailable >= task count): no;
+  //  - no per-role minimums: yes, the others may make minAvailable;
+  //  - minAvailable below the sum of the minimums (the roles are not
+  //    enforced): yes while the ready tasks and the Pending tasks of roles
+  //    that have not failed can still reach minAvailable;
+  //  - else: no once a failed role (one with a minimum) has fewer tasks
+  //    placed (or done, or best-effort) than its minimum, because its other
+  //    tasks will not fit either.
+  bool need_continue(const JobWork& jw) const {
+    if (!jw.may_skip_unfit) return false;
+    if (jw.role_mins.empty()) return true;
+    const size_t count = api().job_task_count(jw.job);
+    if (jw.min_available < jw.role_min_total) {
+      int64_t reachable = scoria::count_status(scoria::info(jw.job), scoria::kReadyStatuses);
+      for (size_t i = 0; i < count; ++i) {
+        const scoria_task_info ti = scoria::info(api().job_task_at(jw.job, i));
+        if (ti.status == SCORIA_TASK_PENDING && !role_failed(jw, scoria::view(ti.role))) {
+          ++reachable;
+        }
+      }
+      return reachable >= jw.min_available;
+    }
+    for (const scoria::RoleMinimum& m : jw.role_mins) {
+      if (m.min == 0 || !role_failed(jw, m.role)) continue;
+      int32_t placed = 0;
+      for (size_t i = 0; i < count; ++i) {
+        const scoria_task_info ti = scoria::info(api().job_task_at(jw.job, i));
+        if (scoria::view(ti.role) != m.role) continue;
+        if ((ti.status & scoria::kReadyStatuses) != 0 ||
+            (ti.status == SCORIA_TASK_PENDING && ti.best_effort != 0)) {
+          ++placed;
+        }
+      }
+      if (placed < m.min) {
+        log_line(SCORIA_LOG_V4, "job <", jw.uid, ">: role <", m.role, "> has ", placed,
+                 " tasks placed, below its minimum ", m.min, ", and its next fits nowhere");
+        return false;
+      }
+    }
+    return true;
   }
 
   // --- node choice -------------------------------------------------------------

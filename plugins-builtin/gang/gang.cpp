@@ -6,8 +6,13 @@
 // into bundles that keep a gang or break it whole, so for them (on_evictable)
 // it permits every candidate, as Volcano's does.
 //
-// Per-role minimums (PodGroup minTaskMember) and sub-group policies are not
-// visible through ABI 1.0, so only the job-wide minAvailable is enforced.
+// Per-role minimums (PodGroup minTaskMember, read through ABI 1.4's
+// job_min_task_member_*) are checked as Volcano's JobInfo.CheckTaskValid,
+// CheckTaskReady and CheckTaskPipelined check them: every role with a
+// minimum must have that many tasks, unless minAvailable is below the sum of
+// the minimums (Volcano then enforces only minAvailable). On an older host
+// the minimums are not visible and only minAvailable is enforced. Sub-group
+// policies are not visible through the ABI at all.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -62,17 +67,93 @@ bool reaches_min(const scoria_job* job, const GangCounts& c, int32_t base) {
   return base + pending_best_effort(job) >= c.min_available;
 }
 
+// Volcano's JobInfo.IsReady: ready tasks and pending best-effort ones reach
+// minAvailable. The job order asks only this, not the per-role minimums.
 bool job_is_ready(const scoria_job* job) {
   const GangCounts c(scoria::info(job));
   return reaches_min(job, c, c.ready);
 }
 
+// Which tasks a per-role check counts: those in `statuses`, and pending ones
+// that ask for nothing when `pending_best_effort` is set.
+struct RoleCount {
+  uint32_t statuses;
+  bool pending_best_effort;
+};
+// CheckTaskValid: all but failed, releasing and unknown tasks.
+constexpr RoleCount kValidRoles{
+    scoria::kReadyStatuses | SCORIA_TASK_PIPELINED | SCORIA_TASK_PENDING, false};
+// CheckTaskReady: what IsReady counts.
+constexpr RoleCount kReadyRoles{scoria::kReadyStatuses, true};
+// CheckTaskPipelined: what IsPipelined counts.
+constexpr RoleCount kPipelinedRoles{scoria::kReadyStatuses | SCORIA_TASK_PIPELINED, true};
+
+// Volcano's JobInfo.CheckTask{Valid,Ready,Pipelined}: every role with a
+// minimum (minTaskMember) has at least that many tasks counted by `what`.
+// True when the job sets no minimums, when minAvailable is below their sum
+// (Volcano then leaves the roles to minAvailable) and on a host older than
+// ABI 1.4. A role absent from the job counts 0 tasks.
+bool roles_reach_min(const scoria_job* job, int32_t min_available, RoleCount what) {
+  const std::vector<scoria::RoleMinimum> mins = scoria::min_task_members(job);
+  if (mins.empty()) return true;
+  int64_t total = 0;
+  for (const scoria::RoleMinimum& m : mins) total += m.min;
+  if (min_available < total) return true;
+
+  std::vector<int32_t> counted(mins.size(), 0);
+  const size_t count = api().job_task_count(job);
+  for (size_t i = 0; i < count; ++i) {
+    const scoria_task* task = api().job_task_at(job, i);
+    if (task == nullptr) continue;
+    const scoria_task_info ti = scoria::info(task);
+    const bool counts =
+        (ti.status & what.statuses) != 0 ||
+        (what.pending_best_effort && ti.status == SCORIA_TASK_PENDING && ti.best_effort != 0);
+    if (!counts) continue;
+    const std::string_view role = scoria::view(ti.role);
+    for (size_t r = 0; r < mins.size(); ++r) {
+      if (mins[r].role == role) {
+        ++counted[r];
+        break;
+      }
+    }
+  }
+  for (size_t r = 0; r < mins.size(); ++r) {
+    if (counted[r] < mins[r].min) {
+      if (!api().log_enabled(scoria::host().ctx, SCORIA_LOG_V4)) return false;
+      log_line(SCORIA_LOG_V4, "job <", scoria::view(scoria::info(job).uid), ">: role <",
+               mins[r].role, "> counts ", counted[r], " tasks, below its minimum ", mins[r].min);
+      return false;
+    }
+  }
+  return true;
+}
+
+// roles_reach_min for a hook: an exception (out of memory) is reported and
+// counts as "not reached", which keeps the job from running rather than
+// breaking its roles' minimums.
+bool roles_reach_min_guarded(const scoria_job* job, int32_t min_available, RoleCount what) {
+  try {
+    return roles_reach_min(job, min_available, what);
+  } catch (const std::exception& e) {
+    scoria::report_error(e.what());
+    return false;
+  }
+}
+
 // The gang takes no arguments; the instance exists for the lifecycle only.
 struct Instance {};
 
+// Volcano's gang JobValidFn: each role's minimum first (reason
+// NotEnoughPodsOfTask there), then minAvailable (NotEnoughPods).
 scoria_code on_job_valid(void* /*user_data*/, const scoria_job* job, char* message,
                          size_t message_capacity) {
   const GangCounts c(scoria::info(job));
+  if (!roles_reach_min_guarded(job, c.min_available, kValidRoles)) {
+    scoria::write_message(message, message_capacity,
+                          "Not enough valid pods of each task for gang-scheduling");
+    return SCORIA_UNSCHEDULABLE;
+  }
   if (c.valid >= c.min_available) return SCORIA_OK;
   if (message != nullptr && message_capacity > 0) {
     std::snprintf(message, message_capacity,
@@ -82,11 +163,22 @@ scoria_code on_job_valid(void* /*user_data*/, const scoria_job* job, char* messa
   return SCORIA_UNSCHEDULABLE;
 }
 
-int on_job_ready(void* /*user_data*/, const scoria_job* job) { return job_is_ready(job) ? 1 : 0; }
+// Volcano's gang JobReadyFn: CheckTaskReady and IsReady. The cheap count
+// goes first; the roles are only walked when it passes.
+int on_job_ready(void* /*user_data*/, const scoria_job* job) {
+  const GangCounts c(scoria::info(job));
+  return reaches_min(job, c, c.ready) && roles_reach_min_guarded(job, c.min_available, kReadyRoles)
+             ? 1
+             : 0;
+}
 
+// Volcano's gang JobPipelinedFn: CheckTaskPipelined and IsPipelined.
 scoria_vote on_job_pipelined(void* /*user_data*/, const scoria_job* job) {
   const GangCounts c(scoria::info(job));
-  return reaches_min(job, c, c.ready + c.waiting) ? SCORIA_VOTE_PERMIT : SCORIA_VOTE_REJECT;
+  return reaches_min(job, c, c.ready + c.waiting) &&
+                 roles_reach_min_guarded(job, c.min_available, kPipelinedRoles)
+             ? SCORIA_VOTE_PERMIT
+             : SCORIA_VOTE_REJECT;
 }
 
 // Jobs whose gang is not yet ready go first; two ready or two unready jobs
@@ -98,8 +190,10 @@ int on_job_order(void* /*user_data*/, const scoria_job* l, const scoria_job* r) 
   return l_ready ? 1 : -1;
 }
 
-// Starving ignores best-effort tasks: preemption only helps tasks that need
-// resources.
+// Volcano's gang JobStarvingFn, IsStarving alone: starving ignores
+// best-effort tasks (preemption only helps tasks that need resources) and,
+// as Volcano's says, the per-role minimums (its JobInfo.CheckTaskStarving
+// is used by no plugin), so preempt and reclaim weigh minAvailable only.
 int on_job_starving(void* /*user_data*/, const scoria_job* job) {
   const GangCounts c(scoria::info(job));
   return c.ready + c.waiting < c.min_available ? 1 : 0;

@@ -171,7 +171,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
     {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},  // 1.2
     {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},  // 1.3
-    {192, 176, 96, 80, 216, 736, 96, 40, 48, 48},  // 1.4
+    {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},  // 1.4
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -470,6 +470,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   // 1.4
   EXPECT_OFFSET(scoria_host_api, session_object_count, 720);
   EXPECT_OFFSET(scoria_host_api, session_object_json, 728);
+  EXPECT_OFFSET(scoria_host_api, job_min_task_member_count, 736);
+  EXPECT_OFFSET(scoria_host_api, job_min_task_member_at, 744);
 }
 
 // Born in 1.3: its whole layout is pinned.

@@ -931,6 +931,24 @@ typedef struct scoria_host_api {
       session_object_count). The objects do not change while a session
       runs: parse each once per session and keep what you need. */
   scoria_str (*session_object_json)(const scoria_session* ssn, scoria_str kind, size_t i);
+
+  /**
+   * The job's per-role minimums: its PodGroup's spec.minTaskMember, each a
+   * task role (scoria_task_info.role, the pod's volcano.sh/task-spec) and
+   * the number of tasks of that role the gang needs, as the PodGroup gives
+   * it (0 or more). Volcano's gang checks a job's roles against them only
+   * when minAvailable is at least their sum.
+   *
+   * Number of roles of `job` with a minimum; 0 when the PodGroup sets none
+   * (or `job` is NULL).
+   */
+  size_t (*job_min_task_member_count)(const scoria_job* job);
+  /** The i-th (by role, in byte order) role and its minimum into *role and
+      *min (either may be NULL). The role is host-owned, valid for the
+      session. When i is not below job_min_task_member_count, *role is set
+      empty and *min 0. */
+  void (*job_min_task_member_at)(const scoria_job* job, size_t i, scoria_str* role,
+                                 int32_t* min);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -217,6 +217,28 @@ void for_each_object(const scoria_session* ssn, std::string_view kind, Fn&& fn) 
   for (size_t i = 0; i < n; ++i) fn(view(api().session_object_json(ssn, str(kind), i)));
 }
 
+/// One role's minimum of a job: PodGroup spec.minTaskMember[role] = min.
+struct RoleMinimum {
+  std::string_view role;  // as scoria_task_info.role names it; host-owned, valid for the session
+  int32_t min = 0;
+};
+
+/// The job's per-role minimums (job_min_task_member_*, ABI 1.4), by role in
+/// byte order; none when the PodGroup sets none, or on an older host.
+inline std::vector<RoleMinimum> min_task_members(const scoria_job* job) {
+  std::vector<RoleMinimum> out;
+  if (!SCORIA_HOST_HAS(&api(), job_min_task_member_at)) return out;
+  const size_t n = api().job_min_task_member_count(job);
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    scoria_str role{};
+    int32_t min = 0;
+    api().job_min_task_member_at(job, i, &role, &min);
+    out.push_back(RoleMinimum{view(role), min});
+  }
+  return out;
+}
+
 // --- declared arguments (ABI 1.2) -----------------------------------------------
 //
 // A plugin lists the arguments it takes in a static table and points its

@@ -1677,6 +1677,27 @@ pub struct scoria_host_api {
             i: usize,
         ) -> scoria_str,
     >,
+    /// The job's per-role minimums: its PodGroup's spec.minTaskMember, each a
+    /// task role (scoria_task_info.role, the pod's volcano.sh/task-spec) and
+    /// the number of tasks of that role the gang needs, as the PodGroup gives
+    /// it (0 or more). Volcano's gang checks a job's roles against them only
+    /// when minAvailable is at least their sum.
+    ///
+    /// Number of roles of `job` with a minimum; 0 when the PodGroup sets none
+    /// (or `job` is NULL).
+    pub job_min_task_member_count: Option<unsafe extern "C" fn(job: *const scoria_job) -> usize>,
+    /// The i-th (by role, in byte order) role and its minimum into *role and
+    /// *min (either may be NULL). The role is host-owned, valid for the
+    /// session. When i is not below job_min_task_member_count, *role is set
+    /// empty and *min 0.
+    pub job_min_task_member_at: Option<
+        unsafe extern "C" fn(
+            job: *const scoria_job,
+            i: usize,
+            role: *mut scoria_str,
+            min: *mut i32,
+        ),
+    >,
 }
 
 impl Default for scoria_host_api {

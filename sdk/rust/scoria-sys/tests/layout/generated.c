@@ -321,6 +321,8 @@ int main(void) {
   FIELD(scoria_host_api, queue_object_json);
   FIELD(scoria_host_api, session_object_count);
   FIELD(scoria_host_api, session_object_json);
+  FIELD(scoria_host_api, job_min_task_member_count);
+  FIELD(scoria_host_api, job_min_task_member_at);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);
