@@ -46,6 +46,16 @@ int32_t releasing_placed(const Job& job, const std::vector<Task>& tasks) {
   return n;
 }
 
+// Volcano's JobInfo.IsReady: ready tasks and pending best-effort ones reach
+// minMember. Gang's session close judges a job by this alone, not by its
+// JobReadyFn, which also wants every role's minTaskMember.
+bool ready_count_met(const Job& job, const std::vector<Task>& tasks) {
+  int32_t n = count_in(job.status_count, kReadyMask);
+  for (uint32_t t : job.tasks)
+    if (tasks[t].status == SCORIA_TASK_PENDING && tasks[t].best_effort) ++n;
+  return n >= job.group->min_member;
+}
+
 model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releasing) {
   const int32_t running = job.status_count[5];
   if (running != 0 && unschedulable) return model::PodGroupPhase::Unknown;
@@ -175,7 +185,10 @@ Outcome Session::close() {
     const bool shutting_down =
         releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
         count_in(job.status_count, kScheduledMask) + releasing >= job.group->min_member;
-    if (!job.tasks.empty() && !job_ready(job) && !shutting_down) {
+    // Unschedulable when the session's plugins find the job not ready (gang:
+    // its JobReadyFn) and, as gang's close asks, it misses minMember itself:
+    // a job whose only lack is a role's minimum is not marked so in Volcano.
+    if (!job.tasks.empty() && !ready_count_met(job, tasks_) && !job_ready(job) && !shutting_down) {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);
       out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
