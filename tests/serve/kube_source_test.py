@@ -399,11 +399,11 @@ class Quotas(KubeSourceCase):
 
 
 class Faults(KubeSourceCase):
-    def run_gangs(self, s, names, size=2, cpu="1"):
+    def run_gangs(self, s, names, size=2, cpu="1", seconds=60):
         for n in names:
             self.cluster.gang(n, size, cpu=cpu)
         pods = [f"{n}-{i}" for n in names for i in range(size)]
-        self.assertTrue(wait_for(lambda: self.cluster.bound(pods), 60),
+        self.assertTrue(wait_for(lambda: self.cluster.bound(pods), seconds),
                         f"{self.cluster.placement()}\n{s.text()}")
         self.assert_bound_once(pods)
         return pods
@@ -462,7 +462,10 @@ class Faults(KubeSourceCase):
         anything = lambda m, p, q: p.startswith("/api")  # noqa: E731
         self.proxy.add_rule(sometimes(0.3, 7, anything, {"status": 500}, limit=15))
         s = self.start_scheduler()
-        self.run_gangs(s, ["a", "b", "c", "d"])
+        # Which request draws which failure depends on timing: under load
+        # seven can fall on one list in a row, whose backoff (0.8 s doubling
+        # to 30 s, as client-go's) then waits out about 80 s alone.
+        self.run_gangs(s, ["a", "b", "c", "d"], seconds=180)
 
     def test_a_slow_server_is_waited_for(self):
         self.base_cluster()
