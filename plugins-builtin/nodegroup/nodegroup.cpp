@@ -446,8 +446,15 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       if (q.own) q.affinity = &*q.own;
     if (self.hierarchy) inherit(self);
 
-    // What each queue already holds in each group.
-    for (size_t j = 0; j < api().job_count(ssn); ++j) {
+    bool any_labelled = false, any_rules = false, any_limits = false;
+    for (const auto& g : self.node_group) any_labelled = any_labelled || g.has_value();
+    for (const auto& q : self.queues) {
+      any_rules = any_rules || (q.affinity != nullptr && !q.affinity->empty());
+      any_limits = any_limits || q.limits_invalid || !q.limits.empty();
+    }
+
+    // What each queue already holds in each group (only limits read it).
+    for (size_t j = 0; any_limits && j < api().job_count(ssn); ++j) {
       const scoria_job* job = api().job_at(ssn, j);
       for (size_t t = 0; t < api().job_task_count(job); ++t) {
         const scoria_task* task = api().job_task_at(job, t);
@@ -472,11 +479,16 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       }
     }
 
+    // Register only what can decide something in this session: without
+    // strict mode, node groups, rules or limits every node passes and
+    // scores 0, and the hooks would only cost (they run per task and node).
     hooks->user_data = instance;
-    hooks->on_predicate = on_predicate;
-    hooks->on_node_order = on_node_order;
-    hooks->on_allocate = on_allocate;
-    hooks->on_deallocate = on_deallocate;
+    if (self.strict || any_labelled || any_rules || any_limits) hooks->on_predicate = on_predicate;
+    if (any_labelled && any_rules) hooks->on_node_order = on_node_order;
+    if (any_limits) {
+      hooks->on_allocate = on_allocate;
+      hooks->on_deallocate = on_deallocate;
+    }
   });
 }
 

@@ -575,7 +575,12 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
                  n.cpu_pct, "%, memory ", n.mem_pct, "%, shadow cpu ", n.cpu_est,
                  "m, shadow memory ", n.mem_est, " bytes");
     }
+    // Without a node that has fresh metrics every node passes and scores 0:
+    // register nothing rather than hooks that run per task and node.
     hooks->user_data = instance;
+    if (std::none_of(self.nodes.begin(), self.nodes.end(),
+                     [](const NodeLoad& n) { return n.metrics; }))
+      return;
     hooks->on_predicate = on_predicate;
     hooks->on_node_order = on_node_order;
     hooks->on_allocate = on_allocate;
