@@ -42,31 +42,6 @@ std::optional<IntOrPercent> int_or_percent(const json* value) {
   return IntOrPercent{n, true};
 }
 
-// "2024-05-01T12:00:00Z" (fractions and offsets too) as ms since the epoch.
-std::optional<int64_t> rfc3339_ms(std::string_view s) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
-  const auto num = [&](size_t pos, size_t n, int& out) {
-    return pos + n <= s.size() &&
-           std::from_chars(s.data() + pos, s.data() + pos + n, out).ptr == s.data() + pos + n;
-  };
-  if (s.size() < 20 || !num(0, 4, y) || !num(5, 2, mo) || !num(8, 2, d) || !num(11, 2, h) ||
-      !num(14, 2, mi) || !num(17, 2, sec))
-    return std::nullopt;
-  size_t pos = 19;
-  while (pos < s.size() && (s[pos] == '.' || (s[pos] >= '0' && s[pos] <= '9'))) ++pos;
-  int64_t offset_min = 0;
-  if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-    int oh = 0, om = 0;
-    if (!num(pos + 1, 2, oh) || !num(pos + 4, 2, om)) return std::nullopt;
-    offset_min = (oh * 60 + om) * (s[pos] == '-' ? -1 : 1);
-  }
-  const std::chrono::year_month_day date{std::chrono::year{y}, std::chrono::month(unsigned(mo)),
-                                         std::chrono::day(unsigned(d))};
-  if (!date.ok()) return std::nullopt;
-  const int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
-  return (days * 86400 + h * 3600 + mi * 60 + sec - offset_min * 60) * 1000;
-}
-
 Budget parse_budget(const json& object) {
   Budget b;
   const json* meta = member(object, "metadata");
@@ -89,7 +64,7 @@ Budget parse_budget(const json& object) {
   if (const json* disrupted = member(*status, "disruptedPods");
       disrupted != nullptr && disrupted->is_object())
     for (const auto& [pod, when] : disrupted->items())
-      b.disrupted.emplace(pod, rfc3339_ms(text(&when)).value_or(0));
+      b.disrupted.emplace(pod, scoria::parse_rfc3339(text(&when)).value_or(0));
   return b;
 }
 

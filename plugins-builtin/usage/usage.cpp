@@ -138,34 +138,19 @@ constexpr scoria_arg_spec kArgs[] = {
 };
 
 // A Kubernetes quantity ("3", "500m", "8Gi", "1e3") as a plain number, and
-// whether it had a unit.
+// whether it had a unit (a suffix or an exponent).
 struct Quantity {
   double value = 0;
   bool has_unit = false;
 };
 
 std::optional<Quantity> parse_quantity(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
-  const char* end = text.data() + text.size();
-  double number = 0;
-  const auto [ptr, ec] = std::from_chars(begin, end, number, std::chars_format::fixed);
-  if (ec != std::errc{} || ptr == begin || !std::isfinite(number)) return std::nullopt;
-  const std::string_view suffix(ptr, static_cast<size_t>(end - ptr));
-  static const std::pair<std::string_view, double> kSuffixes[] = {
-      {"n", 1e-9},    {"u", 1e-6},    {"m", 1e-3},    {"k", 1e3},     {"M", 1e6},
-      {"G", 1e9},     {"T", 1e12},    {"P", 1e15},    {"E", 1e18},    {"Ki", 0x1p10},
-      {"Mi", 0x1p20}, {"Gi", 0x1p30}, {"Ti", 0x1p40}, {"Pi", 0x1p50}, {"Ei", 0x1p60}};
-  if (suffix.empty()) return Quantity{number, false};
-  for (const auto& [s, factor] : kSuffixes)
-    if (suffix == s) return Quantity{number * factor, true};
-  if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-    int exp = 0;
-    const auto [p2, ec2] = std::from_chars(suffix.data() + 1, suffix.data() + suffix.size(), exp);
-    if (ec2 == std::errc{} && p2 == suffix.data() + suffix.size())
-      return Quantity{number * std::pow(10.0, exp), true};
-  }
-  return std::nullopt;
+  const std::optional<double> value = scoria::parse_quantity(text);
+  if (!value) return std::nullopt;
+  const bool unit = std::any_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  });
+  return Quantity{*value, unit};
 }
 
 // A percentage as the adapter writes it: a finite number from 0 to 100.
@@ -179,61 +164,6 @@ std::optional<double> parse_percent(std::string_view text) {
       v > 100)
     return std::nullopt;
   return v;
-}
-
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-// RFC 3339 ("2026-01-01T12:00:00Z", "2026-01-01T14:00:00.5+02:00") in ms
-// since the epoch.
-std::optional<int64_t> parse_rfc3339(std::string_view s) {
-  const auto num = [&](size_t at, size_t len, int& out) {
-    if (at + len > s.size()) return false;
-    const auto [p, ec] = std::from_chars(s.data() + at, s.data() + at + len, out);
-    return ec == std::errc{} && p == s.data() + at + len && s[at] != '-' && s[at] != '+';
-  };
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
-  if (s.size() < 20 || !num(0, 4, y) || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' ||
-      !num(8, 2, d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !num(11, 2, h) ||
-      s[13] != ':' || !num(14, 2, mi) || s[16] != ':' || !num(17, 2, se))
-    return std::nullopt;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
-  size_t at = 19;
-  double frac = 0;
-  if (at < s.size() && s[at] == '.') {
-    size_t end = at + 1;
-    double scale = 0.1;
-    while (end < s.size() && s[end] >= '0' && s[end] <= '9') {
-      frac += (s[end] - '0') * scale;
-      scale /= 10;
-      ++end;
-    }
-    if (end == at + 1) return std::nullopt;
-    at = end;
-  }
-  int64_t offset_min = 0;
-  if (at < s.size() && (s[at] == 'Z' || s[at] == 'z')) {
-    ++at;
-  } else if (at < s.size() && (s[at] == '+' || s[at] == '-')) {
-    int oh = 0, om = 0;
-    if (!num(at + 1, 2, oh) || at + 3 >= s.size() || s[at + 3] != ':' || !num(at + 4, 2, om) ||
-        oh > 23 || om > 59)
-      return std::nullopt;
-    offset_min = (s[at] == '-' ? -1 : 1) * (oh * 60 + om);
-    at += 6;
-  } else {
-    return std::nullopt;
-  }
-  if (at != s.size()) return std::nullopt;
-  const int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  const int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - offset_min * 60;
-  return secs * 1000 + static_cast<int64_t>(std::llround(frac * 1000));
 }
 
 struct NodeLoad {
@@ -394,7 +324,8 @@ PodFacts pod_facts(const scoria_task* task) {
   const auto status = pod.find("status");
   if (status != pod.end() && status->is_object()) {
     const auto st = status->find("startTime");
-    if (st != status->end() && st->is_string()) f.start_ms = parse_rfc3339(st->get<std::string>());
+    if (st != status->end() && st->is_string())
+      f.start_ms = scoria::parse_rfc3339(st->get<std::string>());
   }
   return f;
 }
@@ -455,7 +386,7 @@ void read_node(Instance& self, const scoria_node* node, NodeLoad& n) {
   else if (has_mem && !(mem_pct = parse_percent(view(mem))))
     problem = std::string(kMemKey) + "=\"" + std::string(view(mem)) +
               "\" is not a percentage from 0 to 100";
-  else if (has_time && !(at = parse_rfc3339(view(time))))
+  else if (has_time && !(at = scoria::parse_rfc3339(view(time))))
     problem = std::string(kTimeKey) + "=\"" + std::string(view(time)) +
               "\" is not an RFC 3339 time (e.g. 2026-01-01T12:00:00Z)";
   else if (!has_cpu || !has_mem || !has_time)

@@ -4,6 +4,7 @@
 // string_view conversions, info getters that return values, resource
 // comparisons with Volcano's tolerance, log_line for lazily formatted log
 // lines, parse_go_duration (duration.hpp) for Volcano's duration spelling,
+// parse_rfc3339 (rfc3339.hpp) for Kubernetes' times,
 // parse_quantity and to_resource_units (quantity.hpp) for Kubernetes'
 // quantities, create_instance / destroy_instance for the descriptor's
 // lifecycle callbacks, guarded to keep exceptions from unwinding into the
@@ -22,6 +23,7 @@
 
 #include <scoria/scoria.h>
 #include <scoria/duration.hpp>
+#include <scoria/rfc3339.hpp>
 #include <scoria/quantity.hpp>
 
 #include <algorithm>
