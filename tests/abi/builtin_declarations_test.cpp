@@ -50,6 +50,7 @@ const std::vector<std::string> kPlugins = {"binpack",
                                            "resource-strategy-fit",
                                            "resourcequota",
                                            "sla",
+                                           "task-topology",
                                            "tdm",
                                            "usage"};
 

@@ -101,6 +101,10 @@ name = "binpack"
 "binpack.resources.nvidia.com/gpu" = 2
 usage = { thresholds = { cpu = 80, mem = 70 } }
 
+[[tiers.plugins]]
+name = "task-topology"
+arguments = { "task-topology.weight" = 10 }
+
 [[configurations]]
 name = "allocate"
 arguments = { enablePredicateErrorCache = true }
@@ -129,6 +133,9 @@ tiers:
       binpack.resources.nvidia.com/gpu: 2
       usage:
         thresholds: {cpu: 80, mem: 70}
+  - name: task-topology
+    arguments:
+      task-topology.weight: 10
 configurations:
 - name: allocate
   arguments:
@@ -151,7 +158,8 @@ constexpr std::string_view kJson = R"({
       {"name": "binpack", "arguments": {"binpack.weight": 10, "binpack.cpu": 0.5,
                                         "binpack.resources": "nvidia.com/gpu",
                                         "binpack.resources.nvidia.com/gpu": 2,
-                                        "usage": {"thresholds": {"cpu": 80, "mem": 70}}}}]}
+                                        "usage": {"thresholds": {"cpu": 80, "mem": 70}}}},
+      {"name": "task-topology", "arguments": {"task-topology.weight": 10}}]}
   ],
   "configurations": [{"name": "allocate", "arguments": {"enablePredicateErrorCache": true}}]
 })";
@@ -161,7 +169,7 @@ TEST(SchedulerConfig, TomlReadsEveryFeature) {
   EXPECT_EQ(c.actions, (std::vector<std::string>{"enqueue", "allocate", "backfill"}));
   ASSERT_EQ(c.tiers.size(), 2u);
   ASSERT_EQ(c.tiers[0].plugins.size(), 2u);
-  ASSERT_EQ(c.tiers[1].plugins.size(), 2u);
+  ASSERT_EQ(c.tiers[1].plugins.size(), 3u);
   EXPECT_EQ(plugin(c, 0, 0).name, "priority");
   EXPECT_EQ(plugin(c, 0, 1).name, "gang");
   EXPECT_EQ(plugin(c, 0, 1).flags[kPreemptable], false);
@@ -176,6 +184,9 @@ TEST(SchedulerConfig, TomlReadsEveryFeature) {
                                                   {"binpack.weight", "10"},
                                                   {"usage.thresholds.cpu", "80"},
                                                   {"usage.thresholds.mem", "70"}}));
+  // A dotted argument name, quoted in TOML, arrives as the one key Volcano reads.
+  EXPECT_EQ(plugin(c, 1, 2).name, "task-topology");
+  EXPECT_EQ(plugin(c, 1, 2).arguments, (Arguments{{"task-topology.weight", "10"}}));
   ASSERT_EQ(c.action_arguments.size(), 1u);
   EXPECT_EQ(c.action_arguments.at("allocate"), (Arguments{{"enablePredicateErrorCache", "true"}}));
   EXPECT_EQ(c.plugin_dirs, (std::vector<fs::path>{"/opt/scoria/plugins"}));
@@ -530,6 +541,9 @@ data:
           binpack.resources.nvidia.com/gpu: 2
           usage:
             thresholds: {cpu: 80, mem: 70}
+      - name: task-topology
+        arguments:
+          task-topology.weight: 10
     configurations:
     - name: allocate
       arguments:
