@@ -28,11 +28,18 @@
 //
 // With enableHierarchy, queues form a tree through spec.parent (see
 // queue_tree.h): a task must fit the real capability of its queue and of
-// every ancestor, a job must be admitted by each of them, leaves are ordered
-// through their ancestors' shares, and victims are taken first from the
-// queues most closely related to the preemptor's. Reclaim still compares
-// each victim's own queue with its deserved share: Volcano's
-// ancestorReclaimLevel 0, whatever the argument says.
+// every ancestor, a job must be admitted by each of them, leaves go before
+// other queues and are ordered through their ancestors' shares, and victims
+// are taken first from the queues most closely related to the preemptor's.
+// With ancestorReclaimLevel N above 0, reclaim also weighs the ancestors up
+// to N levels (see reclaimable() and preemptive below).
+//
+// A hierarchy Volcano cannot use (a job in a queue with children, an
+// unknown parent, a cycle) makes its capacity refuse everything for the
+// session: no job is enqueued, no task allocated, no queue reclaims, and
+// gang reclaim finds no victims; gang preemption within a queue is not
+// held back. Scoria does the same (register_refusing()), with the reason on every
+// job it turns away.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -57,16 +64,19 @@ using ledger::QueueAccount;
 using scoria::api;
 using scoria::log_line;
 
-// Every argument Volcano's capacity reads, with its defaults. None of them
-// changes what this plugin does; they are accepted so that Volcano configs
-// load. (enableHierarchy is a plugin option beside `arguments`, not one of
-// them; the host passes it to on_create as an argument of that name.)
+// Every argument Volcano's capacity reads, with its defaults; the DRA ones
+// are accepted so that Volcano configs load and change nothing. (Volcano
+// takes a negative ancestorReclaimLevel as 0 with a warning; Scoria refuses
+// it at load. enableHierarchy is a plugin option beside `arguments`, not
+// one of them; the host passes it to on_create as an argument of that name.)
 constexpr scoria_arg_spec kArgs[] = {
     scoria::with_min(
         scoria::declare_arg(SCORIA_ARG_INT, "ancestorReclaimLevel", "0",
-                            "accepted for Volcano configs; with enableHierarchy Volcano's "
-                            "reclaim also weighs ancestor queues up to this many levels, "
-                            "Scoria's only the victim's own queue (level 0): no effect"),
+                            "with enableHierarchy, how many levels of ancestor queues reclaim "
+                            "also weighs: a queue may reclaim while such an ancestor is within "
+                            "its deserved share, and a victim goes only if each of its ancestors "
+                            "up to that level, short of one it shares with the reclaimer, holds "
+                            "more than it deserves; 0 weighs the victim's own queue only"),
         0),
     scoria::declare_arg(SCORIA_ARG_BOOL, "capacity.DynamicResourceAllocationEnable", "true",
                         "accepted for Volcano configs (Volcano's default follows its "
@@ -80,10 +90,21 @@ constexpr scoria_arg_spec kArgs[] = {
 
 struct Capacity {
   explicit Capacity(const scoria_args* args)
-      : hierarchy(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)) {}
+      : hierarchy(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)),
+        ancestor_reclaim_level(args == nullptr ? 0
+                                               : scoria::arg_int(args, "ancestorReclaimLevel", 0)) {
+  }
   bool hierarchy;
+  int64_t ancestor_reclaim_level;
+  // Per session: ancestorReclaimLevel, at most the number of queues (no
+  // tree is deeper), 0 without a usable hierarchy.
+  int ancestor_levels = 0;
   ledger::QueueLedger book;  // per session
   bool tree = false;         // per session: the hierarchy is in use
+  // Per session: why the hierarchy cannot be used, while capacity refuses
+  // everything (Volcano's readyToSchedule false).
+  std::string refusal;
+  scoria_session* ssn = nullptr;
   // Per session, by queue index and dimension: 1 where the Queue's
   // spec.deserved or spec.guarantee.resource names the resource, even as 0.
   std::vector<std::vector<uint8_t>> named_in_spec;
@@ -132,6 +153,27 @@ bool relevant(const Capacity& self, const QueueAccount& a, size_t d) {
          self.named_in_spec[q][d] != 0;
 }
 
+bool named(double v) { return v >= SCORIA_RESOURCE_EPSILON; }
+
+// Volcano's hasRelevantDeserved: `req` asks for something `deserved` names
+// (the pod count aside). A victim without it goes at once.
+bool asks_deserved(const double* req, const ledger::Vec& deserved) {
+  for (size_t d = 0; d < deserved.size(); ++d)
+    if (d != SCORIA_DIM_PODS && named(req[d]) && named(deserved[d])) return true;
+  return false;
+}
+
+// Volcano's GreaterPartlyWithRelevantDimensions: `allocated` (what queue
+// `a` holds as victims go) above its deserved share in a resource `req`
+// uses and the deserved share counts.
+bool above_deserved(const Capacity& self, const QueueAccount& a, const ledger::Vec& allocated,
+                    const double* req) {
+  for (size_t d = 0; d < allocated.size(); ++d)
+    if (d != SCORIA_DIM_PODS && req[d] > 0 && relevant(self, a, d) && allocated[d] > a.deserved[d])
+      return true;
+  return false;
+}
+
 // l <= r with Volcano's tolerance.
 bool less_equal(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE_EPSILON; }
 
@@ -167,10 +209,11 @@ int queue_order(void* user_data, const scoria_queue* l, const scoria_queue* r) {
   if (la == nullptr || ra == nullptr) return 0;
   if (la->priority != ra->priority) return la->priority > ra->priority ? -1 : 1;
   if (self.tree) {
+    // Leaves first (they hold the jobs); two leaves by their subtrees.
     if (la->leaf != ra->leaf) return la->leaf ? -1 : 1;
     if (la->leaf) {
-      if (const int c = capacity::compare_in_tree(self.book, index_of(l), index_of(r)); c != 0)
-        return c;
+      const auto [lh, rh] = capacity::order_heads(self.book, index_of(l), index_of(r));
+      return compare_shares(self.book.accounts()[lh], self.book.accounts()[rh]);
     }
   }
   return compare_shares(*la, *ra);
@@ -222,6 +265,22 @@ bool within_deserved_partly(const QueueAccount& a, const ledger::Vec& request) {
   return false;
 }
 
+// With ancestorReclaimLevel N (hierarchy only): a queue over its own
+// deserved share may still reclaim while one of its ancestors up to N
+// levels (the root aside) is within its deserved share for `request`.
+bool ancestor_within_deserved(Capacity& self, const QueueAccount& a, const ledger::Vec& request) {
+  if (!self.tree) return false;
+  const size_t q = static_cast<size_t>(&a - self.book.accounts().data());
+  for (int level = 1; level <= self.ancestor_levels; ++level)
+    if (const auto up = capacity::ancestor_at(self.book, q, level);
+        up && within_deserved_partly(self.book.accounts()[*up], request)) {
+      log_line(SCORIA_LOG_V3, "queue <", a.name, "> may reclaim within the deserved share of <",
+               self.book.accounts()[*up].name, ">");
+      return true;
+    }
+  return false;
+}
+
 // Volcano HEAD has one PreemptiveFn, asked with the one task by its reclaim
 // action: the same rule as for several tasks (below). A host with
 // on_preemptive_tasks asks that hook even for one task; this one answers a
@@ -232,7 +291,10 @@ int preemptive(void* user_data, const scoria_queue* queue, const scoria_task* ta
   const QueueAccount* a = book.of(queue);
   if (a == nullptr) return 1;
   if (allocatable(user_data, queue, task) == 0) return 0;
-  if (within_deserved_partly(*a, book.request_of(&task, 1))) return 1;
+  const ledger::Vec request = book.request_of(&task, 1);
+  if (within_deserved_partly(*a, request) ||
+      ancestor_within_deserved(self_of(user_data), *a, request))
+    return 1;
   log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for <",
            scoria::view(scoria::info(task).uid),
            ">: it would exceed its deserved share in every resource the task asks for");
@@ -253,7 +315,9 @@ int preemptive_tasks(void* user_data, const scoria_queue* queue, const scoria_ta
              " tasks: they would exceed its real capability");
     return 0;
   }
-  if (within_deserved_partly(*a, request)) return 1;
+  if (within_deserved_partly(*a, request) ||
+      ancestor_within_deserved(self_of(user_data), *a, request))
+    return 1;
   log_line(SCORIA_LOG_V4, "queue <", a->name, "> cannot reclaim for ", count,
            " tasks: they would exceed its deserved share in every resource they ask for");
   return 0;
@@ -307,45 +371,104 @@ scoria_vote evictable(void* user_data, const scoria_eviction_context* ctx,
 //   - its queue must keep its guarantee without it;
 //   - its queue has no deserved share of anything the victim uses (the
 //     victim goes at once), or holds more than it deserves in a resource the
-//     victim uses and the queue's deserved counts (relevant() above).
+//     victim uses and the queue's deserved counts (relevant() above);
+//   - with ancestorReclaimLevel N (hierarchy only), a victim that goes at
+//     once is spared when its queue shares an ancestor within N levels with
+//     the reclaimer's and the reclaimer's queue deserves none of what it
+//     asks for: there is no real contention under that ancestor. And each
+//     of the victim's ancestors up to N levels (short of the root and of one
+//     the reclaimer has at the same level) must give it up by the same rule,
+//     with what it holds going down as victims go.
 // The pod count is left out throughout, as Volcano leaves it out.
 scoria_vote reclaimable(void* user_data, const scoria_task* reclaimer,
                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
   const Capacity& self = self_of(user_data);
   auto& book = book_of(user_data);
-  const size_t dims = book.dims();
+  const auto accounts = book.accounts();
   const scoria_task_info ri = scoria::info(reclaimer);
   const double* wants = ri.init_resreq != nullptr ? ri.init_resreq : ri.resreq;
   if (wants == nullptr) return SCORIA_VOTE_PERMIT;
-  const auto named = [](double v) { return v >= SCORIA_RESOURCE_EPSILON; };
-  std::vector<std::pair<const QueueAccount*, ledger::Vec>> held;  // per queue, as victims go
+  const QueueAccount* ra = book.of_task(reclaimer);
+  const int levels = self.tree && ra != nullptr ? self.ancestor_levels : 0;
+  // What each queue holds as victims go, by queue index (empty: untouched).
+  std::vector<ledger::Vec> held(accounts.size());
+  const auto holding = [&](size_t q) -> ledger::Vec& {
+    if (held[q].empty()) held[q] = accounts[q].allocated;
+    return held[q];
+  };
   for (size_t i = 0; i < count; ++i) {
     const QueueAccount* a = book.of_task(candidates[i]);
     if (a == nullptr) continue;
     const double* req = scoria::info(candidates[i]).resreq;
     if (req == nullptr) continue;
     bool frees_wanted = false;
-    for (size_t d = 0; d < dims && !frees_wanted; ++d)
+    for (size_t d = 0; d < book.dims() && !frees_wanted; ++d)
       frees_wanted = d != SCORIA_DIM_PODS && named(req[d]) && named(wants[d]);
     if (!frees_wanted) continue;
-    auto it = std::find_if(held.begin(), held.end(), [a](const auto& h) { return h.first == a; });
-    if (it == held.end()) it = held.insert(held.end(), {a, a->allocated});
-    ledger::Vec& allocated = it->second;
+    const size_t q = index_of(a->queue);
+    ledger::Vec& allocated = holding(q);
     bool keeps_guarantee = true;
-    bool shares_deserved = false;
-    bool above_deserved = false;
-    for (size_t d = 0; d < dims; ++d) {
-      if (d == SCORIA_DIM_PODS) continue;
-      keeps_guarantee = keeps_guarantee && less_equal(a->guarantee[d], allocated[d] - req[d]);
-      if (named(req[d]) && named(a->deserved[d])) shares_deserved = true;
-      if (req[d] > 0 && relevant(self, *a, d) && allocated[d] > a->deserved[d])
-        above_deserved = true;
+    for (size_t d = 0; d < book.dims(); ++d)
+      keeps_guarantee = keeps_guarantee && (d == SCORIA_DIM_PODS ||
+                                            less_equal(a->guarantee[d], allocated[d] - req[d]));
+    if (!keeps_guarantee) continue;
+    if (!asks_deserved(req, a->deserved)) {
+      if (levels > 0 && ri.resreq != nullptr &&
+          capacity::share_ancestor_within(book, index_of(ra->queue), q, levels) &&
+          !asks_deserved(ri.resreq, ra->deserved))
+        continue;
+    } else if (!above_deserved(self, *a, allocated, req)) {
+      continue;
     }
-    if (!keeps_guarantee || (shares_deserved && !above_deserved)) continue;
-    for (size_t d = 0; d < dims; ++d) allocated[d] -= req[d];
+    std::vector<size_t> ancestors;
+    bool ancestors_give = true;
+    for (int level = 1; level <= levels && ancestors_give; ++level) {
+      const std::optional<size_t> up = capacity::ancestor_at(book, q, level);
+      if (!up || capacity::ancestor_at(book, index_of(ra->queue), level) == up) continue;
+      ancestors.push_back(*up);
+      const QueueAccount& ua = accounts[*up];
+      ancestors_give =
+          !asks_deserved(req, ua.deserved) || above_deserved(self, ua, holding(*up), req);
+    }
+    if (!ancestors_give) continue;
+    for (size_t d = 0; d < book.dims(); ++d) {
+      allocated[d] -= req[d];
+      for (const size_t up : ancestors) held[up][d] -= req[d];
+    }
     selected[i] = 1;
   }
   return SCORIA_VOTE_PERMIT;
+}
+
+// While the hierarchy cannot be used (Capacity::refusal), Volcano's
+// capacity refuses every enqueue, allocation and reclaim for the session;
+// these hooks do the same and put the reason on each job they turn away.
+void tell(Capacity& self, const scoria_job* job) {
+  if (job != nullptr) api().session_job_set_fit_error(self.ssn, job, scoria::str(self.refusal));
+}
+
+void register_refusing(scoria_hooks* hooks) {
+  hooks->on_job_enqueueable = [](void* ud, const scoria_job* job) {
+    tell(self_of(ud), job);
+    return SCORIA_VOTE_REJECT;
+  };
+  hooks->on_allocatable = [](void* ud, const scoria_queue*, const scoria_task* task) {
+    tell(self_of(ud), scoria::info(task).job);
+    return 0;
+  };
+  hooks->on_preemptive = [](void*, const scoria_queue*, const scoria_task*) { return 0; };
+  hooks->on_preemptive_tasks = [](void*, const scoria_queue*, const scoria_task* const*, size_t) {
+    return 0;
+  };
+  hooks->on_reclaimable = [](void*, const scoria_task*, const scoria_task* const*, size_t,
+                             uint8_t*) { return SCORIA_VOTE_REJECT; };
+  // Volcano answers gang preemption before it looks at the hierarchy.
+  hooks->on_evictable = [](void*, const scoria_eviction_context* ctx, const scoria_task* const*,
+                           size_t count, uint8_t* selected) {
+    if (ctx->kind != SCORIA_EVICTION_GANG_PREEMPT) return SCORIA_VOTE_REJECT;
+    std::fill(selected, selected + count, uint8_t{1});
+    return SCORIA_VOTE_PERMIT;
+  };
 }
 
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
@@ -354,16 +477,26 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     self.book = ledger::QueueLedger(ssn);
     use_capacity_share(self.book);
     self.tree = false;
+    self.ancestor_levels = 0;
+    self.refusal.clear();
+    self.ssn = ssn;
     if (self.hierarchy) {
       for (QueueAccount& a : self.book.accounts())
         a.deserved.assign(scoria::info(a.queue).deserved,
                           scoria::info(a.queue).deserved + self.book.dims());
       if (const auto error = capacity::build_queue_tree(self.book)) {
-        log_line(SCORIA_LOG_WARNING, "hierarchical queues not used this session: ", *error);
+        self.refusal =
+            "capacity schedules nothing this session, as Volcano's does while its "
+            "hierarchical queues are unusable: " +
+            *error;
+        log_line(SCORIA_LOG_WARNING, self.refusal);
+        // Flat accounts, for the queues' status only.
         self.book = ledger::QueueLedger(ssn);
         use_capacity_share(self.book);
       } else {
         self.tree = true;
+        self.ancestor_levels = static_cast<int>(std::min<int64_t>(
+            self.ancestor_reclaim_level, static_cast<int64_t>(self.book.accounts().size())));
       }
     }
     if (!self.tree) {
@@ -376,6 +509,19 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     }
     self.named_in_spec = names_in_specs(ssn, self.book.accounts());
     hooks->user_data = &self;
+    hooks->on_job_enqueued = [](void* ud, const scoria_job* job) {
+      ledger::enqueued_hook(&self_of(ud).book, job);
+    };
+    hooks->on_allocate = [](void* ud, const scoria_task* task) {
+      ledger::allocate_hook(&self_of(ud).book, task);
+    };
+    hooks->on_deallocate = [](void* ud, const scoria_task* task) {
+      ledger::deallocate_hook(&self_of(ud).book, task);
+    };
+    if (!self.refusal.empty()) {
+      register_refusing(hooks);
+      return;
+    }
     hooks->on_victim_queue_order = victim_queue_order;
     hooks->on_queue_order = queue_order;
     hooks->on_allocatable = allocatable;
@@ -386,15 +532,6 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     hooks->on_job_enqueueable = [](void* ud, const scoria_job* job) {
       return ledger::enqueueable_hook(&self_of(ud).book, job);
     };
-    hooks->on_job_enqueued = [](void* ud, const scoria_job* job) {
-      ledger::enqueued_hook(&self_of(ud).book, job);
-    };
-    hooks->on_allocate = [](void* ud, const scoria_task* task) {
-      ledger::allocate_hook(&self_of(ud).book, task);
-    };
-    hooks->on_deallocate = [](void* ud, const scoria_task* task) {
-      ledger::deallocate_hook(&self_of(ud).book, task);
-    };
   });
 }
 
@@ -403,6 +540,8 @@ void on_session_close(void* instance, scoria_session* ssn) {
   self.book.write_deserved(ssn, /*with_jobs_only=*/false);
   self.book = ledger::QueueLedger();
   self.named_in_spec.clear();
+  self.refusal.clear();
+  self.ssn = nullptr;
 }
 
 const scoria_descriptor kDescriptor = {

@@ -101,7 +101,8 @@ std::optional<std::string> build_queue_tree(ledger::QueueLedger& book) {
         std::find(parents.begin(), parents.end(), static_cast<int32_t>(q)) != parents.end();
     if (has_children)
       return "queue " + std::string(accounts[q].name) +
-             " has both jobs and child queues; jobs belong in leaf queues";
+             " has jobs but is not a leaf queue (it has child queues); with enableHierarchy, "
+             "jobs belong in leaf queues";
   }
   book.roll_up(parents);
   // Under the virtual root lies the whole cluster; a "root" queue without a
@@ -121,15 +122,35 @@ int shared_level(const ledger::QueueLedger& book, size_t l, size_t r) {
   return level;
 }
 
-int compare_in_tree(ledger::QueueLedger& book, size_t l, size_t r) {
+std::pair<size_t, size_t> order_heads(const ledger::QueueLedger& book, size_t l, size_t r) {
   const std::vector<size_t> lp = path_from_top(book, l);
   const std::vector<size_t> rp = path_from_top(book, r);
-  const int level = shared_level(book, l, r);
-  const size_t below = static_cast<size_t>(level + 1);
-  const QueueAccount& la = book.accounts()[below < lp.size() ? lp[below] : l];
-  const QueueAccount& ra = book.accounts()[below < rp.size() ? rp[below] : r];
-  if (la.share != ra.share) return la.share < ra.share ? -1 : 1;
-  return 0;
+  const size_t below = static_cast<size_t>(shared_level(book, l, r) + 1);
+  return {below < lp.size() ? lp[below] : l, below < rp.size() ? rp[below] : r};
+}
+
+bool is_root(const QueueAccount& a) { return a.parent == -1 && a.name == kRootQueue; }
+
+std::optional<size_t> ancestor_at(const ledger::QueueLedger& book, size_t q, int depth) {
+  if (depth <= 0) return std::nullopt;
+  const std::vector<size_t> up = book.ancestors(q);
+  const auto at = static_cast<size_t>(depth - 1);
+  if (at >= up.size() || is_root(book.accounts()[up[at]])) return std::nullopt;
+  return up[at];
+}
+
+bool share_ancestor_within(const ledger::QueueLedger& book, size_t l, size_t r, int levels) {
+  const auto within = [&](size_t q) {
+    std::vector<size_t> up = book.ancestors(q);
+    if (up.size() > static_cast<size_t>(std::max(levels, 0)))
+      up.resize(static_cast<size_t>(levels));
+    return up;
+  };
+  const std::vector<size_t> lu = within(l);
+  const std::vector<size_t> ru = within(r);
+  for (const size_t a : lu)
+    if (!is_root(book.accounts()[a]) && std::find(ru.begin(), ru.end(), a) != ru.end()) return true;
+  return false;
 }
 
 }  // namespace capacity

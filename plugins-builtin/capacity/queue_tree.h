@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "queue_ledger.h"
@@ -23,10 +24,21 @@ namespace capacity {
 // used: an unknown parent, a cycle, or a job in a queue that has children.
 std::optional<std::string> build_queue_tree(ledger::QueueLedger& book);
 
-// The share order of two leaves: compared through their ancestors just
-// below the deepest ancestor they share, as Volcano's capacity orders
-// hierarchical queues. <0 if l goes first.
-int compare_in_tree(ledger::QueueLedger& book, size_t l, size_t r);
+// The queues through which two leaves are ordered, as Volcano's capacity
+// orders hierarchical queues: their ancestors (or themselves) just below
+// the deepest ancestor they share.
+std::pair<size_t, size_t> order_heads(const ledger::QueueLedger& book, size_t l, size_t r);
+
+// Volcano's "root" queue: the top of its tree, never weighed for reclaim.
+bool is_root(const ledger::QueueAccount& a);
+
+// q's ancestor `depth` levels up (1: its parent), unless there is none or
+// it is the root queue.
+std::optional<size_t> ancestor_at(const ledger::QueueLedger& book, size_t q, int depth);
+
+// Whether l and r share an ancestor, other than the root, within `levels`
+// levels of each (Volcano's sharesAnyNonRootAncestorWithinLevel).
+bool share_ancestor_within(const ledger::QueueLedger& book, size_t l, size_t r, int levels);
 
 // How deep the deepest ancestor (or self) shared by l and r lies: 0 for the
 // top, -1 if none (both under the virtual root).

@@ -52,6 +52,49 @@ double return_on(const Bundle& b, std::span<const double> need) {
   return score_against(b.local, need, true) / global;
 }
 
+// How many more tasks each role with a minimum (PodGroup minTaskMember) can
+// lose before falling below it, counting what Volcano's CheckTaskReady
+// counts: allocated and succeeded tasks, and pending ones that ask for
+// nothing. Empty when minAvailable is below the sum of the minimums, where
+// Volcano's gang leaves the roles to minAvailable, and on a host older than
+// ABI 1.4.
+struct RoleSurplus {
+  std::string_view role;
+  int32_t surplus = 0;
+};
+
+std::vector<RoleSurplus> role_surpluses(const scoria_job* job, int32_t min_available) {
+  const std::vector<scoria::RoleMinimum> mins = scoria::min_task_members(job);
+  int64_t total = 0;
+  for (const scoria::RoleMinimum& m : mins) total += m.min;
+  std::vector<RoleSurplus> out;
+  if (mins.empty() || min_available < total) return out;
+  for (const scoria::RoleMinimum& m : mins) out.push_back(RoleSurplus{m.role, -m.min});
+  const size_t count = scoria::api().job_task_count(job);
+  for (size_t i = 0; i < count; ++i) {
+    const scoria_task* task = scoria::api().job_task_at(job, i);
+    if (task == nullptr) continue;
+    const scoria_task_info ti = scoria::info(task);
+    const bool ready = (ti.status & scoria::kReadyStatuses) != 0 ||
+                       (ti.status == SCORIA_TASK_PENDING && ti.best_effort != 0);
+    if (!ready) continue;
+    const std::string_view role = scoria::view(ti.role);
+    for (RoleSurplus& r : out)
+      if (r.role == role) {
+        ++r.surplus;
+        break;
+      }
+  }
+  return out;
+}
+
+RoleSurplus* surplus_of(std::vector<RoleSurplus>& roles, const scoria_task* task) {
+  const std::string_view role = scoria::view(scoria::info(task).role);
+  for (RoleSurplus& r : roles)
+    if (r.role == role) return &r;
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<Bundle> job_bundles(const scoria_job* job, std::vector<Victim> tasks, size_t dims) {
@@ -67,11 +110,16 @@ std::vector<Bundle> job_bundles(const scoria_job* job, std::vector<Victim> tasks
     out.push_back(make(BundleType::kSafe, ji, job, std::move(tasks), dims));
     return out;
   }
+  std::vector<RoleSurplus> roles = role_surpluses(job, ji.min_available);
   std::vector<Victim> safe, whole;
   for (const Victim& v : tasks) {
-    if (surplus > 0) {
+    // A task whose role is at its minimum breaks the gang as surely as one
+    // that takes the job below minAvailable.
+    RoleSurplus* role = surplus_of(roles, v.task);
+    if (surplus > 0 && (role == nullptr || role->surplus > 0)) {
       safe.push_back(v);
       --surplus;
+      if (role != nullptr) --role->surplus;
     } else {
       whole.push_back(v);
     }

@@ -4,9 +4,10 @@
 // *whole* bundle, tasks whose eviction breaks the gang. Safe bundles are
 // spent before whole ones.
 //
-// Scoria sees only the job-wide minAvailable: per-role minimums
-// (minTaskMember) and sub-job groups, which Volcano also weighs, are not
-// visible through the ABI.
+// A task is safe when the job keeps minAvailable ready tasks and each role
+// with a minimum (PodGroup minTaskMember, read through ABI 1.4) keeps that
+// many without it, as Volcano's CreateJobBundles counts them. Sub-job
+// groups, which Volcano also weighs, are not visible through the ABI.
 #ifndef SCORIA_PLUGINS_EVICTION_BUNDLES_H
 #define SCORIA_PLUGINS_EVICTION_BUNDLES_H
 
@@ -44,7 +45,8 @@ struct Bundle {
 
 // The bundles of one victim job from its candidate tasks, lowest pod
 // priority first (then uid): while the job keeps more than minAvailable ready
-// tasks a task is safe, the rest are whole; a job already short of its gang
+// tasks, a task is safe if its role (when it has a minimum) also keeps more
+// than its minimum; the rest are whole. A job already short of minAvailable
 // has only a safe bundle.
 std::vector<Bundle> job_bundles(const scoria_job* job, std::vector<Victim> tasks, size_t dims);
 

@@ -47,6 +47,7 @@ class QueueLedger {
   size_t dims() const { return dims_; }
   const Vec& total() const { return total_; }
   std::span<QueueAccount> accounts() { return accounts_; }
+  std::span<const QueueAccount> accounts() const { return accounts_; }
   QueueAccount* of(const scoria_queue* queue);
   QueueAccount* of_task(const scoria_task* task);
 
