@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "log/log.h"
 #include "plugin/argument_text.h"
@@ -401,6 +402,17 @@ scoria_code api_predicate(scoria_session* s, const scoria_task* t, const scoria_
                           uint32_t* reason) {
   return mut(s)->predicate(*t, *n, reason);
 }
+scoria_code api_predicate_without(scoria_session* s, const scoria_task* t, const scoria_node* n,
+                                  const scoria_task* const* gone, size_t count, uint32_t* reason) {
+  Session* ssn = s ? mut(s) : nullptr;
+  if (ssn == nullptr || t == nullptr || n == nullptr || t->ssn != ssn || n->ssn != ssn ||
+      (gone == nullptr && count != 0))
+    return SCORIA_INVALID_ARGUMENT;
+  std::vector<Task*> tasks;
+  tasks.reserve(count);
+  for (size_t i = 0; i < count; ++i) tasks.push_back(gone[i] ? mut(gone[i]) : nullptr);
+  return ssn->predicate_without(*t, *n, tasks, reason);
+}
 scoria_code api_node_scores(scoria_session* s, const scoria_task* t,
                             const scoria_node* const* nodes, size_t count, double* scores) {
   mut(s)->node_scores(*t, {nodes, count}, scores);
@@ -616,6 +628,7 @@ const scoria_host_api kApi = {
     api_session_object_json,
     api_job_min_task_member_count,
     api_job_min_task_member_at,
+    api_predicate_without,
 };
 
 }  // namespace

@@ -308,6 +308,10 @@ class Session {
   size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
                          const Node** fit);
   scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
+  /// predicate() as if the tasks of `gone` had left their nodes
+  /// (predicate_without.cpp; host_api.session_predicate_without).
+  scoria_code predicate_without(const Task& task, const Node& node, std::span<Task* const> gone,
+                                uint32_t* reason);
   void node_scores(const Task& task, std::span<const Node* const> nodes, double* scores);
   int64_t best_node(const Task& task, std::span<const Node* const> nodes, const double* scores);
   bool job_valid(const Job& job, std::string* message);

@@ -1,5 +1,7 @@
 #include "pod_fields.h"
 
+#include <scoria/rfc3339.hpp>
+
 #include <nlohmann/json.hpp>
 
 namespace preempt {
@@ -44,6 +46,19 @@ bool terminating_by_preemption(std::string_view pod_json) {
            reason->get<std::string>() == "PreemptionByScheduler";
   }
   return false;
+}
+
+std::optional<int64_t> start_time_ms(std::string_view pod_json, bool& malformed) {
+  malformed = false;
+  if (pod_json.find("startTime") == std::string_view::npos) return std::nullopt;
+  const json pod = parse_object(pod_json);
+  const json* status = member(pod, "status");
+  const json* start = status != nullptr ? member(*status, "startTime") : nullptr;
+  if (start == nullptr || start->is_null()) return std::nullopt;
+  std::optional<int64_t> ms;
+  if (start->is_string()) ms = scoria::parse_rfc3339(start->get_ref<const std::string&>());
+  malformed = !ms.has_value();
+  return ms;
 }
 
 }  // namespace preempt

@@ -3,6 +3,8 @@
 #ifndef SCORIA_PLUGINS_PREEMPT_POD_FIELDS_H
 #define SCORIA_PLUGINS_PREEMPT_POD_FIELDS_H
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +14,10 @@ namespace preempt {
 // metadata.deletionTimestamp is set and its DisruptionTarget condition is
 // True with reason PreemptionByScheduler.
 bool terminating_by_preemption(std::string_view pod_json);
+
+// status.startTime in milliseconds since the epoch; nullopt when the Pod has
+// none (not started yet) or it is not an RFC 3339 time (`malformed` set).
+std::optional<int64_t> start_time_ms(std::string_view pod_json, bool& malformed);
 
 }  // namespace preempt
 

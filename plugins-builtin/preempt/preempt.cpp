@@ -13,6 +13,15 @@
 // evicts best-effort tasks, and a pod with preemptionPolicy Never never
 // preempts. The preemptor is pipelined onto the node; it is bound in a later
 // session, once its victims are gone.
+//
+// Two ways to pick victims, as Volcano's. Normal (the default): nodes best
+// scored first, evict the lowest victims on the first node until the
+// preemptor fits. Topology-aware (enableTopologyAwarePreemption): dry-run
+// nodes, on each asking what the preemptor would need gone (the predicates
+// answer for that hypothetical state, so a pod the preemptor's
+// anti-affinity rejects counts as gone once removed) and sparing every
+// victim not needed; then preempt on the candidate whose victims matter
+// least (candidate.h).
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -24,13 +33,16 @@
 #include <exception>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "candidate.h"
 #include "pod_fields.h"
+#include "simulation.h"
 #include "starving.h"
 
 namespace {
@@ -40,48 +52,57 @@ using scoria::api;
 using scoria::log_line;
 
 // The action's `arguments`: every one Volcano's preempt reads, with its
-// defaults. Only the normal preemption is implemented; the arguments of
-// Volcano's topology-aware preemption and its predicate error cache are
-// accepted so that Volcano configurations load, and have no effect.
+// defaults. The predicate error cache is accepted so that Volcano
+// configurations load, and has no effect.
+constexpr const char* kTopologyAware = "enableTopologyAwarePreemption";
+constexpr const char* kMinPercentage = "minCandidateNodesPercentage";
+constexpr const char* kMinAbsolute = "minCandidateNodesAbsolute";
+constexpr const char* kMaxAbsolute = "maxCandidateNodesAbsolute";
+
 constexpr scoria_arg_spec kArgs[] = {
     scoria::declare_arg(SCORIA_ARG_BOOL, "predicateErrorCacheEnable", "true",
                         "accepted for Volcano configs; Scoria's preempt keeps no predicate error "
                         "cache: no effect"),
-    scoria::declare_arg(SCORIA_ARG_BOOL, "enableTopologyAwarePreemption", "false",
-                        "accepted for Volcano configs; Scoria has only the normal preemption, so "
-                        "true logs a warning and has no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kTopologyAware, "false",
+                        "pick victims by dry-running candidate nodes and sparing every victim the "
+                        "preemptor does not need (inter-pod affinity included), then preempt on "
+                        "the candidate whose victims matter least; false: evict the lowest "
+                        "victims on the best-scored node until the preemptor fits"),
     scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "topologyAwarePreemptWorkerNum", "16",
-                                         "accepted for Volcano configs (workers of topology-aware "
-                                         "preemption, which Scoria lacks): no effect"),
+                                         "accepted for Volcano configs (its dry-run workers); "
+                                         "Scoria dry-runs nodes one after another, in session "
+                                         "order: no effect"),
                      1),
     scoria::with_max(
-        scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "minCandidateNodesPercentage", "10",
-                                             "accepted for Volcano configs (candidate nodes of "
-                                             "topology-aware preemption, which Scoria lacks): "
-                                             "no effect"),
+        scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, kMinPercentage, "10",
+                                             "topology-aware preemption: the share of the "
+                                             "feasible nodes, in percent, to find as candidates "
+                                             "before choosing one"),
                          0),
         100),
-    scoria::with_min(
-        scoria::declare_arg(SCORIA_ARG_INT, "minCandidateNodesAbsolute", "1",
-                            "accepted for Volcano configs (candidate nodes of topology-aware "
-                            "preemption, which Scoria lacks): no effect"),
-        0),
-    scoria::with_min(
-        scoria::declare_arg(SCORIA_ARG_INT, "maxCandidateNodesAbsolute", "100",
-                            "accepted for Volcano configs (candidate nodes of topology-aware "
-                            "preemption, which Scoria lacks): no effect"),
-        1),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, kMinAbsolute, "1",
+                                         "topology-aware preemption: find at least this many "
+                                         "candidates (if there are)"),
+                     0),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, kMaxAbsolute, "100",
+                                         "topology-aware preemption: find at most this many "
+                                         "candidates"),
+                     1),
 };
 
-// What the arguments change: only a warning, when the config is loaded, that topology-aware
-// preemption was asked for and normal preemption runs instead.
+// How the action picks victims, read once from its arguments (the host has
+// checked their types and ranges and filled in the defaults).
 struct Config {
   explicit Config(const scoria_args* args) {
-    if (args != nullptr && scoria::arg_bool(args, "enableTopologyAwarePreemption", false)) {
-      log_line(SCORIA_LOG_WARNING,
-               "enableTopologyAwarePreemption is not implemented; normal preemption is used");
-    }
+    if (args == nullptr) return;
+    topology_aware = scoria::arg_bool(args, kTopologyAware, false);
+    limits.min_percentage = scoria::arg_int(args, kMinPercentage, limits.min_percentage);
+    limits.min_absolute = scoria::arg_int(args, kMinAbsolute, limits.min_absolute);
+    limits.max_absolute = scoria::arg_int(args, kMaxAbsolute, limits.max_absolute);
   }
+
+  bool topology_aware = false;
+  preempt::CandidateLimits limits;
 };
 
 // Whose tasks a preemptor may evict: other jobs of its queue, or its own job.
@@ -125,7 +146,8 @@ struct QueueWork {
 // One run of the action over one session.
 class Preempt {
  public:
-  explicit Preempt(scoria_session* ssn) : ssn_(ssn), dims_(scoria::dims(ssn)) {}
+  Preempt(scoria_session* ssn, const Config& config)
+      : ssn_(ssn), config_(config), dims_(scoria::dims(ssn)) {}
 
   void run() {
     collect();
@@ -236,7 +258,8 @@ class Preempt {
     p.queue_name = scoria::view(ji.queue_name);
     if (!eligible(p)) return false;
 
-    const std::vector<const scoria_node*> nodes = candidate_nodes(p);
+    if (config_.topology_aware) return preempt_topology_aware(p, scope, tx);
+    const std::vector<const scoria_node*> nodes = candidate_nodes(p, /*by_score=*/true);
     for (const scoria_node* node : nodes) {
       if (try_node(p, node, scope, tx)) return true;
     }
@@ -288,12 +311,13 @@ class Preempt {
   }
 
   // Nodes whose predicates fail, if at all, only in a way preemption can fix
-  // (SCORIA_UNSCHEDULABLE), in descending score, session order among equals.
+  // (SCORIA_UNSCHEDULABLE), in session order; `by_score`: in descending
+  // score, session order among equals (normal preemption).
   // Asked node by node: session_predicate_nodes would also drop the fixable
   // failures (such as the pod count) and replace the task's fit error from
   // allocate. Every node is asked, where Volcano stops at its quota of
   // feasible nodes.
-  std::vector<const scoria_node*> candidate_nodes(const Preemptor& p) {
+  std::vector<const scoria_node*> candidate_nodes(const Preemptor& p, bool by_score) {
     std::vector<const scoria_node*> nodes;
     const size_t count = api().node_count(ssn_);
     for (size_t i = 0; i < count; ++i) {
@@ -302,7 +326,7 @@ class Preempt {
       const scoria_code code = api().session_predicate(ssn_, p.task, node, &reason);
       if (code == SCORIA_OK || code == SCORIA_UNSCHEDULABLE) nodes.push_back(node);
     }
-    if (nodes.size() < 2) return nodes;
+    if (!by_score || nodes.size() < 2) return nodes;
     std::vector<double> scores(nodes.size(), 0.0);
     if (api().session_node_scores(ssn_, p.task, nodes.data(), nodes.size(), scores.data()) !=
         SCORIA_OK) {
@@ -381,6 +405,101 @@ class Preempt {
     return true;
   }
 
+  // --- topology-aware preemption ----------------------------------------------
+
+  // Dry-runs the feasible nodes in session order until enough candidates
+  // are found (candidates_wanted), chooses one (select_candidate), evicts
+  // its victims and pipelines the preemptor there. Volcano starts the dry
+  // run at a random node and runs nodes in parallel; Scoria starts at the
+  // first so that a simulation is reproducible.
+  bool preempt_topology_aware(const Preemptor& p, Scope scope, scoria::Statement& tx) {
+    const std::string_view uid = scoria::view(p.info.uid);
+    const std::vector<const scoria_node*> nodes = candidate_nodes(p, /*by_score=*/false);
+    const size_t wanted = preempt::candidates_wanted(nodes.size(), config_.limits);
+    std::vector<preempt::Candidate> found;
+    for (size_t i = 0; i < nodes.size() && found.size() < wanted; ++i) {
+      std::vector<const scoria_task*> victims = victims_needed(p, nodes[i], scope);
+      if (!victims.empty()) found.push_back({nodes[i], std::move(victims)});
+    }
+    if (found.empty()) {
+      log_line(SCORIA_LOG_V3, "preemptor <", uid, "> found no candidate node (", nodes.size(),
+               " feasible, ", wanted, " candidates wanted)");
+      return false;
+    }
+    const preempt::Candidate& best = found[choose(found)];
+    const std::string_view node_name = scoria::view(scoria::info(best.node).name);
+
+    scoria::Statement stmt(ssn_);
+    if (!stmt) return false;
+    for (const scoria_task* victim : best.victims) {
+      log_line(SCORIA_LOG_V3, "try to preempt <", scoria::view(scoria::info(victim).uid), "> for <",
+               uid, "> on node <", node_name, ">");
+      const scoria_code rc = api().statement_evict(stmt.get(), victim, scoria::str("preempt"));
+      if (rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, "evicting <", scoria::view(scoria::info(victim).uid),
+                 "> failed: code ", static_cast<int>(rc));
+      }
+    }
+    if (const scoria_code rc = api().statement_pipeline(stmt.get(), p.task, best.node);
+        rc != SCORIA_OK) {
+      log_line(SCORIA_LOG_ERROR, "pipelining <", uid, "> onto node <", node_name, "> failed: code ",
+               static_cast<int>(rc));
+      return false;
+    }
+    log_line(SCORIA_LOG_V3, "preempted ", best.victims.size(), " tasks on node <", node_name,
+             "> for <", uid, "> (", found.size(), " candidates), pipelined there");
+    if (const scoria_code merged = stmt.merge_into(tx); merged != SCORIA_OK) {
+      log_line(SCORIA_LOG_ERROR, "merging the preemption on node <", node_name, "> failed: code ",
+               static_cast<int>(merged));
+      return false;
+    }
+    return true;
+  }
+
+  // The victims the preemptor needs on `node` (preempt::select_victims_on_node)
+  // among those the plugins permit; empty if the node is no candidate.
+  std::vector<const scoria_task*> victims_needed(const Preemptor& p, const scoria_node* node,
+                                                 Scope scope) {
+    const scoria_node_info ni = scoria::info(node);
+    if (ni.idle == nullptr || ni.releasing == nullptr || ni.pipelined == nullptr) return {};
+    std::vector<Victim> victims = candidates_on(p, node, scope);
+    scoria::sort_victims(ssn_, p.task, victims);
+    victims = permitted(p, std::move(victims));
+    const scoria::ResourceView need(p.info.init_resreq, dims_);
+    if (!fits_with(need, ni, victims)) {
+      log_line(SCORIA_LOG_V3, "no valid victims on node <", scoria::view(ni.name), "> for <",
+               scoria::view(p.info.uid), ">");
+      return {};
+    }
+    std::vector<const scoria_task*> ordered;
+    ordered.reserve(victims.size());
+    for (const Victim& v : victims) ordered.push_back(v.task);
+    const preempt::Asker asker{ssn_, p.task, p.queue, need};
+    return preempt::select_victims_on_node(asker, node, ordered);
+  }
+
+  // The candidate to preempt on (preempt::select_candidate), reading each
+  // victim's priority and start time.
+  size_t choose(std::span<const preempt::Candidate> found) {
+    if (found.size() == 1) return 0;
+    const int64_t now = scoria::now_ms(ssn_);
+    std::vector<std::vector<preempt::VictimFacts>> facts(found.size());
+    for (size_t i = 0; i < found.size(); ++i) {
+      for (const scoria_task* victim : found[i].victims) {
+        const scoria_task_info vi = scoria::info(victim);
+        bool malformed = false;
+        const std::optional<int64_t> start =
+            preempt::start_time_ms(scoria::view(api().task_object_json(victim)), malformed);
+        if (malformed) {
+          log_line(SCORIA_LOG_WARNING, "pod <", scoria::view(vi.uid),
+                   ">: status.startTime is not an RFC 3339 time; taken as not started");
+        }
+        facts[i].push_back({vi.priority, start.value_or(now)});
+      }
+    }
+    return preempt::select_candidate(facts);
+  }
+
   // Volcano's filter before the plugins vote: Bound or Running tasks that are
   // preemptable, best-effort if the preemptor is, of another job of the same
   // queue or of the preemptor's own job.
@@ -443,15 +562,15 @@ class Preempt {
   }
 
   scoria_session* ssn_;
+  const Config& config_;
   const size_t dims_;
   std::vector<JobWork> jobs_;
   std::vector<QueueWork> queues_;
 };
 
-scoria_code on_execute(void* /*instance*/, scoria_session* ssn) {
-  // No argument changes how normal preemption runs; an exception undoes
-  // the open statements and never reaches the host.
-  return scoria::guarded([&] { Preempt(ssn).run(); });
+scoria_code on_execute(void* instance, scoria_session* ssn) {
+  // An exception undoes the open statements and never reaches the host.
+  return scoria::guarded([&] { Preempt(ssn, *static_cast<const Config*>(instance)).run(); });
 }
 
 const scoria_descriptor kDescriptor = {

@@ -172,6 +172,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},  // 1.2
     {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},  // 1.3
     {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},  // 1.4
+    {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},  // 1.5
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -472,6 +473,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_object_json, 728);
   EXPECT_OFFSET(scoria_host_api, job_min_task_member_count, 736);
   EXPECT_OFFSET(scoria_host_api, job_min_task_member_at, 744);
+  // 1.5
+  EXPECT_OFFSET(scoria_host_api, session_predicate_without, 752);
 }
 
 // Born in 1.3: its whole layout is pinned.

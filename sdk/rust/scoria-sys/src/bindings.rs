@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 4;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 5;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -1697,6 +1697,54 @@ pub struct scoria_host_api {
             role: *mut scoria_str,
             min: *mut i32,
         ),
+    >,
+    // --- since 1.5 (check SCORIA_HOST_HAS before calling) ---------------------
+    /// session_predicate for a state that does not exist: as if the tasks of
+    /// `gone` (`gone_count` of them) had left their nodes. This is how an
+    /// action asks "does `task` fit on `node` if these pods are gone?"
+    /// (Volcano's SimulateRemoveTask then SimulatePredicate, as its
+    /// topology-aware preemption asks it). A statement cannot ask it:
+    /// statement_evict leaves a task on its node as Releasing, and a pod being
+    /// deleted still counts for other pods' rules (inter-pod affinity and
+    /// anti-affinity, host ports, the node's pod count).
+    ///
+    /// For the duration of the call, and only then, each task of `gone` that
+    /// is on a node (status Allocated, Pipelined, Binding, Bound, Running or
+    /// Releasing) is off it:
+    ///   - node_task_count / node_task_at of its node no longer list it;
+    ///   - task_info gives it an empty node_name (its status, and its job's and
+    ///     queue's accounting, are unchanged);
+    ///   - node_info of its node no longer holds its request: used and (if it
+    ///     is Releasing) releasing are lower and idle higher by its resreq, or,
+    ///     if it is Pipelined, pipelined is lower.
+    /// Every predicate hook of the session (on_predicate, else
+    /// on_predicate_batch, tier by tier as session_predicate runs them) reads
+    /// the session through these functions and so answers for that state; no
+    /// plugin needs to know it is being asked a hypothetical question. Before
+    /// the call returns, everything is exactly as it was (the order of each
+    /// node's tasks and its resource vectors included). No hook but the
+    /// predicates is called: no on_allocate or on_deallocate fires, no fit
+    /// error is recorded, no statement is involved.
+    ///
+    /// `task` itself, NULL entries, duplicates and tasks on no node are
+    /// ignored. `gone` is owned by the caller and read during the call.
+    ///
+    /// Returns SCORIA_OK, or the first failure's code with its reason id in
+    /// *reason, as session_predicate does; SCORIA_INVALID_ARGUMENT if `ssn`,
+    /// `task` or `node` is NULL or of another session, or `gone` is NULL
+    /// while `gone_count` is not 0. Like session_predicate it does not compare
+    /// resources: the caller compares task.init_resreq with the node's future
+    /// idle, counting the requests of `gone` as freed. Call it from an
+    /// action on the session thread, never from a hook.
+    pub session_predicate_without: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            task: *const scoria_task,
+            node: *const scoria_node,
+            gone: *const *const scoria_task,
+            gone_count: usize,
+            reason: *mut u32,
+        ) -> scoria_code,
     >,
 }
 

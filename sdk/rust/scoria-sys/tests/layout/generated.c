@@ -323,6 +323,7 @@ int main(void) {
   FIELD(scoria_host_api, session_object_json);
   FIELD(scoria_host_api, job_min_task_member_count);
   FIELD(scoria_host_api, job_min_task_member_at);
+  FIELD(scoria_host_api, session_predicate_without);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

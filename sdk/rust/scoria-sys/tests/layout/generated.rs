@@ -303,6 +303,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_object_json);
     field_line!(out, scoria_host_api, job_min_task_member_count);
     field_line!(out, scoria_host_api, job_min_task_member_at);
+    field_line!(out, scoria_host_api, session_predicate_without);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
