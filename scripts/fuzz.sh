@@ -7,18 +7,21 @@
 #   scripts/fuzz.sh --time 3600         an hour each (by hand)
 #   scripts/fuzz.sh --corpus DIR        where corpora grow (default: build-fuzz/corpus)
 #   scripts/fuzz.sh --only api          one target
+#   scripts/fuzz.sh --opt -O0           optimisation level (-O1 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 time_each=60
 corpus=build-fuzz/corpus
 only=""
+opt=-O1
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) time_each="$2"; shift 2 ;;
     --corpus) corpus="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
-    *) echo "usage: scripts/fuzz.sh [--time SECONDS] [--corpus DIR] [--only TARGET]" >&2; exit 2 ;;
+    --opt) opt="$2"; shift 2 ;;
+    *) echo "usage: scripts/fuzz.sh [--time SECONDS] [--corpus DIR] [--only TARGET] [--opt -O0|-O1|-O2]" >&2; exit 2 ;;
   esac
 done
 
@@ -26,7 +29,7 @@ targets=(objects config quantity kubeconfig api)
 [ -n "$only" ] && targets=("$only")
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$opt -g1" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$opt -g1" \
   -DSCORIA_WERROR=ON -DSCORIA_FUZZ=ON -DSCORIA_BUILD_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]/%/_fuzz}"
 
