@@ -4,6 +4,7 @@
 // Go structs decide: the answers as encoding/json reads them, the URL
 // prefix, and the one keep-alive connection bounded by the timeout.
 #include "http_client.h"
+#include "json_writer.h"
 #include "responses.h"
 #include "settings.h"
 
@@ -25,8 +26,9 @@ using nlohmann::json;
 
 // --- Volcano's TestIsInterested ------------------------------------------
 
-json pod_with(json containers, json init = json::array()) {
-  return {{"spec", {{"containers", std::move(containers)}, {"initContainers", std::move(init)}}}};
+json pod_with(const json& container, json init = json::array()) {
+  return {
+      {"spec", {{"containers", json::array({container})}, {"initContainers", std::move(init)}}}};
 }
 json requests(json list) { return {{"resources", {{"requests", std::move(list)}}}}; }
 json limits(json list) { return {{"resources", {{"limits", std::move(list)}}}}; }
@@ -34,35 +36,41 @@ json limits(json list) { return {{"resources", {{"limits", std::move(list)}}}}; 
 TEST(ExtenderIsInterested, VolcanoCases) {
   const ResourceNames gpu{"nvidia.com/gpu"};
   // empty managed resources: every pod
-  EXPECT_TRUE(is_interested({}, pod_with({requests({{"cpu", "100m"}})})));
+  EXPECT_TRUE(is_interested({}, pod_with(requests({{"cpu", "100m"}}))));
   // a container requests a managed resource
-  EXPECT_TRUE(is_interested(gpu, pod_with({requests({{"cpu", "100m"}, {"nvidia.com/gpu", "1"}})})));
+  EXPECT_TRUE(is_interested(gpu, pod_with(requests({{"cpu", "100m"}, {"nvidia.com/gpu", "1"}}))));
   // a container limits one
-  EXPECT_TRUE(is_interested(gpu, pod_with({limits({{"nvidia.com/gpu", "1"}})})));
+  EXPECT_TRUE(is_interested(gpu, pod_with(limits({{"nvidia.com/gpu", "1"}}))));
   // an init container requests one
-  EXPECT_TRUE(is_interested(
-      gpu, pod_with({requests({{"cpu", "100m"}})}, {requests({{"nvidia.com/gpu", "1"}})})));
+  EXPECT_TRUE(is_interested(gpu, pod_with(requests({{"cpu", "100m"}}),
+                                          json::array({requests({{"nvidia.com/gpu", "1"}})}))));
   // none managed
-  EXPECT_FALSE(is_interested(gpu, pod_with({requests({{"cpu", "100m"}, {"memory", "128Mi"}})})));
+  EXPECT_FALSE(is_interested(gpu, pod_with(requests({{"cpu", "100m"}, {"memory", "128Mi"}}))));
   // several managed, one matches
   EXPECT_TRUE(is_interested({"nvidia.com/gpu", "amd.com/gpu"},
-                            pod_with({requests({{"cpu", "100m"}, {"amd.com/gpu", "1"}})})));
+                            pod_with(requests({{"cpu", "100m"}, {"amd.com/gpu", "1"}}))));
 }
 
 TEST(ExtenderHasManagedResources, VolcanoCases) {
   const ResourceNames gpu{"nvidia.com/gpu"};
+  const json gpu_request = requests({{"nvidia.com/gpu", "1"}});
+  const json both = {
+      {"resources",
+       {{"requests", {{"nvidia.com/gpu", "1"}}}, {"limits", {{"nvidia.com/gpu", "1"}}}}}};
   EXPECT_FALSE(has_managed_resources(gpu, json::array()));  // no containers
-  EXPECT_TRUE(has_managed_resources(gpu, {requests({{"nvidia.com/gpu", "1"}})}));
-  EXPECT_TRUE(has_managed_resources(gpu, {limits({{"nvidia.com/gpu", "1"}})}));
+  EXPECT_TRUE(has_managed_resources(gpu, json::array({gpu_request})));
+  EXPECT_TRUE(has_managed_resources(gpu, json::array({limits({{"nvidia.com/gpu", "1"}})})));
+  EXPECT_TRUE(has_managed_resources(gpu, json::array({both})));
+  // several containers, the second has one
+  EXPECT_TRUE(has_managed_resources(gpu, json::array({requests({{"cpu", "100m"}}), gpu_request})));
+  EXPECT_FALSE(
+      has_managed_resources(gpu, json::array({requests({{"cpu", "100m"}, {"memory", "128Mi"}})})));
+  const json empty_requirements = {{"resources", json::object()}};
+  EXPECT_FALSE(has_managed_resources(gpu, json::array({empty_requirements})));
+  // several managed, partly matched
   EXPECT_TRUE(has_managed_resources(
-      gpu, {{{"resources",
-              {{"requests", {{"nvidia.com/gpu", "1"}}}, {"limits", {{"nvidia.com/gpu", "1"}}}}}}}));
-  EXPECT_TRUE(has_managed_resources(
-      gpu, {requests({{"cpu", "100m"}}), requests({{"nvidia.com/gpu", "1"}})}));  // the second
-  EXPECT_FALSE(has_managed_resources(gpu, {requests({{"cpu", "100m"}, {"memory", "128Mi"}})}));
-  EXPECT_FALSE(has_managed_resources(gpu, {{{"resources", json::object()}}}));  // empty
-  EXPECT_TRUE(has_managed_resources({"nvidia.com/gpu", "amd.com/gpu"},
-                                    {requests({{"nvidia.com/gpu", "1"}, {"intel.com/gpu", "1"}})}));
+      {"nvidia.com/gpu", "amd.com/gpu"},
+      json::array({requests({{"nvidia.com/gpu", "1"}, {"intel.com/gpu", "1"}})})));
 }
 
 TEST(ExtenderHasResourcesInList, VolcanoCases) {
@@ -141,6 +149,30 @@ TEST(ExtenderResponses, VotesAndFlags) {
   EXPECT_EQ(parse_ready(R"({"status": true})", error), true);
   EXPECT_EQ(parse_event(R"({"errorMessage": "gone"})", error), "gone");
   EXPECT_EQ(parse_event("{}", error), "");
+}
+
+// --- the request bodies' writer ---------------------------------------------
+
+TEST(ExtenderJsonWriter, WritesWhatAParserReadsBack) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("UID").string("ns/a\"b\\c\n");
+  w.key("Resreq").begin_object().key("MilliCPU").number(1500).key("Memory").number(0.1);
+  w.key("ScalarResources").null().end_object();
+  w.key("Pod").raw(R"({"spec": {"containers": []}})");
+  w.key("Gone").raw("");
+  w.key("List").begin_array().integer(-3).boolean(true).begin_object().end_object().end_array();
+  w.key("NaN").number(std::nan(""));
+  w.end_object();
+  const json doc = json::parse(w.text());
+  EXPECT_EQ(doc["UID"], "ns/a\"b\\c\n");
+  EXPECT_EQ(doc["Resreq"]["MilliCPU"], 1500);
+  EXPECT_EQ(doc["Resreq"]["Memory"].get<double>(), 0.1);
+  EXPECT_TRUE(doc["Resreq"]["ScalarResources"].is_null());
+  EXPECT_TRUE(doc["Pod"]["spec"]["containers"].is_array());
+  EXPECT_TRUE(doc["Gone"].is_null());
+  EXPECT_EQ(doc["List"], json::parse(R"([-3, true, {}])"));
+  EXPECT_EQ(doc["NaN"], 0);
 }
 
 // --- extender.urlPrefix -----------------------------------------------------

@@ -154,8 +154,10 @@ void HttpClient::close() {
 HttpResult HttpClient::post(std::string_view path, std::string_view body) {
   http::request<http::string_body> req{http::verb::post,
                                        endpoint_.base_path + "/" + std::string(path), 11};
-  req.set(http::field::host,
-          endpoint_.port == "80" ? endpoint_.host : endpoint_.host + ":" + endpoint_.port);
+  // An IPv6 address goes in brackets, as in the URL.
+  const std::string host =
+      endpoint_.host.find(':') != std::string::npos ? "[" + endpoint_.host + "]" : endpoint_.host;
+  req.set(http::field::host, endpoint_.port == "80" ? host : host + ":" + endpoint_.port);
   req.set(http::field::content_type, "application/json");
   req.set(http::field::user_agent, "scoria-extender");
   req.keep_alive(true);

@@ -11,8 +11,10 @@ keep-alive:
        /jobEnqueueable, /jobEnqueued, /jobReady, /queueOverused,
        /preemptable, /reclaimable
                     answer "no opinion" (a vote of 0, ready, not overused)
-  GET  /stats       what it was asked: requests per verb, and how many
-                    connections carried them
+  GET  /stats       what it was asked: requests per verb, how many
+                    connections carried them, and the shape of the last
+                    request of each verb (its keys, and the keys of each
+                    object in it)
 
 --delay SECONDS makes every POST wait that long before answering (to see
 what extender.httpTimeout and extender.ignorable do with a slow extender).
@@ -36,6 +38,7 @@ class Extender:
         self.lock = threading.Lock()
         self.requests = {}
         self.connections = 0
+        self.shapes = {}
 
     def predicate(self, req):
         labels = (((req.get("node") or {}).get("Node") or {}).get("metadata") or {}).get(
@@ -70,6 +73,17 @@ class Extender:
         return None
 
 
+def shape(req):
+    """{key: sorted keys of its value} for a request, the value's first item
+    standing for a list."""
+    out = {}
+    for k, v in (req.items() if isinstance(req, dict) else []):
+        if isinstance(v, list):
+            v = v[0] if v else None
+        out[k] = sorted(v) if isinstance(v, dict) else []
+    return out
+
+
 def handler_for(ext):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive
@@ -93,7 +107,8 @@ def handler_for(ext):
             if self.path != "/stats":
                 return self.reply(404, {"error": "not found"})
             with ext.lock:
-                self.reply(200, {"requests": ext.requests, "connections": ext.connections})
+                self.reply(200, {"requests": ext.requests, "connections": ext.connections,
+                                 "shapes": ext.shapes})
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
@@ -110,6 +125,8 @@ def handler_for(ext):
                 req = json.loads(raw or b"null") or {}
             except ValueError:
                 return self.reply(400, {"error": "body is not JSON"})
+            with ext.lock:
+                ext.shapes[verb] = shape(req)
             out = ext.answer(verb, req)
             if out is None:
                 return self.reply(404, {"error": "unknown verb " + verb})

@@ -110,6 +110,22 @@ def outcome():
             fail("expected one session open and close per cycle: %s" % req)
         if req["allocate"] != 2:
             fail("expected one allocate event per pod: %s" % req)
+        # The bodies carry Volcano's Go field names.
+        shapes = seen["shapes"]
+        task = {"UID", "Job", "Name", "Namespace", "TaskRole", "Resreq", "InitResreq",
+                "NodeName", "Status", "Priority", "Preemptable", "BestEffort", "Pod"}
+        node = {"Name", "Node", "State", "Releasing", "Pipelined", "Idle", "Used",
+                "Allocatable", "Capacity", "Tasks"}
+        want = {"predicate": {"task": task, "node": node},
+                "prioritize": {"task": task, "nodes": node},
+                "allocate": {"task": task},
+                "onSessionOpen": {"Jobs": set(), "Nodes": set(), "Queues": set(),
+                                  "NamespaceInfo": set(), "RevocableNodes": set()}}
+        for verb, fields in want.items():
+            got = shapes.get(verb, {})
+            for key, inner in fields.items():
+                if key not in got or not inner <= set(got[key]):
+                    fail("%s: expected %s with %s, got %s" % (verb, key, sorted(inner), got))
         # One keep-alive connection per session.
         if seen["connections"] != CYCLES:
             fail("expected %d connections (one per session), saw %d for %s"
