@@ -85,6 +85,7 @@ struct HttpClient::Impl {
         failure = ec;
         return;
       }
+      stage = "connect";
       asio::async_connect(*socket, results, on_connect);
     };
 
