@@ -80,22 +80,26 @@ class JsonWriter {
     if (!first_ && !out_.empty()) out_ += ',';
     first_ = false;
   }
+  // Runs of characters that need no escape are copied whole.
   void quoted(std::string_view s) {
     out_ += '"';
-    for (const char ch : s) {
-      const auto c = static_cast<unsigned char>(ch);
+    size_t run = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c != '"' && c != '\\' && c >= 0x20) continue;
+      out_.append(s.data() + run, i - run);
+      run = i + 1;
       if (c == '"' || c == '\\') {
         out_ += '\\';
-        out_ += ch;
-      } else if (c < 0x20) {
+        out_ += static_cast<char>(c);
+      } else {
         static constexpr char kHex[] = "0123456789abcdef";
         out_ += "\\u00";
         out_ += kHex[c >> 4];
         out_ += kHex[c & 0xF];
-      } else {
-        out_ += ch;
       }
     }
+    out_.append(s.data() + run, s.size() - run);
     out_ += '"';
   }
 
