@@ -18,8 +18,10 @@ No assertion depends on timing: the slow extender's delay is far beyond
 the timeout, and every wait for the processes is generous.
 """
 
+import atexit
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -30,6 +32,7 @@ SCORIA, SOURCE, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
 CLUSTER = os.path.join(SOURCE, "tests", "contrib", "extender", "cluster.yaml")
 EXTENDER = os.path.join(SOURCE, "plugins-contrib", "node-veto-extender", "extender.py")
 WORK = tempfile.mkdtemp(prefix="scoria-extender-test-")
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 CYCLES = 2
 
 
