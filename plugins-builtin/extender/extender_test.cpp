@@ -293,7 +293,7 @@ TEST(ExtenderHttpClient, BodyLargerThanTheLimitIsAFailure) {
   });
   HttpClient client(server.endpoint(), kGenerous, kLimit);
   const HttpResult r = client.post("test", "{}");
-  EXPECT_FALSE(r.transport_ok);
+  EXPECT_FALSE(r.transport_ok) << r.status << " " << r.body.substr(0, 200);
   EXPECT_NE(r.error.find("larger than"), std::string::npos) << r.error;
 }
 
