@@ -5,8 +5,9 @@
 
 CASE is one of:
   outcome      the example extender vetoes n1 and scores n2: one pod lands
-               on n2, the other on n3, none on n1; each session's calls share
-               one connection
+               on n2, the other on n3, none on n1; the job and queue verbs
+               (answered "no opinion") are asked too; each session's calls
+               share one connection
   slow         an extender that answers long after extender.httpTimeout:
                with ignorable true the pods bind as without it; with
                ignorable false the predicate fails and nothing binds; each
@@ -98,7 +99,9 @@ def outcome():
     try:
         verbs = {"onSessionOpen": "onSessionOpen", "onSessionClose": "onSessionClose",
                  "predicate": "predicate", "prioritize": "prioritize",
-                 "allocateFunc": "allocate"}
+                 "allocateFunc": "allocate", "jobEnqueueable": "jobEnqueueable",
+                 "jobEnqueued": "jobEnqueued", "jobReady": "jobReady",
+                 "queueOverused": "queueOverused"}
         out, err = simulate(config(url, False, verbs))
         binds = out.get("binds", {})
         if sorted(binds) != ["team/p1", "team/p2"] or sorted(binds.values()) != ["n2", "n3"]:
@@ -106,7 +109,8 @@ def outcome():
                  % (binds, err))
         seen = stats(url)
         req = seen["requests"]
-        for verb in ("onSessionOpen", "onSessionClose", "predicate", "prioritize", "allocate"):
+        for verb in ("onSessionOpen", "onSessionClose", "predicate", "prioritize", "allocate",
+                     "jobEnqueueable", "jobEnqueued", "jobReady", "queueOverused"):
             if req.get(verb, 0) == 0:
                 fail("the extender was never asked %s: %s" % (verb, req))
         if req["onSessionOpen"] != CYCLES or req["onSessionClose"] != CYCLES:
@@ -122,6 +126,9 @@ def outcome():
         want = {"predicate": {"task": task, "node": node},
                 "prioritize": {"task": task, "nodes": node},
                 "allocate": {"task": task},
+                "jobReady": {"job": {"UID", "Name", "Namespace", "Queue", "MinAvailable",
+                                     "Tasks", "PodGroup", "Allocated", "TotalRequest"}},
+                "queueOverused": {"queue": {"UID", "Name", "Weight", "Queue"}},
                 "onSessionOpen": {"Jobs": set(), "Nodes": set(), "Queues": set(),
                                   "NamespaceInfo": set(), "RevocableNodes": set()}}
         for verb, fields in want.items():
