@@ -105,6 +105,15 @@ usage = { thresholds = { cpu = 80, mem = 70 } }
 name = "task-topology"
 arguments = { "task-topology.weight" = 10 }
 
+[[tiers.plugins]]
+name = "extender"
+[tiers.plugins.arguments]
+"extender.urlPrefix" = "http://127.0.0.1:8888"
+"extender.httpTimeout" = "100ms"
+"extender.predicateVerb" = "predicate"
+"extender.ignorable" = true
+"extender.managedResources" = ["nvidia.com/gpu", "nvidia.com/gpumem"]
+
 [[configurations]]
 name = "allocate"
 arguments = { enablePredicateErrorCache = true }
@@ -136,6 +145,15 @@ tiers:
   - name: task-topology
     arguments:
       task-topology.weight: 10
+  - name: extender
+    arguments:
+      extender.urlPrefix: http://127.0.0.1:8888
+      extender.httpTimeout: 100ms
+      extender.predicateVerb: predicate
+      extender.ignorable: true
+      extender.managedResources:
+      - nvidia.com/gpu
+      - nvidia.com/gpumem
 configurations:
 - name: allocate
   arguments:
@@ -159,7 +177,13 @@ constexpr std::string_view kJson = R"({
                                         "binpack.resources": "nvidia.com/gpu",
                                         "binpack.resources.nvidia.com/gpu": 2,
                                         "usage": {"thresholds": {"cpu": 80, "mem": 70}}}},
-      {"name": "task-topology", "arguments": {"task-topology.weight": 10}}]}
+      {"name": "task-topology", "arguments": {"task-topology.weight": 10}},
+      {"name": "extender", "arguments": {"extender.urlPrefix": "http://127.0.0.1:8888",
+                                         "extender.httpTimeout": "100ms",
+                                         "extender.predicateVerb": "predicate",
+                                         "extender.ignorable": true,
+                                         "extender.managedResources": ["nvidia.com/gpu",
+                                                                       "nvidia.com/gpumem"]}}]}
   ],
   "configurations": [{"name": "allocate", "arguments": {"enablePredicateErrorCache": true}}]
 })";
@@ -169,7 +193,7 @@ TEST(SchedulerConfig, TomlReadsEveryFeature) {
   EXPECT_EQ(c.actions, (std::vector<std::string>{"enqueue", "allocate", "backfill"}));
   ASSERT_EQ(c.tiers.size(), 2u);
   ASSERT_EQ(c.tiers[0].plugins.size(), 2u);
-  ASSERT_EQ(c.tiers[1].plugins.size(), 3u);
+  ASSERT_EQ(c.tiers[1].plugins.size(), 4u);
   EXPECT_EQ(plugin(c, 0, 0).name, "priority");
   EXPECT_EQ(plugin(c, 0, 1).name, "gang");
   EXPECT_EQ(plugin(c, 0, 1).flags[kPreemptable], false);
@@ -187,6 +211,15 @@ TEST(SchedulerConfig, TomlReadsEveryFeature) {
   // A dotted argument name, quoted in TOML, arrives as the one key Volcano reads.
   EXPECT_EQ(plugin(c, 1, 2).name, "task-topology");
   EXPECT_EQ(plugin(c, 1, 2).arguments, (Arguments{{"task-topology.weight", "10"}}));
+  // A list (Volcano's extender.managedResources) arrives as its items.
+  EXPECT_EQ(plugin(c, 1, 3).name, "extender");
+  EXPECT_EQ(plugin(c, 1, 3).arguments,
+            (Arguments{{"extender.httpTimeout", "100ms"},
+                       {"extender.ignorable", "true"},
+                       {"extender.managedResources.0", "nvidia.com/gpu"},
+                       {"extender.managedResources.1", "nvidia.com/gpumem"},
+                       {"extender.predicateVerb", "predicate"},
+                       {"extender.urlPrefix", "http://127.0.0.1:8888"}}));
   ASSERT_EQ(c.action_arguments.size(), 1u);
   EXPECT_EQ(c.action_arguments.at("allocate"), (Arguments{{"enablePredicateErrorCache", "true"}}));
   EXPECT_EQ(c.plugin_dirs, (std::vector<fs::path>{"/opt/scoria/plugins"}));
@@ -544,6 +577,15 @@ data:
       - name: task-topology
         arguments:
           task-topology.weight: 10
+      - name: extender
+        arguments:
+          extender.urlPrefix: http://127.0.0.1:8888
+          extender.httpTimeout: 100ms
+          extender.predicateVerb: predicate
+          extender.ignorable: true
+          extender.managedResources:
+          - nvidia.com/gpu
+          - nvidia.com/gpumem
     configurations:
     - name: allocate
       arguments:
