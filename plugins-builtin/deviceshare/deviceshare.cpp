@@ -24,6 +24,7 @@
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -148,7 +149,9 @@ struct Instance {
   } dims;
   std::vector<std::optional<ds::ShareNode>> share_nodes;  // by node index
   std::vector<std::optional<ds::VgpuNode>> vgpu_nodes;
-  std::unordered_map<uint32_t, Request> requests;  // pending tasks asking, by task index
+  // Pending tasks asking, by handle (stable for the session): the hooks
+  // find a task's request without asking the host about the task.
+  std::unordered_map<const scoria_task*, Request> requests;
   std::unordered_map<uint32_t, Holding> holdings;  // tasks holding cards, by task index
   uint32_t unfit_reason = 0;
   // Bad annotations already logged (each once, not every session); bounded.
@@ -219,6 +222,7 @@ void build_nodes(Instance& self) {
         continue;
       std::string error;
       self.vgpu_nodes[i] = ds::VgpuNode::decode(scoria::view(ni.name), *reg, &error);
+      if (self.vgpu_nodes[i]) self.vgpu_nodes[i]->set_policy(self.policy);
       if (!self.vgpu_nodes[i])
         report_once(self, "node " + std::string(scoria::view(ni.name)) + ": annotation " +
                               std::string(ds::kVgpuRegisterAnnotation) +
@@ -321,7 +325,7 @@ void read_requests(Instance& self) {
             r.vgpu.spread_group = r.group;
         }
       }
-      if (r.wants_share || r.wants_vgpu) self.requests.emplace(ti.index, std::move(r));
+      if (r.wants_share || r.wants_vgpu) self.requests.emplace(task, std::move(r));
     }
   }
 }
@@ -329,40 +333,46 @@ void read_requests(Instance& self) {
 // --- hooks ----------------------------------------------------------------------------
 
 const Request* request_of(const Instance& self, const scoria_task* task) {
-  const auto it = self.requests.find(scoria::info(task).index);
+  const auto it = self.requests.find(task);
   return it == self.requests.end() ? nullptr : &it->second;
 }
 
-scoria_code on_predicate(void* user_data, const scoria_task* task, const scoria_node* node,
-                         uint32_t* reason) {
+// Whether `r` fits node `n`'s cards (a node without the device does not
+// pass a pod that asks for it).
+bool fits_node(const Instance& self, const Request& r, uint32_t n) {
+  if (r.wants_share &&
+      (!self.share_nodes[n] || !self.share_nodes[n]->fits(r.share, self.sharing, self.number)))
+    return false;
+  return !r.wants_vgpu || (self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r.vgpu, nullptr));
+}
+
+// Batch hooks: the host asks about many nodes in one call, so the task's
+// request is found once, not once per node.
+scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
+                               const scoria_node* const* nodes, size_t count, scoria_code* codes,
+                               uint32_t* reasons) {
   const auto& self = *static_cast<const Instance*>(user_data);
   const Request* r = request_of(self, task);
-  if (r == nullptr) return SCORIA_OK;
-  const uint32_t n = scoria::info(node).index;
-  // A node without the device does not pass a pod that asks for it.
-  if (r->wants_share &&
-      (!self.share_nodes[n] || !self.share_nodes[n]->fit(r->share, self.sharing, self.number))) {
-    *reason = self.unfit_reason;
-    return SCORIA_UNSCHEDULABLE;
-  }
-  if (r->wants_vgpu &&
-      (!self.vgpu_nodes[n] || !self.vgpu_nodes[n]->fit(r->vgpu, self.policy, nullptr))) {
-    *reason = self.unfit_reason;
-    return SCORIA_UNSCHEDULABLE;
+  for (size_t i = 0; i < count; ++i) {
+    const bool fit = r == nullptr || fits_node(self, *r, scoria::info(nodes[i]).index);
+    codes[i] = fit ? SCORIA_OK : SCORIA_UNSCHEDULABLE;
+    reasons[i] = fit ? 0 : self.unfit_reason;
   }
   return SCORIA_OK;
 }
 
-scoria_code on_node_order(void* user_data, const scoria_task* task, const scoria_node* node,
-                          double* score) {
+scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
+                                const scoria_node* const* nodes, size_t count, double* scores) {
   const auto& self = *static_cast<const Instance*>(user_data);
-  *score = 0;
+  std::fill_n(scores, count, 0.0);
   const Request* r = request_of(self, task);
   if (r == nullptr || !r->wants_vgpu) return SCORIA_OK;  // gpushare scores 0 in Volcano
-  const uint32_t n = scoria::info(node).index;
-  if (!self.vgpu_nodes[n]) return SCORIA_OK;
-  const auto fit = self.vgpu_nodes[n]->fit(r->vgpu, self.policy, nullptr);
-  if (fit) *score = std::floor(fit->score + 0.5) * static_cast<double>(self.weight);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t n = scoria::info(nodes[i]).index;
+    double s = 0;
+    if (self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r->vgpu, &s))
+      scores[i] = std::floor(s + 0.5) * static_cast<double>(self.weight);
+  }
   return SCORIA_OK;
 }
 
@@ -437,7 +447,7 @@ void on_allocate(void* user_data, const scoria_task* task) {
   auto& self = *static_cast<Instance*>(user_data);
   const scoria_task_info ti = scoria::info(task);
   if (ti.status == SCORIA_TASK_ALLOCATED || ti.status == SCORIA_TASK_PIPELINED) {
-    if (const auto it = self.requests.find(ti.index); it != self.requests.end())
+    if (const auto it = self.requests.find(task); it != self.requests.end())
       allocate(self, task, ti, it->second);
     return;
   }
@@ -481,8 +491,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     build_nodes(self);
     count_placed(self);
     hooks->user_data = &self;
-    hooks->on_predicate = on_predicate;
-    if (self.vgpu && self.weight > 0) hooks->on_node_order = on_node_order;
+    hooks->on_predicate_batch = on_predicate_batch;
+    if (self.vgpu && self.weight > 0) hooks->on_node_order_batch = on_node_order_batch;
     hooks->on_allocate = on_allocate;
     hooks->on_deallocate = on_deallocate;
   });

@@ -89,6 +89,21 @@ std::vector<int> ShareNode::by_number(uint64_t number) const {
   return ids;
 }
 
+bool ShareNode::fits(const ShareRequest& req, bool sharing, bool number) const {
+  if (sharing && req.memory > 0) {
+    bool any = false;
+    for (const ShareCard& c : cards_)
+      any = any || (c.used_memory < c.memory && c.memory - c.used_memory >= req.memory);
+    if (!any) return false;
+  }
+  if (number && req.number > 0) {
+    uint64_t idle = 0;
+    for (const ShareCard& c : cards_) idle += c.pods == 0 ? 1 : 0;
+    if (idle < req.number) return false;
+  }
+  return true;
+}
+
 std::optional<std::vector<int>> ShareNode::fit(const ShareRequest& req, bool sharing,
                                                bool number) const {
   // Volcano's FilterNode: each enabled check on its own request...

@@ -57,6 +57,8 @@ class ShareNode {
   /// when an enabled check fails: `sharing` / `number` are
   /// deviceshare.GPUSharingEnable / GPUNumberEnable.
   std::optional<std::vector<int>> fit(const ShareRequest& req, bool sharing, bool number) const;
+  /// fit() without building the list (the predicate's question).
+  bool fits(const ShareRequest& req, bool sharing, bool number) const;
   std::vector<int> by_memory(uint64_t memory) const;
   std::vector<int> by_number(uint64_t number) const;
 

@@ -80,3 +80,16 @@ TEST(DeviceShareGpuShare, GpuIndexAnnotation) {
   EXPECT_FALSE(ds::parse_gpu_index(""));
   EXPECT_EQ(ds::format_gpu_index({0, 3}), "0,3");
 }
+
+// fits() answers as fit() does, for each check enabled.
+TEST(DeviceShareGpuShare, FitsAgreesWithFit) {
+  ds::ShareNode n = node(16000, 4);
+  n.add({0}, 3500);
+  n.add({2}, 1000);
+  for (const ds::ShareRequest req :
+       {ds::ShareRequest{500, 0}, ds::ShareRequest{4000, 0}, ds::ShareRequest{4500, 0},
+        ds::ShareRequest{0, 2}, ds::ShareRequest{0, 3}, ds::ShareRequest{100, 3}})
+    for (const auto& [sharing, number] : {std::pair{true, false}, std::pair{false, true}})
+      EXPECT_EQ(n.fits(req, sharing, number), n.fit(req, sharing, number).has_value())
+          << req.memory << " " << req.number << " " << sharing;
+}

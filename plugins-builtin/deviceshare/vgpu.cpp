@@ -44,6 +44,7 @@ std::string upper(std::string_view s) {
 // Volcano's checkGPUtype: the card's type must contain one of the wanted
 // types (case aside) and none of the unwanted ones.
 bool type_allowed(const VgpuRequest& req, std::string_view card_type) {
+  if (!req.use_types && !req.no_use_types) return true;
   const std::string type = upper(card_type);
   const auto any_in = [&](const std::string& list) {
     for (std::string_view part : split(list, ','))
@@ -75,6 +76,26 @@ void give_back(VgpuCard& card, uint64_t mem, uint64_t cores) {
   card.used_num -= std::min<uint64_t>(card.used_num, 1);
   card.used_mem -= std::min(card.used_mem, mem);
   card.used_core -= std::min(card.used_core, cores);
+}
+
+// The memory `want` takes on card `c`, when `c` can take it (everything
+// Volcano checks but the UUID lists).
+std::optional<uint64_t> card_takes(const VgpuRequest& req, const ContainerRequest& want,
+                                   const VgpuCard& c) {
+  if (c.number <= c.used_num) return std::nullopt;
+  if (!req.spread_group.empty() &&
+      std::find(c.groups.begin(), c.groups.end(), req.spread_group) != c.groups.end())
+    return std::nullopt;
+  const uint64_t mem = want.mem_percent != 101
+                           ? static_cast<uint64_t>(static_cast<double>(c.memory) *
+                                                   static_cast<double>(want.mem_percent) / 100.0)
+                           : want.mem;
+  if (c.used_mem > c.memory || c.memory - c.used_mem < mem) return std::nullopt;
+  if (c.used_core + want.cores > 100) return std::nullopt;
+  if (want.cores == 100 && c.used_num > 0) return std::nullopt;  // 100% cores: the card alone
+  if (c.used_core == 100 && want.cores == 0) return std::nullopt;
+  if (!c.nvidia || !type_allowed(req, c.type)) return std::nullopt;
+  return mem;
 }
 
 }  // namespace
@@ -120,6 +141,7 @@ std::optional<VgpuNode> VgpuNode::decode(std::string_view name, std::string_view
     card.number = *count;
     card.memory = *memory;
     card.type = std::string(items[3]);
+    card.nvidia = card.type.find("NVIDIA") != std::string::npos;  // Volcano's checkType
     card.health = *health;
     node.cards_.push_back(std::move(card));
   }
@@ -128,6 +150,7 @@ std::optional<VgpuNode> VgpuNode::decode(std::string_view name, std::string_view
   // MIG needs Volcano's geometry ConfigMap; without one Volcano shares a
   // card registered as "mig" with HAMi-core, and so does Scoria.
   node.mode_ = std::string(kHamiCore);
+  node.reorder();
   return node;
 }
 
@@ -207,20 +230,9 @@ std::optional<VgpuFit> VgpuNode::fit(const VgpuRequest& req, std::string_view po
       VgpuCard& c = cards[i];
       if (!uuid_allowed(req, c.uuid)) continue;
       uuid_matched = true;
-      if (c.number <= c.used_num) continue;
-      if (!req.spread_group.empty() &&
-          std::find(c.groups.begin(), c.groups.end(), req.spread_group) != c.groups.end())
-        continue;
-      const uint64_t mem =
-          want.mem_percent != 101
-              ? static_cast<uint64_t>(static_cast<double>(c.memory) *
-                                      static_cast<double>(want.mem_percent) / 100.0)
-              : want.mem;
-      if (c.used_mem > c.memory || c.memory - c.used_mem < mem) continue;
-      if (c.used_core + want.cores > 100) continue;
-      if (want.cores == 100 && c.used_num > 0) continue;  // 100% cores: the card alone
-      if (c.used_core == 100 && want.cores == 0) continue;
-      if (c.type.find("NVIDIA") == std::string::npos || !type_allowed(req, c.type)) continue;
+      const std::optional<uint64_t> takes = card_takes(req, want, c);
+      if (!takes) continue;
+      const uint64_t mem = *takes;
       take(c, mem, want.cores);
       if (nums > 0) {
         --nums;
@@ -239,6 +251,51 @@ std::optional<VgpuFit> VgpuNode::fit(const VgpuRequest& req, std::string_view po
   return out;
 }
 
+void VgpuNode::set_policy(std::string_view policy) {
+  policy_ = std::string(policy);
+  reorder();
+}
+
+void VgpuNode::reorder() {
+  const std::vector<size_t> order = card_order(cards_, policy_);
+  order_.assign(order.begin(), order.end());
+}
+
+bool VgpuNode::fits(const VgpuRequest& req, double* score) const {
+  // The common pod, one container: each card is looked at once and what it
+  // takes changes no other card, so the cards need no tentative copy.
+  if (req.containers.size() != 1) {
+    const auto fit = VgpuNode::fit(req, policy_, nullptr);
+    if (fit && score != nullptr) *score = fit->score;
+    return fit.has_value();
+  }
+  if (req.mode && *req.mode != mode_) return false;
+  const ContainerRequest& want = req.containers.front();
+  if (want.nums > cards_.size()) return false;
+  uint64_t nums = want.nums;
+  double total = 0;
+  for (const uint32_t i : order_) {
+    const VgpuCard& c = cards_[i];
+    if (!uuid_allowed(req, c.uuid)) continue;
+    const std::optional<uint64_t> mem = card_takes(req, want, c);
+    if (!mem) continue;
+    if (nums > 0) {
+      --nums;
+      if (score != nullptr) {
+        VgpuCard after;  // only what card_score reads
+        after.memory = c.memory;
+        after.used_mem = c.used_mem + *mem;
+        after.used_num = c.used_num + 1;
+        total += card_score(after, policy_);
+      }
+    }
+    if (nums == 0) break;
+  }
+  if (nums > 0) return false;
+  if (score != nullptr) *score = total;
+  return true;
+}
+
 void VgpuNode::apply(const VgpuFit& fit, const std::string& group) {
   for (const auto& container : fit.containers)
     for (const CardUse& use : container) {
@@ -246,6 +303,7 @@ void VgpuNode::apply(const VgpuFit& fit, const std::string& group) {
       take(c, use.mem, use.cores);
       if (!group.empty() && (use.mem > 0 || use.cores > 0)) c.groups.push_back(group);
     }
+  reorder();
 }
 
 void VgpuNode::release(const VgpuFit& fit, const std::string& group) {
@@ -257,6 +315,7 @@ void VgpuNode::release(const VgpuFit& fit, const std::string& group) {
           !group.empty() && it != c.groups.end())
         c.groups.erase(it);
     }
+  reorder();
 }
 
 std::string VgpuNode::encode(const VgpuFit& fit) const {

@@ -41,6 +41,7 @@ struct VgpuCard {
   uint64_t number = 0;  // pods that may share it
   uint64_t memory = 0;  // MB
   bool health = true;
+  bool nvidia = false;  // type names NVIDIA: the only vendor Volcano's vGPU takes
   uint64_t used_num = 0, used_mem = 0, used_core = 0;
   // PodGroups ("ns/name") of the pods on it, for the podgroup spread policy.
   std::vector<std::string> groups;
@@ -96,6 +97,13 @@ class VgpuNode {
   /// nullopt, with why in *why, when the pod does not fit.
   std::optional<VgpuFit> fit(const VgpuRequest& req, std::string_view policy,
                              std::string* why) const;
+  /// The card order deviceshare.SchedulePolicy asks for (set once per
+  /// session; kept current as cards are taken and given back).
+  void set_policy(std::string_view policy);
+  /// fit() under that policy without building the cards' list: whether the
+  /// pod fits, and its score in *score when given. Safe to call from
+  /// several threads at once while nothing is applied or released.
+  bool fits(const VgpuRequest& req, double* score) const;
   /// Takes / gives back what a fit gave a pod.
   void apply(const VgpuFit& fit, const std::string& group);
   void release(const VgpuFit& fit, const std::string& group);
@@ -104,8 +112,12 @@ class VgpuNode {
   std::string encode(const VgpuFit& fit) const;
 
  private:
+  void reorder();
+
   std::vector<VgpuCard> cards_;
   std::string mode_ = std::string(kHamiCore);
+  std::string policy_;
+  std::vector<uint32_t> order_;  // card_order(cards_, policy_)
 };
 
 /// Card order for a policy: binpack most used memory first, spread fewest

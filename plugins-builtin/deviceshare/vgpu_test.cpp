@@ -204,3 +204,33 @@ TEST(DeviceShareVgpu, PodDevicesAnnotation) {
   const ds::VgpuFit two{{{ds::CardUse{0, 1000, 30}}, {ds::CardUse{1, 2000, 0}}}, 0};
   EXPECT_EQ(node.encode(two), "GPU-0,NVIDIA,1000,30:;GPU-1,NVIDIA,2000,0:");
 }
+
+// fits() is fit() without the list: the same answer and score for every
+// request on every state these tests build.
+TEST(DeviceShareVgpu, FitsAgreesWithFit) {
+  for (const char* policy : {"binpack", "spread", ""}) {
+    ds::VgpuNode node = cards(3, 10000, 3);
+    node.set_policy(policy);
+    node.apply(ds::VgpuFit{{{ds::CardUse{1, 6000, 50}}}, 0}, "ns/pg");
+    std::vector<ds::VgpuRequest> reqs = {one_card(1000),      one_card(5000),     one_card(0),
+                                         one_card(2000, 60),  one_card(100, 100), one_card(1, 0, 3),
+                                         one_card(1000, 0, 4)};
+    ds::VgpuRequest two = one_card(3000);
+    two.containers.push_back({2, 2000, 101, 20});
+    reqs.push_back(two);
+    ds::VgpuRequest grouped = one_card(1000);
+    grouped.spread_group = "ns/pg";
+    reqs.push_back(grouped);
+    for (size_t round = 0; round < 3; ++round) {
+      for (const auto& r : reqs) {
+        const auto fit = node.fit(r, policy, nullptr);
+        double score = -1;
+        EXPECT_EQ(node.fits(r, &score), fit.has_value()) << policy << " round " << round;
+        if (fit) {
+          EXPECT_DOUBLE_EQ(score, fit->score) << policy;
+        }
+      }
+      node.apply(*node.fit(one_card(1500), policy, nullptr), "");
+    }
+  }
+}
