@@ -35,7 +35,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
 #include "gpu_share.h"
@@ -86,6 +85,7 @@ constexpr scoria_arg_spec kArgs[] = {
 
 /// A pod's request of the devices, read at session open.
 struct Request {
+  uint32_t shape = 0;  // requests alike (a job's tasks, usually) share one
   ds::ShareRequest share;
   ds::VgpuRequest vgpu;
   std::string group;  // "ns/podgroup" from its group-name annotation, or empty
@@ -153,6 +153,20 @@ struct Instance {
   // find a task's request without asking the host about the task.
   std::unordered_map<const scoria_task*, Request> requests;
   std::unordered_map<uint32_t, Holding> holdings;  // tasks holding cards, by task index
+  // The last answer on each node, for the shape asked and the node's
+  // cards as they were (version): a job's tasks ask alike, and a node's
+  // cards change only when a pod is placed on it or leaves it. Each entry is
+  // written only by the thread asking about that node.
+  struct Memo {
+    uint32_t shape = UINT32_MAX;
+    uint64_t version = 0;
+    bool fit = false;
+    double score = 0;
+  };
+  std::vector<Memo> memo;         // by node index
+  std::vector<uint64_t> version;  // by node index: bumped when its cards change
+  // Node handle -> index, so the batch hooks do not ask node_info per node.
+  std::unordered_map<const scoria_node*, uint32_t> node_index;
   uint32_t unfit_reason = 0;
   // Bad annotations already logged (each once, not every session); bounded.
   std::set<std::string> reported;
@@ -282,7 +296,26 @@ void count_placed(Instance& self) {
   }
 }
 
+// What makes two requests answer alike on every node.
+uint32_t shape_of(std::unordered_map<std::string, uint32_t>& shapes, const Request& r) {
+  std::string key = std::to_string(r.wants_share) + std::to_string(r.wants_vgpu) + ":" +
+                    std::to_string(r.share.memory) + "," + std::to_string(r.share.number) + ";";
+  for (const auto& c : r.vgpu.containers)
+    key += std::to_string(c.nums) + "," + std::to_string(c.mem) + "," +
+           std::to_string(c.mem_percent) + "," + std::to_string(c.cores) + ";";
+  const auto add = [&](const std::string& s) { key += std::to_string(s.size()) + ":" + s; };
+  add(r.vgpu.mode.value_or("\x01"));
+  add(r.vgpu.use_types.value_or("\x01"));
+  add(r.vgpu.no_use_types.value_or("\x01"));
+  for (const auto& u : r.vgpu.use_uuids) add(u);
+  key += '|';
+  for (const auto& u : r.vgpu.no_use_uuids) add(u);
+  add(r.vgpu.spread_group);
+  return shapes.try_emplace(std::move(key), static_cast<uint32_t>(shapes.size())).first->second;
+}
+
 void read_requests(Instance& self) {
+  std::unordered_map<std::string, uint32_t> shapes;
   const size_t jobs = api().job_count(self.ssn);
   for (size_t j = 0; j < jobs; ++j) {
     const scoria_job* job = api().job_at(self.ssn, j);
@@ -325,7 +358,10 @@ void read_requests(Instance& self) {
             r.vgpu.spread_group = r.group;
         }
       }
-      if (r.wants_share || r.wants_vgpu) self.requests.emplace(task, std::move(r));
+      if (r.wants_share || r.wants_vgpu) {
+        r.shape = shape_of(shapes, r);
+        self.requests.emplace(task, std::move(r));
+      }
     }
   }
 }
@@ -339,11 +375,26 @@ const Request* request_of(const Instance& self, const scoria_task* task) {
 
 // Whether `r` fits node `n`'s cards (a node without the device does not
 // pass a pod that asks for it).
-bool fits_node(const Instance& self, const Request& r, uint32_t n) {
+uint32_t index_of(const Instance& self, const scoria_node* node) {
+  const auto it = self.node_index.find(node);
+  return it != self.node_index.end() ? it->second : scoria::info(node).index;
+}
+
+const Instance::Memo& answer(const Instance& self, const Request& r, uint32_t n) {
+  // Mutable through a const hook: see Instance::memo for why it is safe.
+  auto& memo = const_cast<Instance::Memo&>(self.memo[n]);
+  if (memo.shape == r.shape && memo.version == self.version[n]) return memo;
+  memo = Instance::Memo{r.shape, self.version[n], true, 0};
   if (r.wants_share &&
       (!self.share_nodes[n] || !self.share_nodes[n]->fits(r.share, self.sharing, self.number)))
-    return false;
-  return !r.wants_vgpu || (self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r.vgpu, nullptr));
+    memo.fit = false;
+  if (memo.fit && r.wants_vgpu)
+    memo.fit = self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r.vgpu, &memo.score);
+  return memo;
+}
+
+bool fits_node(const Instance& self, const Request& r, uint32_t n) {
+  return answer(self, r, n).fit;
 }
 
 // Batch hooks: the host asks about many nodes in one call, so the task's
@@ -354,7 +405,7 @@ scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
   const auto& self = *static_cast<const Instance*>(user_data);
   const Request* r = request_of(self, task);
   for (size_t i = 0; i < count; ++i) {
-    const bool fit = r == nullptr || fits_node(self, *r, scoria::info(nodes[i]).index);
+    const bool fit = r == nullptr || fits_node(self, *r, index_of(self, nodes[i]));
     codes[i] = fit ? SCORIA_OK : SCORIA_UNSCHEDULABLE;
     reasons[i] = fit ? 0 : self.unfit_reason;
   }
@@ -368,10 +419,8 @@ scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
   const Request* r = request_of(self, task);
   if (r == nullptr || !r->wants_vgpu) return SCORIA_OK;  // gpushare scores 0 in Volcano
   for (size_t i = 0; i < count; ++i) {
-    const uint32_t n = scoria::info(nodes[i]).index;
-    double s = 0;
-    if (self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r->vgpu, &s))
-      scores[i] = std::floor(s + 0.5) * static_cast<double>(self.weight);
+    const Instance::Memo& m = answer(self, *r, index_of(self, nodes[i]));
+    if (m.fit) scores[i] = std::floor(m.score + 0.5) * static_cast<double>(self.weight);
   }
   return SCORIA_OK;
 }
@@ -384,6 +433,7 @@ void set_annotation(const Instance& self, const scoria_task* task, std::string_v
 
 void release(Instance& self, Holding& h) {
   if (!h.active) return;
+  ++self.version[h.node];
   if (!h.share_ids.empty() && self.share_nodes[h.node])
     self.share_nodes[h.node]->remove(h.share_ids, h.share_memory);
   if (h.vgpu && self.vgpu_nodes[h.node]) self.vgpu_nodes[h.node]->release(*h.vgpu, h.group);
@@ -392,6 +442,7 @@ void release(Instance& self, Holding& h) {
 
 void take(Instance& self, Holding& h) {
   if (h.active) return;
+  ++self.version[h.node];
   if (!h.share_ids.empty() && self.share_nodes[h.node])
     self.share_nodes[h.node]->add(h.share_ids, h.share_memory);
   if (h.vgpu && self.vgpu_nodes[h.node]) self.vgpu_nodes[h.node]->apply(*h.vgpu, h.group);
@@ -408,6 +459,7 @@ void allocate(Instance& self, const scoria_task* task, const scoria_task_info& t
   Holding h;
   h.node = n;
   h.group = r.group;
+  ++self.version[n];
   const int64_t now_ms = scoria::now_ms(self.ssn);
   if (r.wants_share && self.share_nodes[n]) {
     const auto ids = self.share_nodes[n]->fit(r.share, self.sharing, self.number);
@@ -490,6 +542,11 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       self.unfit_reason = api().reason_intern(scoria::str("Insufficient GPU on a card"));
     build_nodes(self);
     count_placed(self);
+    self.memo.assign(self.share_nodes.size(), Instance::Memo{});
+    self.node_index.clear();
+    for (size_t i = 0; i < self.share_nodes.size(); ++i)
+      self.node_index.emplace(api().node_at(ssn, i), static_cast<uint32_t>(i));
+    self.version.assign(self.share_nodes.size(), 0);
     hooks->user_data = &self;
     hooks->on_predicate_batch = on_predicate_batch;
     if (self.vgpu && self.weight > 0) hooks->on_node_order_batch = on_node_order_batch;
@@ -504,6 +561,7 @@ void on_session_close(void* instance, scoria_session* /*ssn*/) {
   self.holdings.clear();
   self.share_nodes.clear();
   self.vgpu_nodes.clear();
+  self.node_index.clear();
   self.ssn = nullptr;
 }
 
