@@ -163,8 +163,8 @@ struct Instance {
     bool fit = false;
     double score = 0;
   };
-  std::vector<Memo> memo;         // by node index
-  std::vector<uint64_t> version;  // by node index: bumped when its cards change
+  mutable std::vector<Memo> memo;  // by node index
+  std::vector<uint64_t> version;   // by node index: bumped when its cards change
   // Node handle -> index, so the batch hooks do not ask node_info per node.
   std::unordered_map<const scoria_node*, uint32_t> node_index;
   uint32_t unfit_reason = 0;
@@ -373,16 +373,15 @@ const Request* request_of(const Instance& self, const scoria_task* task) {
   return it == self.requests.end() ? nullptr : &it->second;
 }
 
-// Whether `r` fits node `n`'s cards (a node without the device does not
-// pass a pod that asks for it).
 uint32_t index_of(const Instance& self, const scoria_node* node) {
   const auto it = self.node_index.find(node);
   return it != self.node_index.end() ? it->second : scoria::info(node).index;
 }
 
+// Whether `r` fits node `n`'s cards (a node without the device does not
+// pass a pod that asks for it), and its vGPU score there.
 const Instance::Memo& answer(const Instance& self, const Request& r, uint32_t n) {
-  // Mutable through a const hook: see Instance::memo for why it is safe.
-  auto& memo = const_cast<Instance::Memo&>(self.memo[n]);
+  Instance::Memo& memo = self.memo[n];  // see Instance::memo for why this write is safe
   if (memo.shape == r.shape && memo.version == self.version[n]) return memo;
   memo = Instance::Memo{r.shape, self.version[n], true, 0};
   if (r.wants_share &&
