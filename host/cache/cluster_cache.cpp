@@ -280,6 +280,8 @@ void ClusterCache::apply(const session::Outcome& outcome) {
     index_pod(p, false);
     e.pod.node_name = b.node;
     e.pod.scheduled_ms = outcome.now_ms;  // PodScheduled=True, as the bind sets it
+    // The binding writes them on the pod; the next session reads them there.
+    for (const auto& [key, value] : b.annotations) e.pod.annotations[key] = value;
     index_pod(p, true);
     e.node = n;
     e.status = SCORIA_TASK_BOUND;

@@ -206,6 +206,8 @@ int simulate(std::span<const std::string_view> args) {
   load_ms += std::chrono::duration<double, std::milli>(Clock::now() - ingest).count();
 
   std::map<std::string, std::string> binds;
+  // What plugins wrote on bound pods (task_set_bind_annotation), by pod.
+  std::map<std::string, Json> bind_annotations;
   std::set<std::string> evictions;
   session::Outcome last;
   Json sessions = Json::array();
@@ -226,7 +228,13 @@ int simulate(std::span<const std::string_view> args) {
       explanation = std::move(last.explanation);
       if (!explanation->action.empty()) sched->set_explain(std::nullopt);
     }
-    for (const auto& b : last.binds) binds[b.pod] = b.node;
+    for (const auto& b : last.binds) {
+      binds[b.pod] = b.node;
+      if (b.annotations.empty()) continue;
+      Json annotations = Json::object();
+      for (const auto& [key, value] : b.annotations) annotations[key] = value;
+      bind_annotations[b.pod] = std::move(annotations);
+    }
     for (const auto& e : last.evictions) evictions.insert(e);
     cache.apply(last);
     Json actions = Json::object();
@@ -240,6 +248,9 @@ int simulate(std::span<const std::string_view> args) {
   Json out;
   out["cycles"] = opt.cycles;
   out["binds"] = sorted_object(binds);
+  // Only when a plugin wrote one, so that runs without such plugins print
+  // what they always printed.
+  if (!bind_annotations.empty()) out["bind_annotations"] = sorted_object(bind_annotations);
   std::map<std::string, std::string> pipelined;
   for (const auto& p : last.pipelined) pipelined[p.pod] = p.node;
   out["pipelined"] = sorted_object(pipelined);

@@ -194,7 +194,7 @@ std::vector<double> KubeCluster::record(const session::Outcome& outcome,
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
       seen_at_.erase(it);
     }
-    ops.push_back({WriteOp::Type::Bind, bind.pod, bind.node, {}});
+    ops.push_back({WriteOp::Type::Bind, bind.pod, bind.node, {}, bind.annotations});
   }
   for (const auto& pod : outcome.evictions) ops.push_back({WriteOp::Type::Evict, pod, {}, {}});
   api::DecisionReport report = reports_.report(

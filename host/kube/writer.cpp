@@ -199,10 +199,19 @@ Response Writer::call(Connection& c, std::string_view method, const std::string&
 
 void Writer::bind(Connection& c, const WriteOp& op) {
   const NamespacedName n = split(op.key);
-  const json binding = {{"apiVersion", "v1"},
-                        {"kind", "Binding"},
-                        {"metadata", {{"name", n.name}, {"namespace", n.ns}}},
-                        {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", op.node}}}};
+  json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
+                  {"metadata", {{"name", n.name}, {"namespace", n.ns}}},
+                  {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", op.node}}}};
+  // As Volcano HEAD binds: the scheduler's annotations (a device plugin's
+  // card choice) ride on the Binding, and the API server writes them on the
+  // pod together with spec.nodeName, so a pod never carries a card choice
+  // for a bind that failed.
+  if (!op.annotations.empty()) {
+    json annotations = json::object();
+    for (const auto& [key, value] : op.annotations) annotations[key] = value;
+    binding["metadata"]["annotations"] = std::move(annotations);
+  }
   const Response r = call(c, "POST", pod_path(op.key) + "/binding", binding.dump());
   if (r.status == 200 || r.status == 201) {
     settle(op.key, true);

@@ -40,6 +40,9 @@ struct WriteOp {
   // PodGroupStatus, QueueStatus: the status fields to write (null removes
   // one); Event: the Event object; PodCondition: the condition to merge.
   nlohmann::json status;
+  // Bind: annotations plugins set on the allocation, sent as the Binding's
+  // metadata.annotations (the API server copies them onto the pod).
+  std::vector<std::pair<std::string, std::string>> annotations = {};
 };
 
 /// How a bind ended, for the cache's assumed pods.

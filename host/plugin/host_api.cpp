@@ -527,6 +527,20 @@ scoria_code api_statement_merge(scoria_statement* into, scoria_statement* from) 
   source->session().close_statement(source);
   return SCORIA_OK;
 }
+scoria_code api_task_set_bind_annotation(scoria_session* s, const scoria_task* t, scoria_str key,
+                                         scoria_str value) {
+  if (!s || !t || t->ssn != mut(s)) return SCORIA_INVALID_ARGUMENT;
+  return mut(s)->set_bind_annotation(*mut(t), V(key), V(value));
+}
+scoria_code api_task_bind_annotation(const scoria_task* t, scoria_str key, scoria_str* v) {
+  if (!t) return SCORIA_INVALID_ARGUMENT;
+  for (const auto& [k, value] : t->bind_annotations)
+    if (k == V(key)) {
+      if (v) *v = S(value);
+      return SCORIA_OK;
+    }
+  return SCORIA_NOT_FOUND;
+}
 size_t api_statement_size(const scoria_statement* st) {
   return st ? static_cast<const scoria::session::Statement*>(st)->size() : 0;
 }
@@ -629,6 +643,8 @@ const scoria_host_api kApi = {
     api_job_min_task_member_count,
     api_job_min_task_member_at,
     api_predicate_without,
+    api_task_set_bind_annotation,
+    api_task_bind_annotation,
 };
 
 }  // namespace

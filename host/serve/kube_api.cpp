@@ -666,6 +666,15 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
                        at.name + " is already assigned to node \"" + bound + "\"");
   }
   pod["spec"]["nodeName"] = node;
+  // The API server copies a Binding's annotations onto the pod (how Volcano
+  // sends the device it chose).
+  const json& meta = binding.contains("metadata") ? binding.at("metadata") : json();
+  if (meta.is_object() && meta.contains("annotations") && meta.at("annotations").is_object()) {
+    json& annotations = pod["metadata"]["annotations"];
+    if (!annotations.is_object()) annotations = json::object();
+    for (const auto& [name, value] : meta.at("annotations").items())
+      if (value.is_string()) annotations[name] = value;
+  }
   api::set_condition(pod, api::scheduled_condition(std::chrono::system_clock::now()));
   store::Precondition pre;
   pre.must_exist = true;

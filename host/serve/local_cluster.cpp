@@ -70,8 +70,15 @@ std::string event_key(const json& event) {
 
 /// A pod bound to `node`, as the API server makes it: spec.nodeName and
 /// the PodScheduled=True `condition`.
-void bind_pod(json& pod, const std::string& node, const json& condition) {
-  pod["spec"]["nodeName"] = node;
+void bind_pod(json& pod, const session::Outcome::Bind& bind, const json& condition) {
+  pod["spec"]["nodeName"] = bind.node;
+  // What plugins set on the allocation, as the API server writes a
+  // Binding's annotations on the pod.
+  if (!bind.annotations.empty()) {
+    json& annotations = pod["metadata"]["annotations"];
+    if (!annotations.is_object()) annotations = json::object();
+    for (const auto& [key, value] : bind.annotations) annotations[key] = value;
+  }
   api::set_condition(pod, condition);
 }
 
@@ -338,7 +345,7 @@ std::optional<LocalCluster::BindDraft> LocalCluster::draft(
   if (!pod.is_object() || !pod["metadata"].is_object()) return std::nullopt;
   BindDraft d;
   d.read_version = stored.resource_version;
-  bind_pod(pod, bind.node, condition);
+  bind_pod(pod, bind, condition);
   d.stored = pod.dump();
   pod["apiVersion"] = "v1";
   pod["kind"] = "Pod";
@@ -424,7 +431,7 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
       continue;
     }
     json pod = json::parse(stored->json);
-    bind_pod(pod, bind.node, scheduled);
+    bind_pod(pod, bind, scheduled);
     batch.upserts.push_back({"Pod", bind.pod, pod.dump()});
     const json event =
         reports_.scheduled_event(bind, cache.uid_of(cache::Kind::Pod, bind.pod), wall);

@@ -233,7 +233,23 @@ void Session::close_statement(Statement* stmt) {
 
 void Session::record_bind(Task& task) {
   task.committed = true;
-  binds_.push_back({task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name});
+  auto annotations = std::move(task.bind_annotations);
+  std::sort(annotations.begin(), annotations.end());
+  binds_.push_back(
+      {task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name, std::move(annotations)});
+}
+
+scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::string_view value) {
+  if (key.empty() || task.node < 0 ||
+      (task.status != SCORIA_TASK_ALLOCATED && task.status != SCORIA_TASK_PIPELINED))
+    return SCORIA_INVALID_ARGUMENT;
+  for (auto& [k, v] : task.bind_annotations)
+    if (k == key) {
+      v.assign(value);
+      return SCORIA_OK;
+    }
+  task.bind_annotations.emplace_back(key, value);
+  return SCORIA_OK;
 }
 
 void Session::record_eviction(Task& task, std::string_view /*reason*/) {

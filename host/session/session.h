@@ -64,6 +64,9 @@ struct scoria_task {
   double* resreq = nullptr;
   double* init_resreq = nullptr;
   FitErrors fit;
+  // What plugins asked to write on the pod when this allocation is bound
+  // (task_set_bind_annotation), by key; dropped when the allocation is undone.
+  std::vector<std::pair<std::string, std::string>> bind_annotations;
 };
 
 struct scoria_job {
@@ -141,6 +144,9 @@ struct Outcome {
   struct Bind {
     std::string pod;  // "ns/name"
     std::string node;
+    // Annotations plugins set on the allocation (task_set_bind_annotation),
+    // written on the pod with the binding; sorted by key.
+    std::vector<std::pair<std::string, std::string>> annotations = {};
   };
   struct PodGroupStatus {
     std::string key;  // "ns/name"
@@ -346,6 +352,8 @@ class Session {
   void close_statement(Statement* stmt);
   /// Called by Statement::commit for each committed operation.
   void record_bind(Task& task);
+  /// Sets a bind annotation on `task`'s allocation (Allocated or Pipelined).
+  scoria_code set_bind_annotation(Task& task, std::string_view key, std::string_view value);
   void record_eviction(Task& task, std::string_view reason);
 
   // --- explanation -----------------------------------------------------------------

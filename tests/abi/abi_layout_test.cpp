@@ -173,6 +173,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},  // 1.3
     {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},  // 1.4
     {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},  // 1.5
+    {192, 176, 96, 80, 216, 776, 96, 40, 48, 48},  // 1.6
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -475,6 +476,9 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, job_min_task_member_at, 744);
   // 1.5
   EXPECT_OFFSET(scoria_host_api, session_predicate_without, 752);
+  // 1.6
+  EXPECT_OFFSET(scoria_host_api, task_set_bind_annotation, 760);
+  EXPECT_OFFSET(scoria_host_api, task_bind_annotation, 768);
 }
 
 // Born in 1.3: its whole layout is pinned.

@@ -33,13 +33,28 @@ using scoria::plugin::PluginRegistry;
 
 const std::vector<std::string> kActions = {"allocate",    "backfill", "enqueue", "gangpreempt",
                                            "gangreclaim", "preempt",  "reclaim", "shuffle"};
-const std::vector<std::string> kPlugins = {
-    "binpack",       "capacity",   "cdp",           "conformance",
-    "drf",           "extender",   "gang",          "nodegroup",
-    "nodeorder",     "overcommit", "pdb",           "predicates",
-    "priority",      "proportion", "rescheduling",  "resource-strategy-fit",
-    "resourcequota", "sla",        "task-topology", "tdm",
-    "usage"};
+const std::vector<std::string> kPlugins = {"binpack",
+                                           "capacity",
+                                           "cdp",
+                                           "conformance",
+                                           "deviceshare",
+                                           "drf",
+                                           "extender",
+                                           "gang",
+                                           "nodegroup",
+                                           "nodeorder",
+                                           "overcommit",
+                                           "pdb",
+                                           "predicates",
+                                           "priority",
+                                           "proportion",
+                                           "rescheduling",
+                                           "resource-strategy-fit",
+                                           "resourcequota",
+                                           "sla",
+                                           "task-topology",
+                                           "tdm",
+                                           "usage"};
 
 const fs::path kEveryArgument = fs::path(SCORIA_VOLCANO_CONFIGS) / "every-argument.yaml";
 

@@ -111,7 +111,7 @@ TEST_P(Scenario, MatchesExpected) {
   }
   if (run.exit_code != 0) return;
   const json actual = json::parse(run.out);
-  for (const char* whole : {"binds", "pipelined", "evictions", "explanation"}) {
+  for (const char* whole : {"binds", "pipelined", "evictions", "explanation", "bind_annotations"}) {
     if (expected.contains(whole)) {
       EXPECT_EQ(actual.at(whole), expected[whole]) << whole << " differ";
     }

@@ -189,6 +189,48 @@ class Schedules(KubeSourceCase):
         scheduled = sorted(e.involved_object.name for e in events if e.reason == "Scheduled")
         self.assertEqual(scheduled, ["train-0", "train-1"])
 
+    def test_the_card_deviceshare_chose_is_written_on_the_bound_pod(self):
+        # ABI 1.6 bind annotations through the Kubernetes source: the writer
+        # sends them on the Binding, and the API server writes them on the
+        # pod with spec.nodeName.
+        config = os.path.join(self.work, "deviceshare.toml")
+        with open(config, "w") as f:
+            f.write('actions = ["enqueue", "allocate"]\n'
+                    '[[tiers]]\nplugins = [{ name = "priority" }, { name = "gang" }]\n'
+                    '[[tiers]]\nplugins = [{ name = "predicates" }, { name = "nodeorder" },\n'
+                    '  { name = "deviceshare", arguments = { "deviceshare.VGPUEnable" = true,'
+                    ' "deviceshare.SchedulePolicy" = "spread" } }]\n')
+        self.cluster.core.create_node({
+            "apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": "gpu-0", "annotations": {
+                "volcano.sh/node-vgpu-register":
+                    "GPU-a,10,16384,NVIDIA-A100,true,hami-core:"
+                    "GPU-b,10,16384,NVIDIA-A100,true,hami-core:"}},
+            "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "110",
+                                       "volcano.sh/vgpu-number": "20",
+                                       "volcano.sh/vgpu-memory": "32768",
+                                       "volcano.sh/vgpu-cores": "200"}}})
+        self.cluster.queue()
+        s = self.start_scheduler(config=config)
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        self.cluster.core.create_namespaced_pod("default", {
+            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "infer"},
+            "spec": {"schedulerName": SCHEDULER, "containers": [{
+                "name": "c", "image": "busybox",
+                "resources": {"limits": {"volcano.sh/vgpu-number": "1",
+                                         "volcano.sh/vgpu-memory": "4096",
+                                         "volcano.sh/vgpu-cores": "30"}}}]}})
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["infer"])), s.text())
+        pod = self.cluster.core.read_namespaced_pod("infer", "default")
+        self.assertEqual(pod.spec.node_name, "gpu-0")
+        annotations = pod.metadata.annotations or {}
+        self.assertEqual(annotations.get("volcano.sh/vgpu-ids-new"), "GPU-a,NVIDIA,4096,30:")
+        self.assertEqual(annotations.get("volcano.sh/devices-to-allocate"),
+                         "GPU-a,NVIDIA,4096,30:")
+        self.assertEqual(annotations.get("volcano.sh/vgpu-node"), "gpu-0")
+        self.assertEqual(annotations.get("volcano.sh/bind-phase"), "allocating")
+        self.assert_bound_once(["infer"])
+
     def test_an_unschedulable_gang_gets_the_condition_and_binds_nothing(self):
         self.base_cluster(nodes=1)
         s = self.start_scheduler()

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 5
+#define SCORIA_ABI_VERSION_MINOR 6
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -995,6 +995,48 @@ typedef struct scoria_host_api {
                                            const scoria_node* node,
                                            const scoria_task* const* gone,
                                            size_t gone_count, uint32_t* reason);
+
+  /* --- since 1.6 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /**
+   * Bind annotations: what a plugin writes on a pod when it is bound, such
+   * as the device it chose (Volcano's deviceshare writes the GPU card, and a
+   * device plugin on the node honours it). Volcano keeps them in its task's
+   * PodAnnotations and sends them with the Binding.
+   *
+   * Sets annotation `key` to `value` on `task`'s current allocation. Call it
+   * from on_allocate (or from an action, after statement_allocate or
+   * statement_pipeline), while the task is Allocated or Pipelined in `ssn`.
+   * Setting a key again replaces its value; `value` may be empty. The host
+   * keeps the annotations with the allocation:
+   *   - when the allocation is undone (statement_discard, or the task
+   *     leaves its node in any other way before it is bound) they are
+   *     dropped, before on_deallocate fires; a later allocation starts
+   *     with none;
+   *   - when the task is bound (its statement committed), they are written
+   *     on the pod with the binding: on a Kubernetes API server as the
+   *     Binding's metadata.annotations, which the server copies onto the
+   *     pod with spec.nodeName; in `scoria serve`'s own store onto the pod
+   *     object; and `scoria simulate --output json` lists them under
+   *     "bind_annotations". A pipelined task that is not bound this session
+   *     writes nothing.
+   * An annotation the pod already has is overwritten by the bind.
+   *
+   * `key` and `value` are owned by the caller and copied during the call.
+   * Returns SCORIA_OK; SCORIA_INVALID_ARGUMENT if `ssn` or `task` is NULL
+   * or of another session, `key` is empty, or the task is neither
+   * Allocated nor Pipelined. Call it on the session thread (on_allocate,
+   * an action), never from a predicate or score hook.
+   */
+  scoria_code (*task_set_bind_annotation)(scoria_session* ssn, const scoria_task* task,
+                                          scoria_str key, scoria_str value);
+  /** The bind annotation `key` set on `task`'s current allocation (see
+      task_set_bind_annotation): SCORIA_OK with *value (host-owned, valid
+      until the annotation is set again, dropped, or the session closes), or
+      SCORIA_NOT_FOUND when none is set; SCORIA_INVALID_ARGUMENT if `task`
+      is NULL. The pod's own annotations are read with task_annotation. */
+  scoria_code (*task_bind_annotation)(const scoria_task* task, scoria_str key,
+                                      scoria_str* value);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

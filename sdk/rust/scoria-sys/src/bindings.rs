@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 5;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 6;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -1744,6 +1744,55 @@ pub struct scoria_host_api {
             gone: *const *const scoria_task,
             gone_count: usize,
             reason: *mut u32,
+        ) -> scoria_code,
+    >,
+    // --- since 1.6 (check SCORIA_HOST_HAS before calling) ---------------------
+    /// Bind annotations: what a plugin writes on a pod when it is bound, such
+    /// as the device it chose (Volcano's deviceshare writes the GPU card, and a
+    /// device plugin on the node honours it). Volcano keeps them in its task's
+    /// PodAnnotations and sends them with the Binding.
+    ///
+    /// Sets annotation `key` to `value` on `task`'s current allocation. Call it
+    /// from on_allocate (or from an action, after statement_allocate or
+    /// statement_pipeline), while the task is Allocated or Pipelined in `ssn`.
+    /// Setting a key again replaces its value; `value` may be empty. The host
+    /// keeps the annotations with the allocation:
+    ///   - when the allocation is undone (statement_discard, or the task
+    ///     leaves its node in any other way before it is bound) they are
+    ///     dropped, before on_deallocate fires; a later allocation starts
+    ///     with none;
+    ///   - when the task is bound (its statement committed), they are written
+    ///     on the pod with the binding: on a Kubernetes API server as the
+    ///     Binding's metadata.annotations, which the server copies onto the
+    ///     pod with spec.nodeName; in `scoria serve`'s own store onto the pod
+    ///     object; and `scoria simulate --output json` lists them under
+    ///     "bind_annotations". A pipelined task that is not bound this session
+    ///     writes nothing.
+    /// An annotation the pod already has is overwritten by the bind.
+    ///
+    /// `key` and `value` are owned by the caller and copied during the call.
+    /// Returns SCORIA_OK; SCORIA_INVALID_ARGUMENT if `ssn` or `task` is NULL
+    /// or of another session, `key` is empty, or the task is neither
+    /// Allocated nor Pipelined. Call it on the session thread (on_allocate,
+    /// an action), never from a predicate or score hook.
+    pub task_set_bind_annotation: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            task: *const scoria_task,
+            key: scoria_str,
+            value: scoria_str,
+        ) -> scoria_code,
+    >,
+    /// The bind annotation `key` set on `task`'s current allocation (see
+    /// task_set_bind_annotation): SCORIA_OK with *value (host-owned, valid
+    /// until the annotation is set again, dropped, or the session closes), or
+    /// SCORIA_NOT_FOUND when none is set; SCORIA_INVALID_ARGUMENT if `task`
+    /// is NULL. The pod's own annotations are read with task_annotation.
+    pub task_bind_annotation: Option<
+        unsafe extern "C" fn(
+            task: *const scoria_task,
+            key: scoria_str,
+            value: *mut scoria_str,
         ) -> scoria_code,
     >,
 }

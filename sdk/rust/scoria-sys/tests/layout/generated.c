@@ -324,6 +324,8 @@ int main(void) {
   FIELD(scoria_host_api, job_min_task_member_count);
   FIELD(scoria_host_api, job_min_task_member_at);
   FIELD(scoria_host_api, session_predicate_without);
+  FIELD(scoria_host_api, task_set_bind_annotation);
+  FIELD(scoria_host_api, task_bind_annotation);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -304,6 +304,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, job_min_task_member_count);
     field_line!(out, scoria_host_api, job_min_task_member_at);
     field_line!(out, scoria_host_api, session_predicate_without);
+    field_line!(out, scoria_host_api, task_set_bind_annotation);
+    field_line!(out, scoria_host_api, task_bind_annotation);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);

@@ -1,0 +1,589 @@
+// The deviceshare plugin (Volcano's deviceshare): GPUs shared between pods.
+//
+//   gpushare (deviceshare.GPUSharingEnable / GPUNumberEnable): a node's
+//     volcano.sh/gpu-memory split evenly over its volcano.sh/gpu-number
+//     cards; a pod's volcano.sh/gpu-memory must fit the free memory of one
+//     card (the lowest id with room), or its volcano.sh/gpu-number must find
+//     that many idle cards. The cards are written on the pod as
+//     volcano.sh/gpu-index (and volcano.sh/predicate-time).
+//   vGPU (deviceshare.VGPUEnable): the cards a node's vGPU device plugin
+//     registers in volcano.sh/node-vgpu-register, each shared by pods within
+//     its memory, its pod count and 100% of its cores; a container's
+//     volcano.sh/vgpu-number cards, each with volcano.sh/vgpu-memory and
+//     volcano.sh/vgpu-cores, are chosen card by card in the order of
+//     deviceshare.SchedulePolicy (binpack: fullest first; spread: emptiest
+//     first) and written on the pod as volcano.sh/vgpu-ids-new and the
+//     annotations Volcano's vGPU device plugin reads.
+//
+// Each session the cards are counted afresh from the node and the cards the
+// pods on it hold (their gpu-index / vgpu-ids-new annotations); allocate and
+// deallocate events keep them current, and the choice reaches the pod
+// through the host's bind annotations (ABI 1.6), written with the binding.
+// Whole-card nvidia.com/gpu is a plain extended resource and not ours.
+// Ascend NPUs are not supported.
+#include <scoria/scoria.h>
+#include <scoria/scoria.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "gpu_share.h"
+#include "request.h"
+#include "vgpu.h"
+
+namespace {
+
+using scoria::api;
+using scoria::log_line;
+namespace ds = scoria_deviceshare;
+
+constexpr const char* kPolicies[] = {"binpack", "spread", nullptr};
+constexpr std::string_view kGroupNameKey = "scheduling.k8s.io/group-name";
+constexpr std::string_view kVolcanoGroupNameKey = "scheduling.volcano.sh/group-name";
+
+constexpr scoria_arg_spec kArgs[] = {
+    scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.GPUSharingEnable", "false",
+                        "share GPUs by memory: volcano.sh/gpu-memory on one card"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.GPUNumberEnable", "false",
+                        "whole idle GPUs by count: volcano.sh/gpu-number"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.VGPUEnable", "false",
+                        "vGPU sharing (volcano.sh/vgpu-number, -memory, -cores) on the cards "
+                        "nodes register in volcano.sh/node-vgpu-register"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.NodeLockEnable", "false",
+                        "accepted, no effect: Scoria is the only scheduler writing the cards"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.AscendMindClusterVNPUEnable", "false",
+                        "accepted, no effect: Ascend NPUs are not supported"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.AscendHAMiVNPUEnable", "false",
+                        "accepted, no effect: Ascend NPUs are not supported"),
+    scoria::with_allowed(
+        scoria::declare_arg(SCORIA_ARG_STRING, "deviceshare.SchedulePolicy", nullptr,
+                            "vGPU card order: binpack (fullest card first) or "
+                            "spread (emptiest first); unset: last card first"),
+        kPolicies),
+    scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "deviceshare.ScheduleWeight", "0",
+                                         "weight of the vGPU node score (binpack: 0-100 per "
+                                         "card by its memory used); 0 scores nothing"),
+                     0),
+    scoria::declare_arg(SCORIA_ARG_STRING, "deviceshare.KnownGeometriesCMName",
+                        "volcano-vgpu-device-config",
+                        "accepted, no effect: MIG geometries are not supported"),
+    scoria::declare_arg(SCORIA_ARG_STRING, "deviceshare.KnownGeometriesCMNamespace", "kube-system",
+                        "accepted, no effect: MIG geometries are not supported"),
+    scoria::declare_arg(SCORIA_ARG_LIST, "deviceshare.GPUExclusiveRules", nullptr,
+                        "accepted, no effect yet: GPU exclusivity rules are not supported"),
+};
+
+/// A pod's request of the devices, read at session open.
+struct Request {
+  uint32_t shape = 0;  // requests alike (a job's tasks, usually) share one
+  ds::ShareRequest share;
+  ds::VgpuRequest vgpu;
+  std::string group;  // "ns/podgroup" from its group-name annotation, or empty
+  bool wants_share = false, wants_vgpu = false;
+};
+
+/// What one pod holds on its node, so a deallocate gives back exactly that.
+struct Holding {
+  uint32_t node = 0;
+  std::vector<int> share_ids;
+  uint64_t share_memory = 0;
+  std::optional<ds::VgpuFit> vgpu;
+  std::string group;
+  bool active = true;
+};
+
+struct Instance {
+  explicit Instance(const scoria_args* args) {
+    if (args == nullptr) return;
+    sharing = scoria::arg_bool(args, "deviceshare.GPUSharingEnable", false);
+    number = scoria::arg_bool(args, "deviceshare.GPUNumberEnable", false);
+    vgpu = scoria::arg_bool(args, "deviceshare.VGPUEnable", false);
+    policy = scoria::arg_string(args, "deviceshare.SchedulePolicy").value_or("");
+    weight = scoria::arg_int(args, "deviceshare.ScheduleWeight", 0);
+    // Volcano stops the scheduler (klog.Fatal) on these; Scoria refuses the config.
+    if (sharing && number)
+      throw std::invalid_argument(
+          "deviceshare.GPUSharingEnable and deviceshare.GPUNumberEnable cannot both be true");
+    if ((sharing || number) && vgpu)
+      throw std::invalid_argument(
+          "deviceshare.VGPUEnable cannot be used with deviceshare.GPUSharingEnable or "
+          "deviceshare.GPUNumberEnable");
+    warn_unsupported(args);
+  }
+
+  // What Volcano would do and Scoria does not: said once, at config load.
+  static void warn_unsupported(const scoria_args* args) {
+    for (const char* npu :
+         {"deviceshare.AscendMindClusterVNPUEnable", "deviceshare.AscendHAMiVNPUEnable"})
+      if (scoria::arg_bool(args, npu, false))
+        log_line(SCORIA_LOG_WARNING, npu, " is true, but Ascend NPUs are not supported: ignored");
+    constexpr std::string_view kRules = "deviceshare.GPUExclusiveRules.";
+    const size_t count = api().args_count(args);
+    for (size_t i = 0; i < count; ++i)
+      if (scoria::view(api().args_key_at(args, i)).starts_with(kRules)) {
+        log_line(SCORIA_LOG_WARNING,
+                 "deviceshare.GPUExclusiveRules is not supported yet: pods its rules match may "
+                 "share cards");
+        return;
+      }
+  }
+
+  bool sharing = false, number = false, vgpu = false;
+  std::string policy;
+  int64_t weight = 0;
+
+  // Per session.
+  const scoria_session* ssn = nullptr;
+  struct Dims {
+    std::optional<size_t> gpu_memory, gpu_number, vgpu_number, vgpu_memory, vgpu_cores;
+  } dims;
+  std::vector<std::optional<ds::ShareNode>> share_nodes;  // by node index
+  std::vector<std::optional<ds::VgpuNode>> vgpu_nodes;
+  // Pending tasks asking, by handle (stable for the session): the hooks
+  // find a task's request without asking the host about the task.
+  std::unordered_map<const scoria_task*, Request> requests;
+  std::unordered_map<uint32_t, Holding> holdings;  // tasks holding cards, by task index
+  // The last answer on each node, for the shape asked and the node's
+  // cards as they were (version): a job's tasks ask alike, and a node's
+  // cards change only when a pod is placed on it or leaves it. Each entry is
+  // written only by the thread asking about that node.
+  struct Memo {
+    uint32_t shape = UINT32_MAX;
+    uint64_t version = 0;
+    bool fit = false;
+    double score = 0;
+  };
+  mutable std::vector<Memo> memo;  // by node index
+  std::vector<uint64_t> version;   // by node index: bumped when its cards change
+  // Node handle -> index, so the batch hooks do not ask node_info per node.
+  std::unordered_map<const scoria_node*, uint32_t> node_index;
+  uint32_t unfit_reason = 0;
+  // Bad annotations already logged (each once, not every session); bounded.
+  std::set<std::string> reported;
+};
+
+std::optional<size_t> dim_of(const scoria_session* ssn, std::string_view name) {
+  size_t dim = 0;
+  if (api().resource_dim_find(ssn, scoria::str(name), &dim) != SCORIA_OK) return std::nullopt;
+  return dim;
+}
+
+double at(const double* v, const std::optional<size_t>& dim) {
+  return v != nullptr && dim ? v[*dim] : 0.0;
+}
+
+std::optional<std::string_view> node_annotation(const scoria_node* node, std::string_view key) {
+  scoria_str value{};
+  if (api().node_annotation(node, scoria::str(key), &value) != SCORIA_OK) return std::nullopt;
+  return scoria::view(value);
+}
+
+std::optional<std::string_view> task_annotation(const scoria_task* task, std::string_view key) {
+  scoria_str value{};
+  if (api().task_annotation(task, scoria::str(key), &value) != SCORIA_OK) return std::nullopt;
+  return scoria::view(value);
+}
+
+void report_once(Instance& self, const std::string& what) {
+  if (self.reported.size() > 10000) self.reported.clear();
+  if (self.reported.insert(what).second) log_line(SCORIA_LOG_WARNING, what);
+}
+
+// Volcano's getPodGroupKey: "ns/name" from the pod's group annotation.
+std::string group_of(const scoria_task* task, std::string_view ns) {
+  auto name = task_annotation(task, kGroupNameKey);
+  if (!name || name->empty()) name = task_annotation(task, kVolcanoGroupNameKey);
+  return name && !name->empty() ? std::string(ns) + "/" + std::string(*name) : std::string();
+}
+
+// --- session open: the cards of every node, less what its pods hold --------------
+
+void build_nodes(Instance& self) {
+  const size_t n = api().node_count(self.ssn);
+  self.share_nodes.assign(n, std::nullopt);
+  self.vgpu_nodes.assign(n, std::nullopt);
+  for (size_t i = 0; i < n; ++i) {
+    const scoria_node* node = api().node_at(self.ssn, i);
+    const scoria_node_info ni = scoria::info(node);
+    if (self.sharing || self.number) {
+      // Whole units: the vectors hold extended resources in milli-units.
+      const double memory = at(ni.allocatable, self.dims.gpu_memory) / 1000;
+      const double cards = at(ni.allocatable, self.dims.gpu_number) / 1000;
+      std::string bad;
+      self.share_nodes[i] =
+          ds::ShareNode::build(memory, cards, node_annotation(node, ds::kUnhealthyGpuIds), &bad);
+      if (!bad.empty())
+        report_once(self, "node " + std::string(scoria::view(ni.name)) + ": annotation " +
+                              std::string(ds::kUnhealthyGpuIds) + " has \"" + bad +
+                              "\", not a card id; that part is ignored");
+    }
+    if (self.vgpu) {
+      const auto reg = node_annotation(node, ds::kVgpuRegisterAnnotation);
+      // Volcano: no vGPU device without the three resources allocatable.
+      if (!reg || at(ni.allocatable, self.dims.vgpu_number) <= 0 ||
+          at(ni.allocatable, self.dims.vgpu_cores) <= 0 ||
+          at(ni.allocatable, self.dims.vgpu_memory) <= 0)
+        continue;
+      std::string error;
+      self.vgpu_nodes[i] = ds::VgpuNode::decode(scoria::view(ni.name), *reg, &error);
+      if (self.vgpu_nodes[i]) self.vgpu_nodes[i]->set_policy(self.policy);
+      if (!self.vgpu_nodes[i])
+        report_once(self, "node " + std::string(scoria::view(ni.name)) + ": annotation " +
+                              std::string(ds::kVgpuRegisterAnnotation) +
+                              " does not parse: " + error + "; the node is taken to have no vGPU");
+    }
+  }
+}
+
+void count_placed(Instance& self) {
+  const size_t n = api().node_count(self.ssn);
+  for (size_t i = 0; i < n; ++i) {
+    if (!self.share_nodes[i] && !self.vgpu_nodes[i]) continue;
+    const scoria_node* node = api().node_at(self.ssn, i);
+    const size_t count = api().node_task_count(node);
+    for (size_t k = 0; k < count; ++k) {
+      const scoria_task* task = api().node_task_at(node, k);
+      const scoria_task_info ti = scoria::info(task);
+      if (ti.status & (SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED)) continue;
+      Holding h;
+      h.node = static_cast<uint32_t>(i);
+      bool holds = false;
+      if (self.share_nodes[i]) {
+        const double memory = at(ti.init_resreq, self.dims.gpu_memory) / 1000;
+        const double cards = at(ti.init_resreq, self.dims.gpu_number) / 1000;
+        if (memory > 0 || cards > 0) {
+          if (const auto index = task_annotation(task, ds::kGpuIndexAnnotation)) {
+            if (auto ids = ds::parse_gpu_index(*index)) {
+              h.share_ids = std::move(*ids);
+              h.share_memory = static_cast<uint64_t>(std::llround(memory));
+              self.share_nodes[i]->add(h.share_ids, h.share_memory);
+              holds = true;
+            } else {
+              report_once(self, "pod " + std::string(scoria::view(ti.uid)) + ": annotation " +
+                                    std::string(ds::kGpuIndexAnnotation) + " \"" +
+                                    std::string(*index) +
+                                    "\" is not a list of card ids; its cards are not counted");
+            }
+          }
+        }
+      }
+      if (self.vgpu_nodes[i]) {
+        if (const auto ids = task_annotation(task, ds::kVgpuIdsAnnotation)) {
+          bool bad = false;
+          ds::VgpuFit fit = self.vgpu_nodes[i]->held(*ids, &bad);
+          if (bad)
+            report_once(self, "pod " + std::string(scoria::view(ti.uid)) + ": annotation " +
+                                  std::string(ds::kVgpuIdsAnnotation) + " \"" + std::string(*ids) +
+                                  "\" has entries that do not parse; they are not counted");
+          h.group = group_of(task, scoria::view(ti.namespace_));
+          self.vgpu_nodes[i]->apply(fit, h.group);
+          h.vgpu = std::move(fit);
+          holds = true;
+        }
+      }
+      if (holds) self.holdings.insert_or_assign(ti.index, std::move(h));
+    }
+  }
+}
+
+// What makes two requests answer alike on every node.
+uint32_t shape_of(std::unordered_map<std::string, uint32_t>& shapes, const Request& r) {
+  std::string key = std::to_string(r.wants_share) + std::to_string(r.wants_vgpu) + ":" +
+                    std::to_string(r.share.memory) + "," + std::to_string(r.share.number) + ";";
+  for (const auto& c : r.vgpu.containers)
+    key += std::to_string(c.nums) + "," + std::to_string(c.mem) + "," +
+           std::to_string(c.mem_percent) + "," + std::to_string(c.cores) + ";";
+  const auto add = [&](const std::string& s) { key += std::to_string(s.size()) + ":" + s; };
+  add(r.vgpu.mode.value_or("\x01"));
+  add(r.vgpu.use_types.value_or("\x01"));
+  add(r.vgpu.no_use_types.value_or("\x01"));
+  for (const auto& u : r.vgpu.use_uuids) add(u);
+  key += '|';
+  for (const auto& u : r.vgpu.no_use_uuids) add(u);
+  add(r.vgpu.spread_group);
+  return shapes.try_emplace(std::move(key), static_cast<uint32_t>(shapes.size())).first->second;
+}
+
+void read_requests(Instance& self) {
+  std::unordered_map<std::string, uint32_t> shapes;
+  const size_t jobs = api().job_count(self.ssn);
+  for (size_t j = 0; j < jobs; ++j) {
+    const scoria_job* job = api().job_at(self.ssn, j);
+    if (scoria::info(job).status_count[0] == 0) continue;  // nothing pending
+    const size_t count = api().job_task_count(job);
+    for (size_t k = 0; k < count; ++k) {
+      const scoria_task* task = api().job_task_at(job, k);
+      const scoria_task_info ti = scoria::info(task);
+      if (ti.status != SCORIA_TASK_PENDING) continue;
+      Request r;
+      if (self.sharing || self.number) {
+        r.share.memory =
+            static_cast<uint64_t>(std::llround(at(ti.init_resreq, self.dims.gpu_memory) / 1000));
+        r.share.number =
+            static_cast<uint64_t>(std::llround(at(ti.init_resreq, self.dims.gpu_number) / 1000));
+        // Volcano's HasDeviceRequest.
+        r.wants_share = (self.sharing && r.share.memory > 0) || (self.number && r.share.number > 0);
+      }
+      if (self.vgpu &&
+          (at(ti.resreq, self.dims.vgpu_number) > 0 || at(ti.resreq, self.dims.vgpu_memory) > 0)) {
+        std::string bad;
+        r.vgpu.containers = ds::vgpu_containers(scoria::view(api().task_object_json(task)), &bad);
+        if (!bad.empty())
+          report_once(self, "pod " + std::string(scoria::view(ti.uid)) + ": " + bad +
+                                " is not a quantity; read as not given");
+        r.wants_vgpu = !r.vgpu.containers.empty();
+        if (r.wants_vgpu) {
+          if (auto v = task_annotation(task, ds::kVgpuModeAnnotation))
+            r.vgpu.mode = std::string(*v);
+          if (auto v = task_annotation(task, ds::kUseGpuTypeAnnotation))
+            r.vgpu.use_types = std::string(*v);
+          if (auto v = task_annotation(task, ds::kNoUseGpuTypeAnnotation))
+            r.vgpu.no_use_types = std::string(*v);
+          if (auto v = task_annotation(task, ds::kUseUuidAnnotation))
+            r.vgpu.use_uuids = ds::split_list(*v);
+          if (auto v = task_annotation(task, ds::kNoUseUuidAnnotation))
+            r.vgpu.no_use_uuids = ds::split_list(*v);
+          r.group = group_of(task, scoria::view(ti.namespace_));
+          if (task_annotation(task, ds::kPodGroupPolicyAnnotation) == std::string_view("spread"))
+            r.vgpu.spread_group = r.group;
+        }
+      }
+      if (r.wants_share || r.wants_vgpu) {
+        r.shape = shape_of(shapes, r);
+        self.requests.emplace(task, std::move(r));
+      }
+    }
+  }
+}
+
+// --- hooks ----------------------------------------------------------------------------
+
+const Request* request_of(const Instance& self, const scoria_task* task) {
+  const auto it = self.requests.find(task);
+  return it == self.requests.end() ? nullptr : &it->second;
+}
+
+uint32_t index_of(const Instance& self, const scoria_node* node) {
+  const auto it = self.node_index.find(node);
+  return it != self.node_index.end() ? it->second : scoria::info(node).index;
+}
+
+// Whether `r` fits node `n`'s cards (a node without the device does not
+// pass a pod that asks for it), and its vGPU score there.
+const Instance::Memo& answer(const Instance& self, const Request& r, uint32_t n) {
+  Instance::Memo& memo = self.memo[n];  // see Instance::memo for why this write is safe
+  if (memo.shape == r.shape && memo.version == self.version[n]) return memo;
+  memo = Instance::Memo{r.shape, self.version[n], true, 0};
+  if (r.wants_share &&
+      (!self.share_nodes[n] || !self.share_nodes[n]->fits(r.share, self.sharing, self.number)))
+    memo.fit = false;
+  if (memo.fit && r.wants_vgpu)
+    memo.fit = self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r.vgpu, &memo.score);
+  return memo;
+}
+
+bool fits_node(const Instance& self, const Request& r, uint32_t n) {
+  return answer(self, r, n).fit;
+}
+
+// Batch hooks: the host asks about many nodes in one call, so the task's
+// request is found once, not once per node.
+scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
+                               const scoria_node* const* nodes, size_t count, scoria_code* codes,
+                               uint32_t* reasons) {
+  const auto& self = *static_cast<const Instance*>(user_data);
+  const Request* r = request_of(self, task);
+  for (size_t i = 0; i < count; ++i) {
+    const bool fit = r == nullptr || fits_node(self, *r, index_of(self, nodes[i]));
+    codes[i] = fit ? SCORIA_OK : SCORIA_UNSCHEDULABLE;
+    reasons[i] = fit ? 0 : self.unfit_reason;
+  }
+  return SCORIA_OK;
+}
+
+scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
+                                const scoria_node* const* nodes, size_t count, double* scores) {
+  const auto& self = *static_cast<const Instance*>(user_data);
+  std::fill_n(scores, count, 0.0);
+  const Request* r = request_of(self, task);
+  if (r == nullptr || !r->wants_vgpu) return SCORIA_OK;  // gpushare scores 0 in Volcano
+  for (size_t i = 0; i < count; ++i) {
+    const Instance::Memo& m = answer(self, *r, index_of(self, nodes[i]));
+    if (m.fit) scores[i] = std::floor(m.score + 0.5) * static_cast<double>(self.weight);
+  }
+  return SCORIA_OK;
+}
+
+void set_annotation(const Instance& self, const scoria_task* task, std::string_view key,
+                    const std::string& value) {
+  api().task_set_bind_annotation(const_cast<scoria_session*>(self.ssn), task, scoria::str(key),
+                                 scoria::str(value));
+}
+
+void release(Instance& self, Holding& h) {
+  if (!h.active) return;
+  ++self.version[h.node];
+  if (!h.share_ids.empty() && self.share_nodes[h.node])
+    self.share_nodes[h.node]->remove(h.share_ids, h.share_memory);
+  if (h.vgpu && self.vgpu_nodes[h.node]) self.vgpu_nodes[h.node]->release(*h.vgpu, h.group);
+  h.active = false;
+}
+
+void take(Instance& self, Holding& h) {
+  if (h.active) return;
+  ++self.version[h.node];
+  if (!h.share_ids.empty() && self.share_nodes[h.node])
+    self.share_nodes[h.node]->add(h.share_ids, h.share_memory);
+  if (h.vgpu && self.vgpu_nodes[h.node]) self.vgpu_nodes[h.node]->apply(*h.vgpu, h.group);
+  h.active = true;
+}
+
+// Volcano's Devices.Allocate, from its predicates' allocate event: the
+// cards chosen again on the node as it is now, counted, and written on the pod.
+void allocate(Instance& self, const scoria_task* task, const scoria_task_info& ti,
+              const Request& r) {
+  const scoria_node* node = api().node_find(self.ssn, ti.node_name);
+  if (node == nullptr) return;
+  const uint32_t n = scoria::info(node).index;
+  Holding h;
+  h.node = n;
+  h.group = r.group;
+  ++self.version[n];
+  const int64_t now_ms = scoria::now_ms(self.ssn);
+  if (r.wants_share && self.share_nodes[n]) {
+    const auto ids = self.share_nodes[n]->fit(r.share, self.sharing, self.number);
+    if (!ids || ids->empty()) {
+      log_line(SCORIA_LOG_V3, "pod ", scoria::view(ti.uid), " no longer fits the GPUs of ",
+               scoria::view(ti.node_name), "; no card written");
+      return;
+    }
+    h.share_ids = *ids;
+    h.share_memory = r.share.memory;
+    self.share_nodes[n]->add(h.share_ids, h.share_memory);
+    set_annotation(self, task, ds::kPredicateTimeAnnotation, std::to_string(now_ms * 1000000));
+    set_annotation(self, task, ds::kGpuIndexAnnotation, ds::format_gpu_index(h.share_ids));
+  }
+  if (r.wants_vgpu && self.vgpu_nodes[n]) {
+    auto fit = self.vgpu_nodes[n]->fit(r.vgpu, self.policy, nullptr);
+    if (!fit) {
+      log_line(SCORIA_LOG_V3, "pod ", scoria::view(ti.uid), " no longer fits the vGPUs of ",
+               scoria::view(ti.node_name), "; no card written");
+    } else {
+      self.vgpu_nodes[n]->apply(*fit, h.group);
+      const std::string ids = self.vgpu_nodes[n]->encode(*fit);
+      const std::string seconds = std::to_string(now_ms / 1000);
+      set_annotation(self, task, ds::kVgpuNodeAnnotation, std::string(scoria::view(ti.node_name)));
+      set_annotation(self, task, ds::kVgpuTimeAnnotation, seconds);
+      set_annotation(self, task, ds::kVgpuIdsAnnotation, ids);
+      set_annotation(self, task, ds::kVgpuToAllocateAnnotation, ids);
+      set_annotation(self, task, ds::kBindPhaseAnnotation, "allocating");
+      set_annotation(self, task, ds::kBindTimeAnnotation, seconds);
+      h.vgpu = std::move(*fit);
+    }
+  }
+  if (!h.share_ids.empty() || h.vgpu) self.holdings.insert_or_assign(ti.index, std::move(h));
+}
+
+void on_allocate(void* user_data, const scoria_task* task) {
+  auto& self = *static_cast<Instance*>(user_data);
+  const scoria_task_info ti = scoria::info(task);
+  if (ti.status == SCORIA_TASK_ALLOCATED || ti.status == SCORIA_TASK_PIPELINED) {
+    if (const auto it = self.requests.find(task); it != self.requests.end())
+      allocate(self, task, ti, it->second);
+    return;
+  }
+  // An eviction undone: the pod holds its cards again.
+  if (const auto it = self.holdings.find(ti.index); it != self.holdings.end())
+    take(self, it->second);
+}
+
+void on_deallocate(void* user_data, const scoria_task* task) {
+  auto& self = *static_cast<Instance*>(user_data);
+  const scoria_task_info ti = scoria::info(task);
+  const auto it = self.holdings.find(ti.index);
+  if (it == self.holdings.end()) return;
+  release(self, it->second);
+  // A new allocation chooses afresh; an evicted pod may come back (discard).
+  if (ti.status == SCORIA_TASK_PENDING) self.holdings.erase(it);
+}
+
+scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
+  if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
+  auto& self = *static_cast<Instance*>(instance);
+  return scoria::guarded([&] {
+    self.ssn = ssn;
+    self.requests.clear();
+    self.holdings.clear();
+    if (!self.sharing && !self.number && !self.vgpu) return;
+    if (!SCORIA_HOST_HAS(&api(), task_set_bind_annotation)) {
+      report_once(self,
+                  "the host is older than ABI 1.6 and cannot write the chosen cards on "
+                  "pods; deviceshare does nothing");
+      return;
+    }
+    self.dims = {dim_of(ssn, ds::kGpuMemoryResource), dim_of(ssn, ds::kGpuNumberResource),
+                 dim_of(ssn, ds::kVgpuNumberResource), dim_of(ssn, ds::kVgpuMemoryResource),
+                 dim_of(ssn, ds::kVgpuCoresResource)};
+    read_requests(self);
+    // Nothing asks for a device: every node passes and scores 0.
+    if (self.requests.empty()) return;
+    if (self.unfit_reason == 0)
+      self.unfit_reason = api().reason_intern(scoria::str("Insufficient GPU on a card"));
+    build_nodes(self);
+    count_placed(self);
+    self.memo.assign(self.share_nodes.size(), Instance::Memo{});
+    self.node_index.clear();
+    for (size_t i = 0; i < self.share_nodes.size(); ++i)
+      self.node_index.emplace(api().node_at(ssn, i), static_cast<uint32_t>(i));
+    self.version.assign(self.share_nodes.size(), 0);
+    hooks->user_data = &self;
+    hooks->on_predicate_batch = on_predicate_batch;
+    if (self.vgpu && self.weight > 0) hooks->on_node_order_batch = on_node_order_batch;
+    hooks->on_allocate = on_allocate;
+    hooks->on_deallocate = on_deallocate;
+  });
+}
+
+void on_session_close(void* instance, scoria_session* /*ssn*/) {
+  auto& self = *static_cast<Instance*>(instance);
+  self.requests.clear();
+  self.holdings.clear();
+  self.share_nodes.clear();
+  self.vgpu_nodes.clear();
+  self.node_index.clear();
+  self.ssn = nullptr;
+}
+
+const scoria_descriptor kDescriptor = {
+    .struct_size = sizeof(scoria_descriptor),
+    .abi_major = SCORIA_ABI_VERSION_MAJOR,
+    .abi_minor = SCORIA_ABI_VERSION_MINOR,
+    .name = "deviceshare",
+    .kind = SCORIA_KIND_PLUGIN,
+    .flags = SCORIA_FLAG_DECLARES_ARGS,
+    .version = "1.0.0",
+    .description =
+        "Shares GPUs between pods by memory and cores (gpushare, vGPU) and writes "
+        "the cards chosen on the pod",
+    .on_create = scoria::create_instance<Instance>,
+    .on_destroy = scoria::destroy_instance<Instance>,
+    .on_session_open = on_session_open,
+    .on_session_close = on_session_close,
+    .on_execute = nullptr,
+    .args = kArgs,
+    .arg_count = std::size(kArgs),
+};
+
+}  // namespace
+
+SCORIA_DEFINE_PLUGIN(kDescriptor)
