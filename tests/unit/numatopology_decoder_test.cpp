@@ -104,3 +104,46 @@ TEST(NumatopologyDecoderErrors, FieldsThatDoNotParse) {
 
 }  // namespace
 }  // namespace scoria::source
+
+namespace scoria::source {
+namespace {
+
+constexpr std::string_view kJob = R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {namespace: work, name: db}
+spec:
+  tasks:
+  - name: main
+    replicas: 2
+    topologyPolicy: POLICY
+    template:
+      spec:
+        containers: [{name: c, image: db, resources: {limits: {cpu: "4", memory: 1Gi}}}]
+)";
+
+std::string job(std::string_view policy) {
+  std::string text(kJob);
+  return text.replace(text.find("POLICY"), 6, policy);
+}
+
+// Volcano's job controller writes a task's topologyPolicy on each of its
+// pods, where numa-aware reads it.
+TEST(VolcanoJobTopologyPolicy, WrittenOnEachPod) {
+  const auto objects = parse(job("single-numa-node"));
+  ASSERT_EQ(objects.pods.size(), 2u);
+  for (const model::Pod& p : objects.pods)
+    EXPECT_NE(p.json.find(R"("volcano.sh/numa-topology-policy":"single-numa-node")"),
+              std::string::npos)
+        << p.json;
+  EXPECT_EQ(parse(job("\"\"")).pods.at(0).json.find("numa-topology-policy"), std::string::npos);
+}
+
+TEST(VolcanoJobTopologyPolicy, OutsideTheCrdsEnumRefused) {
+  EXPECT_EQ(error_of(job("single-numa")),
+            "numa.yaml: document 1 (Job work/db): field spec.tasks[0].topologyPolicy: "
+            "\"single-numa\" is not a topology policy; write none, best-effort, restricted or "
+            "single-numa-node");
+}
+
+}  // namespace
+}  // namespace scoria::source
