@@ -89,6 +89,12 @@ NodeNuma parse_node_numa(const json& object) {
     cpus.push_back(c);
   }
   n.topology = CpuTopology(std::move(cpus));
+  // Hints cover every combination of NUMA nodes; the kubelet's topology
+  // manager refuses machines with more than 8.
+  if (n.topology.numa_nodes().size() > kMaxNumaNodes)
+    bad("spec.cpuDetail", "spans " + std::to_string(n.topology.numa_nodes().size()) +
+                              " NUMA nodes; the topology manager handles at most " +
+                              std::to_string(kMaxNumaNodes));
 
   const json& numares = mapping(member(spec, "numares"), "spec.numares");
   for (const auto& [resource, info] : numares.items()) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstddef>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,11 @@ struct NodeNuma {
 
   bool assigned_pod(std::string_view pod_namespace, std::string_view pod_name) const;
 };
+
+/// The most NUMA nodes a node may have (the kubelet's topology manager
+/// allows 8 by default; twice that is kept for its max-allowable-numa-nodes
+/// option).
+inline constexpr size_t kMaxNumaNodes = 16;
 
 /// Thrown when a Numatopology cannot be read: what() names the field.
 struct BadTopology : std::runtime_error {

@@ -133,7 +133,7 @@ const na::PodNuma* pod_of(Instance& s, const scoria_task* task, const scoria_tas
   try {
     pod = na::parse_pod_numa(scoria::view(api().task_object_json(task)));
   } catch (const std::exception& e) {
-    s.log_once("numa-aware: pod " + std::string(scoria::view(ti.uid)) +
+    s.log_once("pod " + std::string(scoria::view(ti.uid)) +
                " cannot be read, so it is not treated as Guaranteed: " + e.what());
   }
   std::lock_guard lock(s.mu);
@@ -303,8 +303,8 @@ void read_topologies(Instance& s) {
         name = (*meta)["name"].get<std::string>();
       s.topologies.push_back(na::parse_node_numa(object));
     } catch (const std::exception& e) {
-      s.log_once("numa-aware: Numatopology " + name + " (node " + name + ") cannot be read: " +
-                 e.what() + "; the node is treated as having no NUMA information");
+      s.log_once("Numatopology " + name + " (node " + name + ") cannot be read: " + e.what() +
+                 "; the node is treated as having no NUMA information");
     }
   });
 }

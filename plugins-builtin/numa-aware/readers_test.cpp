@@ -66,6 +66,21 @@ TEST(NumaReaders, NumatopologyRefusalsNameTheField) {
             "field spec.cpuDetail.3.numa: is not a whole number from 0 to 65535");
   EXPECT_EQ(refusal("/spec/cpuDetail/3/numa", 64), "field spec.cpuDetail.3.numa: is more than 63");
   EXPECT_EQ(refusal("/spec/policies", "static"), "field spec.policies: is not a mapping");
+  json wide = topology();
+  for (int i = 0; i < 17; ++i)
+    wide["spec"]["cpuDetail"][std::to_string(100 + i)] = {{"numa", i}, {"socket", 0}, {"core", i}};
+  EXPECT_THROW(
+      {
+        try {
+          parse_node_numa(wide);
+        } catch (const BadTopology& e) {
+          EXPECT_STREQ(e.what(),
+                       "field spec.cpuDetail: spans 17 NUMA nodes; the topology manager handles "
+                       "at most 16");
+          throw;
+        }
+      },
+      BadTopology);
   EXPECT_EQ(
       refusal("/spec/resReserved/cpu", "lots"), "field spec.resReserved.cpu: " + [] {
         std::string why;
