@@ -101,7 +101,8 @@ struct Instance {
   std::unordered_map<uint32_t, std::optional<na::PodNuma>> pods;  // by task index
   std::unordered_map<uint64_t, na::CpuSet> assigned;  // (task, node) -> the CPUs it would take
   std::unordered_set<uint32_t> tasks_assigned;
-  std::map<uint32_t, Bound> bound;  // by task index
+  std::map<uint32_t, Bound> bound;      // by task index
+  std::vector<std::string> unreadable;  // pods that could not be read, to log
 
   void log_once(const std::string& message) {
     std::lock_guard lock(mu);
@@ -133,8 +134,10 @@ const na::PodNuma* pod_of(Instance& s, const scoria_task* task, const scoria_tas
   try {
     pod = na::parse_pod_numa(scoria::view(api().task_object_json(task)));
   } catch (const std::exception& e) {
-    s.log_once("pod " + std::string(scoria::view(ti.uid)) +
-               " cannot be read, so it is not treated as Guaranteed: " + e.what());
+    // Logged at session close: predicates run off the session thread.
+    std::lock_guard lock(s.mu);
+    s.unreadable.push_back("pod " + std::string(scoria::view(ti.uid)) +
+                           " cannot be read, so it is not treated as Guaranteed: " + e.what());
   }
   std::lock_guard lock(s.mu);
   const auto [it, fresh] = s.pods.emplace(ti.index, std::move(pod));
@@ -331,15 +334,28 @@ void hold_unassigned(Instance& s, const scoria_node* handle, NodeState& node) {
     for (const auto& [pod, cpus] : it->second) *node.free_cpu -= cpus;
 }
 
-bool any_task_with_policy(const scoria_session* ssn) {
-  const size_t jobs = api().job_count(ssn);
+// Whether a pending pod names a topology policy; one that names none of the
+// kubelet's is logged once (as in Volcano it matches no node's policy).
+bool pending_policies(Instance& s) {
+  bool any = false;
+  const size_t jobs = api().job_count(s.ssn);
   for (size_t j = 0; j < jobs; ++j) {
-    const scoria_job* job = api().job_at(ssn, j);
+    const scoria_job* job = api().job_at(s.ssn, j);
+    if (scoria::info(job).status_count[0] == 0) continue;  // no pending task
     const size_t tasks = api().job_task_count(job);
-    for (size_t i = 0; i < tasks; ++i)
-      if (has_policy(task_policy(api().job_task_at(job, i)))) return true;
+    for (size_t i = 0; i < tasks; ++i) {
+      const scoria_task* task = api().job_task_at(job, i);
+      const std::string policy = task_policy(task);
+      if (!has_policy(policy)) continue;
+      any = true;
+      if (!na::parse_policy(policy))
+        s.log_once("pod " + std::string(scoria::view(scoria::info(task).uid)) + ": " +
+                   std::string(kPolicyKey) + " \"" + policy +
+                   "\" is not a topology policy (none, best-effort, restricted, "
+                   "single-numa-node); no node's policy matches it");
+    }
   }
-  return false;
+  return any;
 }
 
 void reset_session(Instance& s) {
@@ -350,6 +366,7 @@ void reset_session(Instance& s) {
   s.assigned.clear();
   s.tasks_assigned.clear();
   s.bound.clear();
+  s.unreadable.clear();
 }
 
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
@@ -378,7 +395,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       hold_unassigned(s, handle, node);
     }
     // Nothing to decide without NUMA information or a pod asking for it.
-    if (s.topologies.empty() && !any_task_with_policy(ssn)) return;
+    if (!pending_policies(s) && s.topologies.empty()) return;
     log_line(SCORIA_LOG_V4, "", s.topologies.size(), " nodes with a NUMA topology");
     hooks->user_data = &s;
     hooks->on_predicate = on_predicate;
@@ -393,6 +410,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
 // given their node: a pipelined one waits for it and is placed again.
 void on_session_close(void* instance, scoria_session* /*ssn*/) {
   Instance& s = self(instance);
+  for (const std::string& message : s.unreadable) s.log_once(message);
   for (const auto& [task_index, b] : s.bound) {
     if ((scoria::info(b.task).status & scoria::kAllocatedStatuses) == 0) continue;
     const auto it = s.assigned.find(key(task_index, b.node));
