@@ -193,6 +193,7 @@ class ClusterCache {
   using NamespacedName = std::pair<std::string, std::string>;
   std::map<NamespacedName, model::PodDisruptionBudget> disruption_budgets_;
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
+  std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
   SlotTable<GroupEntry> groups_;
   SlotTable<PodEntry> pods_;
 

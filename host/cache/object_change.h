@@ -29,7 +29,8 @@ enum class Kind : uint8_t {
   PriorityClass,
   Namespace,
   PodDisruptionBudget,
-  ResourceQuota
+  ResourceQuota,
+  Numatopology
 };
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
@@ -38,9 +39,9 @@ std::optional<Kind> kind_from_name(std::string_view name);
 
 /// One decoded object; the same alternatives, in the same order, as
 /// decode::Object, so a decoded object moves in without a copy.
-using Object =
-    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
-                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota>;
+using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
+                            model::PriorityClass, model::Namespace, model::PodDisruptionBudget,
+                            model::ResourceQuota, model::Numatopology>;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
 /// PodGroups, PodDisruptionBudgets, ResourceQuotas), the name otherwise

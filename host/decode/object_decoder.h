@@ -14,9 +14,9 @@
 
 namespace scoria::decode {
 
-using Object =
-    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
-                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota>;
+using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
+                            model::PriorityClass, model::Namespace, model::PodDisruptionBudget,
+                            model::ResourceQuota, model::Numatopology>;
 
 /// One object decoded, with where it came from.
 struct Decoded {

@@ -24,6 +24,7 @@ struct Task {
   FieldPath at;
   int32_t priority = 0;
   model::ResourceList request;  // one pod's, as the scheduler counts it
+  std::string topology_policy;  // topologyPolicy: the numa-aware plugin's
 };
 
 // A map field of strings, or an empty object.
@@ -100,6 +101,14 @@ std::vector<Json> expand_volcano_job(
       task.min_available = task.replicas;
     }
     task.template_ = &r.map_field(t, "template", at);
+    // The CRD's enum; the controller writes it on each pod.
+    task.topology_policy = r.text_field(t, "topologyPolicy", at);
+    if (!task.topology_policy.empty() && task.topology_policy != "none" &&
+        task.topology_policy != "best-effort" && task.topology_policy != "restricted" &&
+        task.topology_policy != "single-numa-node")
+      r.fail(at.field("topologyPolicy"), "\"" + task.topology_policy +
+                                             "\" is not a topology policy; write none, "
+                                             "best-effort, restricted or single-numa-node");
     tasks.push_back(std::move(task));
   });
   if (tasks.empty())
@@ -147,6 +156,8 @@ std::vector<Json> expand_volcano_job(
       annotations["volcano.sh/job-version"] = "0";
       annotations["volcano.sh/template-uid"] = name + "-" + task.name;
       annotations["volcano.sh/job-retry-count"] = "0";
+      if (!task.topology_policy.empty())
+        annotations["volcano.sh/numa-topology-policy"] = task.topology_policy;
       for (const char* key :
            {"volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone"})
         if (job_annotations.contains(key)) annotations[key] = job_annotations[key];

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/numatopology.h"
+
 namespace scoria::model {
 
 /// Resource amounts by Kubernetes name, already in Scoria's units:
@@ -246,6 +248,7 @@ struct ClusterObjects {
   std::vector<Namespace> namespaces;
   std::vector<PodDisruptionBudget> disruption_budgets;
   std::vector<ResourceQuota> resource_quotas;
+  std::vector<Numatopology> numa_topologies;
 };
 
 }  // namespace scoria::model

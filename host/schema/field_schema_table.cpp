@@ -11,14 +11,15 @@ namespace {
 // Every field name, end to end; a Field is an offset and a size into it.
 constexpr char kNames[] =
     "PortaccessModesacquireTimeactionactiveactiveDeadlineSecondsaddaddressaddressesaffinity"
-    "allocatableallocatedallocatedResourcesallocatedResourcesStatusallowPrivilegeEscalation"
-    "annotationsapiGroupapiVersionappArmorProfilearchitectureargsassignedaudience"
-    "automountServiceAccountTokenawsElasticBlockStoreazureDiskazureFileblockOwnerDeletionbootID"
-    "cachingModecapabilitiescapabilitycapacitycephfscertificateChainPathchapAuthDiscovery"
-    "chapAuthSessioncinderclaimNameclaimsclusterNameclusterTrustBundlecommandcompletedcomponent"
-    "conditionTypeconditionsconfigconfigMapconfigMapKeyRefconfigMapRefconfigSourcecontainerID"
-    "containerNamecontainerPortcontainerRuntimeVersioncontainerStatusescontainers"
-    "controlledResourcescontrollercountcreationTimestampcredentialBundlePathcsicurrentHealthy"
+    "allocatableallocatedallocatedResourcesallocatedResourcesStatusallocations"
+    "allowPrivilegeEscalationannotationsapiGroupapiVersionappArmorProfilearchitectureargs"
+    "assignedaudienceautomountServiceAccountTokenawsElasticBlockStoreazureDiskazureFile"
+    "blockOwnerDeletionbootIDcachingModecapabilitiescapabilitycapacitycephfs"
+    "certificateChainPathchapAuthDiscoverychapAuthSessioncinderclaimNameclaimsclusterName"
+    "clusterTrustBundlecommandcompletedcomponentconditionTypeconditionsconfigconfigMap"
+    "configMapKeyRefconfigMapRefconfigSourcecontainerAllocationscontainerIDcontainerName"
+    "containerPortcontainerRuntimeVersioncontainerStatusescontainerscontrolledResources"
+    "controllercorecountcpuDetailcreationTimestampcredentialBundlePathcsicurrentHealthy"
     "daemonEndpointsdataSourcedataSourceRefdatasetNamedatasetUUIDdeclaredFeaturesdefaultMode"
     "deletionGracePeriodSecondsdeletionTimestampdependsOndequeueStrategydescriptiondeserved"
     "desiredHealthydevicePathdirectorydiskNamediskURIdisruptedPodsdisruptionsAlloweddivisor"
@@ -43,464 +44,477 @@ constexpr char kNames[] =
     "mismatchLabelKeysmodemonitorsmountPathmountPropagationnamenamesnameserversnamespace"
     "namespaceSelectornamespacesnetworkTopologynfsnodeAffinitynodeAffinityPolicy"
     "nodeGroupAffinitynodeGroupAntiAffinitynodeInfonodeNamenodePublishSecretRefnodeSelector"
-    "nodeSelectorTermsnodeTaintsPolicynodesnominatedNodeNameobservedGenerationoperatingSystem"
-    "operationoperatoroptionaloptionsososImageoverheadownerReferencesparentpartition"
-    "partitionPolicypartitionSizepathpdIDpdNamependingperiodSecondspersistentVolumeClaimphase"
-    "photonPersistentDiskpluginspodAffinitypodAffinityTermpodAntiAffinitypodCIDRpodCIDRs"
-    "podCertificatepodGroupNamepodIPpodIPspoliciespoolportportalsportsportworxVolumepostStart"
-    "preStoppreemptionPolicypreferencepreferredDuringSchedulingIgnoredDuringExecution"
-    "preferredHolderprefixprioritypriorityClassNameprivilegedprocMountprojectedprotectionDomain"
-    "protocolproviderIDpullPolicyqosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystem"
-    "readinessGatesreadinessProbereadyreasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMounts"
-    "referenceregistryrelatedrenewTimereplicasreportingComponentreportingInstancerepository"
-    "requestrequestMappingsrequestNamerequestsrequiredDuringSchedulingIgnoredDuringExecution"
-    "reservationresizeresizePolicyresourceresourceClaimNameresourceClaimStatuses"
-    "resourceClaimTemplateNameresourceClaimsresourceFieldRefresourceIDresourceName"
-    "resourceVersionresourcesrestartCountrestartPolicyrestartPolicyRulesretryCountrevisionrole"
-    "runAsGrouprunAsNonRootrunAsUserrunAsUserNamerunningrunningDurationrunningEstimate"
-    "runtimeClassNameruntimeHandlersscaleIOschedulerNameschedulingGatesschedulingGroupscheme"
-    "scopeNamescopeSelectorscopesseLinuxChangePolicyseLinuxOptionssearchesseccompProfileseconds"
-    "secretsecretFilesecretKeyRefsecretNamesecretRefsecurityContextselectorselfLinkseriesserver"
-    "serviceserviceAccountserviceAccountNameserviceAccountTokensetHostnameAsFQDNshareName"
-    "shareProcessNamespacesignalsignerNamesizeBytessizeLimitsleepsourcesourcesspecsslEnabled"
-    "startTimestartedstartedAtstartupProbestatestatusstdinstdinOncestopSignalstorageClassName"
-    "storageModestoragePolicyIDstoragePolicyNamestoragePoolstorageosstrategysubGroupPolicy"
-    "subGroupSizesubPathsubPathExprsubdomainsubresourcesucceededsuccessThreshold"
-    "supplementalGroupssupplementalGroupsPolicyswapsysctlssystemsystemUUIDtaints"
-    "targetContainerNametargetPortaltargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
-    "terminatedterminatingterminationGracePeriodSecondsterminationMessagePath"
-    "terminationMessagePolicytimetimeAddedtimeouttimeoutSecondstolerationSecondstolerations"
-    "topologyKeytopologyPolicytopologySpreadConstraintstotalPartitionstransitionID"
-    "ttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicyunknownunschedulableuseduser"
-    "userAnnotationsuserNamespacesvaluevalueFromvaluesversionvolumevolumeAttributes"
-    "volumeAttributesClassNamevolumeClaimvolumeClaimNamevolumeClaimTemplatevolumeDevices"
-    "volumeIDvolumeModevolumeMountsvolumeNamevolumeNamespacevolumePathvolumesvolumesAttached"
-    "volumesInUsevsphereVolumewaitingweightwhenUnsatisfiablewindowsOptionsworkingDirwwids";
+    "nodeSelectorTermsnodeTaintsPolicynodesnominatedNodeNamenumanumaresobservedGeneration"
+    "operatingSystemoperationoperatoroptionaloptionsososImageoverheadownerReferencesparent"
+    "partitionpartitionPolicypartitionSizepathpdIDpdNamependingperiodSeconds"
+    "persistentVolumeClaimphasephotonPersistentDiskpluginspodAffinitypodAffinityTerm"
+    "podAllocationspodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIPpodIPspolicies"
+    "poolportportalsportsportworxVolumepostStartpreStoppreemptionPolicypreference"
+    "preferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
+    "priorityClassNameprivilegedprocMountprojectedprotectionDomainprotocolproviderIDpullPolicy"
+    "qosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystemreadinessGatesreadinessProbeready"
+    "reasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMountsreferenceregistryrelatedrenewTime"
+    "replicasreportingComponentreportingInstancerepositoryrequestrequestMappingsrequestName"
+    "requestsrequiredDuringSchedulingIgnoredDuringExecutionresReservedreservationresize"
+    "resizePolicyresourceresourceClaimNameresourceClaimStatusesresourceClaimTemplateName"
+    "resourceClaimsresourceFieldRefresourceIDresourceNameresourceVersionresourcesrestartCount"
+    "restartPolicyrestartPolicyRulesretryCountrevisionrolerunAsGrouprunAsNonRootrunAsUser"
+    "runAsUserNamerunningrunningDurationrunningEstimateruntimeClassNameruntimeHandlersscaleIO"
+    "schedulerNameschedulingGatesschedulingGroupschemescopeNamescopeSelectorscopes"
+    "seLinuxChangePolicyseLinuxOptionssearchesseccompProfilesecondssecretsecretFilesecretKeyRef"
+    "secretNamesecretRefsecurityContextselectorselfLinkseriesserverserviceserviceAccount"
+    "serviceAccountNameserviceAccountTokensetHostnameAsFQDNshareNameshareProcessNamespacesignal"
+    "signerNamesizeBytessizeLimitsleepsocketsourcesourcesspecsslEnabledstartTimestarted"
+    "startedAtstartupProbestatestatusstdinstdinOncestopSignalstorageClassNamestorageMode"
+    "storagePolicyIDstoragePolicyNamestoragePoolstorageosstrategysubGroupPolicysubGroupSize"
+    "subPathsubPathExprsubdomainsubresourcesucceededsuccessThresholdsupplementalGroups"
+    "supplementalGroupsPolicyswapsysctlssystemsystemUUIDtaintstargetContainerNametargetPortal"
+    "targetWWNstaskStatusCounttaskstcpSockettemplatetenantterminatedterminating"
+    "terminationGracePeriodSecondsterminationMessagePathterminationMessagePolicytimetimeAdded"
+    "timeouttimeoutSecondstolerationSecondstolerationstopologyKeytopologyPolicy"
+    "topologySpreadConstraintstotalPartitionstransitionIDttlSecondsAfterFinishedttytypeuid"
+    "unhealthyPodEvictionPolicyunknownunschedulableuseduseruserAnnotationsuserNamespacesvalue"
+    "valueFromvaluesversionvolumevolumeAttributesvolumeAttributesClassNamevolumeClaim"
+    "volumeClaimNamevolumeClaimTemplatevolumeDevicesvolumeIDvolumeModevolumeMountsvolumeName"
+    "volumeNamespacevolumePathvolumesvolumesAttachedvolumesInUsevsphereVolumewaitingweight"
+    "whenUnsatisfiablewindowsOptionsworkingDirwwids";
 
 // Each object type's fields, sorted by name: {name, size, type}.
 constexpr Field kFields[] = {
     // 1 V1Pod
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 7}, {4502, 6, 127},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 7}, {4588, 6, 127},
     // 2 V1ObjectMeta
-    {172, 11, 0}, {458, 11, 0}, {710, 17, 0}, {851, 26, 0}, {877, 17, 0}, {1370, 10, 0},
-    {1477, 12, 0}, {1489, 10, 0}, {2076, 6, 0}, {2283, 13, 3}, {2570, 4, 0}, {2590, 9, 0},
-    {2897, 15, 5}, {3852, 15, 0}, {4269, 8, 0}, {5132, 3, 0},
+    {183, 11, 0}, {469, 11, 0}, {754, 17, 0}, {895, 26, 0}, {921, 17, 0}, {1414, 10, 0},
+    {1521, 12, 0}, {1533, 10, 0}, {2120, 6, 0}, {2327, 13, 3}, {2614, 4, 0}, {2634, 9, 0},
+    {2952, 15, 5}, {3932, 15, 0}, {4349, 8, 0}, {5218, 3, 0},
     // 4 V1ManagedFieldsEntry
-    {191, 10, 0}, {1342, 10, 0}, {1352, 8, 0}, {2296, 7, 0}, {2848, 9, 0}, {4672, 11, 0},
-    {4963, 4, 0},
+    {202, 10, 0}, {1386, 10, 0}, {1396, 8, 0}, {2340, 7, 0}, {2903, 9, 0}, {4758, 11, 0},
+    {5049, 4, 0},
     // 6 V1OwnerReference
-    {191, 10, 0}, {314, 18, 0}, {695, 10, 0}, {1998, 4, 0}, {2570, 4, 0}, {5132, 3, 0},
+    {202, 10, 0}, {325, 18, 0}, {726, 10, 0}, {2042, 4, 0}, {2614, 4, 0}, {5218, 3, 0},
     // 7 V1PodSpec
-    {38, 21, 0}, {78, 8, 8}, {248, 28, 0}, {666, 10, 23}, {1023, 9, 64}, {1032, 9, 0},
-    {1076, 18, 0}, {1148, 19, 65}, {1650, 11, 67}, {1667, 7, 0}, {1681, 11, 0}, {1692, 7, 0},
-    {1726, 9, 0}, {1735, 8, 0}, {1743, 16, 0}, {1813, 16, 69}, {1856, 14, 23}, {2720, 8, 0},
-    {2748, 12, 0}, {2880, 2, 70}, {2889, 8, 0}, {3193, 16, 0}, {3287, 8, 0}, {3295, 17, 0},
-    {3437, 14, 71}, {3800, 14, 73}, {3867, 9, 49}, {3888, 13, 0}, {4022, 16, 0}, {4060, 13, 0},
-    {4073, 15, 69}, {4088, 15, 75}, {4246, 15, 76}, {4296, 14, 0}, {4310, 18, 0}, {4347, 17, 0},
-    {4373, 21, 0}, {4663, 9, 0}, {4888, 29, 0}, {5014, 11, 77}, {5050, 25, 79}, {5415, 7, 81},
+    {38, 21, 0}, {78, 8, 8}, {259, 28, 0}, {697, 10, 23}, {1067, 9, 64}, {1076, 9, 0},
+    {1120, 18, 0}, {1192, 19, 65}, {1694, 11, 67}, {1711, 7, 0}, {1725, 11, 0}, {1736, 7, 0},
+    {1770, 9, 0}, {1779, 8, 0}, {1787, 16, 0}, {1857, 16, 69}, {1900, 14, 23}, {2764, 8, 0},
+    {2792, 12, 0}, {2935, 2, 70}, {2944, 8, 0}, {3262, 16, 0}, {3356, 8, 0}, {3364, 17, 0},
+    {3506, 14, 71}, {3880, 14, 73}, {3947, 9, 49}, {3968, 13, 0}, {4102, 16, 0}, {4140, 13, 0},
+    {4153, 15, 69}, {4168, 15, 75}, {4326, 15, 76}, {4376, 14, 0}, {4390, 18, 0}, {4427, 17, 0},
+    {4453, 21, 0}, {4749, 9, 0}, {4974, 29, 0}, {5100, 11, 77}, {5136, 25, 79}, {5501, 7, 81},
     // 8 V1Affinity
-    {2644, 12, 9}, {3042, 11, 17}, {3068, 15, 17},
+    {2688, 12, 9}, {3097, 11, 17}, {3137, 15, 17},
     // 9 V1NodeAffinity
-    {3219, 47, 10}, {3654, 46, 15},
+    {3288, 47, 10}, {3723, 46, 15},
     // 11 V1PreferredSchedulingTerm
-    {3209, 10, 12}, {5469, 6, 0},
+    {3278, 10, 12}, {5555, 6, 0},
     // 12 V1NodeSelectorTerm
-    {2303, 16, 13}, {2319, 11, 13},
+    {2347, 16, 13}, {2363, 11, 13},
     // 14 V1NodeSelectorRequirement
-    {1974, 3, 0}, {2857, 8, 0}, {5232, 6, 0},
+    {2018, 3, 0}, {2912, 8, 0}, {5318, 6, 0},
     // 15 V1NodeSelector
-    {2760, 17, 16},
+    {2804, 17, 16},
     // 17 V1PodAffinity
-    {3219, 47, 18}, {3654, 46, 22},
+    {3288, 47, 18}, {3723, 46, 22},
     // 19 V1WeightedPodAffinityTerm
-    {3053, 15, 20}, {5469, 6, 0},
+    {3108, 15, 20}, {5555, 6, 0},
     // 20 V1PodAffinityTerm
-    {2063, 13, 21}, {2330, 14, 0}, {2516, 17, 0}, {2599, 17, 21}, {2616, 10, 0}, {5025, 11, 0},
+    {2107, 13, 21}, {2374, 14, 0}, {2560, 17, 0}, {2643, 17, 21}, {2660, 10, 0}, {5111, 11, 0},
     // 21 V1LabelSelector
-    {2303, 16, 13}, {2344, 11, 0},
+    {2347, 16, 13}, {2388, 11, 0},
     // 24 V1Container
-    {228, 4, 0}, {487, 7, 0}, {1103, 3, 25}, {1106, 7, 32}, {1786, 5, 0}, {1798, 15, 0},
-    {2222, 9, 35}, {2242, 13, 43}, {2570, 4, 0}, {3158, 5, 45}, {3451, 14, 43}, {3717, 12, 47},
-    {3867, 9, 49}, {3888, 13, 0}, {3901, 18, 52}, {4246, 15, 55}, {4485, 12, 43}, {4508, 5, 0},
-    {4513, 9, 0}, {4917, 22, 0}, {4939, 24, 0}, {5125, 3, 0}, {5337, 13, 60}, {5368, 12, 62},
-    {5506, 10, 0},
+    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1830, 5, 0}, {1842, 15, 0},
+    {2266, 9, 35}, {2286, 13, 43}, {2614, 4, 0}, {3227, 5, 45}, {3520, 14, 43}, {3797, 12, 47},
+    {3947, 9, 49}, {3968, 13, 0}, {3981, 18, 52}, {4326, 15, 55}, {4571, 12, 43}, {4594, 5, 0},
+    {4599, 9, 0}, {5003, 22, 0}, {5025, 24, 0}, {5211, 3, 0}, {5423, 13, 60}, {5454, 12, 62},
+    {5592, 10, 0},
     // 26 V1EnvVar
-    {2570, 4, 0}, {5218, 5, 0}, {5223, 9, 27},
+    {2614, 4, 0}, {5304, 5, 0}, {5309, 9, 27},
     // 27 V1EnvVarSource
-    {550, 15, 28}, {1334, 8, 29}, {1360, 10, 30}, {3814, 16, 31}, {4215, 12, 28},
+    {561, 15, 28}, {1378, 8, 29}, {1404, 10, 30}, {3894, 16, 31}, {4295, 12, 28},
     // 28 V1ConfigMapKeySelector
-    {1974, 3, 0}, {2570, 4, 0}, {2865, 8, 0},
+    {2018, 3, 0}, {2614, 4, 0}, {2920, 8, 0},
     // 29 V1ObjectFieldSelector
-    {191, 10, 0}, {1325, 9, 0},
+    {202, 10, 0}, {1369, 9, 0},
     // 30 fileKeyRef
-    {1974, 3, 0}, {2865, 8, 0}, {2955, 4, 0}, {5380, 10, 0},
+    {2018, 3, 0}, {2920, 8, 0}, {3010, 4, 0}, {5466, 10, 0},
     // 31 V1ResourceFieldSelector
-    {600, 13, 0}, {1016, 7, 0}, {3729, 8, 0},
+    {631, 13, 0}, {1060, 7, 0}, {3809, 8, 0},
     // 33 V1EnvFromSource
-    {565, 12, 34}, {3281, 6, 0}, {4237, 9, 34},
+    {576, 12, 34}, {3350, 6, 0}, {4317, 9, 34},
     // 34 V1ConfigMapEnvSource
-    {2570, 4, 0}, {2865, 8, 0},
+    {2614, 4, 0}, {2920, 8, 0},
     // 35 V1Lifecycle
-    {3177, 9, 36}, {3186, 7, 36}, {4522, 10, 0},
+    {3246, 9, 36}, {3255, 7, 36}, {4608, 10, 0},
     // 36 V1Handler
-    {1192, 4, 37}, {1768, 7, 38}, {4428, 5, 41}, {4844, 9, 42},
+    {1236, 4, 37}, {1812, 7, 38}, {4508, 5, 41}, {4930, 9, 42},
     // 37 V1ExecAction
-    {487, 7, 0},
+    {498, 7, 0},
     // 38 V1HTTPGetAction
-    {1646, 4, 0}, {1775, 11, 39}, {2955, 4, 0}, {3147, 4, 0}, {4103, 6, 0},
+    {1690, 4, 0}, {1819, 11, 39}, {3010, 4, 0}, {3216, 4, 0}, {4183, 6, 0},
     // 40 V1HTTPHeader
-    {2570, 4, 0}, {5218, 5, 0},
+    {2614, 4, 0}, {5304, 5, 0},
     // 41 sleep
-    {4192, 7, 0},
+    {4272, 7, 0},
     // 42 V1TCPSocketAction
-    {1646, 4, 0}, {3147, 4, 0},
+    {1690, 4, 0}, {3216, 4, 0},
     // 43 V1Probe
-    {1192, 4, 37}, {1299, 16, 0}, {1576, 4, 44}, {1768, 7, 38}, {1870, 19, 0}, {2976, 13, 0},
-    {4692, 16, 0}, {4844, 9, 42}, {4888, 29, 0}, {4983, 14, 0},
+    {1236, 4, 37}, {1343, 16, 0}, {1620, 4, 44}, {1812, 7, 38}, {1914, 19, 0}, {3031, 13, 0},
+    {4778, 16, 0}, {4930, 9, 42}, {4974, 29, 0}, {5069, 14, 0},
     // 44 grpc
-    {3147, 4, 0}, {4289, 7, 0},
+    {3216, 4, 0}, {4369, 7, 0},
     // 46 V1ContainerPort
-    {613, 13, 0}, {1661, 6, 0}, {1707, 8, 0}, {2570, 4, 0}, {3356, 8, 0},
+    {644, 13, 0}, {1705, 6, 0}, {1751, 8, 0}, {2614, 4, 0}, {3425, 8, 0},
     // 48 resizePolicy
-    {3840, 12, 0}, {3888, 13, 0},
+    {3920, 12, 0}, {3968, 13, 0},
     // 49 V1ResourceRequirements
-    {452, 6, 50}, {2231, 6, 0}, {3646, 8, 0},
+    {463, 6, 50}, {2275, 6, 0}, {3715, 8, 0},
     // 51 claims
-    {2570, 4, 0}, {3613, 7, 0},
+    {2614, 4, 0}, {3682, 7, 0},
     // 53 restartPolicyRules
-    {26, 6, 0}, {1204, 9, 54},
+    {26, 6, 0}, {1248, 9, 54},
     // 54 exitCodes
-    {2857, 8, 0}, {5232, 6, 0},
+    {2912, 8, 0}, {5318, 6, 0},
     // 55 V1SecurityContext
-    {148, 24, 0}, {201, 15, 56}, {349, 12, 57}, {3312, 10, 0}, {3322, 9, 0}, {3415, 22, 0},
-    {3941, 10, 0}, {3951, 12, 0}, {3963, 9, 0}, {4156, 14, 58}, {4178, 14, 56}, {5492, 14, 59},
+    {159, 24, 0}, {212, 15, 56}, {360, 12, 57}, {3381, 10, 0}, {3391, 9, 0}, {3484, 22, 0},
+    {4021, 10, 0}, {4031, 12, 0}, {4043, 9, 0}, {4236, 14, 58}, {4258, 14, 56}, {5578, 14, 59},
     // 56 appArmorProfile
-    {2255, 16, 0}, {5128, 4, 0},
+    {2299, 16, 0}, {5214, 4, 0},
     // 57 V1Capabilities
-    {59, 3, 0}, {1058, 4, 0},
+    {59, 3, 0}, {1102, 4, 0},
     // 58 V1SELinuxOptions
-    {2217, 5, 0}, {3937, 4, 0}, {5128, 4, 0}, {5185, 4, 0},
+    {2261, 5, 0}, {4017, 4, 0}, {5214, 4, 0}, {5271, 4, 0},
     // 59 V1WindowsSecurityContextOptions
-    {1531, 18, 0}, {1549, 22, 0}, {1715, 11, 0}, {3972, 13, 0},
+    {1575, 18, 0}, {1593, 22, 0}, {1759, 11, 0}, {4052, 13, 0},
     // 61 V1VolumeDevice
-    {951, 10, 0}, {2570, 4, 0},
+    {995, 10, 0}, {2614, 4, 0},
     // 63 V1VolumeMount
-    {2545, 9, 0}, {2554, 16, 0}, {2570, 4, 0}, {3407, 8, 0}, {3487, 17, 0}, {4645, 7, 0},
-    {4652, 11, 0},
+    {2589, 9, 0}, {2598, 16, 0}, {2614, 4, 0}, {3476, 8, 0}, {3556, 17, 0}, {4731, 7, 0},
+    {4738, 11, 0},
     // 64 V1PodDNSConfig
-    {2579, 11, 0}, {2873, 7, 39}, {4170, 8, 0},
+    {2623, 11, 0}, {2928, 7, 39}, {4250, 8, 0},
     // 66 V1EphemeralContainer
-    {228, 4, 0}, {487, 7, 0}, {1103, 3, 25}, {1106, 7, 32}, {1786, 5, 0}, {1798, 15, 0},
-    {2222, 9, 35}, {2242, 13, 43}, {2570, 4, 0}, {3158, 5, 45}, {3451, 14, 43}, {3717, 12, 47},
-    {3867, 9, 49}, {3888, 13, 0}, {3901, 18, 52}, {4246, 15, 55}, {4485, 12, 43}, {4508, 5, 0},
-    {4513, 9, 0}, {4783, 19, 0}, {4917, 22, 0}, {4939, 24, 0}, {5125, 3, 0}, {5337, 13, 60},
-    {5368, 12, 62}, {5506, 10, 0},
+    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1830, 5, 0}, {1842, 15, 0},
+    {2266, 9, 35}, {2286, 13, 43}, {2614, 4, 0}, {3227, 5, 45}, {3520, 14, 43}, {3797, 12, 47},
+    {3947, 9, 49}, {3968, 13, 0}, {3981, 18, 52}, {4326, 15, 55}, {4571, 12, 43}, {4594, 5, 0},
+    {4599, 9, 0}, {4869, 19, 0}, {5003, 22, 0}, {5025, 24, 0}, {5211, 3, 0}, {5423, 13, 60},
+    {5454, 12, 62}, {5592, 10, 0},
     // 68 V1HostAlias
-    {1759, 9, 0}, {1923, 2, 0},
+    {1803, 9, 0}, {1967, 2, 0},
     // 70 V1LocalObjectReference
-    {2570, 4, 0},
+    {2614, 4, 0},
     // 72 V1PodReadinessGate
-    {512, 13, 0},
+    {523, 13, 0},
     // 74 resourceClaims
-    {2570, 4, 0}, {3737, 17, 0}, {3775, 25, 0},
+    {2614, 4, 0}, {3817, 17, 0}, {3855, 25, 0},
     // 75 schedulingGroup
-    {3112, 12, 0},
+    {3181, 12, 0},
     // 76 V1PodSecurityContext
-    {201, 15, 56}, {1421, 7, 0}, {1428, 19, 0}, {3941, 10, 0}, {3951, 12, 0}, {3963, 9, 0},
-    {4137, 19, 0}, {4156, 14, 58}, {4178, 14, 56}, {4708, 18, 0}, {4726, 24, 0}, {4754, 7, 39},
-    {5492, 14, 59},
+    {212, 15, 56}, {1465, 7, 0}, {1472, 19, 0}, {4021, 10, 0}, {4031, 12, 0}, {4043, 9, 0},
+    {4217, 19, 0}, {4236, 14, 58}, {4258, 14, 56}, {4794, 18, 0}, {4812, 24, 0}, {4840, 7, 39},
+    {5578, 14, 59},
     // 78 V1Toleration
-    {1062, 6, 0}, {1974, 3, 0}, {2857, 8, 0}, {4997, 17, 0}, {5218, 5, 0},
+    {1106, 6, 0}, {2018, 3, 0}, {2912, 8, 0}, {5083, 17, 0}, {5304, 5, 0},
     // 80 V1TopologySpreadConstraint
-    {2063, 13, 21}, {2330, 14, 0}, {2383, 7, 0}, {2437, 10, 0}, {2656, 18, 0}, {2777, 16, 0},
-    {5025, 11, 0}, {5475, 17, 0},
+    {2107, 13, 21}, {2374, 14, 0}, {2427, 7, 0}, {2481, 10, 0}, {2700, 18, 0}, {2821, 16, 0},
+    {5111, 11, 0}, {5561, 17, 0},
     // 82 V1Volume
-    {276, 20, 83}, {296, 9, 84}, {305, 9, 85}, {379, 6, 86}, {437, 6, 87}, {541, 9, 88},
-    {747, 3, 91}, {1041, 11, 92}, {1068, 8, 95}, {1113, 9, 96}, {1315, 2, 100}, {1404, 10, 101},
-    {1414, 7, 102}, {1460, 17, 103}, {1502, 7, 104}, {1522, 9, 105}, {1699, 8, 106},
-    {1786, 5, 107}, {1928, 5, 108}, {2570, 4, 0}, {2641, 3, 109}, {2989, 21, 110},
-    {3015, 20, 111}, {3163, 14, 112}, {3331, 9, 113}, {3397, 7, 121}, {3404, 3, 122},
-    {4053, 7, 123}, {4199, 6, 124}, {4602, 9, 125}, {5449, 13, 126},
+    {287, 20, 83}, {307, 9, 84}, {316, 9, 85}, {390, 6, 86}, {448, 6, 87}, {552, 9, 88},
+    {791, 3, 91}, {1085, 11, 92}, {1112, 8, 95}, {1157, 9, 96}, {1359, 2, 100}, {1448, 10, 101},
+    {1458, 7, 102}, {1504, 17, 103}, {1546, 7, 104}, {1566, 9, 105}, {1743, 8, 106},
+    {1830, 5, 107}, {1972, 5, 108}, {2614, 4, 0}, {2685, 3, 109}, {3044, 21, 110},
+    {3070, 20, 111}, {3232, 14, 112}, {3400, 9, 113}, {3466, 7, 121}, {3473, 3, 122},
+    {4133, 7, 123}, {4279, 6, 124}, {4688, 9, 125}, {5535, 13, 126},
     // 83 V1AWSElasticBlockStoreVolumeSource
-    {1447, 6, 0}, {2918, 9, 0}, {3407, 8, 0}, {5350, 8, 0},
+    {1491, 6, 0}, {2973, 9, 0}, {3476, 8, 0}, {5436, 8, 0},
     // 84 V1AzureDiskVolumeSource
-    {338, 11, 0}, {970, 8, 0}, {978, 7, 0}, {1447, 6, 0}, {1998, 4, 0}, {3407, 8, 0},
+    {349, 11, 0}, {1014, 8, 0}, {1022, 7, 0}, {1491, 6, 0}, {2042, 4, 0}, {3476, 8, 0},
     // 85 V1AzureFileVolumeSource
-    {3407, 8, 0}, {4227, 10, 0}, {4364, 9, 0},
+    {3476, 8, 0}, {4307, 10, 0}, {4444, 9, 0},
     // 86 V1CephFSVolumeSource
-    {2537, 8, 0}, {2955, 4, 0}, {3407, 8, 0}, {4205, 10, 0}, {4237, 9, 70}, {5185, 4, 0},
+    {2581, 8, 0}, {3010, 4, 0}, {3476, 8, 0}, {4285, 10, 0}, {4317, 9, 70}, {5271, 4, 0},
     // 87 V1CinderVolumeSource
-    {1447, 6, 0}, {3407, 8, 0}, {4237, 9, 70}, {5350, 8, 0},
+    {1491, 6, 0}, {3476, 8, 0}, {4317, 9, 70}, {5436, 8, 0},
     // 88 V1ConfigMapVolumeSource
-    {840, 11, 0}, {1947, 5, 89}, {2570, 4, 0}, {2865, 8, 0},
+    {884, 11, 0}, {1991, 5, 89}, {2614, 4, 0}, {2920, 8, 0},
     // 90 V1KeyToPath
-    {1974, 3, 0}, {2533, 4, 0}, {2955, 4, 0},
+    {2018, 3, 0}, {2577, 4, 0}, {3010, 4, 0},
     // 91 V1CSIVolumeSource
-    {1052, 6, 0}, {1447, 6, 0}, {2728, 20, 70}, {3407, 8, 0}, {5251, 16, 0},
+    {1096, 6, 0}, {1491, 6, 0}, {2772, 20, 70}, {3476, 8, 0}, {5337, 16, 0},
     // 92 V1DownwardAPIVolumeSource
-    {840, 11, 0}, {1947, 5, 93},
+    {884, 11, 0}, {1991, 5, 93},
     // 94 V1DownwardAPIVolumeFile
-    {1334, 8, 29}, {2533, 4, 0}, {2955, 4, 0}, {3814, 16, 31},
+    {1378, 8, 29}, {2577, 4, 0}, {3010, 4, 0}, {3894, 16, 31},
     // 95 V1EmptyDirVolumeSource
-    {2404, 6, 0}, {4419, 9, 0},
+    {2448, 6, 0}, {4499, 9, 0},
     // 96 V1EphemeralVolumeSource
-    {5318, 19, 97},
+    {5404, 19, 97},
     // 97 V1PersistentVolumeClaimTemplate
-    {2417, 8, 2}, {4446, 4, 98},
+    {2461, 8, 2}, {4532, 4, 98},
     // 98 V1PersistentVolumeClaimSpec
-    {4, 11, 0}, {779, 10, 99}, {789, 13, 99}, {3867, 9, 49}, {4261, 8, 21}, {4532, 16, 0},
-    {5267, 25, 0}, {5358, 10, 0}, {5380, 10, 0},
+    {4, 11, 0}, {823, 10, 99}, {833, 13, 99}, {3947, 9, 49}, {4341, 8, 21}, {4618, 16, 0},
+    {5353, 25, 0}, {5444, 10, 0}, {5466, 10, 0},
     // 99 V1TypedLocalObjectReference
-    {183, 8, 0}, {1998, 4, 0}, {2570, 4, 0}, {2590, 9, 0},
+    {194, 8, 0}, {2042, 4, 0}, {2614, 4, 0}, {2634, 9, 0},
     // 100 V1FCVolumeSource
-    {1447, 6, 0}, {2271, 3, 0}, {3407, 8, 0}, {4814, 10, 0}, {5516, 5, 0},
+    {1491, 6, 0}, {2315, 3, 0}, {3476, 8, 0}, {4900, 10, 0}, {5602, 5, 0},
     // 101 V1FlexVolumeSource
-    {1052, 6, 0}, {1447, 6, 0}, {2873, 7, 0}, {3407, 8, 0}, {4237, 9, 70},
+    {1096, 6, 0}, {1491, 6, 0}, {2928, 7, 0}, {3476, 8, 0}, {4317, 9, 70},
     // 102 V1FlockerVolumeSource
-    {802, 11, 0}, {813, 11, 0},
+    {846, 11, 0}, {857, 11, 0},
     // 103 V1GCEPersistentDiskVolumeSource
-    {1447, 6, 0}, {2918, 9, 0}, {2963, 6, 0}, {3407, 8, 0},
+    {1491, 6, 0}, {2973, 9, 0}, {3018, 6, 0}, {3476, 8, 0},
     // 104 V1GitRepoVolumeSource
-    {961, 9, 0}, {3603, 10, 0}, {3929, 8, 0},
+    {1005, 9, 0}, {3672, 10, 0}, {4009, 8, 0},
     // 105 V1GlusterfsVolumeSource
-    {1094, 9, 0}, {2955, 4, 0}, {3407, 8, 0},
+    {1138, 9, 0}, {3010, 4, 0}, {3476, 8, 0},
     // 106 V1HostPathVolumeSource
-    {2955, 4, 0}, {5128, 4, 0},
+    {3010, 4, 0}, {5214, 4, 0},
     // 107 image
-    {3374, 10, 0}, {3527, 9, 0},
+    {3443, 10, 0}, {3596, 9, 0},
     // 108 V1ISCSIVolumeSource
-    {405, 17, 0}, {422, 15, 0}, {1447, 6, 0}, {1889, 13, 0}, {1925, 3, 0}, {1933, 14, 0},
-    {2271, 3, 0}, {3151, 7, 0}, {3407, 8, 0}, {4237, 9, 70}, {4802, 12, 0},
+    {416, 17, 0}, {433, 15, 0}, {1491, 6, 0}, {1933, 13, 0}, {1969, 3, 0}, {1977, 14, 0},
+    {2315, 3, 0}, {3220, 7, 0}, {3476, 8, 0}, {4317, 9, 70}, {4888, 12, 0},
     // 109 V1NFSVolumeSource
-    {2955, 4, 0}, {3407, 8, 0}, {4283, 6, 0},
+    {3010, 4, 0}, {3476, 8, 0}, {4363, 6, 0},
     // 110 V1PersistentVolumeClaimVolumeSource
-    {443, 9, 0}, {3407, 8, 0},
+    {454, 9, 0}, {3476, 8, 0},
     // 111 V1PhotonPersistentDiskVolumeSource
-    {1447, 6, 0}, {2959, 4, 0},
+    {1491, 6, 0}, {3014, 4, 0},
     // 112 V1PortworxVolumeSource
-    {1447, 6, 0}, {3407, 8, 0}, {5350, 8, 0},
+    {1491, 6, 0}, {3476, 8, 0}, {5436, 8, 0},
     // 113 V1ProjectedVolumeSource
-    {840, 11, 0}, {4439, 7, 114},
+    {884, 11, 0}, {4525, 7, 114},
     // 115 V1VolumeProjection
-    {469, 18, 116}, {541, 9, 117}, {1041, 11, 118}, {3098, 14, 119}, {4199, 6, 117},
-    {4328, 19, 120},
+    {480, 18, 116}, {552, 9, 117}, {1085, 11, 118}, {3167, 14, 119}, {4279, 6, 117},
+    {4408, 19, 120},
     // 116 clusterTrustBundle
-    {2063, 13, 21}, {2570, 4, 0}, {2865, 8, 0}, {2955, 4, 0}, {4400, 10, 0},
+    {2107, 13, 21}, {2614, 4, 0}, {2920, 8, 0}, {3010, 4, 0}, {4480, 10, 0},
     // 117 V1ConfigMapProjection
-    {1947, 5, 89}, {2570, 4, 0}, {2865, 8, 0},
+    {1991, 5, 89}, {2614, 4, 0}, {2920, 8, 0},
     // 118 V1DownwardAPIProjection
-    {1947, 5, 93},
+    {1991, 5, 93},
     // 119 podCertificate
-    {385, 20, 0}, {727, 20, 0}, {1977, 7, 0}, {1984, 7, 0}, {2355, 20, 0}, {4400, 10, 0},
-    {5189, 15, 0},
+    {396, 20, 0}, {771, 20, 0}, {2021, 7, 0}, {2028, 7, 0}, {2399, 20, 0}, {4480, 10, 0},
+    {5275, 15, 0},
     // 120 V1ServiceAccountTokenProjection
-    {240, 8, 0}, {1225, 17, 0}, {2955, 4, 0},
+    {251, 8, 0}, {1269, 17, 0}, {3010, 4, 0},
     // 121 V1QuobyteVolumeSource
-    {1571, 5, 0}, {3407, 8, 0}, {3536, 8, 0}, {4861, 6, 0}, {5185, 4, 0}, {5245, 6, 0},
+    {1615, 5, 0}, {3476, 8, 0}, {3605, 8, 0}, {4947, 6, 0}, {5271, 4, 0}, {5331, 6, 0},
     // 122 V1RBDVolumeSource
-    {1447, 6, 0}, {1786, 5, 0}, {1991, 7, 0}, {2537, 8, 0}, {3143, 4, 0}, {3407, 8, 0},
-    {4237, 9, 70}, {5185, 4, 0},
+    {1491, 6, 0}, {1830, 5, 0}, {2035, 7, 0}, {2581, 8, 0}, {3212, 4, 0}, {3476, 8, 0},
+    {4317, 9, 70}, {5271, 4, 0},
     // 123 V1ScaleIOVolumeSource
-    {1447, 6, 0}, {1453, 7, 0}, {3340, 16, 0}, {3407, 8, 0}, {4237, 9, 70}, {4450, 10, 0},
-    {4548, 11, 0}, {4591, 11, 0}, {4761, 6, 0}, {5380, 10, 0},
+    {1491, 6, 0}, {1497, 7, 0}, {3409, 16, 0}, {3476, 8, 0}, {4317, 9, 70}, {4536, 10, 0},
+    {4634, 11, 0}, {4677, 11, 0}, {4847, 6, 0}, {5466, 10, 0},
     // 124 V1SecretVolumeSource
-    {840, 11, 0}, {1947, 5, 89}, {2865, 8, 0}, {4227, 10, 0},
+    {884, 11, 0}, {1991, 5, 89}, {2920, 8, 0}, {4307, 10, 0},
     // 125 V1StorageOSVolumeSource
-    {1447, 6, 0}, {3407, 8, 0}, {4237, 9, 70}, {5380, 10, 0}, {5390, 15, 0},
+    {1491, 6, 0}, {3476, 8, 0}, {4317, 9, 70}, {5466, 10, 0}, {5476, 15, 0},
     // 126 V1VsphereVirtualDiskVolumeSource
-    {1447, 6, 0}, {4559, 15, 0}, {4574, 17, 0}, {5405, 10, 0},
+    {1491, 6, 0}, {4645, 15, 0}, {4660, 17, 0}, {5491, 10, 0},
     // 127 V1PodStatus
-    {525, 10, 128}, {649, 17, 130}, {1122, 26, 130}, {1256, 27, 144}, {1661, 6, 0},
-    {1674, 7, 147}, {1835, 21, 130}, {2410, 7, 0}, {2798, 17, 0}, {2815, 18, 0}, {3010, 5, 0},
-    {3124, 5, 0}, {3129, 6, 147}, {3384, 8, 0}, {3470, 6, 0}, {3711, 6, 0}, {3754, 21, 149},
-    {4460, 9, 0},
+    {536, 10, 128}, {680, 17, 130}, {1166, 26, 130}, {1300, 27, 144}, {1705, 6, 0},
+    {1718, 7, 147}, {1879, 21, 130}, {2454, 7, 0}, {2842, 17, 0}, {2870, 18, 0}, {3065, 5, 0},
+    {3193, 5, 0}, {3198, 6, 147}, {3453, 8, 0}, {3539, 6, 0}, {3791, 6, 0}, {3834, 21, 149},
+    {4546, 9, 0},
     // 129 V1PodCondition
-    {2128, 13, 0}, {2163, 18, 0}, {2410, 7, 0}, {2815, 18, 0}, {3470, 6, 0}, {4502, 6, 0},
-    {5128, 4, 0},
+    {2172, 13, 0}, {2207, 18, 0}, {2454, 7, 0}, {2870, 18, 0}, {3539, 6, 0}, {4588, 6, 0},
+    {5214, 4, 0},
     // 131 V1ContainerStatus
-    {106, 18, 0}, {124, 24, 132}, {589, 11, 0}, {1786, 5, 0}, {1791, 7, 0}, {2141, 9, 136},
-    {2570, 4, 0}, {3465, 5, 0}, {3867, 9, 49}, {3876, 12, 0}, {4469, 7, 0}, {4497, 5, 136},
-    {4522, 10, 0}, {5185, 4, 140}, {5368, 12, 142},
+    {106, 18, 0}, {124, 24, 132}, {620, 11, 0}, {1830, 5, 0}, {1835, 7, 0}, {2185, 9, 136},
+    {2614, 4, 0}, {3534, 5, 0}, {3947, 9, 49}, {3956, 12, 0}, {4555, 7, 0}, {4583, 5, 136},
+    {4608, 10, 0}, {5271, 4, 140}, {5454, 12, 142},
     // 133 ResourceStatus
-    {2570, 4, 0}, {3867, 9, 134},
+    {2614, 4, 0}, {3947, 9, 134},
     // 135 ResourceHealth
-    {1593, 6, 0}, {3830, 10, 0},
+    {1637, 6, 0}, {3910, 10, 0},
     // 136 V1ContainerState
-    {3985, 7, 137}, {4867, 10, 138}, {5462, 7, 139},
+    {4065, 7, 137}, {4953, 10, 138}, {5548, 7, 139},
     // 137 V1ContainerStateRunning
-    {4476, 9, 0},
+    {4562, 9, 0},
     // 138 V1ContainerStateTerminated
-    {589, 11, 0}, {1196, 8, 0}, {1380, 10, 0}, {2410, 7, 0}, {3470, 6, 0}, {4394, 6, 0},
-    {4476, 9, 0},
+    {620, 11, 0}, {1240, 8, 0}, {1424, 10, 0}, {2454, 7, 0}, {3539, 6, 0}, {4474, 6, 0},
+    {4562, 9, 0},
     // 139 V1ContainerStateWaiting
-    {2410, 7, 0}, {3470, 6, 0},
+    {2454, 7, 0}, {3539, 6, 0},
     // 140 ContainerUser
-    {2237, 5, 141},
+    {2281, 5, 141},
     // 141 LinuxContainerUser
-    {1499, 3, 0}, {4708, 18, 0}, {5132, 3, 0},
+    {1543, 3, 0}, {4794, 18, 0}, {5218, 3, 0},
     // 143 VolumeMountStatus
-    {2545, 9, 0}, {2570, 4, 0}, {3407, 8, 0}, {3487, 17, 0},
+    {2589, 9, 0}, {2614, 4, 0}, {3476, 8, 0}, {3556, 17, 0},
     // 144 PodExtendedResourceClaimStatus
-    {3620, 15, 145}, {3737, 17, 0},
+    {3689, 15, 145}, {3817, 17, 0},
     // 146 ContainerExtendedResourceRequest
-    {600, 13, 0}, {3635, 11, 0}, {3840, 12, 0},
+    {631, 13, 0}, {3704, 11, 0}, {3920, 12, 0},
     // 148 HostIP
-    {1923, 2, 0},
+    {1967, 2, 0},
     // 150 PodResourceClaimStatus
-    {2570, 4, 0}, {3737, 17, 0},
+    {2614, 4, 0}, {3817, 17, 0},
     // 151 V1Node
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 152}, {4502, 6, 157},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 152}, {4588, 6, 157},
     // 152 V1NodeSpec
-    {577, 12, 153}, {1283, 10, 0}, {3083, 7, 0}, {3090, 8, 0}, {3364, 10, 0}, {4777, 6, 155},
-    {5168, 13, 0},
+    {588, 12, 153}, {1327, 10, 0}, {3152, 7, 0}, {3159, 8, 0}, {3433, 10, 0}, {4863, 6, 155},
+    {5254, 13, 0},
     // 153 V1NodeConfigSource
-    {541, 9, 154},
+    {552, 9, 154},
     // 154 V1ConfigMapNodeConfigSource
-    {2018, 16, 0}, {2570, 4, 0}, {2590, 9, 0}, {3852, 15, 0}, {5132, 3, 0},
+    {2062, 16, 0}, {2614, 4, 0}, {2634, 9, 0}, {3932, 15, 0}, {5218, 3, 0},
     // 156 V1Taint
-    {1062, 6, 0}, {1974, 3, 0}, {4967, 9, 0}, {5218, 5, 0},
+    {1106, 6, 0}, {2018, 3, 0}, {5053, 9, 0}, {5304, 5, 0},
     // 157 V1NodeStatus
-    {69, 9, 158}, {86, 11, 0}, {371, 8, 0}, {525, 10, 160}, {535, 6, 162}, {764, 15, 163},
-    {824, 16, 0}, {1317, 8, 165}, {1829, 6, 166}, {2712, 8, 168}, {3010, 5, 0}, {4038, 15, 170},
-    {5422, 15, 60}, {5437, 12, 0},
+    {69, 9, 158}, {86, 11, 0}, {382, 8, 0}, {536, 10, 160}, {546, 6, 162}, {808, 15, 163},
+    {868, 16, 0}, {1361, 8, 165}, {1873, 6, 166}, {2756, 8, 168}, {3065, 5, 0}, {4118, 15, 170},
+    {5508, 15, 60}, {5523, 12, 0},
     // 159 V1NodeAddress
-    {62, 7, 0}, {5128, 4, 0},
+    {62, 7, 0}, {5214, 4, 0},
     // 161 V1NodeCondition
-    {2082, 17, 0}, {2163, 18, 0}, {2410, 7, 0}, {3470, 6, 0}, {4502, 6, 0}, {5128, 4, 0},
+    {2126, 17, 0}, {2207, 18, 0}, {2454, 7, 0}, {3539, 6, 0}, {4588, 6, 0}, {5214, 4, 0},
     // 162 V1NodeConfigStatus
-    {32, 6, 153}, {232, 8, 153}, {1167, 5, 0}, {2099, 13, 153},
+    {32, 6, 153}, {243, 8, 153}, {1211, 5, 0}, {2143, 13, 153},
     // 163 V1NodeDaemonEndpoints
-    {2034, 15, 164},
+    {2078, 15, 164},
     // 164 V1DaemonEndpoint
     {0, 4, 0},
     // 165 NodeFeatures
-    {4726, 24, 0},
+    {4812, 24, 0},
     // 167 V1ContainerImage
-    {2574, 5, 0}, {4410, 9, 0},
+    {2618, 5, 0}, {4490, 9, 0},
     // 168 V1NodeSystemInfo
-    {216, 12, 0}, {332, 6, 0}, {626, 23, 0}, {1961, 13, 0}, {2002, 16, 0}, {2049, 14, 0},
-    {2274, 9, 0}, {2833, 15, 0}, {2882, 7, 0}, {4750, 4, 169}, {4767, 10, 0},
+    {227, 12, 0}, {343, 6, 0}, {657, 23, 0}, {2005, 13, 0}, {2046, 16, 0}, {2093, 14, 0},
+    {2318, 9, 0}, {2888, 15, 0}, {2937, 7, 0}, {4836, 4, 169}, {4853, 10, 0},
     // 169 NodeSwapStatus
-    {371, 8, 0},
+    {382, 8, 0},
     // 171 NodeRuntimeHandler
-    {1317, 8, 172}, {2570, 4, 0},
+    {1361, 8, 172}, {2614, 4, 0},
     // 172 NodeRuntimeHandlerFeatures
-    {3504, 23, 0}, {5204, 14, 0},
+    {3573, 23, 0}, {5290, 14, 0},
     // 173 V1Namespace
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 174}, {4502, 6, 175},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 174}, {4588, 6, 175},
     // 174 V1NamespaceSpec
-    {1370, 10, 0},
+    {1414, 10, 0},
     // 175 V1NamespaceStatus
-    {525, 10, 176}, {3010, 5, 0},
+    {536, 10, 176}, {3065, 5, 0},
     // 177 V1NamespaceCondition
-    {2163, 18, 0}, {2410, 7, 0}, {3470, 6, 0}, {4502, 6, 0}, {5128, 4, 0},
+    {2207, 18, 0}, {2454, 7, 0}, {3539, 6, 0}, {4588, 6, 0}, {5214, 4, 0},
     // 178 V1PriorityClass
-    {191, 10, 0}, {918, 11, 0}, {1509, 13, 0}, {1998, 4, 0}, {2417, 8, 2}, {3193, 16, 0},
-    {5218, 5, 0},
+    {202, 10, 0}, {962, 11, 0}, {1553, 13, 0}, {2042, 4, 0}, {2461, 8, 2}, {3262, 16, 0},
+    {5304, 5, 0},
     // 179 CoreV1Event
-    {26, 6, 0}, {191, 10, 0}, {705, 5, 0}, {1177, 9, 0}, {1390, 14, 0}, {1909, 14, 180},
-    {1998, 4, 0}, {2150, 13, 0}, {2410, 7, 0}, {2417, 8, 2}, {3470, 6, 0}, {3544, 7, 180},
-    {3568, 18, 0}, {3586, 17, 0}, {4277, 6, 181}, {4433, 6, 182}, {5128, 4, 0},
+    {26, 6, 0}, {202, 10, 0}, {740, 5, 0}, {1221, 9, 0}, {1434, 14, 0}, {1953, 14, 180},
+    {2042, 4, 0}, {2194, 13, 0}, {2454, 7, 0}, {2461, 8, 2}, {3539, 6, 0}, {3613, 7, 180},
+    {3637, 18, 0}, {3655, 17, 0}, {4357, 6, 181}, {4519, 6, 182}, {5214, 4, 0},
     // 180 V1ObjectReference
-    {191, 10, 0}, {1325, 9, 0}, {1998, 4, 0}, {2570, 4, 0}, {2590, 9, 0}, {3852, 15, 0},
-    {5132, 3, 0},
+    {202, 10, 0}, {1369, 9, 0}, {2042, 4, 0}, {2614, 4, 0}, {2634, 9, 0}, {3932, 15, 0},
+    {5218, 3, 0},
     // 181 CoreV1EventSeries
-    {705, 5, 0}, {2112, 16, 0},
+    {740, 5, 0}, {2156, 16, 0},
     // 182 V1EventSource
-    {503, 9, 0}, {1646, 4, 0},
+    {514, 9, 0}, {1690, 4, 0},
     // 183 V1Lease
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 184},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 184},
     // 184 V1LeaseSpec
-    {15, 11, 0}, {1632, 14, 0}, {2181, 20, 0}, {2201, 16, 0}, {3266, 15, 0}, {3551, 9, 0},
-    {4611, 8, 0},
+    {15, 11, 0}, {1676, 14, 0}, {2225, 20, 0}, {2245, 16, 0}, {3335, 15, 0}, {3620, 9, 0},
+    {4697, 8, 0},
     // 185 V1PodDisruptionBudget
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 186}, {4502, 6, 187},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 186}, {4588, 6, 187},
     // 186 V1PodDisruptionBudgetSpec
-    {2390, 14, 0}, {2425, 12, 0}, {4261, 8, 21}, {5135, 26, 0},
+    {2434, 14, 0}, {2469, 12, 0}, {4341, 8, 21}, {5221, 26, 0},
     // 187 V1PodDisruptionBudgetStatus
-    {525, 10, 188}, {750, 14, 0}, {937, 14, 0}, {985, 13, 0}, {998, 18, 0}, {1213, 12, 0},
-    {2815, 18, 0},
+    {536, 10, 188}, {794, 14, 0}, {981, 14, 0}, {1029, 13, 0}, {1042, 18, 0}, {1257, 12, 0},
+    {2870, 18, 0},
     // 189 V1Condition
-    {2163, 18, 0}, {2410, 7, 0}, {2815, 18, 0}, {3470, 6, 0}, {4502, 6, 0}, {5128, 4, 0},
+    {2207, 18, 0}, {2454, 7, 0}, {2870, 18, 0}, {3539, 6, 0}, {4588, 6, 0}, {5214, 4, 0},
     // 190 V1ResourceQuota
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 191}, {4502, 6, 195},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 191}, {4588, 6, 195},
     // 191 V1ResourceQuotaSpec
-    {1589, 4, 0}, {4118, 13, 192}, {4131, 6, 0},
+    {1633, 4, 0}, {4198, 13, 192}, {4211, 6, 0},
     // 192 V1ScopeSelector
-    {2303, 16, 193},
+    {2347, 16, 193},
     // 194 V1ScopedResourceSelectorRequirement
-    {2857, 8, 0}, {4109, 9, 0}, {5232, 6, 0},
+    {2912, 8, 0}, {4189, 9, 0}, {5318, 6, 0},
     // 195 V1ResourceQuotaStatus
-    {1589, 4, 0}, {5181, 4, 0},
+    {1633, 4, 0}, {5267, 4, 0},
     // 196 PodGroup
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 197}, {4502, 6, 201},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 197}, {4588, 6, 201},
     // 197 spec
-    {2447, 9, 0}, {2469, 12, 0}, {2503, 13, 0}, {2626, 15, 198}, {3295, 17, 0}, {3392, 5, 0},
-    {4619, 14, 199},
+    {2491, 9, 0}, {2513, 12, 0}, {2547, 13, 0}, {2670, 15, 198}, {3364, 17, 0}, {3461, 5, 0},
+    {4705, 14, 199},
     // 198 networkTopology
-    {1599, 18, 0}, {1617, 15, 0}, {2533, 4, 0},
+    {1643, 18, 0}, {1661, 15, 0}, {2577, 4, 0},
     // 200 subGroupPolicy
-    {2063, 13, 21}, {2330, 14, 0}, {2481, 12, 0}, {2570, 4, 0}, {2626, 15, 198}, {4633, 12, 0},
+    {2107, 13, 21}, {2374, 14, 0}, {2525, 12, 0}, {2614, 4, 0}, {2670, 15, 198}, {4719, 12, 0},
     // 201 status
-    {525, 10, 202}, {1293, 6, 0}, {3010, 5, 0}, {3985, 7, 0}, {4683, 9, 0},
+    {536, 10, 202}, {1337, 6, 0}, {3065, 5, 0}, {4065, 7, 0}, {4769, 9, 0},
     // 203 conditions
-    {2163, 18, 0}, {2410, 7, 0}, {3470, 6, 0}, {4502, 6, 0}, {5090, 12, 0}, {5128, 4, 0},
+    {2207, 18, 0}, {2454, 7, 0}, {3539, 6, 0}, {4588, 6, 0}, {5176, 12, 0}, {5214, 4, 0},
     // 204 Queue
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 205}, {4502, 6, 211},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 205}, {4588, 6, 211},
     // 205 spec
-    {78, 8, 206}, {361, 10, 0}, {903, 15, 0}, {929, 8, 0}, {1242, 14, 208}, {1580, 9, 210},
-    {2912, 6, 0}, {3287, 8, 0}, {3476, 11, 0}, {5128, 4, 0}, {5469, 6, 0},
+    {78, 8, 206}, {372, 10, 0}, {947, 15, 0}, {973, 8, 0}, {1286, 14, 208}, {1624, 9, 210},
+    {2967, 6, 0}, {3356, 8, 0}, {3545, 11, 0}, {5214, 4, 0}, {5555, 6, 0},
     // 206 affinity
-    {2674, 17, 207}, {2691, 21, 207},
+    {2718, 17, 207}, {2735, 21, 207},
     // 207 nodeGroupAffinity
-    {3219, 47, 0}, {3654, 46, 0},
+    {3288, 47, 0}, {3723, 46, 0},
     // 209 extendClusters
-    {371, 8, 0}, {2570, 4, 0}, {5469, 6, 0},
+    {382, 8, 0}, {2614, 4, 0}, {5555, 6, 0},
     // 210 guarantee
-    {3729, 8, 0},
+    {3809, 8, 0},
     // 211 status
-    {97, 9, 0}, {494, 9, 0}, {1902, 7, 0}, {2969, 7, 0}, {3700, 11, 212}, {3985, 7, 0},
-    {4497, 5, 0}, {5161, 7, 0},
+    {97, 9, 0}, {505, 9, 0}, {1946, 7, 0}, {3024, 7, 0}, {3780, 11, 212}, {4065, 7, 0},
+    {4583, 5, 0}, {5247, 7, 0},
     // 212 reservation
-    {2793, 5, 0}, {3729, 8, 0},
+    {2837, 5, 0}, {3809, 8, 0},
     // 213 Job
-    {191, 10, 0}, {1998, 4, 0}, {2417, 8, 2}, {4446, 4, 214}, {4502, 6, 228},
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 214}, {4588, 6, 228},
     // 214 spec
-    {2375, 8, 0}, {2425, 12, 0}, {2493, 10, 0}, {2626, 15, 198}, {3035, 7, 0}, {3135, 8, 215},
-    {3295, 17, 0}, {3392, 5, 0}, {4007, 15, 0}, {4060, 13, 0}, {4839, 5, 217}, {5102, 23, 0},
-    {5415, 7, 223},
+    {2419, 8, 0}, {2469, 12, 0}, {2537, 10, 0}, {2670, 15, 198}, {3090, 7, 0}, {3204, 8, 215},
+    {3364, 17, 0}, {3461, 5, 0}, {4087, 15, 0}, {4140, 13, 0}, {4925, 5, 217}, {5188, 23, 0},
+    {5501, 7, 223},
     // 216 policies
-    {26, 6, 0}, {1172, 5, 0}, {1186, 6, 0}, {1196, 8, 0}, {4976, 7, 0},
+    {26, 6, 0}, {1216, 5, 0}, {1230, 6, 0}, {1240, 8, 0}, {5062, 7, 0},
     // 218 tasks
-    {894, 9, 219}, {2375, 8, 0}, {2425, 12, 0}, {2570, 4, 0}, {2927, 15, 220}, {3135, 8, 215},
-    {3560, 8, 0}, {4853, 8, 221}, {5036, 14, 0},
+    {938, 9, 219}, {2419, 8, 0}, {2469, 12, 0}, {2614, 4, 0}, {2982, 15, 220}, {3204, 8, 215},
+    {3629, 8, 0}, {4939, 8, 221}, {5122, 14, 0},
     // 219 dependsOn
-    {1952, 9, 0}, {2570, 4, 0},
+    {1996, 9, 0}, {2614, 4, 0},
     // 220 partitionPolicy
-    {2456, 13, 0}, {2626, 15, 198}, {2942, 13, 0}, {5075, 15, 0},
+    {2500, 13, 0}, {2670, 15, 198}, {2997, 13, 0}, {5161, 15, 0},
     // 221 template
-    {2417, 8, 222}, {4446, 4, 7},
+    {2461, 8, 222}, {4532, 4, 7},
     // 222 metadata
-    {172, 11, 0}, {1370, 10, 0}, {2076, 6, 0}, {2570, 4, 0}, {2590, 9, 0},
+    {183, 11, 0}, {1414, 10, 0}, {2120, 6, 0}, {2614, 4, 0}, {2634, 9, 0},
     // 224 volumes
-    {2545, 9, 0}, {5292, 11, 225}, {5303, 15, 0},
+    {2589, 9, 0}, {5378, 11, 225}, {5389, 15, 0},
     // 225 volumeClaim
-    {4, 11, 0}, {779, 10, 226}, {789, 13, 99}, {3867, 9, 227}, {4261, 8, 21}, {4532, 16, 0},
-    {5267, 25, 0}, {5358, 10, 0}, {5380, 10, 0},
+    {4, 11, 0}, {823, 10, 226}, {833, 13, 99}, {3947, 9, 227}, {4341, 8, 21}, {4618, 16, 0},
+    {5353, 25, 0}, {5444, 10, 0}, {5466, 10, 0},
     // 226 dataSource
-    {183, 8, 0}, {1998, 4, 0}, {2570, 4, 0},
+    {194, 8, 0}, {2042, 4, 0}, {2614, 4, 0},
     // 227 resources
-    {2231, 6, 0}, {3646, 8, 0},
+    {2275, 6, 0}, {3715, 8, 0},
     // 228 status
-    {525, 10, 229}, {676, 19, 0}, {1293, 6, 0}, {2425, 12, 0}, {2969, 7, 0}, {3919, 10, 0},
-    {3985, 7, 0}, {3992, 15, 0}, {4497, 5, 231}, {4683, 9, 0}, {4824, 15, 232}, {4877, 11, 0},
-    {5161, 7, 0}, {5238, 7, 0},
+    {536, 10, 229}, {707, 19, 0}, {1337, 6, 0}, {2469, 12, 0}, {3024, 7, 0}, {3999, 10, 0},
+    {4065, 7, 0}, {4072, 15, 0}, {4583, 5, 231}, {4769, 9, 0}, {4910, 15, 232}, {4963, 11, 0},
+    {5247, 7, 0}, {5324, 7, 0},
     // 230 conditions
-    {2163, 18, 0}, {4502, 6, 0},
+    {2207, 18, 0}, {4588, 6, 0},
     // 231 state
-    {2163, 18, 0}, {2410, 7, 0}, {3010, 5, 0}, {3470, 6, 0},
+    {2207, 18, 0}, {2454, 7, 0}, {3065, 5, 0}, {3539, 6, 0},
     // 233 taskStatusCount
-    {3010, 5, 0},
+    {3065, 5, 0},
+    // 234 Numatopology
+    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 235},
+    // 235 spec
+    {745, 9, 236}, {2863, 7, 238}, {3123, 14, 240}, {3204, 8, 0}, {3769, 11, 0},
+    // 237 cpuDetail
+    {736, 4, 0}, {2859, 4, 0}, {4513, 6, 0},
+    // 239 numares
+    {86, 11, 0}, {382, 8, 0},
+    // 241 podAllocations
+    {600, 20, 242}, {2614, 4, 0}, {2634, 9, 0}, {5218, 3, 0},
+    // 243 containerAllocations
+    {148, 11, 0}, {2614, 4, 0},
 };
 
 // By index: {shape, the first field (an object's) or the type of the items (a
@@ -583,7 +597,10 @@ constexpr Type kTypes[] = {
     {Shape::kList, 224, 0}, {Shape::kObject, 842, 3}, {Shape::kObject, 845, 9},
     {Shape::kObject, 854, 3}, {Shape::kObject, 857, 2}, {Shape::kObject, 859, 14},
     {Shape::kList, 230, 0}, {Shape::kObject, 873, 2}, {Shape::kObject, 875, 4},
-    {Shape::kMap, 233, 0}, {Shape::kObject, 879, 1},
+    {Shape::kMap, 233, 0}, {Shape::kObject, 879, 1}, {Shape::kObject, 880, 4},
+    {Shape::kObject, 884, 5}, {Shape::kMap, 237, 0}, {Shape::kObject, 889, 3},
+    {Shape::kMap, 239, 0}, {Shape::kObject, 892, 2}, {Shape::kList, 241, 0},
+    {Shape::kObject, 894, 4}, {Shape::kList, 243, 0}, {Shape::kObject, 898, 2},
 };
 
 constexpr Root kRoots[] = {
@@ -598,6 +615,7 @@ constexpr Root kRoots[] = {
     {"scheduling.volcano.sh/v1beta1", "PodGroup", 196},
     {"scheduling.volcano.sh/v1beta1", "Queue", 204},
     {"batch.volcano.sh/v1alpha1", "Job", 213},
+    {"nodeinfo.volcano.sh/v1alpha1", "Numatopology", 234},
 };
 
 }  // namespace

@@ -178,6 +178,8 @@ class Collector {
       seen_.emplace(key("PodDisruptionBudget", b.key()), Origin{});
     for (const auto& q : objects.resource_quotas)
       seen_.emplace(key("ResourceQuota", q.key()), Origin{});
+    for (const auto& t : objects.numa_topologies)
+      seen_.emplace(key("Numatopology", t.key()), Origin{});
   }
 
   void add(Parsed parsed, std::string_view file) {
@@ -266,6 +268,10 @@ class Collector {
   void add(model::ResourceQuota&& q, const Origin& o, bool) {
     claim("ResourceQuota", q.key(), o, true);
     objects_.resource_quotas.push_back(std::move(q));
+  }
+  void add(model::Numatopology&& t, const Origin& o, bool) {
+    claim("Numatopology", t.key(), o, false);
+    objects_.numa_topologies.push_back(std::move(t));
   }
 
   model::ClusterObjects objects_;
@@ -430,6 +436,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   out.namespaces.reserve(out.namespaces.size() + fresh.namespaces.size());
   out.disruption_budgets.reserve(out.disruption_budgets.size() + fresh.disruption_budgets.size());
   out.resource_quotas.reserve(out.resource_quotas.size() + fresh.resource_quotas.size());
+  out.numa_topologies.reserve(out.numa_topologies.size() + fresh.numa_topologies.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };
@@ -441,6 +448,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   append(out.namespaces, fresh.namespaces);
   append(out.disruption_budgets, fresh.disruption_budgets);
   append(out.resource_quotas, fresh.resource_quotas);
+  append(out.numa_topologies, fresh.numa_topologies);
 }
 
 }  // namespace

@@ -180,7 +180,7 @@ TEST_F(DeclaredArgs, EveryProblemOfAConfigIsReportedAtOnce) {
   const std::string text =
       "actions = [\"allocate\", \"backfil\"]\n"
       "[[tiers]]\n"
-      "plugins = [{ name = \"gnag\" }, { name = \"numaaware\" },\n"
+      "plugins = [{ name = \"gnag\" }, { name = \"extender\" },\n"
       "           { name = \"declares_args\", arguments = { weight = -3, mood = \"fast\" } }]\n";
   const std::string msg = refusal(text);
   // One line per problem, in config order; the lists of what is available
@@ -196,7 +196,7 @@ TEST_F(DeclaredArgs, EveryProblemOfAConfigIsReportedAtOnce) {
            "did you mean \"gang\"? Available plugins: binpack, "))
       << msg;
   EXPECT_TRUE(
-      line("\n  conf.toml: line 3, column 31: tiers[0].plugins[1]: unknown plugin \"numaaware\"; "
+      line("\n  conf.toml: line 3, column 31: tiers[0].plugins[1]: unknown plugin \"extender\"; "
            "Volcano has this plugin, Scoria does not implement it yet"))
       << msg;
   EXPECT_TRUE(

@@ -97,10 +97,10 @@ TEST(PluginsDescribe, APluginBuiltBefore12IsSaidToBeUnchecked) {
 }
 
 TEST(PluginsDescribe, AnUnknownNameExitsTwoListingWhatWasFound) {
-  const Output r = plugins({"--describe", "numaaware"});
+  const Output r = plugins({"--describe", "extender"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(
-      r.err.find("scoria plugins: no action or plugin \"numaaware\" in the plugin directories; "
+      r.err.find("scoria plugins: no action or plugin \"extender\" in the plugin directories; "
                  "found: "),
       std::string::npos)
       << r.err;

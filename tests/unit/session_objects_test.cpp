@@ -1,4 +1,5 @@
-// Objects plugins read whole (PodDisruptionBudget, ResourceQuota): from the
+// Objects plugins read whole (PodDisruptionBudget, ResourceQuota,
+// Numatopology): from the
 // loader through the cache's changes to a session, and out through the host
 // table's session_object_count and session_object_json, by namespace then
 // name.
@@ -100,6 +101,35 @@ TEST(SessionObjects, ChangesReplaceAndDeleteInPlace) {
   EXPECT_TRUE(through_the_abi(cache, "ResourceQuota").empty());
   EXPECT_EQ(kind_from_name("PodDisruptionBudget"), Kind::PodDisruptionBudget);
   EXPECT_EQ(kind_name(Kind::ResourceQuota), "ResourceQuota");
+}
+
+TEST(SessionObjects, NumatopologiesByNodeNameAddedChangedAndDeleted) {
+  const auto topology = [](std::string_view name, std::string_view allocatable) {
+    return "apiVersion: nodeinfo.volcano.sh/v1alpha1\nkind: Numatopology\nmetadata: {name: " +
+           std::string(name) + "}\nspec: {numares: {cpu: {allocatable: \"" +
+           std::string(allocatable) + "\"}}}\n";
+  };
+  model::ClusterObjects objects;
+  source::parse_objects(topology("n2", "0-3") + "---\n" + topology("n1", "0-7"), "numa.yaml",
+                        objects);
+  source::complete_objects(objects);
+  ClusterCache cache;
+  cache.reset(std::move(objects));
+  EXPECT_EQ(names(through_the_abi(cache, "Numatopology")),
+            (std::vector<std::string>{"/n1", "/n2"}));
+
+  // The exporter's update replaces the node's topology; a deleted one is gone.
+  model::ClusterObjects changed;
+  source::parse_objects(topology("n2", "2-3"), "change.yaml", changed);
+  std::vector<ObjectChange> changes;
+  changes.push_back(ObjectChange::upsert(std::move(changed.numa_topologies.at(0))));
+  changes.push_back(ObjectChange::remove(Kind::Numatopology, "n1"));
+  cache.apply_changes(changes);
+  EXPECT_EQ(changes[0].key, "n2");
+  const auto left = through_the_abi(cache, "Numatopology");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_NE(left[0].find("\"2-3\""), std::string::npos);
+  EXPECT_EQ(kind_from_name("Numatopology"), Kind::Numatopology);
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
            {"v1", "ResourceQuota"},
            {"scheduling.volcano.sh/v1beta1", "PodGroup"},
            {"scheduling.volcano.sh/v1beta1", "Queue"},
-           {"batch.volcano.sh/v1alpha1", "Job"}}) {
+           {"batch.volcano.sh/v1alpha1", "Job"},
+           {"nodeinfo.volcano.sh/v1alpha1", "Numatopology"}}) {
     const Type* t = find_kind(api, kind);
     ASSERT_NE(t, nullptr) << api << " " << kind;
     EXPECT_NE(find_field(*t, "metadata"), nullptr) << kind;
@@ -90,6 +91,21 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
   }
   EXPECT_EQ(find_kind("batch/v1", "Job"), nullptr);  // Kubernetes' Job is not read
   EXPECT_EQ(find_kind("v1", "ConfigMap"), nullptr);
+}
+
+TEST(UnknownFields, NumatopologyAsItsCrd) {
+  // Maps keyed by resource and CPU id are free-form; their values are not.
+  const json t = json::parse(R"({
+    "apiVersion": "nodeinfo.volcano.sh/v1alpha1", "kind": "Numatopology",
+    "metadata": {"name": "n1"},
+    "spec": {"policies": {"CPUManagerPolicy": "static"},
+             "numares": {"cpu": {"allocatable": "0-3", "capacity": 4, "alocatable": "0"}},
+             "cpuDetail": {"0": {"numa": 0, "socket": 0, "core": 0, "cores": 1}},
+             "podAllocations": [{"name": "p", "containerAllocations": [{"name": "c"}]}],
+             "resreserved": {}}})");
+  EXPECT_EQ(unknown(t),
+            (std::vector<std::string>{"spec.cpuDetail.0.cores", "spec.numares.cpu.alocatable",
+                                      "spec.resreserved"}));
 }
 
 TEST(UnknownFields, NestedPathsAsTheApiServerWritesThem) {
