@@ -80,6 +80,9 @@ void ClusterCache::apply_change(ObjectChange& c) {
       case Kind::ResourceQuota:
         resource_quotas_.erase(split_key(c.key));
         return;
+      case Kind::HyperNode:
+        hyper_nodes_.erase(c.key);
+        return;
     }
     return;
   }
@@ -104,6 +107,10 @@ void ClusterCache::apply_change(ObjectChange& c) {
         if constexpr (std::is_same_v<T, model::ResourceQuota>) {
           NamespacedName name{object.namespace_, object.name};
           resource_quotas_.insert_or_assign(std::move(name), std::move(object));
+        }
+        if constexpr (std::is_same_v<T, model::HyperNode>) {
+          std::string name = object.name;
+          hyper_nodes_.insert_or_assign(std::move(name), std::move(object));
         }
       },
       c.object);

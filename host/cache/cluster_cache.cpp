@@ -22,7 +22,8 @@ bool base_dim(const std::string& name) {
 constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
                                Kind::ResourceQuota, Kind::PriorityClass,
                                Kind::Queue,         Kind::Node,
-                               Kind::PodGroup,      Kind::Pod};
+                               Kind::PodGroup,      Kind::Pod,
+                               Kind::HyperNode};
 
 }  // namespace
 
@@ -42,6 +43,7 @@ void ClusterCache::clear() {
   namespaces_.clear();
   disruption_budgets_.clear();
   resource_quotas_.clear();
+  hyper_nodes_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
@@ -61,7 +63,7 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   changes.reserve(objects.nodes.size() + objects.pods.size() + objects.pod_groups.size() +
                   objects.queues.size() + objects.priority_classes.size() +
                   objects.namespaces.size() + objects.disruption_budgets.size() +
-                  objects.resource_quotas.size());
+                  objects.resource_quotas.size() + objects.hyper_nodes.size());
   for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
   for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
@@ -70,6 +72,7 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& g : objects.pod_groups) changes.push_back(ObjectChange::upsert(std::move(g)));
   for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
+  for (auto& h : objects.hyper_nodes) changes.push_back(ObjectChange::upsert(std::move(h)));
   replace(std::move(changes));
 }
 
@@ -206,6 +209,8 @@ session::Snapshot ClusterCache::snapshot() const {
   };
   add_kind(kind_name(Kind::PodDisruptionBudget), disruption_budgets_);
   add_kind(kind_name(Kind::ResourceQuota), resource_quotas_);
+  s.hyper_nodes.reserve(hyper_nodes_.size());
+  for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
 
   // Sessions index nodes and queues by position; entries by slot.
   std::vector<int32_t> node_at(nodes_.slots(), -1);

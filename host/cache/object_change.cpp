@@ -6,7 +6,7 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kNames = {
+constexpr std::array<std::string_view, 9> kNames = {
     "Node",
     "Pod",
     "PodGroup",
@@ -15,6 +15,7 @@ constexpr std::array<std::string_view, 8> kNames = {
     "Namespace",
     "PodDisruptionBudget",
     "ResourceQuota",
+    "HyperNode",
 };
 
 struct KeyOf {
@@ -26,6 +27,7 @@ struct KeyOf {
   std::string operator()(const model::Namespace& n) const { return n.name; }
   std::string operator()(const model::PodDisruptionBudget& b) const { return b.key(); }
   std::string operator()(const model::ResourceQuota& q) const { return q.key(); }
+  std::string operator()(const model::HyperNode& h) const { return h.name; }
 };
 
 }  // namespace

@@ -29,7 +29,8 @@ enum class Kind : uint8_t {
   PriorityClass,
   Namespace,
   PodDisruptionBudget,
-  ResourceQuota
+  ResourceQuota,
+  HyperNode
 };
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
@@ -40,7 +41,8 @@ std::optional<Kind> kind_from_name(std::string_view name);
 /// decode::Object, so a decoded object moves in without a copy.
 using Object =
     std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
-                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota>;
+                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota,
+                 model::HyperNode>;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
 /// PodGroups, PodDisruptionBudgets, ResourceQuotas), the name otherwise

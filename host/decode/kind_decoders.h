@@ -25,5 +25,6 @@ model::PriorityClass decode_priority_class(const ObjectFields& f, bool& never_pr
 model::Namespace decode_namespace(const ObjectFields& f);
 model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f);
 model::ResourceQuota decode_resource_quota(const ObjectFields& f);
+model::HyperNode decode_hyper_node(const ObjectFields& f);
 
 }  // namespace scoria::decode

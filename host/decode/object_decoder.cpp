@@ -11,7 +11,7 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 8> kKinds{{
+constexpr std::array<KindInfo, 9> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
@@ -20,6 +20,7 @@ constexpr std::array<KindInfo, 8> kKinds{{
     {"Namespace", "v1", false},
     {"PodDisruptionBudget", "policy/v1", true},
     {"ResourceQuota", "v1", true},
+    {"HyperNode", "topology.volcano.sh/v1alpha1", false},
 }};
 
 std::string supported_kinds() {
@@ -125,6 +126,11 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     pdb.name = name;
     pdb.json = text.empty() ? node.dump() : std::string(text);
     d.object = std::move(pdb);
+  } else if (kind == "HyperNode") {
+    model::HyperNode h = decode_hyper_node(f);
+    h.name = name;
+    h.json = text.empty() ? node.dump() : std::string(text);
+    d.object = std::move(h);
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;

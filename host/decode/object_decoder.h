@@ -16,7 +16,8 @@ namespace scoria::decode {
 
 using Object =
     std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
-                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota>;
+                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota,
+                 model::HyperNode>;
 
 /// One object decoded, with where it came from.
 struct Decoded {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "log/log.h"
 #include "model/error.h"
 #include "model/suggestion.h"
 #include "plugin/crash_report.h"
@@ -140,6 +141,8 @@ Scheduler::~Scheduler() = default;
 session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionTimings* timings) {
   const auto start = Clock::now();
   session::Session ssn(snapshot, config_, &workers_);
+  for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
+    log::write(log::kWarning, "hypernodes", line);
   if (explain_) ssn.explain(*explain_);
   auto* handle = reinterpret_cast<scoria_session*>(&ssn);
 

@@ -178,6 +178,7 @@ class Collector {
       seen_.emplace(key("PodDisruptionBudget", b.key()), Origin{});
     for (const auto& q : objects.resource_quotas)
       seen_.emplace(key("ResourceQuota", q.key()), Origin{});
+    for (const auto& h : objects.hyper_nodes) seen_.emplace(key("HyperNode", h.name), Origin{});
   }
 
   void add(Parsed parsed, std::string_view file) {
@@ -266,6 +267,10 @@ class Collector {
   void add(model::ResourceQuota&& q, const Origin& o, bool) {
     claim("ResourceQuota", q.key(), o, true);
     objects_.resource_quotas.push_back(std::move(q));
+  }
+  void add(model::HyperNode&& h, const Origin& o, bool) {
+    claim("HyperNode", h.name, o, false);
+    objects_.hyper_nodes.push_back(std::move(h));
   }
 
   model::ClusterObjects objects_;
@@ -430,6 +435,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   out.namespaces.reserve(out.namespaces.size() + fresh.namespaces.size());
   out.disruption_budgets.reserve(out.disruption_budgets.size() + fresh.disruption_budgets.size());
   out.resource_quotas.reserve(out.resource_quotas.size() + fresh.resource_quotas.size());
+  out.hyper_nodes.reserve(out.hyper_nodes.size() + fresh.hyper_nodes.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };
@@ -441,6 +447,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   append(out.namespaces, fresh.namespaces);
   append(out.disruption_budgets, fresh.disruption_budgets);
   append(out.resource_quotas, fresh.resource_quotas);
+  append(out.hyper_nodes, fresh.hyper_nodes);
 }
 
 }  // namespace
