@@ -105,6 +105,10 @@ usage = { thresholds = { cpu = 80, mem = 70 } }
 name = "task-topology"
 arguments = { "task-topology.weight" = 10 }
 
+[[tiers.plugins]]
+name = "network-topology-aware"
+arguments = { weight = 10, "hypernode.binpack.cpu" = 2, "hypernode.binpack.normal-pod.fading" = 0.5 }
+
 [[configurations]]
 name = "allocate"
 arguments = { enablePredicateErrorCache = true }
@@ -136,6 +140,11 @@ tiers:
   - name: task-topology
     arguments:
       task-topology.weight: 10
+  - name: network-topology-aware
+    arguments:
+      weight: 10
+      hypernode.binpack.cpu: 2
+      hypernode.binpack.normal-pod.fading: 0.5
 configurations:
 - name: allocate
   arguments:
@@ -159,7 +168,10 @@ constexpr std::string_view kJson = R"({
                                         "binpack.resources": "nvidia.com/gpu",
                                         "binpack.resources.nvidia.com/gpu": 2,
                                         "usage": {"thresholds": {"cpu": 80, "mem": 70}}}},
-      {"name": "task-topology", "arguments": {"task-topology.weight": 10}}]}
+      {"name": "task-topology", "arguments": {"task-topology.weight": 10}},
+      {"name": "network-topology-aware",
+       "arguments": {"weight": 10, "hypernode.binpack.cpu": 2,
+                     "hypernode.binpack.normal-pod.fading": 0.5}}]}
   ],
   "configurations": [{"name": "allocate", "arguments": {"enablePredicateErrorCache": true}}]
 })";
@@ -169,7 +181,7 @@ TEST(SchedulerConfig, TomlReadsEveryFeature) {
   EXPECT_EQ(c.actions, (std::vector<std::string>{"enqueue", "allocate", "backfill"}));
   ASSERT_EQ(c.tiers.size(), 2u);
   ASSERT_EQ(c.tiers[0].plugins.size(), 2u);
-  ASSERT_EQ(c.tiers[1].plugins.size(), 3u);
+  ASSERT_EQ(c.tiers[1].plugins.size(), 4u);
   EXPECT_EQ(plugin(c, 0, 0).name, "priority");
   EXPECT_EQ(plugin(c, 0, 1).name, "gang");
   EXPECT_EQ(plugin(c, 0, 1).flags[kPreemptable], false);
@@ -187,6 +199,11 @@ TEST(SchedulerConfig, TomlReadsEveryFeature) {
   // A dotted argument name, quoted in TOML, arrives as the one key Volcano reads.
   EXPECT_EQ(plugin(c, 1, 2).name, "task-topology");
   EXPECT_EQ(plugin(c, 1, 2).arguments, (Arguments{{"task-topology.weight", "10"}}));
+  EXPECT_EQ(plugin(c, 1, 3).name, "network-topology-aware");
+  EXPECT_EQ(plugin(c, 1, 3).arguments,
+            (Arguments{{"hypernode.binpack.cpu", "2"},
+                       {"hypernode.binpack.normal-pod.fading", "0.5"},
+                       {"weight", "10"}}));
   ASSERT_EQ(c.action_arguments.size(), 1u);
   EXPECT_EQ(c.action_arguments.at("allocate"), (Arguments{{"enablePredicateErrorCache", "true"}}));
   EXPECT_EQ(c.plugin_dirs, (std::vector<fs::path>{"/opt/scoria/plugins"}));
@@ -544,6 +561,11 @@ data:
       - name: task-topology
         arguments:
           task-topology.weight: 10
+      - name: network-topology-aware
+        arguments:
+          weight: 10
+          hypernode.binpack.cpu: 2
+          hypernode.binpack.normal-pod.fading: 0.5
     configurations:
     - name: allocate
       arguments:
