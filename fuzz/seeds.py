@@ -48,7 +48,8 @@ for d in scenarios:
                  "Queue": "/apis/scheduling.volcano.sh/v1beta1/queues",
                  "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses",
                  "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets",
-                 "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas"}
+                 "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas",
+                 "HyperNode": "/apis/topology.volcano.sh/v1alpha1/hypernodes"}
         for doc in docs[:6]:
             if doc.get("kind") in paths:
                 ns = doc.get("metadata", {}).get("namespace", "default")
