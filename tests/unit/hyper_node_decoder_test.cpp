@@ -229,6 +229,10 @@ TEST(HyperNodeTopology, AMissingMemberIsReportedOnceNotEverySession) {
 
 TEST(HyperNodeTopology, ASecondParentIsLeftOut) {
   const Cluster c = cluster(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
 apiVersion: topology.volcano.sh/v1alpha1
 kind: HyperNode
 metadata: {name: rack}
