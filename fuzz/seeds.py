@@ -49,7 +49,8 @@ for d in scenarios:
                  "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses",
                  "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets",
                  "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas",
-                 "Numatopology": "/apis/nodeinfo.volcano.sh/v1alpha1/numatopologies"}
+                 "Numatopology": "/apis/nodeinfo.volcano.sh/v1alpha1/numatopologies",
+                 "HyperNode": "/apis/topology.volcano.sh/v1alpha1/hypernodes"}
         for doc in docs[:6]:
             if doc.get("kind") in paths:
                 ns = doc.get("metadata", {}).get("namespace", "default")

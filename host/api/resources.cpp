@@ -18,11 +18,12 @@ constexpr std::array<std::string_view, 2> kJobShort{"vcjob", "vj"};
 constexpr std::array<std::string_view, 1> kDisruptionBudgetShort{"pdb"};
 constexpr std::array<std::string_view, 1> kResourceQuotaShort{"quota"};
 constexpr std::array<std::string_view, 1> kNumatopologyShort{"numatopo"};
+constexpr std::array<std::string_view, 1> kHyperNodeShort{"hn"};
 constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 12> kResources{{
+constexpr std::array<Resource, 13> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -41,6 +42,9 @@ constexpr std::array<Resource, 12> kResources{{
     // Read by the numa-aware plugin whole; Volcano's CRD has no status.
     {"nodeinfo.volcano.sh", "v1alpha1", "numatopologies", "numatopology", "Numatopology", false,
      kNumatopologyShort, kNone, true},
+    // Volcano's network topology, resolved by the session (network-topology-aware).
+    {"topology.volcano.sh", "v1alpha1", "hypernodes", "hypernode", "HyperNode", false,
+     kHyperNodeShort, kStatus, true},
     // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
     // (serve/job_controller.h), which are what the scheduler reads.
     {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},

@@ -83,6 +83,9 @@ void ClusterCache::apply_change(ObjectChange& c) {
       case Kind::Numatopology:
         numa_topologies_.erase(c.key);
         return;
+      case Kind::HyperNode:
+        hyper_nodes_.erase(c.key);
+        return;
     }
     return;
   }
@@ -111,6 +114,10 @@ void ClusterCache::apply_change(ObjectChange& c) {
         if constexpr (std::is_same_v<T, model::Numatopology>) {
           std::string name = object.name;
           numa_topologies_.insert_or_assign(std::move(name), std::move(object));
+        }
+        if constexpr (std::is_same_v<T, model::HyperNode>) {
+          std::string name = object.name;
+          hyper_nodes_.insert_or_assign(std::move(name), std::move(object));
         }
       },
       c.object);

@@ -23,7 +23,7 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
                                Kind::ResourceQuota, Kind::PriorityClass,
                                Kind::Queue,         Kind::Node,
                                Kind::PodGroup,      Kind::Pod,
-                               Kind::Numatopology};
+                               Kind::Numatopology, Kind::HyperNode};
 
 }  // namespace
 
@@ -44,6 +44,7 @@ void ClusterCache::clear() {
   disruption_budgets_.clear();
   resource_quotas_.clear();
   numa_topologies_.clear();
+  hyper_nodes_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
@@ -63,7 +64,8 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   changes.reserve(objects.nodes.size() + objects.pods.size() + objects.pod_groups.size() +
                   objects.queues.size() + objects.priority_classes.size() +
                   objects.namespaces.size() + objects.disruption_budgets.size() +
-                  objects.resource_quotas.size() + objects.numa_topologies.size());
+                  objects.resource_quotas.size() + objects.numa_topologies.size() +
+                  objects.hyper_nodes.size());
   for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
   for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
@@ -73,6 +75,7 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   for (auto& g : objects.pod_groups) changes.push_back(ObjectChange::upsert(std::move(g)));
   for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
   for (auto& t : objects.numa_topologies) changes.push_back(ObjectChange::upsert(std::move(t)));
+  for (auto& h : objects.hyper_nodes) changes.push_back(ObjectChange::upsert(std::move(h)));
   replace(std::move(changes));
 }
 
@@ -210,6 +213,8 @@ session::Snapshot ClusterCache::snapshot() const {
   add_kind(kind_name(Kind::PodDisruptionBudget), disruption_budgets_);
   add_kind(kind_name(Kind::ResourceQuota), resource_quotas_);
   add_kind(kind_name(Kind::Numatopology), numa_topologies_);  // by node name
+  s.hyper_nodes.reserve(hyper_nodes_.size());
+  for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
 
   // Sessions index nodes and queues by position; entries by slot.
   std::vector<int32_t> node_at(nodes_.slots(), -1);

@@ -192,6 +192,7 @@ class ClusterCache {
   // then name, the order sessions hand them out in.
   using NamespacedName = std::pair<std::string, std::string>;
   std::map<NamespacedName, model::PodDisruptionBudget> disruption_budgets_;
+  std::map<std::string, model::HyperNode> hyper_nodes_;  // by name
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
   SlotTable<GroupEntry> groups_;

@@ -6,7 +6,7 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 9> kNames = {
+constexpr std::array<std::string_view, 10> kNames = {
     "Node",
     "Pod",
     "PodGroup",
@@ -16,6 +16,7 @@ constexpr std::array<std::string_view, 9> kNames = {
     "PodDisruptionBudget",
     "ResourceQuota",
     "Numatopology",
+    "HyperNode",
 };
 
 struct KeyOf {
@@ -28,6 +29,7 @@ struct KeyOf {
   std::string operator()(const model::PodDisruptionBudget& b) const { return b.key(); }
   std::string operator()(const model::ResourceQuota& q) const { return q.key(); }
   std::string operator()(const model::Numatopology& t) const { return t.key(); }
+  std::string operator()(const model::HyperNode& h) const { return h.name; }
 };
 
 }  // namespace

@@ -30,7 +30,8 @@ enum class Kind : uint8_t {
   Namespace,
   PodDisruptionBudget,
   ResourceQuota,
-  Numatopology
+  Numatopology,
+  HyperNode
 };
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
@@ -41,7 +42,7 @@ std::optional<Kind> kind_from_name(std::string_view name);
 /// decode::Object, so a decoded object moves in without a copy.
 using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
                             model::PriorityClass, model::Namespace, model::PodDisruptionBudget,
-                            model::ResourceQuota, model::Numatopology>;
+                            model::ResourceQuota, model::Numatopology, model::HyperNode>;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
 /// PodGroups, PodDisruptionBudgets, ResourceQuotas), the name otherwise

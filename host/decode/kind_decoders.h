@@ -26,5 +26,6 @@ model::Namespace decode_namespace(const ObjectFields& f);
 model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f);
 model::ResourceQuota decode_resource_quota(const ObjectFields& f);
 model::Numatopology decode_numatopology(const ObjectFields& f);
+model::HyperNode decode_hyper_node(const ObjectFields& f);
 
 }  // namespace scoria::decode

@@ -11,7 +11,7 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 9> kKinds{{
+constexpr std::array<KindInfo, 10> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
@@ -21,6 +21,7 @@ constexpr std::array<KindInfo, 9> kKinds{{
     {"PodDisruptionBudget", "policy/v1", true},
     {"ResourceQuota", "v1", true},
     {"Numatopology", "nodeinfo.volcano.sh/v1alpha1", false},
+    {"HyperNode", "topology.volcano.sh/v1alpha1", false},
 }};
 
 std::string supported_kinds() {
@@ -131,6 +132,11 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     t.name = name;
     t.json = text.empty() ? node.dump() : std::string(text);
     d.object = std::move(t);
+  } else if (kind == "HyperNode") {
+    model::HyperNode h = decode_hyper_node(f);
+    h.name = name;
+    h.json = text.empty() ? node.dump() : std::string(text);
+    d.object = std::move(h);
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;

@@ -16,7 +16,7 @@ namespace scoria::decode {
 
 using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
                             model::PriorityClass, model::Namespace, model::PodDisruptionBudget,
-                            model::ResourceQuota, model::Numatopology>;
+                            model::ResourceQuota, model::Numatopology, model::HyperNode>;
 
 /// One object decoded, with where it came from.
 struct Decoded {

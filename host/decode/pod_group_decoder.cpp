@@ -17,6 +17,37 @@ model::PodGroupPhase pod_group_phase(const FieldReader& r, const std::string& ph
                  " is not a PodGroup phase; use Pending, Inqueue, Running, Unknown or Completed");
 }
 
+/// spec.networkTopology, refused where Volcano's CRD validation refuses it:
+/// a mode other than hard or soft, a negative highestTierAllowed, both
+/// highestTierAllowed and highestTierName.
+std::optional<model::NetworkTopology> network_topology(const FieldReader& r, const Json& spec,
+                                                       const FieldPath& spec_path) {
+  const Json& n = FieldReader::get(spec, "networkTopology");
+  if (!FieldReader::present(n)) return std::nullopt;
+  const FieldPath at = spec_path.field("networkTopology");
+  const Json& m = r.mapping(n, at);
+  model::NetworkTopology t;
+  const std::string mode = r.text_field(m, "mode", at);
+  if (mode == "soft")
+    t.mode = model::NetworkTopology::Mode::Soft;
+  else if (!mode.empty() && mode != "hard")
+    r.fail(at.field("mode"), quote(mode) + " is not a network topology mode; write hard or soft");
+  const Json& tier = FieldReader::get(m, "highestTierAllowed");
+  if (FieldReader::present(tier)) {
+    const int32_t v = r.int32(tier, at.field("highestTierAllowed"));
+    if (v < 0)
+      r.fail(at.field("highestTierAllowed"),
+             std::to_string(v) + " is negative; write a tier, 0 or more");
+    t.highest_tier_allowed = v;
+  }
+  t.highest_tier_name = r.text_field(m, "highestTierName", at);
+  if (t.highest_tier_allowed && !t.highest_tier_name.empty())
+    r.fail(at.field("highestTierName"),
+           "cannot be set with highestTierAllowed; give one of highestTierAllowed and "
+           "highestTierName");
+  return t;
+}
+
 }  // namespace
 
 model::PodGroup decode_pod_group(const ObjectFields& f) {
@@ -44,6 +75,7 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   const std::string queue = r.text_field(spec, "queue", spec_path);
   g.queue = queue.empty() ? std::string("default") : queue;
   g.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
+  g.network_topology = network_topology(r, spec, spec_path);
   const FieldPath status_path = f.root.field("status");
   const Json& status = r.map_field(f.obj, "status", f.root);
   g.phase =

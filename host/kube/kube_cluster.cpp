@@ -156,6 +156,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
       case cache::Kind::PodDisruptionBudget:
       case cache::Kind::ResourceQuota:
       case cache::Kind::Numatopology:
+      case cache::Kind::HyperNode:
         return 0;
       case cache::Kind::Queue:
         return 1;

@@ -15,6 +15,17 @@ using nlohmann::json;
 
 constexpr std::string_view kWho = "kubernetes";
 
+// Kinds whose CRD a cluster may not have: Volcano installs HyperNode from
+// 1.12 and Numatopology with its resource exporter. Without the CRD the
+// API server answers 404; the kind is then taken as having no objects (as
+// Volcano's scheduler runs without them) and looked for again later.
+bool optional_kind(const api::Resource& r) {
+  return r.group == "topology.volcano.sh" || r.group == "nodeinfo.volcano.sh";
+}
+
+// How often a missing optional kind is looked for again.
+constexpr std::chrono::seconds kAbsentRecheck{60};
+
 const std::string& text_at(const json& j, const char* a, const char* b) {
   static const std::string empty;
   const auto outer = j.find(a);
@@ -75,6 +86,18 @@ void Reflector::run() {
     } catch (const Gone&) {
       version_.clear();
       continue;  // relist at once, as client-go does on 410
+    } catch (const Absent&) {
+      if (!absent_logged_)
+        log::write(log::kInfo, kWho,
+                   std::string(resource_.plural) + ": the API server has no such resource (" +
+                       path() +
+                       " answers 404; its CRD is not installed), so there are none; "
+                       "looking again every " +
+                       std::to_string(kAbsentRecheck.count()) + "s");
+      absent_logged_ = true;
+      Clock::duration wait = kAbsentRecheck;
+      backoff_wait(wait, std::nullopt);
+      continue;
     } catch (const TransportError& e) {
       log_failure(e.what());
     } catch (const ApiError& e) {
@@ -121,7 +144,22 @@ void Reflector::list() {
       cont.clear();
       continue;
     }
+    if (r.status == 404 && cont.empty() && optional_kind(resource_)) {
+      // As an empty list: the cache learns there are none (and forgets any
+      // a CRD that was removed had), and the first sync does not wait.
+      std::vector<cache::ObjectChange> gone;
+      for (const auto& [key, v] : known_) gone.push_back(cache::ObjectChange::remove(kind_, key));
+      known_.clear();
+      version_.clear();
+      out_.push(std::move(gone));
+      if (!listed_once_) {
+        listed_once_ = true;
+        out_.listed(std::string(resource_.plural));
+      }
+      throw Absent();
+    }
     if (r.status != 200) throw ApiError("list failed", r);
+    absent_logged_ = false;
     json page = json::parse(r.body, nullptr, false);
     if (!page.is_object() || !page.contains("items") || !page["items"].is_array())
       throw TransportError("the list of " + std::string(resource_.plural) +

@@ -55,6 +55,8 @@ class Reflector {
 
  private:
   struct Gone {};
+  // The API server has no such resource: an optional CRD not installed.
+  struct Absent {};
   void run();
   void list();
   void watch();
@@ -84,6 +86,7 @@ class Reflector {
   std::unordered_map<std::string, std::string> undecodable_;  // key -> version logged
   std::minstd_rand random_;
   bool listed_once_ = false;
+  bool absent_logged_ = false;
   std::atomic<uint64_t> lists_{0}, watches_{0};
 };
 

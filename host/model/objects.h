@@ -133,6 +133,14 @@ constexpr const char* phase_name(PodGroupPhase p) {
   return "Unknown";
 }
 
+/// A PodGroup's spec.networkTopology (Volcano's NetworkTopologySpec).
+struct NetworkTopology {
+  enum class Mode : uint8_t { Hard = 1, Soft = 2 };
+  Mode mode = Mode::Hard;
+  std::optional<int32_t> highest_tier_allowed;
+  std::string highest_tier_name;  // translated by the session via spec.tierName
+};
+
 struct PodGroup {
   std::string namespace_;
   std::string name;
@@ -153,6 +161,7 @@ struct PodGroup {
   // status.conditions: the message of Unschedulable=True, as the scheduler
   // last wrote it (so that a restarted one does not write it again).
   std::string unschedulable;
+  std::optional<NetworkTopology> network_topology;  // spec.networkTopology
 
   std::string key() const { return namespace_ + "/" + name; }
 };
@@ -238,6 +247,30 @@ struct ResourceQuota {
   std::string key() const { return namespace_ + "/" + name; }
 };
 
+/// topology.volcano.sh/v1alpha1 HyperNode: a tier of the network and its
+/// members (nodes, or HyperNodes one tier down), each chosen by exact name,
+/// by a regular expression over node names or by node labels. The session
+/// resolves the members (session/hyper_nodes.h).
+struct HyperNodeMember {
+  enum class Type : uint8_t { Node, HyperNode };
+  enum class Match : uint8_t { Exact, Regex, Label };
+  Type type = Type::Node;
+  Match match = Match::Exact;
+  std::string name;     // exactMatch.name
+  std::string pattern;  // regexMatch.pattern (checked to compile)
+  LabelSelector labels;  // labelMatch
+};
+
+struct HyperNode {
+  std::string name;
+  int32_t tier = 0;
+  std::string tier_name;
+  std::vector<HyperNodeMember> members;
+  std::string json;  // the whole object as JSON
+
+  const std::string& key() const { return name; }
+};
+
 /// Everything read from a set of object files.
 struct ClusterObjects {
   std::vector<Node> nodes;
@@ -249,6 +282,7 @@ struct ClusterObjects {
   std::vector<PodDisruptionBudget> disruption_budgets;
   std::vector<ResourceQuota> resource_quotas;
   std::vector<Numatopology> numa_topologies;
+  std::vector<HyperNode> hyper_nodes;
 };
 
 }  // namespace scoria::model

@@ -413,6 +413,58 @@ scoria_code api_predicate_without(scoria_session* s, const scoria_task* t, const
   for (size_t i = 0; i < count; ++i) tasks.push_back(gone[i] ? mut(gone[i]) : nullptr);
   return ssn->predicate_without(*t, *n, tasks, reason);
 }
+// --- HyperNodes (1.6) ---------------------------------------------------------
+size_t api_hypernode_count(const scoria_session* s) { return s ? mut(s)->topology().size() : 0; }
+scoria_code api_hypernode_info(const scoria_session* s, uint32_t i, scoria_hypernode_info* out) {
+  if (s == nullptr || out == nullptr || i >= mut(s)->topology().size())
+    return SCORIA_INVALID_ARGUMENT;
+  const scoria::session::HyperNodeView& h = mut(s)->topology().all()[i];
+  FILL(out, index, i);
+  FILL(out, name, S(h.name));
+  FILL(out, tier, h.tier);
+  FILL(out, parent, h.parent);
+  FILL(out, children, h.children.data());
+  FILL(out, child_count, h.children.size());
+  FILL(out, nodes, h.nodes.data());
+  FILL(out, node_count, h.nodes.size());
+  return SCORIA_OK;
+}
+uint32_t api_hypernode_find(const scoria_session* s, scoria_str name) {
+  return s ? mut(s)->topology().find(V(name)) : SCORIA_NO_HYPERNODE;
+}
+scoria_code api_job_network_topology(const scoria_job* j, scoria_network_topology* out) {
+  if (j == nullptr || out == nullptr) return SCORIA_INVALID_ARGUMENT;
+  const scoria_network_topology& t = j->topology;
+  FILL(out, mode, t.mode);
+  FILL(out, declared_mode, t.declared_mode);
+  FILL(out, highest_tier_allowed, t.highest_tier_allowed);
+  FILL(out, has_highest_tier_allowed, t.has_highest_tier_allowed);
+  FILL(out, allocated_hypernode, t.allocated_hypernode);
+  return SCORIA_OK;
+}
+scoria_code api_job_set_allocated_hypernode(scoria_session* s, const scoria_job* j, uint32_t h) {
+  if (s == nullptr || j == nullptr || j->ssn != mut(s) ||
+      (h != SCORIA_NO_HYPERNODE && h >= mut(s)->topology().size()))
+    return SCORIA_INVALID_ARGUMENT;
+  const_cast<Job*>(j)->topology.allocated_hypernode = h;
+  return SCORIA_OK;
+}
+scoria_code api_hypernode_scores(scoria_session* s, const scoria_job* j, const uint32_t* hypernodes,
+                                 size_t count, double* scores) {
+  if (s == nullptr || j == nullptr || (count != 0 && (hypernodes == nullptr || scores == nullptr)))
+    return SCORIA_INVALID_ARGUMENT;
+  mut(s)->hypernode_scores(*j, {hypernodes, count}, scores);
+  return SCORIA_OK;
+}
+size_t api_hypernode_gradient(scoria_session* s, const scoria_job* j, uint32_t root,
+                              uint32_t purpose, uint32_t* hypernodes, uint32_t* gradient,
+                              size_t capacity) {
+  if (s == nullptr || j == nullptr || hypernodes == nullptr || gradient == nullptr ||
+      root >= mut(s)->topology().size())
+    return 0;
+  return mut(s)->hypernode_gradient(*j, root, purpose, hypernodes, gradient, capacity);
+}
+
 scoria_code api_node_scores(scoria_session* s, const scoria_task* t,
                             const scoria_node* const* nodes, size_t count, double* scores) {
   mut(s)->node_scores(*t, {nodes, count}, scores);
@@ -645,6 +697,13 @@ const scoria_host_api kApi = {
     api_predicate_without,
     api_task_set_bind_annotation,
     api_task_bind_annotation,
+    api_hypernode_count,
+    api_hypernode_info,
+    api_hypernode_find,
+    api_job_network_topology,
+    api_job_set_allocated_hypernode,
+    api_hypernode_scores,
+    api_hypernode_gradient,
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "log/log.h"
 #include "model/error.h"
 #include "model/suggestion.h"
 #include "plugin/crash_report.h"
@@ -32,7 +33,7 @@ size_t default_threads() {
 }
 
 // The plugin or action `name` of `kind`, or nullptr with a message in
-// `problems`: which names exist, or that Volcano has it and Scoria does not.
+// `problems`: which names exist, or that a Volcano name's library was not found.
 std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& registry,
                                               const std::string& name, scoria_kind kind,
                                               const std::string& place,
@@ -48,9 +49,10 @@ std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& regi
     msg += std::string("; it is a") + (kind == SCORIA_KIND_ACTION ? " plugin" : "n action") +
            ", so it belongs in the " + (kind == SCORIA_KIND_ACTION ? "tiers" : "actions");
   else if (volcano)
-    msg += std::string("; Volcano has this ") + what +
-           ", Scoria does not implement it yet: remove it from the config, or install a "
-           "plugin that provides it in a plugin directory";
+    msg += std::string("; Scoria builds Volcano's ") + what +
+           " of this name, but no plugin directory holds it: check that the built-ins' "
+           "directory is among plugin_dirs (or --plugin-dir), or install a plugin that "
+           "provides it";
   else if (const auto near = model::closest(name, registry.names(kind)))
     msg += "; did you mean \"" + *near + "\"?";
   msg += std::string(msg.ends_with('?') ? " Available " : ". Available ") + what +
@@ -140,6 +142,8 @@ Scheduler::~Scheduler() = default;
 session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionTimings* timings) {
   const auto start = Clock::now();
   session::Session ssn(snapshot, config_, &workers_);
+  for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
+    log::write(log::kWarning, "hypernodes", line);
   if (explain_) ssn.explain(*explain_);
   auto* handle = reinterpret_cast<scoria_session*>(&ssn);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/scheduler_config.h"
+#include "log/report_once.h"
 #include "plugin/plugin_instance.h"
 #include "plugin/plugin_registry.h"
 #include "scheduler/hook_tracker.h"
@@ -73,6 +74,7 @@ class Scheduler {
   std::vector<Action> actions_;
   std::vector<TierPlugin> plugins_;
   session::WorkerPool workers_;
+  log::ReportOnce topology_problems_;  // HyperNodes' unresolved members
   HookTracker* tracker_ = nullptr;
   std::optional<std::string> explain_;
 };

@@ -114,6 +114,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
 
   all_nodes_.reserve(nodes_.size());
   for (const Node& n : nodes_) all_nodes_.push_back(&n);
+  prepare_network_topologies(snap.hyper_nodes);
 
   insufficient_reason_.resize(d);
   for (size_t k = 0; k < d; ++k)

@@ -21,6 +21,7 @@
 #include "config/scheduler_config.h"
 #include "model/objects.h"
 #include "session/explanation.h"
+#include "session/hyper_nodes.h"
 
 namespace scoria::session {
 class Session;
@@ -86,6 +87,9 @@ struct scoria_job {
   // Why the cache cannot let it be scheduled (something it names is
   // missing); empty if it can. job_valid() refuses it with this reason.
   std::string invalid;
+  // spec.networkTopology as the session prepares it (hyper_nodes.h), with
+  // the allocated HyperNode the allocating action keeps up to date.
+  scoria_network_topology topology{};
 };
 
 struct scoria_node {
@@ -247,6 +251,8 @@ struct Snapshot {
     std::vector<std::string_view> json;
   };
   std::vector<KindObjects> objects;
+  /// HyperNodes, by name; the session resolves their members.
+  std::vector<const model::HyperNode*> hyper_nodes;
   /// The session's clock, ms since the epoch: the wall clock in `serve`,
   /// the simulated one in `simulate`. Plugins that judge time (sla, cdp)
   /// read it, so a simulated run decides as a live one would at that time.
@@ -294,6 +300,8 @@ class Session {
   const config::SchedulerConfig& config() const { return config_; }
   /// The session's clock, ms since the epoch (Snapshot::now_ms).
   int64_t now_ms() const { return now_ms_; }
+  /// HyperNodes resolved for this session (the cluster top last).
+  const HyperNodeTopology& topology() const { return topology_; }
 
   // --- state changes (statements use these) ----------------------------------
   /// Moves a task to `status`, keeping the job's counts and allocated sums.
@@ -339,6 +347,11 @@ class Session {
   void evictable(const scoria_eviction_context& ctx, std::span<const Task* const> candidates,
                  uint8_t* selected);
   void victim_tasks(std::span<const Task* const> tasks, uint8_t* selected);
+  /// Sum of every plugin's HyperNode order score (on_hypernode_order).
+  void hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes, double* scores);
+  /// The first plugin's gradient (on_hypernode_gradient), else `root` alone.
+  size_t hypernode_gradient(const Job& job, uint32_t root, uint32_t purpose, uint32_t* hypernodes,
+                            uint32_t* gradient, size_t capacity);
 
   bool action_enabled(std::string_view action) const;
   /// The action running now (its name), for what is counted per action.
@@ -397,6 +410,9 @@ class Session {
   std::optional<Outcome::PodGroupStatus::Pending> unplaced(const Task& task,
                                                            const std::string& job_message) const;
 
+  // HyperNodes and each job's network topology (network_topology.cpp).
+  void prepare_network_topologies(std::span<const model::HyperNode* const> hyper_nodes);
+
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;
   int64_t now_ms_;
@@ -412,6 +428,7 @@ class Session {
   std::vector<Queue> queues_;
   std::vector<const model::Namespace*> namespaces_;  // by name
   std::vector<Snapshot::KindObjects> objects_;
+  HyperNodeTopology topology_;
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned

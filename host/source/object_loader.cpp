@@ -180,6 +180,7 @@ class Collector {
       seen_.emplace(key("ResourceQuota", q.key()), Origin{});
     for (const auto& t : objects.numa_topologies)
       seen_.emplace(key("Numatopology", t.key()), Origin{});
+    for (const auto& h : objects.hyper_nodes) seen_.emplace(key("HyperNode", h.name), Origin{});
   }
 
   void add(Parsed parsed, std::string_view file) {
@@ -272,6 +273,10 @@ class Collector {
   void add(model::Numatopology&& t, const Origin& o, bool) {
     claim("Numatopology", t.key(), o, false);
     objects_.numa_topologies.push_back(std::move(t));
+  }
+  void add(model::HyperNode&& h, const Origin& o, bool) {
+    claim("HyperNode", h.name, o, false);
+    objects_.hyper_nodes.push_back(std::move(h));
   }
 
   model::ClusterObjects objects_;
@@ -437,6 +442,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   out.disruption_budgets.reserve(out.disruption_budgets.size() + fresh.disruption_budgets.size());
   out.resource_quotas.reserve(out.resource_quotas.size() + fresh.resource_quotas.size());
   out.numa_topologies.reserve(out.numa_topologies.size() + fresh.numa_topologies.size());
+  out.hyper_nodes.reserve(out.hyper_nodes.size() + fresh.hyper_nodes.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };
@@ -449,6 +455,7 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   append(out.disruption_budgets, fresh.disruption_budgets);
   append(out.resource_quotas, fresh.resource_quotas);
   append(out.numa_topologies, fresh.numa_topologies);
+  append(out.hyper_nodes, fresh.hyper_nodes);
 }
 
 }  // namespace

@@ -1,16 +1,21 @@
 // The allocate action: places Pending tasks on nodes, queue by queue and job by
 // job, and binds a job's placements only once its gang is ready (Volcano's
-// allocate without network topology and sub-job policies). A job's per-role
-// minimums (minTaskMember, ABI 1.4) decide, as in Volcano, whether a task
-// that fits nowhere ends the job's attempt.
+// allocate without sub-job policies). A job's per-role minimums
+// (minTaskMember, ABI 1.4) decide, as in Volcano, whether a task that fits
+// nowhere ends the job's attempt. A job with a network topology (ABI 1.6) is
+// placed within one HyperNode (topology_search.h).
 #include <scoria/scoria.h>
+#include <scoria/hypernodes.hpp>
 #include <scoria/scoria.hpp>
+
+#include "topology_search.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -59,6 +64,9 @@ struct JobWork {
   // tasks of a named role are taken to be alike and are not tried again.
   // The unnamed role ("") is listed too but never skipped, as in Volcano.
   std::vector<std::string_view> failed_roles;
+  // A hard network topology (soft ones arrive as hard, ABI 1.6): placed
+  // HyperNode by HyperNode.
+  bool topology = false;
 };
 
 // A queue with jobs to place; `jobs` is a heap of positions in jobs_.
@@ -83,6 +91,10 @@ struct Choice {
   const scoria_node* node = nullptr;
   bool idle = false;
 };
+
+using scoria_allocate::Attempt;
+using scoria_allocate::Scope;
+using Index = uint32_t;
 
 // One run of the action over one session.
 class Allocate {
@@ -175,16 +187,19 @@ class Allocate {
       std::vector<scoria::RoleMinimum> role_mins = scoria::min_task_members(job);
       int64_t role_min_total = 0;
       for (const scoria::RoleMinimum& m : role_mins) role_min_total += m.min;
-      jobs_.push_back(JobWork{job,
-                              ji.queue,
-                              uid,
-                              begin,
-                              tasks_.size(),
-                              ji.min_available,
-                              ji.min_available < ji.task_count,
-                              std::move(role_mins),
-                              role_min_total,
-                              {}});
+      const scoria_network_topology topo = scoria::network_topology(job);
+      jobs_.push_back(
+          JobWork{job,
+                  ji.queue,
+                  uid,
+                  begin,
+                  tasks_.size(),
+                  ji.min_available,
+                  ji.min_available < ji.task_count,
+                  std::move(role_mins),
+                  role_min_total,
+                  {},
+                  topo.mode == SCORIA_TOPOLOGY_HARD && topo.has_highest_tier_allowed != 0});
       std::vector<size_t>& heap = queues_[static_cast<size_t>(slot_of[qi.index])].jobs;
       heap.push_back(jobs_.size() - 1);
       std::push_heap(heap.begin(), heap.end(), after);
@@ -265,11 +280,21 @@ class Allocate {
   // nowhere. Returns true when the job was committed and has tasks left, so
   // that it competes again for the rest.
   bool allocate_job(JobWork& jw) {
+    if (jw.topology) return allocate_topology_job(jw);
     scoria::Statement stmt(ssn_);
     if (!stmt) {
       log_line(SCORIA_LOG_ERROR, "cannot open a statement for job <", jw.uid, ">; job skipped");
       return false;
     }
+    place_tasks(jw, stmt.get(), nullptr);
+    return finish(jw, stmt);
+  }
+
+  // Places the job's tasks in order, from jw.next, until it is ready or a
+  // needed task fits nowhere. With `scope`, only on the scope's nodes, each
+  // placement recorded, and the job's allocated HyperNode kept current for
+  // node scoring (Volcano's JobAllocatedHyperNode).
+  void place_tasks(JobWork& jw, scoria_statement* stmt, scoria_allocate::Scope* scope) {
     while (jw.next < jw.end) {
       const TaskWork& t = tasks_[jw.next++];
       if (api().session_allocatable(ssn_, jw.queue, t.task) == 0) {
@@ -281,8 +306,11 @@ class Allocate {
                  "> already fits nowhere");
         continue;
       }
-      size_t fit_count = api().session_predicate_nodes(ssn_, t.task, nullptr, 0,
-                                                       /*check_resources=*/1, fit_.data());
+      size_t fit_count = scope == nullptr
+                             ? api().session_predicate_nodes(ssn_, t.task, nullptr, 0,
+                                                             /*check_resources=*/1, fit_.data())
+                             : api().session_predicate_nodes(ssn_, t.task, scope->nodes.data(),
+                                                             scope->nodes.size(), 1, fit_.data());
       fit_count = std::min(fit_count, fit_.size());
       if (fit_count == 0) {
         log_line(SCORIA_LOG_V3, "task <", t.uid, "> fits no node");
@@ -293,9 +321,8 @@ class Allocate {
       const Choice choice = choose_node(t, fit_count);
       if (choice.node == nullptr) continue;
 
-      const scoria_code rc = choice.idle
-                                 ? api().statement_allocate(stmt.get(), t.task, choice.node)
-                                 : api().statement_pipeline(stmt.get(), t.task, choice.node);
+      const scoria_code rc = choice.idle ? api().statement_allocate(stmt, t.task, choice.node)
+                                         : api().statement_pipeline(stmt, t.task, choice.node);
       if (rc != SCORIA_OK) {
         log_line(SCORIA_LOG_ERROR, choice.idle ? "allocating" : "pipelining", " task <", t.uid,
                  "> failed: code ", static_cast<int>(rc));
@@ -305,10 +332,15 @@ class Allocate {
         log_line(SCORIA_LOG_V3, choice.idle ? "allocated" : "pipelined", " task <", t.uid,
                  "> on node <", scoria::view(scoria::info(choice.node).name), ">");
       }
+      if (scope != nullptr) scope->placed(jw.job, t.task, choice.node, choice.idle);
       // Stop at the gang minimum so that other jobs get their turn.
       if (api().session_job_ready(ssn_, jw.job) != 0) break;
     }
+  }
 
+  // Commits the job's statement once its gang is ready, keeps a pipelined
+  // one open, undoes the rest. True when committed with tasks left.
+  bool finish(JobWork& jw, scoria::Statement& stmt) {
     if (api().session_job_ready(ssn_, jw.job) != 0) {
       const scoria_code rc = stmt.commit();
       if (rc != SCORIA_OK) {
@@ -327,6 +359,65 @@ class Allocate {
     log_line(SCORIA_LOG_V3, "job <", jw.uid, "> is not ready; placements undone");
     stmt.discard();
     return false;
+  }
+
+  // --- network topology (ABI 1.6) ---------------------------------------------
+
+  // Volcano's allocateForJob: each HyperNode of the job's gradients (from
+  // the cluster top) is tried as its sub-job would be (allocateForSubJob:
+  // the gradients under it, the best by HyperNode order), on a dry run; the
+  // first gradient with a HyperNode where the job is ready (or pipelined)
+  // decides, its best-scored HyperNode wins, and its placements are made
+  // again for real.
+  bool allocate_topology_job(JobWork& jw) {
+    if (!tree_) tree_.emplace(ssn_);
+    const Index before = scoria::network_topology(jw.job).allocated_hypernode;
+    const size_t next = jw.next;
+    const std::vector<std::string_view> failed = jw.failed_roles;
+    const auto restore = [&] {
+      jw.next = next;
+      jw.failed_roles = failed;
+      api().session_job_set_allocated_hypernode(ssn_, jw.job, before);
+    };
+    const auto try_in = [&](Index h) -> std::optional<Attempt> {
+      Scope scope(ssn_, *tree_, h, before);
+      scoria::Statement stmt(ssn_);
+      if (!stmt) return std::nullopt;
+      place_tasks(jw, stmt.get(), &scope);
+      const bool ok = stmt.size() > 0 && (api().session_job_ready(ssn_, jw.job) != 0 ||
+                                          api().session_job_pipelined(ssn_, jw.job) != 0);
+      Attempt a{h, std::move(scope.plan), jw.next, jw.failed_roles, tree_->lca(before, h), 0};
+      stmt.discard();
+      restore();
+      if (!ok) return std::nullopt;
+      return a;
+    };
+    const auto for_sub_job = [&](Index h) {
+      return scoria_allocate::best_in_gradients(ssn_, jw.job, h, *tree_, try_in, true);
+    };
+    std::optional<Attempt> best =
+        scoria_allocate::best_in_gradients(ssn_, jw.job, tree_->top(), *tree_, for_sub_job, false);
+    if (!best) {
+      log_line(SCORIA_LOG_V3, "job <", jw.uid, "> fits in no HyperNode its topology allows");
+      return false;
+    }
+    scoria::Statement stmt(ssn_);
+    if (!stmt) return false;
+    for (const scoria_allocate::Placement& p : best->plan) {
+      const scoria_code rc = p.idle ? api().statement_allocate(stmt.get(), p.task, p.node)
+                                    : api().statement_pipeline(stmt.get(), p.task, p.node);
+      if (rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, "placing job <", jw.uid, "> in HyperNode <",
+                 tree_->name(best->hypernode), "> again failed: code ", static_cast<int>(rc));
+        return false;
+      }
+    }
+    jw.next = best->next;
+    jw.failed_roles = std::move(best->failed_roles);
+    api().session_job_set_allocated_hypernode(ssn_, jw.job, best->allocated);
+    log_line(SCORIA_LOG_V3, "job <", jw.uid, "> placed in HyperNode <",
+             tree_->name(best->hypernode), ">");
+    return finish(jw, stmt);
   }
 
   static bool role_failed(const JobWork& jw, std::string_view role) {
@@ -452,6 +543,8 @@ class Allocate {
   std::vector<const scoria_node*> idle_nodes_;
   std::vector<const scoria_node*> future_nodes_;
   std::vector<double> scores_;
+  // Read when the first job with a network topology is met.
+  std::optional<scoria::HyperNodeTree> tree_;
 };
 
 // No argument changes how a session runs (see kArgs).

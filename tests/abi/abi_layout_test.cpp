@@ -154,6 +154,8 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_arg_type);
   EXPECT_SAME_SIZE(scoria_eviction_kind);
   EXPECT_SAME_SIZE(scoria_eviction_context);
+  EXPECT_SAME_SIZE(scoria_hypernode_info);
+  EXPECT_SAME_SIZE(scoria_network_topology);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -173,7 +175,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},  // 1.3
     {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},  // 1.4
     {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},  // 1.5
-    {192, 176, 96, 80, 216, 776, 96, 40, 48, 48},  // 1.6
+    {192, 176, 96, 80, 232, 832, 96, 40, 48, 48},  // 1.6
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -371,6 +373,9 @@ TEST(AbiLayout, OffsetsOfHooks) {
   // 1.3
   EXPECT_OFFSET(scoria_hooks, on_evictable, 200);
   EXPECT_OFFSET(scoria_hooks, on_preemptive_tasks, 208);
+  // 1.6
+  EXPECT_OFFSET(scoria_hooks, on_hypernode_order, 216);
+  EXPECT_OFFSET(scoria_hooks, on_hypernode_gradient, 224);
 }
 
 TEST(AbiLayout, OffsetsOfHostApi) {
@@ -479,6 +484,37 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   // 1.6
   EXPECT_OFFSET(scoria_host_api, task_set_bind_annotation, 760);
   EXPECT_OFFSET(scoria_host_api, task_bind_annotation, 768);
+  EXPECT_OFFSET(scoria_host_api, hypernode_count, 776);
+  EXPECT_OFFSET(scoria_host_api, hypernode_info, 784);
+  EXPECT_OFFSET(scoria_host_api, hypernode_find, 792);
+  EXPECT_OFFSET(scoria_host_api, job_network_topology, 800);
+  EXPECT_OFFSET(scoria_host_api, session_job_set_allocated_hypernode, 808);
+  EXPECT_OFFSET(scoria_host_api, session_hypernode_scores, 816);
+  EXPECT_OFFSET(scoria_host_api, session_hypernode_gradient, 824);
+}
+
+// Born in 1.6: their whole layouts are pinned.
+TEST(AbiLayout, HyperNodeInfoLayout) {
+  EXPECT_EQ(sizeof(scoria_hypernode_info), 64u);
+  EXPECT_OFFSET(scoria_hypernode_info, struct_size, 0);
+  EXPECT_OFFSET(scoria_hypernode_info, index, 4);
+  EXPECT_OFFSET(scoria_hypernode_info, name, 8);
+  EXPECT_OFFSET(scoria_hypernode_info, tier, 24);
+  EXPECT_OFFSET(scoria_hypernode_info, parent, 28);
+  EXPECT_OFFSET(scoria_hypernode_info, children, 32);
+  EXPECT_OFFSET(scoria_hypernode_info, child_count, 40);
+  EXPECT_OFFSET(scoria_hypernode_info, nodes, 48);
+  EXPECT_OFFSET(scoria_hypernode_info, node_count, 56);
+}
+
+TEST(AbiLayout, NetworkTopologyLayout) {
+  EXPECT_EQ(sizeof(scoria_network_topology), 24u);
+  EXPECT_OFFSET(scoria_network_topology, struct_size, 0);
+  EXPECT_OFFSET(scoria_network_topology, mode, 4);
+  EXPECT_OFFSET(scoria_network_topology, declared_mode, 8);
+  EXPECT_OFFSET(scoria_network_topology, highest_tier_allowed, 12);
+  EXPECT_OFFSET(scoria_network_topology, has_highest_tier_allowed, 16);
+  EXPECT_OFFSET(scoria_network_topology, allocated_hypernode, 20);
 }
 
 // Born in 1.3: its whole layout is pinned.

@@ -45,6 +45,8 @@ size_t scoria_abi_c_sizeof(const char* type) {
       {"scoria_arg_type", sizeof(scoria_arg_type)},
       {"scoria_eviction_kind", sizeof(scoria_eviction_kind)},
       {"scoria_eviction_context", sizeof(scoria_eviction_context)},
+      {"scoria_hypernode_info", sizeof(scoria_hypernode_info)},
+      {"scoria_network_topology", sizeof(scoria_network_topology)},
   };
   size_t i;
   for (i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)

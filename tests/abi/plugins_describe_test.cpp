@@ -97,12 +97,11 @@ TEST(PluginsDescribe, APluginBuiltBefore12IsSaidToBeUnchecked) {
 }
 
 TEST(PluginsDescribe, AnUnknownNameExitsTwoListingWhatWasFound) {
-  const Output r = plugins({"--describe", "extender"});
+  const Output r = plugins({"--describe", "gnag"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(
-      r.err.find("scoria plugins: no action or plugin \"extender\" in the plugin directories; "
-                 "found: "),
-      std::string::npos)
+  EXPECT_NE(r.err.find("scoria plugins: no action or plugin \"gnag\" in the plugin directories; "
+                       "found: "),
+            std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("declares_args"), std::string::npos) << r.err;
 }

@@ -458,6 +458,18 @@ class Faults(KubeSourceCase):
         lists = [v for v in self.proxy.verbs if v[:2] == ("list", "pods")]
         self.assertTrue(lists)
 
+    def test_a_cluster_without_the_optional_volcano_crds_still_schedules(self):
+        # Volcano before 1.12 has no HyperNode CRD, and Numatopology comes
+        # with its resource exporter: their lists answer 404 for good.
+        self.base_cluster()
+        for plural in ("hypernodes", "numatopologies"):
+            self.proxy.add_rule(once(10 ** 6, lambda m, p, q, plural=plural: p.endswith(
+                "/" + plural), {"status": 404, "reason": "NotFound",
+                               "message": "the server could not find the requested resource"}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a", "b"])
+        self.assertIn("hypernodes: the API server has no such resource", s.text())
+
     def test_a_watch_cut_mid_stream_is_resumed(self):
         self.base_cluster()
         self.proxy.add_rule(once(2, is_watch("pods"), {"cut_after": 1}))

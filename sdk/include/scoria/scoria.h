@@ -414,6 +414,76 @@ typedef struct scoria_eviction_context {
                                 are sought in; empty for the whole cluster */
 } scoria_eviction_context;
 
+/* --- HyperNodes and network topology (1.6) -------------------------------- */
+
+/** "No HyperNode" where a HyperNode index (1.6: a uint32_t, its position in
+    the session, 0 to hypernode_count - 1) is expected. */
+#define SCORIA_NO_HYPERNODE 0xFFFFFFFFu
+/** Name of the virtual HyperNode the host adds above every root (1.6), as
+    Volcano's ClusterTopHyperNode. */
+#define SCORIA_CLUSTER_TOP_HYPERNODE "<cluster-top-hypernode>"
+
+/**
+ * A HyperNode of the session (1.6; topology.volcano.sh/v1alpha1), with its
+ * members resolved as Volcano's cache resolves them: `nodes` are the real
+ * nodes under it (its Node members and those of every HyperNode below it),
+ * `children` the HyperNodes it names as members. Filled by
+ * host_api.hypernode_info (caller sets struct_size). The session always has
+ * one more HyperNode than the cluster defines: the last, named
+ * SCORIA_CLUSTER_TOP_HYPERNODE, holds every node of the session, is the
+ * parent of every root, and its tier is one above the highest defined tier
+ * (1 when none is defined). Pointers are owned by the host, valid for the
+ * session.
+ */
+typedef struct scoria_hypernode_info {
+  uint32_t struct_size;
+  uint32_t index;           /**< position in the session, dense */
+  scoria_str name;          /**< metadata.name */
+  int32_t tier;             /**< spec.tier */
+  uint32_t parent;          /**< index of the HyperNode naming it as a member;
+                                 SCORIA_NO_HYPERNODE for the top only */
+  const uint32_t* children; /**< indices of its member HyperNodes, by name */
+  size_t child_count;
+  const uint32_t* nodes;    /**< scoria_node_info.index of each real node,
+                                 ascending (session node order) */
+  size_t node_count;
+} scoria_hypernode_info;
+
+/** Network topology modes of a PodGroup (1.6; spec.networkTopology.mode). */
+typedef enum scoria_topology_mode {
+  SCORIA_TOPOLOGY_NONE = 0, /**< the PodGroup has no networkTopology */
+  SCORIA_TOPOLOGY_HARD = 1, /**< keep the job within one HyperNode */
+  SCORIA_TOPOLOGY_SOFT = 2  /**< prefer to (see scoria_network_topology) */
+} scoria_topology_mode;
+
+/** Why HyperNodes are being searched (1.6; Volcano's SearchPurpose). */
+typedef enum scoria_search_purpose {
+  SCORIA_SEARCH_ALLOCATE = 0, /**< room for the job from idle resources */
+  SCORIA_SEARCH_EVICT = 1     /**< room for the job by evicting others */
+} scoria_search_purpose;
+
+/**
+ * A job's network topology (1.6), filled by host_api.job_network_topology
+ * (caller sets struct_size). As Volcano's session prepares it: `mode` and
+ * `highest_tier_allowed` as the PodGroup gives them, except that a soft
+ * topology is given as hard with the cluster top's tier as its highest
+ * allowed tier (`declared_mode` keeps SOFT), so that it is searched as a
+ * hard one that may end up anywhere.
+ */
+typedef struct scoria_network_topology {
+  uint32_t struct_size;
+  uint32_t mode;                 /**< scoria_topology_mode, after the above */
+  uint32_t declared_mode;        /**< scoria_topology_mode as written */
+  int32_t highest_tier_allowed;  /**< 0 when has_highest_tier_allowed is 0 */
+  int32_t has_highest_tier_allowed; /**< 1 if set (a hard topology without it
+                                         is not searched by HyperNode) */
+  uint32_t allocated_hypernode;  /**< index of the lowest HyperNode holding
+                                      every placed task of the job (recovered
+                                      at session open, then as the allocating
+                                      action sets it); SCORIA_NO_HYPERNODE if
+                                      none */
+} scoria_network_topology;
+
 /* ------------------------------------------------------------------------ */
 /* Hooks a plugin registers (Volcano's ssn.AddXxxFn)                          */
 /* ------------------------------------------------------------------------ */
@@ -583,6 +653,35 @@ typedef struct scoria_hooks {
       and must agree for each. Every plugin must agree. */
   int (*on_preemptive_tasks)(void* user_data, const scoria_queue* queue,
                              const scoria_task* const* tasks, size_t count);
+
+  /* --- since 1.6 --------------------------------------------------------- */
+
+  /**
+   * HyperNode order (Volcano's AddHyperNodeOrderFn): writes scores[i] for
+   * hypernodes[i], the candidates a job (all its tasks) could be placed in;
+   * higher is better. Scores of every plugin add up (enable flag
+   * enabledHyperNodeOrder). Both arrays are host-owned, read or written
+   * during the call. The host zeroes the whole struct before
+   * on_session_open, so a plugin built before 1.6 leaves it NULL.
+   */
+  scoria_code (*on_hypernode_order)(void* user_data, const scoria_job* job,
+                                    const uint32_t* hypernodes, size_t count,
+                                    double* scores);
+  /**
+   * HyperNode gradient (Volcano's AddHyperNodeGradientForJobFn): the
+   * HyperNodes under (and including) `root` that `job` may be placed in for
+   * `purpose` (scoria_search_purpose), grouped into gradients tried in
+   * order. Writes up to `capacity` entries (capacity is at least the
+   * session's hypernode_count): hypernodes[i] and gradient[i], the
+   * gradient it belongs to (0, 1, ..., non-decreasing). Returns the number
+   * written, or -1 for no opinion. The first plugin (tier by tier) that
+   * registers it decides (enable flag enabledHyperNodeGradient); with none,
+   * `root` alone is the one gradient.
+   */
+  int64_t (*on_hypernode_gradient)(void* user_data, const scoria_job* job,
+                                   uint32_t root, uint32_t purpose,
+                                   uint32_t* hypernodes, uint32_t* gradient,
+                                   size_t capacity);
 } scoria_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -1037,6 +1136,42 @@ typedef struct scoria_host_api {
       is NULL. The pod's own annotations are read with task_annotation. */
   scoria_code (*task_bind_annotation)(const scoria_task* task, scoria_str key,
                                       scoria_str* value);
+
+  /**
+   * HyperNodes (topology.volcano.sh/v1alpha1), resolved by the host once per
+   * session as Volcano's cache resolves them (scoria_hypernode_info). The
+   * count includes the virtual cluster top, which is always last, so it is
+   * at least 1.
+   */
+  size_t (*hypernode_count)(const scoria_session* ssn);
+  /** Fills *out for HyperNode `index` (caller sets out->struct_size first).
+      SCORIA_INVALID_ARGUMENT if `index` is not below hypernode_count. */
+  scoria_code (*hypernode_info)(const scoria_session* ssn, uint32_t index,
+                                scoria_hypernode_info* out);
+  /** The index of the HyperNode named `name`; SCORIA_NO_HYPERNODE if none. */
+  uint32_t (*hypernode_find)(const scoria_session* ssn, scoria_str name);
+  /** The job's network topology into *out (caller sets out->struct_size
+      first); mode SCORIA_TOPOLOGY_NONE when its PodGroup sets none. */
+  scoria_code (*job_network_topology)(const scoria_job* job, scoria_network_topology* out);
+  /** Sets the job's allocated HyperNode for the rest of the session (what
+      job_network_topology then reports, and node scoring reads): the
+      allocating action calls it as it places the job's tasks, as Volcano's
+      allocate sets JobAllocatedHyperNode. SCORIA_NO_HYPERNODE clears it. */
+  scoria_code (*session_job_set_allocated_hypernode)(scoria_session* ssn, const scoria_job* job,
+                                                     uint32_t hypernode);
+  /** Sum of every plugin's on_hypernode_order for `job` over `hypernodes`,
+      into scores[i] (caller-owned arrays of `count`; 0 where no plugin
+      answers). */
+  scoria_code (*session_hypernode_scores)(scoria_session* ssn, const scoria_job* job,
+                                          const uint32_t* hypernodes,
+                                          size_t count, double* scores);
+  /** The first plugin's on_hypernode_gradient (see it), else `root` alone as
+      gradient 0. `hypernodes` and `gradient` are caller-owned arrays of
+      `capacity` (at least hypernode_count). Returns the number written. */
+  size_t (*session_hypernode_gradient)(scoria_session* ssn, const scoria_job* job,
+                                       uint32_t root, uint32_t purpose,
+                                       uint32_t* hypernodes, uint32_t* gradient,
+                                       size_t capacity);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

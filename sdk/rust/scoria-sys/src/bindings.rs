@@ -691,6 +691,133 @@ impl scoria_eviction_context {
     }
 }
 
+// --- HyperNodes and network topology (1.6) --------------------------------
+
+/// "No HyperNode" where a HyperNode index (1.6: a uint32_t, its position in
+/// the session, 0 to hypernode_count - 1) is expected.
+pub const SCORIA_NO_HYPERNODE: u32 = 0xFFFFFFFF;
+
+/// Name of the virtual HyperNode the host adds above every root (1.6), as
+/// Volcano's ClusterTopHyperNode.
+pub const SCORIA_CLUSTER_TOP_HYPERNODE: &[u8] = b"<cluster-top-hypernode>\0";
+
+/// A HyperNode of the session (1.6; topology.volcano.sh/v1alpha1), with its
+/// members resolved as Volcano's cache resolves them: `nodes` are the real
+/// nodes under it (its Node members and those of every HyperNode below it),
+/// `children` the HyperNodes it names as members. Filled by
+/// host_api.hypernode_info (caller sets struct_size). The session always has
+/// one more HyperNode than the cluster defines: the last, named
+/// SCORIA_CLUSTER_TOP_HYPERNODE, holds every node of the session, is the
+/// parent of every root, and its tier is one above the highest defined tier
+/// (1 when none is defined). Pointers are owned by the host, valid for the
+/// session.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_hypernode_info {
+    pub struct_size: u32,
+    /// position in the session, dense
+    pub index: u32,
+    /// metadata.name
+    pub name: scoria_str,
+    /// spec.tier
+    pub tier: i32,
+    /// index of the HyperNode naming it as a member;
+    /// SCORIA_NO_HYPERNODE for the top only
+    pub parent: u32,
+    /// indices of its member HyperNodes, by name
+    pub children: *const u32,
+    pub child_count: usize,
+    /// scoria_node_info.index of each real node,
+    /// ascending (session node order)
+    pub nodes: *const u32,
+    pub node_count: usize,
+}
+
+impl Default for scoria_hypernode_info {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_hypernode_info {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
+/// Network topology modes of a PodGroup (1.6; spec.networkTopology.mode).
+pub type scoria_topology_mode = c_uint;
+/// the PodGroup has no networkTopology
+pub const SCORIA_TOPOLOGY_NONE: scoria_topology_mode = 0;
+/// keep the job within one HyperNode
+pub const SCORIA_TOPOLOGY_HARD: scoria_topology_mode = 1;
+/// prefer to (see scoria_network_topology)
+pub const SCORIA_TOPOLOGY_SOFT: scoria_topology_mode = 2;
+
+/// Why HyperNodes are being searched (1.6; Volcano's SearchPurpose).
+pub type scoria_search_purpose = c_uint;
+/// room for the job from idle resources
+pub const SCORIA_SEARCH_ALLOCATE: scoria_search_purpose = 0;
+/// room for the job by evicting others
+pub const SCORIA_SEARCH_EVICT: scoria_search_purpose = 1;
+
+/// A job's network topology (1.6), filled by host_api.job_network_topology
+/// (caller sets struct_size). As Volcano's session prepares it: `mode` and
+/// `highest_tier_allowed` as the PodGroup gives them, except that a soft
+/// topology is given as hard with the cluster top's tier as its highest
+/// allowed tier (`declared_mode` keeps SOFT), so that it is searched as a
+/// hard one that may end up anywhere.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_network_topology {
+    pub struct_size: u32,
+    /// scoria_topology_mode, after the above
+    pub mode: u32,
+    /// scoria_topology_mode as written
+    pub declared_mode: u32,
+    /// 0 when has_highest_tier_allowed is 0
+    pub highest_tier_allowed: i32,
+    /// 1 if set (a hard topology without it
+    /// is not searched by HyperNode)
+    pub has_highest_tier_allowed: i32,
+    /// index of the lowest HyperNode holding
+    /// every placed task of the job (recovered
+    /// at session open, then as the allocating
+    /// action sets it); SCORIA_NO_HYPERNODE if
+    /// none
+    pub allocated_hypernode: u32,
+}
+
+impl Default for scoria_network_topology {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_network_topology {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
 // Hooks a plugin registers (Volcano's ssn.AddXxxFn)
 
 /// Filled by a plugin in on_session_open. The host zeroes it and sets
@@ -973,6 +1100,42 @@ pub struct scoria_hooks {
             tasks: *const *const scoria_task,
             count: usize,
         ) -> c_int,
+    >,
+    // --- since 1.6 ---------------------------------------------------------
+    /// HyperNode order (Volcano's AddHyperNodeOrderFn): writes scores[i] for
+    /// hypernodes[i], the candidates a job (all its tasks) could be placed in;
+    /// higher is better. Scores of every plugin add up (enable flag
+    /// enabledHyperNodeOrder). Both arrays are host-owned, read or written
+    /// during the call. The host zeroes the whole struct before
+    /// on_session_open, so a plugin built before 1.6 leaves it NULL.
+    pub on_hypernode_order: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            job: *const scoria_job,
+            hypernodes: *const u32,
+            count: usize,
+            scores: *mut f64,
+        ) -> scoria_code,
+    >,
+    /// HyperNode gradient (Volcano's AddHyperNodeGradientForJobFn): the
+    /// HyperNodes under (and including) `root` that `job` may be placed in for
+    /// `purpose` (scoria_search_purpose), grouped into gradients tried in
+    /// order. Writes up to `capacity` entries (capacity is at least the
+    /// session's hypernode_count): hypernodes[i] and gradient[i], the
+    /// gradient it belongs to (0, 1, ..., non-decreasing). Returns the number
+    /// written, or -1 for no opinion. The first plugin (tier by tier) that
+    /// registers it decides (enable flag enabledHyperNodeGradient); with none,
+    /// `root` alone is the one gradient.
+    pub on_hypernode_gradient: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            job: *const scoria_job,
+            root: u32,
+            purpose: u32,
+            hypernodes: *mut u32,
+            gradient: *mut u32,
+            capacity: usize,
+        ) -> i64,
     >,
 }
 
@@ -1794,6 +1957,72 @@ pub struct scoria_host_api {
             key: scoria_str,
             value: *mut scoria_str,
         ) -> scoria_code,
+    >,
+    /// HyperNodes (topology.volcano.sh/v1alpha1), resolved by the host once per
+    /// session as Volcano's cache resolves them (scoria_hypernode_info). The
+    /// count includes the virtual cluster top, which is always last, so it is
+    /// at least 1.
+    pub hypernode_count: Option<unsafe extern "C" fn(ssn: *const scoria_session) -> usize>,
+    /// Fills *out for HyperNode `index` (caller sets out->struct_size first).
+    /// SCORIA_INVALID_ARGUMENT if `index` is not below hypernode_count.
+    pub hypernode_info: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            index: u32,
+            out: *mut scoria_hypernode_info,
+        ) -> scoria_code,
+    >,
+    /// The index of the HyperNode named `name`; SCORIA_NO_HYPERNODE if none.
+    pub hypernode_find: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            name: scoria_str,
+        ) -> u32,
+    >,
+    /// The job's network topology into *out (caller sets out->struct_size
+    /// first); mode SCORIA_TOPOLOGY_NONE when its PodGroup sets none.
+    pub job_network_topology: Option<
+        unsafe extern "C" fn(
+            job: *const scoria_job,
+            out: *mut scoria_network_topology,
+        ) -> scoria_code,
+    >,
+    /// Sets the job's allocated HyperNode for the rest of the session (what
+    /// job_network_topology then reports, and node scoring reads): the
+    /// allocating action calls it as it places the job's tasks, as Volcano's
+    /// allocate sets JobAllocatedHyperNode. SCORIA_NO_HYPERNODE clears it.
+    pub session_job_set_allocated_hypernode: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            job: *const scoria_job,
+            hypernode: u32,
+        ) -> scoria_code,
+    >,
+    /// Sum of every plugin's on_hypernode_order for `job` over `hypernodes`,
+    /// into scores[i] (caller-owned arrays of `count`; 0 where no plugin
+    /// answers).
+    pub session_hypernode_scores: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            job: *const scoria_job,
+            hypernodes: *const u32,
+            count: usize,
+            scores: *mut f64,
+        ) -> scoria_code,
+    >,
+    /// The first plugin's on_hypernode_gradient (see it), else `root` alone as
+    /// gradient 0. `hypernodes` and `gradient` are caller-owned arrays of
+    /// `capacity` (at least hypernode_count). Returns the number written.
+    pub session_hypernode_gradient: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            job: *const scoria_job,
+            root: u32,
+            purpose: u32,
+            hypernodes: *mut u32,
+            gradient: *mut u32,
+            capacity: usize,
+        ) -> usize,
     >,
 }
 
