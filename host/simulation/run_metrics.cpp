@@ -103,7 +103,8 @@ void RunMetrics::bound(const std::string& job, int64_t t_ms) {
   if (!j.ready_ms && j.running + j.succeeded >= j.min_member) j.ready_ms = t_ms;
 }
 
-void RunMetrics::lost(const std::string& job) {
+void RunMetrics::lost(const std::string& job, bool node_removed) {
+  if (node_removed) ++node_removal_losses_;
   if (const auto it = jobs_.find(job); it != jobs_.end() && it->second.running > 0)
     --it->second.running;
 }
@@ -427,6 +428,7 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
   summary["fragmentation"] = mean_frag;
   summary["evictions"] = evicted_pods_;
   summary["preemptions"] = preemptions;
+  summary["lost_to_node_removal"] = node_removal_losses_;
   summary["jain_fairness"] = round6(jain);
 
   out["summary"] = std::move(summary);

@@ -34,7 +34,7 @@ class RunMetrics {
   /// A pod of `job` was bound at `t_ms`; one bound earlier was lost
   /// (evicted, or its node removed); one succeeded.
   void bound(const std::string& job, int64_t t_ms);
-  void lost(const std::string& job);
+  void lost(const std::string& job, bool node_removed);
   void succeeded(const std::string& job, int64_t t_ms);
   /// Whether every pod of `job` has succeeded.
   bool done(const std::string& job) const;
@@ -74,6 +74,7 @@ class RunMetrics {
   std::vector<Sample> samples_;
   std::map<std::string, uint64_t> evictions_;  // by action
   uint64_t evicted_pods_ = 0;
+  uint64_t node_removal_losses_ = 0;  // pods whose node left under them
 
   // Each node's occupancy (its dominant share: the largest of used over
   // allocatable across cpu, memory and extended resources) over time, as

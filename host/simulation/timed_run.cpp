@@ -51,7 +51,7 @@ class TimedRun {
  private:
   void index_objects();
   void due(int64_t now, std::vector<cache::ObjectChange>& changes);
-  void lose(const std::string& pod);
+  void lose(const std::string& pod, bool node_removed);
   bool record(int64_t now, const session::Outcome& outcome);
   std::optional<int64_t> next_event() const;
 
@@ -134,14 +134,14 @@ void TimedRun::index_objects() {
 // `pod` stopped running before it finished (evicted, or its node went
 // away): it comes back pending, as its controller would recreate it, and
 // any completion planned for it is void.
-void TimedRun::lose(const std::string& pod) {
+void TimedRun::lose(const std::string& pod, bool node_removed) {
   const auto it = pods_.find(pod);
   if (it == pods_.end()) return;
   PodState& s = it->second;
   if (s.node.empty() || s.succeeded) return;
   s.node.clear();
   ++s.incarnation;
-  metrics_->lost(s.job);
+  metrics_->lost(s.job, node_removed);
   recreate_.push_back(pod);
 }
 
@@ -176,7 +176,7 @@ void TimedRun::due(int64_t now, std::vector<cache::ObjectChange>& changes) {
       for (const auto& [key, s] : pods_)
         if (s.node == e.node && !s.succeeded) on_node.push_back(key);
       std::sort(on_node.begin(), on_node.end());
-      for (const auto& pod : on_node) lose(pod);
+      for (const auto& pod : on_node) lose(pod, true);
       continue;
     }
     it->second.unschedulable = e.type == NodeEventType::Cordon;
@@ -220,7 +220,7 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
   }
   for (const auto& e : outcome.evictions) {
     result_.evictions.insert(e);
-    lose(e);
+    lose(e, false);
   }
   std::set<std::string> pipelined;
   for (const auto& p : outcome.pipelined) pipelined.insert(p.pod);
@@ -289,7 +289,11 @@ TimedRunResult TimedRun::run() {
       // The first session time (a multiple of the period) at or after it.
       next = std::max(next, (*event + period - 1) / period * period);
     }
-    if (limits_.until_ms && next > *limits_.until_ms) break;
+    if (limits_.until_ms && next > *limits_.until_ms) {
+      // The cluster stays as the last session left it until the bound.
+      result_.end_ms = std::max(now, *limits_.until_ms);
+      break;
+    }
     now = next;
   }
   result_.dims = cache_.dims();

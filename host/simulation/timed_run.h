@@ -33,7 +33,7 @@ struct TimedRunLimits {
 
 struct TimedRunResult {
   int sessions = 0;
-  int64_t end_ms = 0;                        // the last session's time, ms from the start
+  int64_t end_ms = 0;  // ms from the start: the last session, or --until when it ended the run
   std::map<std::string, std::string> binds;  // every bind of the run; the last one wins
   std::set<std::string> evictions;
   session::Outcome last;

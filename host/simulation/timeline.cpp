@@ -33,7 +33,10 @@ std::optional<int64_t> seconds_of(const std::map<std::string, std::string>& anno
                      "\" is not a number of seconds (e.g. \"90\" or \"1.5\")");
   if (*ms < 0)
     throw InputError(what + ": metadata.annotations[" + std::string(key) + "]: \"" + it->second +
-                     "\" is negative; give seconds from the start of the run, 0 or more");
+                     "\" is negative; give " +
+                     (key == kDuration ? "how many seconds the pod runs once bound"
+                                       : "seconds from the start of the run") +
+                     ", 0 or more");
   return ms;
 }
 
