@@ -51,7 +51,8 @@ struct Options {
 };
 
 constexpr const char* kSimulateUsage =
-    "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
+    "usage: scoria simulate --config CONF [--config CONF2] [--cycles N | --until SECONDS]\n"
+    "                       [--output json|table] [--timings] [--report FILE.html]\n"
     "                       [--explain NAMESPACE/POD] [--strict-fields] [--now TIME]\n"
     "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
@@ -67,7 +68,19 @@ constexpr const char* kSimulateUsage =
     "  fieldValidation=Strict does.\n"
     "  The first session runs at --now (RFC 3339, e.g. 2024-05-01T12:00:00Z; the\n"
     "  wall clock by default) and each next one schedule_period later: plugins that\n"
-    "  judge time (sla waiting times, cdp cooldowns) see that clock.\n";
+    "  judge time (sla waiting times, cdp cooldowns) see that clock.\n"
+    "\n"
+    "  Over time: when objects carry scoria.io/arrival (seconds from the start; else\n"
+    "  pods and PodGroups arrive at their creationTimestamp) or scoria.io/duration\n"
+    "  (seconds a bound pod runs, then succeeds), or nodes carry scoria.io/arrival,\n"
+    "  scoria.io/removal, scoria.io/cordon or scoria.io/uncordon, the run follows a\n"
+    "  simulated clock from --now (else the earliest creationTimestamp) until\n"
+    "  nothing more can happen, --until SECONDS or --cycles sessions. Evicted pods, and\n"
+    "  pods whose node leaves, come back pending as their controller would recreate\n"
+    "  them. The output gains \"time\" and \"metrics\": waits, completions, shares,\n"
+    "  utilisation, fragmentation, evictions, fairness (a summary in the table).\n"
+    "  A second --config runs the same input under both and compares them.\n"
+    "  --report FILE.html writes the charts to one self-contained HTML page.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {

@@ -154,8 +154,8 @@ void RunMetrics::integrate_occupancy(int64_t until_ms) {
   occupancy_from_ = until_ms;
 }
 
-void RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
-                        const session::Outcome& outcome) {
+size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
+                          const session::Outcome& outcome) {
   integrate_occupancy(t_ms);
   if (snapshot.dims.size() > dims_.size()) dims_ = snapshot.dims;
   const size_t dims = dims_.size();
@@ -187,6 +187,7 @@ void RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
     pending.erase(t);
   }
   for (const auto& p : outcome.pipelined) pending.erase(p.pod);
+  const size_t still_pending = pending.size();
   std::vector<std::vector<double>> shapes;
   shapes.reserve(pending.size());
   for (const auto& [key, task] : pending) {
@@ -239,6 +240,7 @@ void RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   }
   for (const auto& q : outcome.queues) s.queues[q.name] = {q.allocated, q.deserved};
   samples_.push_back(std::move(s));
+  return still_pending;
 }
 
 nlohmann::ordered_json RunMetrics::occupancy_json(int64_t end_ms, size_t points) {

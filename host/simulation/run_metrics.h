@@ -41,7 +41,9 @@ class RunMetrics {
 
   /// The state after the session at `t_ms` (ms from start): the session's
   /// snapshot and its outcome (binds applied on top of the snapshot).
-  void sample(int64_t t_ms, const session::Snapshot& snapshot, const session::Outcome& outcome);
+  /// Returns how many tasks of schedulable jobs are still pending (neither
+  /// bound nor pipelined).
+  size_t sample(int64_t t_ms, const session::Snapshot& snapshot, const session::Outcome& outcome);
   /// Evictions by action, counted as they happen.
   void evicted(const session::Outcome& outcome);
 

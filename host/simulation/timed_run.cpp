@@ -238,7 +238,7 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
   // Jobs done before this session have now been seen Completed.
   collect_.insert(collect_.end(), finishing_.begin(), finishing_.end());
   finishing_.clear();
-  return changed || !collect_.empty() || !recreate_.empty();
+  return changed || !recreate_.empty();
 }
 
 std::optional<int64_t> TimedRun::next_event() const {
@@ -267,7 +267,7 @@ TimedRunResult TimedRun::run() {
     ++result_.sessions;
     const bool changed = record(now, outcome);
     metrics_->evicted(outcome);
-    metrics_->sample(now, snapshot, outcome);
+    const size_t pending = metrics_->sample(now, snapshot, outcome);
     cache_.apply(outcome);
     if (timings_) {
       Json actions = Json::object();
@@ -283,7 +283,10 @@ TimedRunResult TimedRun::run() {
 
     if (limits_.sessions && result_.sessions >= *limits_.sessions) break;
     int64_t next = now + period;
-    if (!changed) {
+    // A session that changed something may let the next one do more (place
+    // what it admitted, bind what it pipelined, go on after an eviction),
+    // but only while something waits.
+    if (!changed || (pending == 0 && recreate_.empty())) {
       const std::optional<int64_t> event = next_event();
       if (!event) break;  // quiet: nothing can change any more
       // The first session time (a multiple of the period) at or after it.

@@ -7,9 +7,10 @@
 // after it is seen Completed, as a controller's cleanup would.
 //
 // Sessions that cannot decide anything new are skipped: when a session
-// changed nothing (no bind, eviction, pipelining or phase change) and
-// nothing is due before the next event, the clock jumps to the first
-// session time at or after that event. Plugins that judge time alone
+// changed nothing (no bind, eviction, pipelining or phase change), or left
+// no pod pending, the clock jumps to the first session time at or after
+// the next event. A finished job is cleaned up in the session after it was
+// seen Completed, whenever that comes. Plugins that judge time alone
 // (sla, cdp) are asked again at the next event, not every period.
 #pragma once
 
