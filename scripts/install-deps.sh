@@ -12,8 +12,10 @@ packages=(
   python3 python3-yaml python3-kubernetes time
   cargo
   clang-14 libclang-rt-14-dev
+  chromium
 )
 
+# chromium: headless, it renders simulate's HTML report in the tests.
 # kubectl drives the Kubernetes-shaped API in the tests: the one on PATH, or
 # Debian's.
 command -v kubectl >/dev/null 2>&1 || packages+=(kubernetes-client)

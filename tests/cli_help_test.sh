@@ -4,7 +4,7 @@
 set -u
 scoria=$1
 status=0
-for cmd in simulate serve ctl plugins check-config; do
+for cmd in simulate serve ctl plugins check-config trace; do
   for flag in --help -h; do
     out=$("$scoria" "$cmd" "$flag" 2>&1 >/dev/null)
     err=$out

@@ -13,6 +13,7 @@ int plugins(std::span<const std::string_view> args);
 int check_config(std::span<const std::string_view> args);
 int serve(std::span<const std::string_view> args);
 int ctl(std::span<const std::string_view> args);
+int trace_command(std::span<const std::string_view> args);
 
 /// "scoria 0.1.0 (plugin ABI 1.2)": what `scoria version` prints.
 std::string version_line();

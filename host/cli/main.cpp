@@ -14,10 +14,14 @@ constexpr const char* kUsage =
     "usage: scoria <command> [options]\n"
     "\n"
     "commands:\n"
-    "  simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
+    "  simulate --config CONF [--config CONF2] [--cycles N | --until SECONDS]\n"
+    "           [--output json|table] [--timings] [--report FILE.html]\n"
     "           [--strict-fields] [--plugin-dir DIR]... [-v N] FILE...\n"
     "                        schedule the cluster in FILE (\"-\" for stdin) and print\n"
-    "                        the decisions\n"
+    "                        the decisions; over simulated time with its metrics when\n"
+    "                        the objects carry scoria.io/arrival or scoria.io/duration\n"
+    "  trace import [--format csv|alibaba] FILE\n"
+    "                        a job trace as objects for simulate (see trace --help)\n"
     "  plugins [--plugin-dir DIR]...\n"
     "                        list the actions and plugins the loader finds\n"
     "  check-config CONF [--plugin-dir DIR]...\n"
@@ -52,6 +56,7 @@ int main(int argc, char** argv) {
   if (cmd == "check-config") return scoria::cli::check_config(rest);
   if (cmd == "serve") return scoria::cli::serve(rest);
   if (cmd == "ctl") return scoria::cli::ctl(rest);
+  if (cmd == "trace") return scoria::cli::trace_command(rest);
   if (cmd == "version" || cmd == "--version") {
     std::cout << scoria::cli::version_line() << "\n";
     return 0;

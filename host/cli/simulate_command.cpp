@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "api/object_meta.h"
 #include "cache/cluster_cache.h"
 #include "cli/commands.h"
 #include "cli/plugin_dirs.h"
@@ -22,6 +23,10 @@
 #include "scheduler/explanation_report.h"
 #include "scheduler/scheduler.h"
 #include "schema/unknown_fields.h"
+#include "simulation/html_report.h"
+#include "simulation/run_comparison.h"
+#include "simulation/timed_run.h"
+#include "simulation/timeline.h"
 #include "source/object_loader.h"
 
 namespace scoria::cli {
@@ -32,8 +37,10 @@ using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
 
 struct Options {
-  std::string config;
-  int cycles = 1;
+  std::vector<std::string> configs;  // one, or two for an A/B comparison
+  std::optional<int> cycles;         // --cycles; 1 when the run is not timed
+  std::optional<int64_t> until_ms;   // --until, ms from the start
+  std::string report;                // --report FILE.html
   std::string output = "json";
   bool timings = false;
   std::optional<std::string> explain;  // "ns/name"
@@ -44,7 +51,8 @@ struct Options {
 };
 
 constexpr const char* kSimulateUsage =
-    "usage: scoria simulate --config CONF [--cycles N] [--output json|table] [--timings]\n"
+    "usage: scoria simulate --config CONF [--config CONF2] [--cycles N | --until SECONDS]\n"
+    "                       [--output json|table] [--timings] [--report FILE.html]\n"
     "                       [--explain NAMESPACE/POD] [--strict-fields] [--now TIME]\n"
     "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
@@ -60,7 +68,19 @@ constexpr const char* kSimulateUsage =
     "  fieldValidation=Strict does.\n"
     "  The first session runs at --now (RFC 3339, e.g. 2024-05-01T12:00:00Z; the\n"
     "  wall clock by default) and each next one schedule_period later: plugins that\n"
-    "  judge time (sla waiting times, cdp cooldowns) see that clock.\n";
+    "  judge time (sla waiting times, cdp cooldowns) see that clock.\n"
+    "\n"
+    "  Over time: when objects carry scoria.io/arrival (seconds from the start; else\n"
+    "  pods and PodGroups arrive at their creationTimestamp) or scoria.io/duration\n"
+    "  (seconds a bound pod runs, then succeeds), or nodes carry scoria.io/arrival,\n"
+    "  scoria.io/removal, scoria.io/cordon or scoria.io/uncordon, the run follows a\n"
+    "  simulated clock from --now (else the earliest creationTimestamp) until\n"
+    "  nothing more can happen, --until SECONDS or --cycles sessions. Evicted pods, and\n"
+    "  pods whose node leaves, come back pending as their controller would recreate\n"
+    "  them. The output gains \"time\" and \"metrics\": waits, completions, shares,\n"
+    "  utilisation, fragmentation, evictions, fairness (a summary in the table).\n"
+    "  A second --config runs the same input under both and compares them.\n"
+    "  --report FILE.html writes the charts to one self-contained HTML page.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -73,15 +93,28 @@ Options parse(std::span<const std::string_view> args) {
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view a = args[i];
     if (a == "--config" || a == "-c") {
-      o.config = value(i);
+      o.configs.push_back(value(i));
+      if (o.configs.size() > 2)
+        throw InputError("simulate: --config is given once, or twice to compare two configs");
     } else if (a == "--cycles") {
       std::string v = value(i);
+      int n = 0;
       try {
-        o.cycles = std::stoi(v);
+        n = std::stoi(v);
       } catch (const std::exception&) {
-        o.cycles = 0;
+        n = 0;
       }
-      if (o.cycles < 1) throw InputError("simulate: --cycles takes a whole number >= 1, not " + v);
+      if (n < 1) throw InputError("simulate: --cycles takes a whole number >= 1, not " + v);
+      o.cycles = n;
+    } else if (a == "--until") {
+      const std::string v = value(i);
+      const std::optional<int64_t> ms = simulation::parse_seconds(v);
+      if (!ms || *ms < 0)
+        throw InputError(
+            "simulate: --until takes seconds from the start of the run (0 or more), not " + v);
+      o.until_ms = ms;
+    } else if (a == "--report") {
+      o.report = value(i);
     } else if (a == "--output" || a == "-o") {
       o.output = value(i);
       if (o.output != "json" && o.output != "table")
@@ -115,7 +148,7 @@ Options parse(std::span<const std::string_view> args) {
       o.files.emplace_back(a);
     }
   }
-  if (o.config.empty()) throw InputError("simulate: --config CONF is required");
+  if (o.configs.empty()) throw InputError("simulate: --config CONF is required");
   if (o.files.empty()) throw InputError("simulate: name at least one object FILE (or - for stdin)");
   return o;
 }
@@ -172,34 +205,43 @@ void print_table(const Json& j) {
   }
 }
 
-}  // namespace
-
-int simulate(std::span<const std::string_view> args) {
-  Options opt;
-  config::SchedulerConfig conf;
-  model::ClusterObjects objects;
-  plugin::PluginRegistry registry;
-  std::unique_ptr<scheduler::Scheduler> sched;
-  double load_ms = 0;
-  try {
-    opt = parse(args);
-    conf = config::load_config(opt.config);
-    std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
-    dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
-    scan_plugins(registry, dirs);
-    sched = std::make_unique<scheduler::Scheduler>(registry, conf);
-    source::FieldChecks checks;
-    checks.validation =
-        opt.strict_fields ? schema::FieldValidation::kStrict : schema::FieldValidation::kWarn;
-    checks.warn = [](const std::string& w) { std::cerr << "scoria: warning: " << w << "\n"; };
-    const auto t = Clock::now();
-    objects = source::load_object_files(opt.files, checks);
-    load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-  } catch (const InputError& e) {
-    std::cerr << "scoria: " << e.what() << "\n";
-    return 2;
+// The decisions every run reports (DESIGN.md section 5), from its last
+// session and what the run accumulated.
+void add_decisions(Json& out, int cycles, const std::map<std::string, std::string>& binds,
+                   const std::map<std::string, Json>& bind_annotations,
+                   const std::set<std::string>& evictions, const session::Outcome& last,
+                   const std::vector<session::Outcome::PodGroupStatus>& groups,
+                   const std::vector<std::string>& dims) {
+  out["cycles"] = cycles;
+  out["binds"] = sorted_object(binds);
+  // Only when a plugin wrote one, so that runs without such plugins print
+  // what they always printed.
+  if (!bind_annotations.empty()) out["bind_annotations"] = sorted_object(bind_annotations);
+  std::map<std::string, std::string> pipelined;
+  for (const auto& p : last.pipelined) pipelined[p.pod] = p.node;
+  out["pipelined"] = sorted_object(pipelined);
+  out["evictions"] = Json::array();
+  for (const auto& e : evictions) out["evictions"].push_back(e);
+  std::map<std::string, Json> by_key;
+  for (const auto& g : groups) {
+    Json st = {{"phase", model::phase_name(g.phase)}};
+    if (!g.unschedulable.empty()) st["unschedulable"] = g.unschedulable;
+    by_key.insert_or_assign(g.key, std::move(st));
   }
+  out["podgroups"] = sorted_object(by_key);
+  std::map<std::string, Json> queues;
+  for (const auto& q : last.queues) {
+    Json st = {{"allocated", resources(dims, q.allocated)}};
+    if (!q.deserved.empty()) st["deserved"] = resources(dims, q.deserved);
+    queues.emplace(q.name, std::move(st));
+  }
+  out["queues"] = sorted_object(queues);
+}
 
+// Sessions over the cluster as the files froze it: nothing arrives or
+// finishes (no time annotation in the files).
+Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects, const Options& opt,
+                double load_ms, int64_t start_ms) {
   cache::ClusterCache cache;
   const auto ingest = Clock::now();
   cache.reset(std::move(objects));
@@ -214,19 +256,16 @@ int simulate(std::span<const std::string_view> args) {
   // The first session that examined the pod explains it; until one does,
   // the latest says why none did.
   std::optional<session::Explanation> explanation;
-  sched->set_explain(opt.explain);
-  const int64_t start_ms =
-      opt.now_ms.value_or(std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count());
-  for (int c = 0; c < opt.cycles; ++c) {
+  sched.set_explain(opt.explain);
+  const int cycles = opt.cycles.value_or(1);
+  for (int c = 0; c < cycles; ++c) {
     scheduler::SessionTimings t;
     session::Snapshot snapshot = cache.snapshot();
-    snapshot.now_ms = start_ms + c * sched->config().schedule_period_ms;
-    last = sched->run_once(snapshot, &t);
+    snapshot.now_ms = start_ms + c * sched.config().schedule_period_ms;
+    last = sched.run_once(snapshot, &t);
     if (last.explanation) {
       explanation = std::move(last.explanation);
-      if (!explanation->action.empty()) sched->set_explain(std::nullopt);
+      if (!explanation->action.empty()) sched.set_explain(std::nullopt);
     }
     for (const auto& b : last.binds) {
       binds[b.pod] = b.node;
@@ -246,39 +285,114 @@ int simulate(std::span<const std::string_view> args) {
   }
 
   Json out;
-  out["cycles"] = opt.cycles;
-  out["binds"] = sorted_object(binds);
-  // Only when a plugin wrote one, so that runs without such plugins print
-  // what they always printed.
-  if (!bind_annotations.empty()) out["bind_annotations"] = sorted_object(bind_annotations);
-  std::map<std::string, std::string> pipelined;
-  for (const auto& p : last.pipelined) pipelined[p.pod] = p.node;
-  out["pipelined"] = sorted_object(pipelined);
-  out["evictions"] = Json::array();
-  for (const auto& e : evictions) out["evictions"].push_back(e);
-  std::map<std::string, Json> groups;
-  for (const auto& g : last.pod_groups) {
-    Json st = {{"phase", model::phase_name(g.phase)}};
-    if (!g.unschedulable.empty()) st["unschedulable"] = g.unschedulable;
-    groups.emplace(g.key, std::move(st));
-  }
-  out["podgroups"] = sorted_object(groups);
-  std::map<std::string, Json> queues;
-  for (const auto& q : last.queues) {
-    Json st = {{"allocated", resources(cache.dims(), q.allocated)}};
-    if (!q.deserved.empty()) st["deserved"] = resources(cache.dims(), q.deserved);
-    queues.emplace(q.name, std::move(st));
-  }
-  out["queues"] = sorted_object(queues);
+  add_decisions(out, cycles, binds, bind_annotations, evictions, last, last.pod_groups,
+                cache.dims());
   if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
-
   if (explanation) out["explanation"] = scheduler::explanation_json(*explanation);
+  return out;
+}
 
+// A run over simulated time (simulation/timed_run.h), with its metrics.
+Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects, const Options& opt,
+                   double load_ms, int64_t wall_ms) {
+  simulation::Timeline timeline =
+      simulation::make_timeline(std::move(objects), opt.now_ms, wall_ms);
+  const int64_t start_ms = timeline.start_ms;
+  simulation::TimedRunLimits limits{opt.cycles, opt.until_ms};
+  const auto t0 = Clock::now();
+  simulation::TimedRunResult run =
+      simulation::run_timed(sched, std::move(timeline), limits, opt.timings);
+  const double run_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  std::vector<session::Outcome::PodGroupStatus> groups;
+  groups.reserve(run.groups.size());
+  for (auto& [key, g] : run.groups) groups.push_back(std::move(g));
+  Json out;
+  add_decisions(out, run.sessions, run.binds, run.bind_annotations, run.evictions, run.last, groups,
+                run.dims);
+  out["time"] = {{"start", api::ObjectMeta::rfc3339(std::chrono::system_clock::time_point(
+                               std::chrono::milliseconds(start_ms)))},
+                 {"end_s", static_cast<double>(run.end_ms) / 1000.0},
+                 {"sessions", run.sessions}};
+  out["metrics"] = std::move(run.metrics);
+  if (opt.timings)
+    out["timings"] = {{"load_ms", load_ms}, {"run_ms", run_ms}, {"sessions", run.timings}};
+  return out;
+}
+
+}  // namespace
+
+int simulate(std::span<const std::string_view> args) {
+  Options opt;
+  model::ClusterObjects objects;
+  std::vector<std::unique_ptr<plugin::PluginRegistry>> registries;
+  std::vector<std::unique_ptr<scheduler::Scheduler>> schedulers;
+  double load_ms = 0;
+  try {
+    opt = parse(args);
+    for (const auto& path : opt.configs) {
+      config::SchedulerConfig conf = config::load_config(path);
+      std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
+      dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
+      registries.push_back(std::make_unique<plugin::PluginRegistry>());
+      scan_plugins(*registries.back(), dirs);
+      schedulers.push_back(std::make_unique<scheduler::Scheduler>(*registries.back(), conf));
+    }
+    source::FieldChecks checks;
+    checks.validation =
+        opt.strict_fields ? schema::FieldValidation::kStrict : schema::FieldValidation::kWarn;
+    checks.warn = [](const std::string& w) { std::cerr << "scoria: warning: " << w << "\n"; };
+    const auto t = Clock::now();
+    objects = source::load_object_files(opt.files, checks);
+    load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  } catch (const InputError& e) {
+    std::cerr << "scoria: " << e.what() << "\n";
+    return 2;
+  }
+
+  const int64_t wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+  const bool timed = simulation::is_timed(objects) || opt.until_ms.has_value();
+  std::vector<Json> outs;
+  try {
+    for (size_t i = 0; i < schedulers.size(); ++i) {
+      // The last run takes the objects; an earlier one a copy.
+      model::ClusterObjects input = i + 1 < schedulers.size() ? objects : std::move(objects);
+      outs.push_back(timed ? run_over_time(*schedulers[i], std::move(input), opt, load_ms, wall_ms)
+                           : run_frozen(*schedulers[i], std::move(input), opt, load_ms,
+                                        opt.now_ms.value_or(wall_ms)));
+    }
+  } catch (const InputError& e) {
+    std::cerr << "scoria: " << e.what() << "\n";
+    return 2;
+  }
+
+  if (!opt.report.empty()) {
+    try {
+      simulation::write_report(opt.report, opt.configs, outs);
+    } catch (const InputError& e) {
+      std::cerr << "scoria: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (outs.size() == 1) {
+    const Json& out = outs.front();
+    if (opt.output == "table") {
+      print_table(out);
+      if (out.contains("metrics"))
+        std::printf("\n%s", simulation::metrics_table(out["metrics"]).c_str());
+      if (out.contains("explanation"))
+        std::printf("\n%s", scheduler::explanation_table(out["explanation"]).c_str());
+    } else {
+      std::cout << out.dump(2) << "\n";
+    }
+    return 0;
+  }
+  const Json compared = simulation::compare_runs(opt.configs, outs);
   if (opt.output == "table") {
-    print_table(out);
-    if (explanation) std::printf("\n%s", scheduler::explanation_table(out["explanation"]).c_str());
+    std::printf("%s", simulation::comparison_table(compared).c_str());
   } else {
-    std::cout << out.dump(2) << "\n";
+    std::cout << compared.dump(2) << "\n";
   }
   return 0;
 }

@@ -6,6 +6,9 @@
 //   podgroups, queues: each entry listed must match; fields listed in an
 //     entry must be equal, except "unschedulable", which must be contained
 //     in the actual message;
+//   metrics, time (runs over simulated time): every member listed must be
+//     in the output with the value given, recursively (objects are
+//     matched member by member, anything else whole);
 //   exit_code (default 0) and stderr_contains: for bad-input scenarios;
 //   stderr: all of standard error, the scenario's folder left out of the
 //     paths it names (cluster.yaml: document 2 ...).
@@ -91,6 +94,19 @@ void expect_entries(const json& expected, const json& actual, const std::string&
   }
 }
 
+void expect_subset(const json& expected, const json& actual, const std::string& path) {
+  if (!expected.is_object()) {
+    EXPECT_EQ(actual, expected) << path << " differs";
+    return;
+  }
+  ASSERT_TRUE(actual.is_object()) << path << " is not an object: " << actual.dump();
+  for (const auto& [key, want] : expected.items()) {
+    ASSERT_TRUE(actual.contains(key))
+        << path << " has no " << key << "\nactual: " << actual.dump(2);
+    expect_subset(want, actual[key], path + "." + key);
+  }
+}
+
 class Scenario : public testing::TestWithParam<std::string> {};
 
 TEST_P(Scenario, MatchesExpected) {
@@ -121,6 +137,12 @@ TEST_P(Scenario, MatchesExpected) {
   }
   if (expected.contains("queues")) {
     expect_entries(expected["queues"], actual["queues"], "queue");
+  }
+  for (const char* subset : {"metrics", "time"}) {
+    if (expected.contains(subset)) {
+      ASSERT_TRUE(actual.contains(subset)) << "no " << subset << " in the output";
+      expect_subset(expected[subset], actual[subset], subset);
+    }
   }
   if (expected.contains("cycles")) {
     EXPECT_EQ(actual["cycles"], expected["cycles"]);

@@ -1,0 +1,446 @@
+#include "simulation/run_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
+
+#include "scoria/scoria.h"
+
+namespace scoria::simulation {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr uint32_t kOccupying = SCORIA_TASK_ALLOCATED | SCORIA_TASK_BINDING | SCORIA_TASK_BOUND |
+                                SCORIA_TASK_RUNNING | SCORIA_TASK_RELEASING;
+
+double seconds(int64_t ms) { return static_cast<double>(ms) / 1000.0; }
+
+// Rounded to what a reader compares (and what stays stable across
+// compilers' last-bit differences in sums).
+double round6(double v) { return std::round(v * 1e6) / 1e6; }
+
+// Nearest-rank percentile of sorted `v` (non-empty).
+double percentile(const std::vector<double>& v, double p) {
+  const size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+Json wait_stats(std::vector<double> waits) {
+  if (waits.empty()) return nullptr;
+  std::sort(waits.begin(), waits.end());
+  double sum = 0;
+  for (double w : waits) sum += w;
+  return {{"p50", round6(percentile(waits, 50))},
+          {"p95", round6(percentile(waits, 95))},
+          {"p99", round6(percentile(waits, 99))},
+          {"mean", round6(sum / static_cast<double>(waits.size()))},
+          {"max", round6(waits.back())}};
+}
+
+// The shapes among `shapes` that no other one fits inside: a node fits some
+// pending task exactly when it fits one of these.
+std::vector<std::vector<double>> minimal_shapes(std::vector<std::vector<double>> shapes) {
+  std::sort(shapes.begin(), shapes.end());
+  shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
+  std::vector<std::vector<double>> out;
+  for (const auto& s : shapes) {
+    bool dominated = false;
+    for (const auto& o : out) {
+      bool inside = true;
+      for (size_t d = 0; d < s.size() && inside; ++d) inside = o[d] <= s[d];
+      if (inside) {
+        dominated = true;
+        break;
+      }
+    }
+    if (!dominated) out.push_back(s);
+  }
+  return out;
+}
+
+// Time-weighted averages of the step function (times[i], values[i]) over
+// `buckets` equal intervals of [0, end_ms].
+std::vector<double> bucketed(const std::vector<int64_t>& times, const std::vector<double>& values,
+                             int64_t end_ms, size_t buckets) {
+  std::vector<double> sum(buckets, 0.0);
+  if (end_ms <= 0 || buckets == 0) return sum;
+  const double width = static_cast<double>(end_ms) / static_cast<double>(buckets);
+  for (size_t i = 0; i < times.size(); ++i) {
+    const double from = static_cast<double>(times[i]);
+    const double to =
+        i + 1 < times.size() ? static_cast<double>(times[i + 1]) : static_cast<double>(end_ms);
+    if (to <= from) continue;
+    size_t b = std::min(buckets - 1, static_cast<size_t>(from / width));
+    for (double at = from; at < to && b < buckets; ++b) {
+      const double edge = std::min(to, static_cast<double>(b + 1) * width);
+      sum[b] += values[i] * (edge - at);
+      at = edge;
+    }
+  }
+  for (double& s : sum) s = round6(s / width);
+  return sum;
+}
+
+}  // namespace
+
+void RunMetrics::add_job(const std::string& key, const std::string& queue, int32_t min_member,
+                         int32_t pods, int64_t arrival_ms) {
+  Job& j = jobs_[key];
+  j.queue = queue;
+  j.min_member = std::max(1, min_member);
+  j.pods = pods;
+  j.arrival_ms = arrival_ms;
+}
+
+void RunMetrics::bound(const std::string& job, int64_t t_ms) {
+  const auto it = jobs_.find(job);
+  if (it == jobs_.end()) return;
+  Job& j = it->second;
+  ++j.running;
+  if (!j.ready_ms && j.running + j.succeeded >= j.min_member) j.ready_ms = t_ms;
+}
+
+void RunMetrics::lost(const std::string& job, bool node_removed) {
+  if (node_removed) ++node_removal_losses_;
+  if (const auto it = jobs_.find(job); it != jobs_.end() && it->second.running > 0)
+    --it->second.running;
+}
+
+void RunMetrics::succeeded(const std::string& job, int64_t t_ms) {
+  const auto it = jobs_.find(job);
+  if (it == jobs_.end()) return;
+  Job& j = it->second;
+  if (j.running > 0) --j.running;
+  ++j.succeeded;
+  if (j.succeeded >= j.pods && !j.done_ms) j.done_ms = t_ms;
+}
+
+bool RunMetrics::done(const std::string& job) const {
+  const auto it = jobs_.find(job);
+  return it != jobs_.end() && it->second.done_ms.has_value();
+}
+
+void RunMetrics::evicted(const session::Outcome& outcome) {
+  evicted_pods_ += outcome.evictions.size();
+  for (const auto& [action, n] : outcome.eviction_transactions) evictions_[action] += n;
+}
+
+void RunMetrics::integrate_occupancy(int64_t until_ms) {
+  if (until_ms <= occupancy_from_) return;
+  while (static_cast<size_t>((until_ms + bin_ms_ - 1) / bin_ms_) > kMaxBins) {
+    for (auto& bins : occupancy_) {
+      for (size_t i = 0; i < bins.size(); i += 2)
+        bins[i / 2] = bins[i] + (i + 1 < bins.size() ? bins[i + 1] : 0.0f);
+      bins.resize((bins.size() + 1) / 2);
+    }
+    bin_ms_ *= 2;
+  }
+  const size_t bins = static_cast<size_t>((until_ms + bin_ms_ - 1) / bin_ms_);
+  for (size_t r = 0; r < occupancy_.size(); ++r) {
+    auto& row = occupancy_[r];
+    if (row.size() < bins) row.resize(bins, 0.0f);
+    const float v = occupancy_now_[r];
+    if (v <= 0) continue;
+    for (int64_t at = occupancy_from_; at < until_ms;) {
+      const auto b = static_cast<size_t>(at / bin_ms_);
+      const int64_t edge = std::min<int64_t>(until_ms, static_cast<int64_t>(b + 1) * bin_ms_);
+      row[b] += v * static_cast<float>(edge - at);
+      at = edge;
+    }
+  }
+  occupancy_from_ = until_ms;
+}
+
+size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
+                          const session::Outcome& outcome) {
+  integrate_occupancy(t_ms);
+  if (snapshot.dims.size() > dims_.size()) dims_ = snapshot.dims;
+  const size_t dims = dims_.size();
+  const size_t nodes = snapshot.nodes.size();
+  std::vector<double> used(nodes * dims, 0.0);
+  std::unordered_map<std::string_view, size_t> node_index;
+  node_index.reserve(nodes);
+  for (size_t n = 0; n < nodes; ++n) node_index.emplace(snapshot.nodes[n].spec->name, n);
+
+  // Pending tasks by key, to place the session's binds and to know what
+  // still waits.
+  std::unordered_map<std::string, const session::Snapshot::TaskIn*> pending;
+  const auto add = [&](size_t node, std::span<const double> req) {
+    for (size_t d = 0; d < req.size() && d < dims; ++d) used[node * dims + d] += req[d];
+  };
+  for (const auto& job : snapshot.jobs)
+    for (const auto& task : job.tasks) {
+      if (task.node >= 0 && (task.status & kOccupying) != 0) {
+        add(static_cast<size_t>(task.node), task.resreq);
+      } else if (task.status == SCORIA_TASK_PENDING && job.invalid.empty()) {
+        pending.emplace(task.pod->key(), &task);
+      }
+    }
+  for (const auto& b : outcome.binds) {
+    const auto t = pending.find(b.pod);
+    const auto n = node_index.find(b.node);
+    if (t == pending.end() || n == node_index.end()) continue;
+    add(n->second, t->second->resreq);
+    pending.erase(t);
+  }
+  for (const auto& p : outcome.pipelined) pending.erase(p.pod);
+  const size_t still_pending = pending.size();
+  std::vector<std::vector<double>> shapes;
+  shapes.reserve(pending.size());
+  for (const auto& [key, task] : pending) {
+    std::vector<double> s(dims, 0.0);
+    for (size_t d = 0; d < task->resreq.size() && d < dims; ++d) s[d] = task->resreq[d];
+    shapes.push_back(std::move(s));
+  }
+  shapes = minimal_shapes(std::move(shapes));
+
+  Sample s{t_ms,
+           std::vector<double>(dims, 0.0),
+           std::vector<double>(dims, 0.0),
+           std::vector<double>(dims, 0.0),
+           std::vector<double>(dims, 0.0),
+           {}};
+  std::vector<double> free(dims);
+  for (size_t n = 0; n < nodes; ++n) {
+    const auto& node = snapshot.nodes[n];
+    if (!node.spec->ready || node.spec->unschedulable) continue;
+    for (size_t d = 0; d < dims; ++d) {
+      const double cap = d < node.allocatable.size() ? node.allocatable[d] : 0.0;
+      s.capacity[d] += cap;
+      s.used[d] += used[n * dims + d];
+      free[d] = std::max(0.0, cap - used[n * dims + d]);
+      s.free[d] += free[d];
+    }
+    const bool fits_some = std::any_of(shapes.begin(), shapes.end(), [&](const auto& shape) {
+      for (size_t d = 0; d < dims; ++d)
+        if (shape[d] > free[d] + 1e-9) return false;
+      return true;
+    });
+    if (!fits_some && !shapes.empty())
+      for (size_t d = 0; d < dims; ++d) s.fragmented[d] += free[d];
+  }
+  // Occupancy per node, from now until the next sample.
+  std::fill(occupancy_now_.begin(), occupancy_now_.end(), 0.0f);
+  for (size_t n = 0; n < nodes; ++n) {
+    const auto& node = snapshot.nodes[n];
+    const auto [it, added] = node_row_.try_emplace(node.spec->name, node_names_.size());
+    if (added) {
+      node_names_.push_back(node.spec->name);
+      occupancy_.emplace_back();
+      occupancy_now_.push_back(0.0f);
+    }
+    double share = 0;
+    for (size_t d = 0; d < dims && d < node.allocatable.size(); ++d)
+      if (d != SCORIA_DIM_PODS && node.allocatable[d] > 0)
+        share = std::max(share, used[n * dims + d] / node.allocatable[d]);
+    occupancy_now_[it->second] = static_cast<float>(std::min(share, 1.0));
+  }
+  for (const auto& q : outcome.queues) s.queues[q.name] = {q.allocated, q.deserved};
+  samples_.push_back(std::move(s));
+  return still_pending;
+}
+
+nlohmann::ordered_json RunMetrics::occupancy_json(int64_t end_ms, size_t points) {
+  integrate_occupancy(std::max(end_ms, occupancy_from_));
+  // Nodes by name, in bands of equal size (at most kMaxRows rows, so that a
+  // thousand-node cluster charts in a screen), each the bands' average.
+  std::vector<size_t> order(node_names_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return node_names_[a] < node_names_[b]; });
+  constexpr size_t kMaxRows = 100;
+  const size_t per_row = std::max<size_t>(1, (order.size() + kMaxRows - 1) / kMaxRows);
+  const size_t buckets = end_ms > 0 ? points : 0;
+  const double width = buckets ? static_cast<double>(end_ms) / static_cast<double>(buckets) : 1;
+  Json rows = Json::array();
+  for (size_t first = 0; first < order.size(); first += per_row) {
+    const size_t last = std::min(order.size(), first + per_row);
+    std::vector<double> sum(buckets, 0.0);
+    for (size_t i = first; i < last; ++i) {
+      const auto& bins = occupancy_[order[i]];
+      for (size_t b = 0; b < bins.size(); ++b) {
+        // Each bin's integral goes to the bucket its middle falls in.
+        const double mid = (static_cast<double>(b) + 0.5) * static_cast<double>(bin_ms_);
+        const size_t k = std::min(buckets - 1, static_cast<size_t>(mid / width));
+        if (buckets) sum[k] += bins[b];
+      }
+    }
+    Json values = Json::array();
+    for (double v : sum)
+      values.push_back(round6(std::min(1.0, v / (width * static_cast<double>(last - first)))));
+    const std::string label =
+        last - first == 1 ? node_names_[order[first]]
+                          : node_names_[order[first]] + " … " + node_names_[order[last - 1]];
+    rows.push_back({{"nodes", label}, {"count", last - first}, {"values", std::move(values)}});
+  }
+  Json t_s = Json::array();
+  for (size_t b = 0; b < buckets; ++b)
+    t_s.push_back(round6(width * static_cast<double>(b) / 1000.0));
+  return {{"t_s", std::move(t_s)}, {"rows", std::move(rows)}};
+}
+
+nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
+  Json out = Json::object();
+  out["duration_s"] = seconds(end_ms);
+
+  // Jobs, and their waits by queue.
+  Json jobs = Json::object();
+  auto& items = *jobs.get_ptr<Json::object_t*>();
+  items.reserve(jobs_.size());
+  std::map<std::string, std::vector<double>> waits, completions;
+  std::vector<double> all_waits, all_completions;
+  std::map<std::string, size_t> queue_jobs;
+  for (const auto& [key, j] : jobs_) {
+    Json e = {{"queue", j.queue}, {"arrival_s", seconds(j.arrival_ms)}};
+    e["wait_s"] = j.ready_ms ? Json(seconds(*j.ready_ms - j.arrival_ms)) : Json(nullptr);
+    e["completion_s"] = j.done_ms ? Json(seconds(*j.done_ms - j.arrival_ms)) : Json(nullptr);
+    items.emplace_back(key, std::move(e));
+    ++queue_jobs[j.queue];
+    if (j.ready_ms) {
+      waits[j.queue].push_back(seconds(*j.ready_ms - j.arrival_ms));
+      all_waits.push_back(seconds(*j.ready_ms - j.arrival_ms));
+    }
+    if (j.done_ms) {
+      completions[j.queue].push_back(seconds(*j.done_ms - j.arrival_ms));
+      all_completions.push_back(seconds(*j.done_ms - j.arrival_ms));
+    }
+  }
+
+  // Series.
+  const size_t buckets = end_ms > 0 ? points : 0;
+  const double width = buckets ? static_cast<double>(end_ms) / static_cast<double>(buckets) : 0;
+  Json t_s = Json::array();
+  for (size_t b = 0; b < buckets; ++b)
+    t_s.push_back(round6(width * static_cast<double>(b) / 1000.0));
+  std::vector<int64_t> times;
+  times.reserve(samples_.size());
+  for (const auto& s : samples_) times.push_back(s.t_ms);
+  const auto series = [&](auto value) {
+    std::vector<double> v;
+    v.reserve(samples_.size());
+    for (const auto& s : samples_) v.push_back(value(s));
+    return bucketed(times, v, end_ms, buckets);
+  };
+  const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  const auto at = [](const std::vector<double>& v, size_t d) { return d < v.size() ? v[d] : 0.0; };
+  // The dimensions worth charting: cpu, memory and any extended resource
+  // the cluster has (pods is a count, not a resource).
+  std::vector<size_t> shown;
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    if (d == SCORIA_DIM_PODS) continue;
+    const bool present = std::any_of(samples_.begin(), samples_.end(),
+                                     [&](const Sample& s) { return at(s.capacity, d) > 0; });
+    if (d < SCORIA_DIM_PODS || present) shown.push_back(d);
+  }
+  Json util = {{"t_s", t_s}}, frag = {{"t_s", t_s}};
+  Json mean_util = Json::object(), mean_frag = Json::object();
+  for (size_t d : shown) {
+    util[dims_[d]] =
+        series([&](const Sample& s) { return ratio(at(s.used, d), at(s.capacity, d)); });
+    frag[dims_[d]] =
+        series([&](const Sample& s) { return ratio(at(s.fragmented, d), at(s.free, d)); });
+    double u = 0, f = 0;
+    for (double v : util[dims_[d]]) u += v;
+    for (double v : frag[dims_[d]]) f += v;
+    mean_util[dims_[d]] = buckets ? round6(u / static_cast<double>(buckets)) : 0.0;
+    mean_frag[dims_[d]] = buckets ? round6(f / static_cast<double>(buckets)) : 0.0;
+  }
+
+  // Queues: waits, and allocated against deserved share over time. The
+  // fairness of a queue is its time-averaged allocated dominant share over
+  // its deserved dominant share; Jain's index is taken over those.
+  std::set<std::string> queue_names;
+  for (const auto& [q, n] : queue_jobs) queue_names.insert(q);
+  for (const auto& s : samples_)
+    for (const auto& [q, v] : s.queues) queue_names.insert(q);
+  Json queues = Json::object();
+  std::vector<double> fairness;
+  for (const auto& q : queue_names) {
+    Json e = Json::object();
+    e["jobs"] = queue_jobs.count(q) ? queue_jobs.at(q) : 0;
+    e["started"] = waits.count(q) ? waits.at(q).size() : 0;
+    e["completed"] = completions.count(q) ? completions.at(q).size() : 0;
+    e["wait_s"] = wait_stats(waits.count(q) ? waits.at(q) : std::vector<double>{});
+    e["completion_s"] =
+        wait_stats(completions.count(q) ? completions.at(q) : std::vector<double>{});
+    Json share = {{"t_s", t_s}}, allocated = Json::object(), deserved = Json::object();
+    bool any_deserved = false;
+    for (size_t d : shown) {
+      const auto part = [&](const Sample& s, bool want_deserved) {
+        const auto it = s.queues.find(q);
+        if (it == s.queues.end()) return 0.0;
+        const auto& v = want_deserved ? it->second.second : it->second.first;
+        return ratio(at(v, d), at(s.capacity, d));
+      };
+      allocated[dims_[d]] = series([&](const Sample& s) { return part(s, false); });
+      deserved[dims_[d]] = series([&](const Sample& s) { return part(s, true); });
+      for (double v : deserved[dims_[d]]) any_deserved = any_deserved || v > 0;
+    }
+    share["allocated"] = std::move(allocated);
+    if (any_deserved) share["deserved"] = std::move(deserved);
+    e["share"] = std::move(share);
+    // Dominant shares, averaged over the samples in which the queue was
+    // entitled to something.
+    double sum = 0;
+    size_t n = 0;
+    for (const auto& s : samples_) {
+      const auto it = s.queues.find(q);
+      if (it == s.queues.end()) continue;
+      double alloc = 0, want = 0;
+      for (size_t d : shown) {
+        alloc = std::max(alloc, ratio(at(it->second.first, d), at(s.capacity, d)));
+        want = std::max(want, ratio(at(it->second.second, d), at(s.capacity, d)));
+      }
+      if (want <= 0) continue;
+      sum += std::min(alloc / want, 1.0);
+      ++n;
+    }
+    if (n > 0) fairness.push_back(sum / static_cast<double>(n));
+    queues[q] = std::move(e);
+  }
+  double jain = 1.0;
+  if (!fairness.empty()) {
+    double s = 0, s2 = 0;
+    for (double x : fairness) {
+      s += x;
+      s2 += x * x;
+    }
+    jain = s2 > 0 ? s * s / (static_cast<double>(fairness.size()) * s2) : 1.0;
+  }
+
+  Json by_action = Json::object();
+  uint64_t preemptions = 0;
+  for (const auto& [action, n] : evictions_) {
+    by_action[action] = n;
+    if (action.find("preempt") != std::string::npos) preemptions += n;
+  }
+
+  Json summary = Json::object();
+  summary["jobs"] = jobs_.size();
+  summary["started"] = all_waits.size();
+  summary["completed"] = all_completions.size();
+  const Json w = wait_stats(all_waits), c = wait_stats(all_completions);
+  summary["mean_wait_s"] = w.is_null() ? Json(nullptr) : w["mean"];
+  summary["p95_wait_s"] = w.is_null() ? Json(nullptr) : w["p95"];
+  summary["mean_completion_s"] = c.is_null() ? Json(nullptr) : c["mean"];
+  summary["utilisation"] = mean_util;
+  summary["fragmentation"] = mean_frag;
+  summary["evictions"] = evicted_pods_;
+  summary["preemptions"] = preemptions;
+  summary["lost_to_node_removal"] = node_removal_losses_;
+  summary["jain_fairness"] = round6(jain);
+
+  out["summary"] = std::move(summary);
+  out["jobs"] = std::move(jobs);
+  out["queues"] = std::move(queues);
+  out["utilisation"] = std::move(util);
+  out["fragmentation"] = std::move(frag);
+  out["evictions"] = {{"pods", evicted_pods_}, {"transactions", by_action}};
+  out["occupancy"] = occupancy_json(end_ms, points);
+  return out;
+}
+
+}  // namespace scoria::simulation

@@ -1,0 +1,97 @@
+// What a timed run measures (issue: what-if simulation over time): per job
+// its wait (arrival until minMember of its pods are bound) and completion
+// (arrival until its last pod succeeds); per queue the waits' percentiles
+// and its allocated share over time against its deserved one; the
+// cluster's utilisation and fragmentation per resource over time;
+// evictions; and Jain's fairness index over the queues.
+//
+// Series are step functions: a sample holds until the next one. Sessions
+// the run skips (nothing changed) change nothing, so nothing is lost.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "session/session.h"
+
+namespace scoria::simulation {
+
+class RunMetrics {
+ public:
+  explicit RunMetrics(std::vector<std::string> dims) : dims_(std::move(dims)) {}
+
+  /// A job ("ns/name" of its PodGroup, or of its pod when it has none)
+  /// with `pods` pods, the first of which arrived at `arrival_ms`.
+  void add_job(const std::string& key, const std::string& queue, int32_t min_member, int32_t pods,
+               int64_t arrival_ms);
+  /// A pod of `job` was bound at `t_ms`; one bound earlier was lost
+  /// (evicted, or its node removed); one succeeded.
+  void bound(const std::string& job, int64_t t_ms);
+  void lost(const std::string& job, bool node_removed);
+  void succeeded(const std::string& job, int64_t t_ms);
+  /// Whether every pod of `job` has succeeded.
+  bool done(const std::string& job) const;
+
+  /// The state after the session at `t_ms` (ms from start): the session's
+  /// snapshot and its outcome (binds applied on top of the snapshot).
+  /// Returns how many tasks of schedulable jobs are still pending (neither
+  /// bound nor pipelined).
+  size_t sample(int64_t t_ms, const session::Snapshot& snapshot, const session::Outcome& outcome);
+  /// Evictions by action, counted as they happen.
+  void evicted(const session::Outcome& outcome);
+
+  /// The metrics as JSON (the "metrics" key of simulate's output); series
+  /// are averaged into at most `points` buckets over [0, end_ms].
+  /// Also "occupancy": each node's (or band of nodes') occupancy over time.
+  /// Call once, at the end.
+  nlohmann::ordered_json to_json(int64_t end_ms, size_t points = 200);
+
+ private:
+  struct Job {
+    std::string queue;
+    int32_t min_member = 1;
+    int32_t pods = 0;
+    int64_t arrival_ms = 0;
+    int32_t running = 0;
+    int32_t succeeded = 0;
+    std::optional<int64_t> ready_ms;
+    std::optional<int64_t> done_ms;
+  };
+  struct Sample {
+    int64_t t_ms;
+    std::vector<double> used, capacity, fragmented, free;
+    // Per queue (by name): allocated and deserved, by dimension.
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> queues;
+  };
+
+  std::vector<std::string> dims_;
+  std::map<std::string, Job> jobs_;
+  std::vector<Sample> samples_;
+  std::map<std::string, uint64_t> evictions_;  // by action
+  uint64_t evicted_pods_ = 0;
+  uint64_t node_removal_losses_ = 0;  // pods whose node left under them
+
+  // Each node's occupancy (its dominant share: the largest of used over
+  // allocatable across cpu, memory and extended resources) over time, as
+  // integrals over bins of bin_ms_ from zero; the bins double in width
+  // whenever there would be more than kMaxBins, so memory stays bounded
+  // however long the run.
+  static constexpr size_t kMaxBins = 1024;
+  void integrate_occupancy(int64_t until_ms);
+  nlohmann::ordered_json occupancy_json(int64_t end_ms, size_t points);
+  std::unordered_map<std::string, size_t> node_row_;
+  std::vector<std::string> node_names_;
+  std::vector<std::vector<float>> occupancy_;  // by row, by bin
+  std::vector<float> occupancy_now_;           // by row: the value since occupancy_from_
+  int64_t occupancy_from_ = 0;
+  int64_t bin_ms_ = 1000;
+};
+
+}  // namespace scoria::simulation
