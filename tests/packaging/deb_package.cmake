@@ -60,8 +60,10 @@ expect("${deb_out}" "scoria package contents" "./usr/bin/scoria"
        "./etc/scoria/volcano-scheduler.conf.yaml" "./usr/lib/systemd/system/scoria.service"
        "./usr/share/man/man1/scoria.1.gz" "./usr/share/doc/scoria/copyright"
        "./usr/share/doc/scoria/changelog.gz" "./usr/share/doc/scoria/README.md")
+# ("doc/scoria-dev", not "scoria-dev": the deviceshare plugin's file name
+# begins so.)
 refuse("${deb_out}" "scoria package contents" "include/scoria" "scoria-sdk.pc" "/usr/lib/debug"
-       "scoria-dev" "share/scoria/rust")
+       "doc/scoria-dev" "share/scoria/rust")
 
 # The binaries are stripped; their symbols are in scoria-dbgsym, by build id.
 file(MAKE_DIRECTORY ${WORK}/main ${WORK}/dbgsym)
