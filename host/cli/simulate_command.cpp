@@ -74,7 +74,8 @@ constexpr const char* kSimulateUsage =
     "  pods and PodGroups arrive at their creationTimestamp) or scoria.io/duration\n"
     "  (seconds a bound pod runs, then succeeds), or nodes carry scoria.io/arrival,\n"
     "  scoria.io/removal, scoria.io/cordon or scoria.io/uncordon, the run follows a\n"
-    "  simulated clock from --now (else the earliest creationTimestamp) until\n"
+    "  simulated clock from --now (else the earliest creationTimestamp, else the Unix\n"
+    "  epoch, so that the output depends on the input alone) until\n"
     "  nothing more can happen, --until SECONDS or --cycles sessions. Evicted pods, and\n"
     "  pods whose node leaves, come back pending as their controller would recreate\n"
     "  them. The output gains \"time\" and \"metrics\": waits, completions, shares,\n"
@@ -294,9 +295,8 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects, cons
 
 // A run over simulated time (simulation/timed_run.h), with its metrics.
 Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects, const Options& opt,
-                   double load_ms, int64_t wall_ms) {
-  simulation::Timeline timeline =
-      simulation::make_timeline(std::move(objects), opt.now_ms, wall_ms);
+                   double load_ms) {
+  simulation::Timeline timeline = simulation::make_timeline(std::move(objects), opt.now_ms);
   const int64_t start_ms = timeline.start_ms;
   simulation::TimedRunLimits limits{opt.cycles, opt.until_ms};
   const auto t0 = Clock::now();
@@ -358,7 +358,7 @@ int simulate(std::span<const std::string_view> args) {
     for (size_t i = 0; i < schedulers.size(); ++i) {
       // The last run takes the objects; an earlier one a copy.
       model::ClusterObjects input = i + 1 < schedulers.size() ? objects : std::move(objects);
-      outs.push_back(timed ? run_over_time(*schedulers[i], std::move(input), opt, load_ms, wall_ms)
+      outs.push_back(timed ? run_over_time(*schedulers[i], std::move(input), opt, load_ms)
                            : run_frozen(*schedulers[i], std::move(input), opt, load_ms,
                                         opt.now_ms.value_or(wall_ms)));
     }

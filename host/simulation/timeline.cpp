@@ -62,8 +62,7 @@ bool is_timed(const model::ClusterObjects& objects) {
   return false;
 }
 
-Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now_ms,
-                       int64_t wall_ms) {
+Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now_ms) {
   Timeline t;
   // Every kind without time (queues, classes, ...) is present from zero;
   // pods, PodGroups and nodes are sorted out below.
@@ -79,7 +78,7 @@ Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now
       if (p.creation_ms > 0) earliest = std::min(earliest, p.creation_ms);
     for (const auto& g : pod_groups)
       if (g.creation_ms > 0) earliest = std::min(earliest, g.creation_ms);
-    t.start_ms = earliest == std::numeric_limits<int64_t>::max() ? wall_ms : earliest;
+    t.start_ms = earliest == std::numeric_limits<int64_t>::max() ? 0 : earliest;
   }
   const auto created = [&](int64_t creation_ms) -> std::optional<int64_t> {
     if (creation_ms <= 0) return std::nullopt;

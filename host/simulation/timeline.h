@@ -67,12 +67,12 @@ struct Timeline {
 bool is_timed(const model::ClusterObjects& objects);
 
 /// Splits `objects` (complete) by time. `now_ms` is --now; without it the
-/// run starts at the earliest creationTimestamp of a pod or PodGroup (or,
-/// when none has one, at `wall_ms`). Throws InputError naming the object
+/// run starts at the earliest creationTimestamp of a pod or PodGroup, or,
+/// when none has one, at the Unix epoch: never at the wall clock, so that
+/// the output depends on the input alone. Throws InputError naming the object
 /// and the annotation when a value is not a number of seconds, or is
 /// negative.
-Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now_ms,
-                       int64_t wall_ms);
+Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now_ms);
 
 /// Seconds as an annotation gives them ("90", "1.5"), in ms; nullopt when
 /// the text is not a finite number. Negative values come back negative.
