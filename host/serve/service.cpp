@@ -74,6 +74,10 @@ Service::~Service() = default;
 
 int Service::run() {
   State& s = *state_;
+  // Signals and the config watch first: a change made as soon as the
+  // service says it listens must not be missed.
+  s.wait_signal();
+  s.watch_config();
   s.server->start();
   info("listening on " + s.options.address + ":" + std::to_string(s.server->port()) + " (" +
        s.server->address().to_string() + "), " +
@@ -94,8 +98,6 @@ int Service::run() {
          " and at least " + std::to_string(c.min_nodes_to_find) + " nodes");
   }
   if (s.kube_source) s.kube_source->start();
-  s.wait_signal();
-  s.watch_config();
   asio::post(io_, [&s] { s.tick(); });
   io_.run();
   if (s.abandoned) {
