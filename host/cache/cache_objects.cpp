@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cache/cluster_cache.h"
+#include "cache/equivalence_key.h"
 
 namespace scoria::cache {
 
@@ -303,6 +304,16 @@ void ClusterCache::upsert_pod(model::Pod pod) {
   e.views.uid = key;
   e.views.required = value_views(e.pod.required_affinity);
   e.views.preferred = value_views(e.pod.preferred_affinity);
+  e.views.equivalence = 0;
+  // Only pods still to place are asked about node by node.
+  if (e.pod.node_name.empty()) {
+    std::string klass = equivalence_key(e.pod);
+    if (!klass.empty())
+      e.views.equivalence =
+          equivalence_ids_
+              .try_emplace(std::move(klass), static_cast<uint32_t>(equivalence_ids_.size() + 1))
+              .first->second;
+  }
   vectorize_pod(e);
   e.status = task_status(e.pod);
   // Pods for another scheduler that are still pending are not ours to

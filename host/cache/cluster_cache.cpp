@@ -23,7 +23,7 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
                                Kind::ResourceQuota, Kind::PriorityClass,
                                Kind::Queue,         Kind::Node,
                                Kind::PodGroup,      Kind::Pod,
-                               Kind::Numatopology, Kind::HyperNode};
+                               Kind::Numatopology,  Kind::HyperNode};
 
 }  // namespace
 
@@ -45,6 +45,7 @@ void ClusterCache::clear() {
   resource_quotas_.clear();
   numa_topologies_.clear();
   hyper_nodes_.clear();
+  equivalence_ids_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};

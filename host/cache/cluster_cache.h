@@ -197,6 +197,9 @@ class ClusterCache {
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
   SlotTable<GroupEntry> groups_;
   SlotTable<PodEntry> pods_;
+  // Equivalence classes of pending pods by key (equivalence_key.h), 1 and
+  // up, kept for the cache's life so that a class keeps its number.
+  std::unordered_map<std::string, uint32_t> equivalence_ids_;
 
   // Reverse indexes: who names what, so an arrival or a departure finds the
   // objects it resolves or strands without a scan.

@@ -45,6 +45,7 @@ struct Options {
   bool timings = false;
   std::optional<std::string> explain;  // "ns/name"
   bool strict_fields = false;
+  bool no_cache = false;          // --no-cache: equivalence_cache = false
   std::optional<int64_t> now_ms;  // --now; the wall clock when not given
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
@@ -54,6 +55,7 @@ constexpr const char* kSimulateUsage =
     "usage: scoria simulate --config CONF [--config CONF2] [--cycles N | --until SECONDS]\n"
     "                       [--output json|table] [--timings] [--report FILE.html]\n"
     "                       [--explain NAMESPACE/POD] [--strict-fields] [--now TIME]\n"
+    "                       [--no-cache]\n"
     "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
@@ -81,7 +83,9 @@ constexpr const char* kSimulateUsage =
     "  them. The output gains \"time\" and \"metrics\": waits, completions, shares,\n"
     "  utilisation, fragmentation, evictions, fairness (a summary in the table).\n"
     "  A second --config runs the same input under both and compares them.\n"
-    "  --report FILE.html writes the charts to one self-contained HTML page.\n";
+    "  --report FILE.html writes the charts to one self-contained HTML page.\n"
+    "  --no-cache asks every predicate and score for every task (the config's\n"
+    "  equivalence_cache = false): the same decisions, the plain path, to compare.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 Options parse(std::span<const std::string_view> args) {
@@ -114,6 +118,8 @@ Options parse(std::span<const std::string_view> args) {
         throw InputError(
             "simulate: --until takes seconds from the start of the run (0 or more), not " + v);
       o.until_ms = ms;
+    } else if (a == "--no-cache") {
+      o.no_cache = true;
     } else if (a == "--report") {
       o.report = value(i);
     } else if (a == "--output" || a == "-o") {
@@ -331,6 +337,7 @@ int simulate(std::span<const std::string_view> args) {
     opt = parse(args);
     for (const auto& path : opt.configs) {
       config::SchedulerConfig conf = config::load_config(path);
+      if (opt.no_cache) conf.equivalence_cache = false;
       std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
       dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
       registries.push_back(std::make_unique<plugin::PluginRegistry>());

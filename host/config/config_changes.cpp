@@ -84,6 +84,10 @@ std::string describe_changes(const SchedulerConfig& before, const SchedulerConfi
           after.min_percentage_of_nodes_to_find);
   setting("percentage_of_nodes_to_find", before.percentage_of_nodes_to_find,
           after.percentage_of_nodes_to_find);
+  if (before.equivalence_cache != after.equivalence_cache)
+    out.push_back(std::string("equivalence_cache ") +
+                  (before.equivalence_cache ? "true" : "false") + " -> " +
+                  (after.equivalence_cache ? "true" : "false"));
   if (before.plugin_dirs != after.plugin_dirs) {
     std::vector<std::string> was, now;
     for (const auto& d : before.plugin_dirs) was.push_back(d.string());

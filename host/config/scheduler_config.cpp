@@ -380,15 +380,16 @@ std::string_view syntax_word(Syntax s) { return s == Syntax::Json ? "JSON" : "YA
 // Reading the settings out of the tree
 // ===========================================================================
 
-constexpr std::array<std::string_view, 9> kTopKeys = {"actions",
-                                                      "tiers",
-                                                      "configurations",
-                                                      "metrics",
-                                                      "schedule_period",
-                                                      "plugin_dirs",
-                                                      "min_nodes_to_find",
-                                                      "min_percentage_of_nodes_to_find",
-                                                      "percentage_of_nodes_to_find"};
+constexpr std::array<std::string_view, 10> kTopKeys = {"actions",
+                                                       "tiers",
+                                                       "configurations",
+                                                       "metrics",
+                                                       "schedule_period",
+                                                       "plugin_dirs",
+                                                       "min_nodes_to_find",
+                                                       "min_percentage_of_nodes_to_find",
+                                                       "percentage_of_nodes_to_find",
+                                                       "equivalence_cache"};
 
 class Reader {
  public:
@@ -427,6 +428,10 @@ class Reader {
         out.min_percentage_of_nodes_to_find = read_int(v, key, 0, 100);
       } else if (key == "percentage_of_nodes_to_find") {
         out.percentage_of_nodes_to_find = read_int(v, key, 0, 100);
+      } else if (key == "equivalence_cache") {
+        if (v.kind != Kind::Bool)
+          fail_at(v, key, "is " + describe(v) + ", not a boolean; write true or false");
+        out.equivalence_cache = v.truth;
       } else {
         const std::vector<std::string> known(kTopKeys.begin(), kTopKeys.end());
         fail(origin_, e.place, key,

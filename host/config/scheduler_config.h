@@ -102,6 +102,13 @@ struct SchedulerConfig {
   int32_t min_nodes_to_find = 100;
   int32_t min_percentage_of_nodes_to_find = 5;
   int32_t percentage_of_nodes_to_find = 0;
+
+  /// `equivalence_cache`: tasks of one equivalence class share the answers
+  /// of the predicates and scores their plugins declare cacheable (ABI 1.7
+  /// on_cache_policy), each node's asked again only once it changed. The
+  /// decisions are the same either way; false runs every task through every
+  /// hook (the plain path, for comparing).
+  bool equivalence_cache = true;
 };
 
 /// Volcano's CalculateNumOfFeasibleNodesToFind for `nodes` nodes.

@@ -112,6 +112,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     }
   }
 
+  if (config_.equivalence_cache) equivalence_.emplace(nodes_.size());
   all_nodes_.reserve(nodes_.size());
   for (const Node& n : nodes_) all_nodes_.push_back(&n);
   prepare_network_topologies(snap.hyper_nodes);
@@ -164,6 +165,7 @@ void Session::set_task_status(Task& task, uint32_t status) {
   --job.status_count[status_bit(task.status)];
   ++job.status_count[status_bit(status)];
   task.status = status;
+  if (task.node >= 0 && equivalence_) equivalence_->node_changed(static_cast<uint32_t>(task.node));
   if (was == now) return;
   const double sign = now ? 1.0 : -1.0;
   add({job.allocated, dims()}, span(task.resreq), sign);
@@ -178,6 +180,7 @@ void Session::node_add_task(Node& node, Task& task) {
   std::span<const double> r = span(task.resreq);
   task.node = static_cast<int32_t>(node.index);
   node.tasks.push_back(task.index);
+  node_changed(node);
   if (task.status == SCORIA_TASK_PIPELINED) {
     add({node.pipelined, d}, r, 1);
     return;
@@ -192,6 +195,7 @@ void Session::node_remove_task(Node& node, Task& task) {
   std::span<const double> r = span(task.resreq);
   auto it = std::find(node.tasks.begin(), node.tasks.end(), task.index);
   if (it != node.tasks.end()) node.tasks.erase(it);
+  node_changed(node);
   if (task.status == SCORIA_TASK_PIPELINED) {
     add({node.pipelined, d}, r, -1);
     return;

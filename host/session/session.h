@@ -20,6 +20,7 @@
 
 #include "config/scheduler_config.h"
 #include "model/objects.h"
+#include "session/equivalence_cache.h"
 #include "session/explanation.h"
 #include "session/hyper_nodes.h"
 
@@ -43,6 +44,9 @@ struct TaskViews {
   std::string uid;  // "namespace/name"
   /// Values of each node-affinity requirement as ABI strings, by term.
   std::vector<std::vector<std::vector<scoria_str>>> required, preferred;
+  /// Its equivalence class (cache/equivalence_key.h), 1 and up, the same
+  /// for every pod alike; 0 for a pod in none (placed ones).
+  uint32_t equivalence = 0;
 };
 }  // namespace scoria::session
 
@@ -390,6 +394,31 @@ class Session {
                        uint32_t* reasons) const;
   void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                        PredicateScratch& scratch);
+  // Every predicate (and the resource check, with `resources`) for `task`
+  // on each of `nodes`, into pass[i] and reasons[i].
+  void evaluate_nodes(const Task& task, bool resources, std::span<const Node* const> nodes,
+                      uint8_t* pass, uint32_t* reasons, PredicateScratch& scratch);
+
+  // --- equivalence classes (cached_answers.cpp) --------------------------------
+  // The class of `task` when every plugin with a hook of kind `need`
+  // (SCORIA_CACHE_PREDICATE or SCORIA_CACHE_NODE_ORDER) declared it
+  // cacheable for the class; null otherwise, or when the cache is off.
+  EquivalenceCache::Class* cached_class(const Task& task, uint32_t need);
+  // predicate_chunk from the class's answers, asking only the nodes that
+  // changed since they were recorded.
+  void cached_predicates(const Task& task, bool resources, EquivalenceCache::Class& klass,
+                         size_t begin, size_t end);
+  // node_scores from the class's scores, asking only the nodes that changed.
+  void cached_scores(const Task& task, EquivalenceCache::Class& klass,
+                     std::span<const Node* const> nodes, double* scores);
+  // Every score plugin's score for `task` on each of `nodes`, added up in
+  // tier order into scores[i] (zeroed first); per plugin into `parts` when
+  // given.
+  void sum_scores(const Task& task, std::span<const Node* const> nodes, double* scores,
+                  std::vector<std::vector<double>>* parts);
+  void node_changed(const Node& node) {
+    if (equivalence_) equivalence_->node_changed(node.index);
+  }
   std::string unschedulable_message(const Job& job);
   // What plugin `p` scores `task` on each of `nodes` (0 where it answers no
   // score), into out[i].
@@ -445,6 +474,14 @@ class Session {
   std::vector<uint32_t> reasons_;
   std::vector<size_t> positions_;
   std::vector<PredicateScratch> scratch_;
+  // Equivalence classes (null when config_.equivalence_cache is off), and
+  // the nodes a cached lookup found stale, with their positions.
+  std::optional<EquivalenceCache> equivalence_;
+  std::vector<const Node*> stale_;
+  std::vector<size_t> stale_at_;
+  std::vector<uint8_t> stale_pass_;
+  std::vector<uint32_t> stale_reasons_;
+  std::vector<double> stale_scores_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
   std::vector<Outcome::Bind> binds_;

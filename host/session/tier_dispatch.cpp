@@ -146,12 +146,22 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
     if (begin < end) predicate_chunk(task, resources, begin, end, scratch_[chunk]);
   };
 
+  // Tasks of a class whose predicates are all cacheable read the answers
+  // recorded for it; the one being explained is asked afresh.
+  EquivalenceCache::Class* klass = record ? nullptr : cached_class(task, SCORIA_CACHE_PREDICATE);
+
   size_t scanned = 0, found = 0;
   while (scanned < n && found < want) {
     // Each round covers at least what is still wanted. Waking the other
     // thread costs tens of microseconds, so a round is split only when the
     // per-node cost measured so far says it will take much longer than that.
     const size_t round = std::min(n - scanned, std::max<size_t>(want - found, 256));
+    if (klass != nullptr) {
+      cached_predicates(task, resources, *klass, scanned, scanned + round);
+      for (size_t k = scanned; k < scanned + round; ++k) found += pass_[k];
+      scanned += round;
+      continue;
+    }
     const bool split = parallel && ns_per_node_ * static_cast<double>(round) > kParallelRoundNs;
     const auto t0 = std::chrono::steady_clock::now();
     if (split)
@@ -200,20 +210,26 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
 
 void Session::predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
                               PredicateScratch& s) {
-  std::span<const Node* const> chunk(rotated_.data() + begin, end - begin);
+  evaluate_nodes(task, resources, {rotated_.data() + begin, end - begin}, &pass_[begin],
+                 &reasons_[begin], s);
+}
+
+void Session::evaluate_nodes(const Task& task, bool resources, std::span<const Node* const> nodes,
+                             uint8_t* pass, uint32_t* reasons, PredicateScratch& s) {
+  const size_t n = nodes.size();
   if (resources)
-    check_resources(task, chunk, &pass_[begin], &reasons_[begin]);
+    check_resources(task, nodes, pass, reasons);
   else
-    std::fill(pass_.begin() + static_cast<long>(begin), pass_.begin() + static_cast<long>(end), 1);
+    std::fill_n(pass, n, uint8_t{1});
   for (auto& tier : tiers_)
     for (auto& p : tier) {
       if (!on(p, Flag::Predicate)) continue;
       if (p.hooks.on_predicate_batch != nullptr) {
         s.alive.clear();
         s.where.clear();
-        for (size_t i = begin; i < end; ++i)
-          if (pass_[i]) {
-            s.alive.push_back(rotated_[i]);
+        for (size_t i = 0; i < n; ++i)
+          if (pass[i]) {
+            s.alive.push_back(nodes[i]);
             s.where.push_back(i);
           }
         if (s.alive.empty()) return;
@@ -234,8 +250,8 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
             why = undefined_answer_reason_;
           }
           for (size_t k = 0; k < s.alive.size(); ++k) {
-            pass_[s.where[k]] = 0;
-            reasons_[s.where[k]] = why;
+            pass[s.where[k]] = 0;
+            reasons[s.where[k]] = why;
           }
           continue;
         }
@@ -243,19 +259,19 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
           const NodeAnswer a = judge(p, Answer::PredicateBatch, code_at(&s.codes[k]), s.reasons[k],
                                      undefined_answer_reason_);
           if (!a.refused) continue;
-          pass_[s.where[k]] = 0;
-          reasons_[s.where[k]] = a.reason;
+          pass[s.where[k]] = 0;
+          reasons[s.where[k]] = a.reason;
         }
       } else if (p.hooks.on_predicate != nullptr) {
-        for (size_t i = begin; i < end; ++i) {
-          if (!pass_[i]) continue;
+        for (size_t i = 0; i < n; ++i) {
+          if (!pass[i]) continue;
           uint32_t reason = 0;
           const int c = static_cast<int>(
-              call(p, "on_predicate", p.hooks.on_predicate, &task, rotated_[i], &reason));
+              call(p, "on_predicate", p.hooks.on_predicate, &task, nodes[i], &reason));
           const NodeAnswer a = judge(p, Answer::Predicate, c, reason, undefined_answer_reason_);
           if (!a.refused) continue;
-          pass_[i] = 0;
-          reasons_[i] = a.reason;
+          pass[i] = 0;
+          reasons[i] = a.reason;
         }
       }
     }
@@ -335,17 +351,28 @@ void Session::plugin_scores(PluginHooks& p, const Task& task, std::span<const No
 }
 
 void Session::node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) {
-  std::fill_n(scores, nodes.size(), 0.0);
   const bool record = explain_ != nullptr && !explain_->scores_done && explaining(task);
+  if (!record) {
+    if (EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_NODE_ORDER)) {
+      cached_scores(task, *klass, nodes, scores);
+      return;
+    }
+  }
   std::vector<std::vector<double>> parts;  // per plugin, only when explaining
+  sum_scores(task, nodes, scores, record ? &parts : nullptr);
+  if (record) explain_scores(task, nodes, parts, scores);
+}
+
+void Session::sum_scores(const Task& task, std::span<const Node* const> nodes, double* scores,
+                         std::vector<std::vector<double>>* parts) {
+  std::fill_n(scores, nodes.size(), 0.0);
   std::vector<double> part(nodes.size());
   each(tiers_, Flag::NodeOrder, [&](PluginHooks& p) {
     if (p.hooks.on_node_order_batch == nullptr && p.hooks.on_node_order == nullptr) return;
     plugin_scores(p, task, nodes, part.data());
     for (size_t i = 0; i < nodes.size(); ++i) scores[i] += part[i];
-    if (record) parts.push_back(part);
+    if (parts != nullptr) parts->push_back(part);
   });
-  if (record) explain_scores(task, nodes, parts, scores);
 }
 
 int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,

@@ -131,6 +131,11 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
   return SCORIA_OK;
 }
 
+// A node's score reads that node and the task's request alone.
+uint32_t cache_policy(void* /*user_data*/, const scoria_task* /*task*/) {
+  return SCORIA_CACHE_NODE_ORDER;
+}
+
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
   return scoria::guarded([&] {
     auto& self = *static_cast<Binpack*>(instance);
@@ -148,6 +153,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     }
     hooks->user_data = &self;
     hooks->on_node_order_batch = score_batch;
+    if (hooks->struct_size >= offsetof(scoria_hooks, on_cache_policy) + sizeof(void*))
+      hooks->on_cache_policy = cache_policy;
   });
 }
 

@@ -259,6 +259,29 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
   }
 }
 
+// The resource scores are about the node alone; the others are normalised
+// over the candidates, so the task's scores are cacheable only when none of
+// them has anything to say (each then adds nothing, or the same to every
+// node).
+uint32_t cache_policy(void* user_data, const scoria_task* task) {
+  const auto& self = *static_cast<const NodeOrder*>(user_data);
+  const Weights& w = self.w;
+  if (w.node_affinity != 0 && !kube::NodeAffinityTerms(task, SCORIA_AFFINITY_PREFERRED).empty())
+    return 0;
+  if (w.taint_toleration != 0 && self.any_prefer_no_schedule) return 0;
+  const kube::PodTerms* own =
+      w.pod_affinity != 0 || w.topology_spread != 0 ? self.pod_terms.of(task) : nullptr;
+  if (w.pod_affinity != 0 && (!self.pod_terms.with_pod_affinity().empty() ||
+                              (own != nullptr && (!own->preferred_affinity.empty() ||
+                                                  !own->preferred_anti_affinity.empty()))))
+    return 0;
+  if (w.topology_spread != 0 && own != nullptr &&
+      std::any_of(own->spread.begin(), own->spread.end(),
+                  [](const kube::SpreadConstraint& c) { return !c.hard; }))
+    return 0;
+  return SCORIA_CACHE_NODE_ORDER;
+}
+
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
   return scoria::guarded([&] {
     auto& self = *static_cast<NodeOrder*>(instance);
@@ -283,6 +306,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     }
     hooks->user_data = &self;
     hooks->on_node_order_batch = score_batch;
+    if (hooks->struct_size >= offsetof(scoria_hooks, on_cache_policy) + sizeof(void*))
+      hooks->on_cache_policy = cache_policy;
   });
 }
 

@@ -249,6 +249,23 @@ scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
   }
 }
 
+// Every check is about the node alone (its object, and the pods on it for
+// the pod limit and host ports) unless another node's pods count: the
+// task's own inter-pod terms and spread constraints, or a pod of the
+// session whose required anti-affinity may reject it from a whole domain.
+uint32_t cache_policy(void* user_data, const scoria_task* task) {
+  const auto& self = *static_cast<const Instance*>(user_data);
+  const uint32_t features = scoria::info(task).features;
+  if (self.pod_switches.pod_affinity &&
+      ((features & (SCORIA_TASK_FEATURE_POD_AFFINITY | SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY)) !=
+           0 ||
+       !self.pod_terms.with_anti_affinity().empty()))
+    return 0;
+  if (self.pod_switches.topology_spread && (features & SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD) != 0)
+    return 0;
+  return SCORIA_CACHE_PREDICATE;
+}
+
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
   // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
   if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
@@ -259,6 +276,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     hooks->user_data = instance;
     hooks->on_predicate = on_predicate;
     hooks->on_predicate_batch = on_predicate_batch;
+    if (hooks->struct_size >= offsetof(scoria_hooks, on_cache_policy) + sizeof(void*))
+      hooks->on_cache_policy = cache_policy;
   });
 }
 

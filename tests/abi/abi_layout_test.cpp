@@ -176,6 +176,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},  // 1.4
     {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},  // 1.5
     {192, 176, 96, 80, 232, 832, 96, 40, 48, 48},  // 1.6
+    {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},  // 1.7
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -376,6 +377,7 @@ TEST(AbiLayout, OffsetsOfHooks) {
   // 1.6
   EXPECT_OFFSET(scoria_hooks, on_hypernode_order, 216);
   EXPECT_OFFSET(scoria_hooks, on_hypernode_gradient, 224);
+  EXPECT_OFFSET(scoria_hooks, on_cache_policy, 232);
 }
 
 TEST(AbiLayout, OffsetsOfHostApi) {

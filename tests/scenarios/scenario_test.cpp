@@ -49,18 +49,18 @@ struct SimResult {
   std::string out, err;
 };
 
-SimResult simulate(const fs::path& dir) {
+SimResult simulate(const fs::path& dir, const std::string& flags = "") {
   fs::path conf =
       fs::exists(dir / "scheduler.toml") ? dir / "scheduler.toml" : dir / "scheduler.yaml";
   std::string extra = fs::exists(dir / "args") ? read(dir / "args") : "";
   for (char& c : extra)
     if (c == '\n') c = ' ';
-  fs::path err =
-      fs::temp_directory_path() / ("scoria-scenario-" + dir.filename().string() + ".err");
+  fs::path err = fs::temp_directory_path() / ("scoria-scenario-" + dir.filename().string() +
+                                              (flags.empty() ? "" : "-2") + ".err");
   // In UTC, so that what is judged in local time (tdm's daily windows) is the
   // same on every machine.
-  std::string cmd = std::string("TZ=UTC '") + SCORIA_BINARY +
-                    "' simulate --output json --config '" + conf.string() + "' " + extra + " '" +
+  std::string cmd = std::string("TZ=UTC '") + SCORIA_BINARY + "' simulate --output json " + flags +
+                    " --config '" + conf.string() + "' " + extra + " '" +
                     (dir / "cluster.yaml").string() + "' 2>'" + err.string() + "'";
   SimResult r;
   FILE* p = popen(cmd.c_str(), "r");
@@ -147,6 +147,17 @@ TEST_P(Scenario, MatchesExpected) {
   if (expected.contains("cycles")) {
     EXPECT_EQ(actual["cycles"], expected["cycles"]);
   }
+}
+
+// The differential half of the equivalence cache's promise: with the cache
+// (the default) and without it (--no-cache, the plain path) every scenario
+// prints the same bytes, decisions and messages alike.
+TEST_P(Scenario, SameOutputWithoutTheEquivalenceCache) {
+  const fs::path dir = fs::path(SCORIA_SCENARIO_DIR) / GetParam();
+  const SimResult cached = simulate(dir);
+  const SimResult plain = simulate(dir, "--no-cache");
+  ASSERT_EQ(cached.exit_code, plain.exit_code) << "plain stderr:\n" << plain.err;
+  EXPECT_EQ(cached.out, plain.out);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Scenario, testing::ValuesIn(scenarios()),

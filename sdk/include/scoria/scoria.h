@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 6
+#define SCORIA_ABI_VERSION_MINOR 7
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -682,7 +682,51 @@ typedef struct scoria_hooks {
                                    uint32_t root, uint32_t purpose,
                                    uint32_t* hypernodes, uint32_t* gradient,
                                    size_t capacity);
+
+  /* --- since 1.7 --------------------------------------------------------- */
+
+  /**
+   * Cache policy (equivalence classes): which of this plugin's node hooks
+   * answer for `task` as a pure function of the task's class and one node's
+   * state, so that the host may reuse an answer for every task of the class
+   * until that node changes. Returns a mask of SCORIA_CACHE_PREDICATE (the
+   * answers of on_predicate / on_predicate_batch: code and reason) and
+   * SCORIA_CACHE_NODE_ORDER (the scores of on_node_order /
+   * on_node_order_batch); 0 caches nothing.
+   *
+   * A task's class: tasks of one session whose pods are alike in everything
+   * but their identity. The host leaves out of the comparison
+   * metadata.name, generateName, uid, resourceVersion, creationTimestamp,
+   * ownerReferences and managedFields; the PodGroup annotation
+   * (scheduling.k8s.io/group-name, scheduling.volcano.sh/group-name); the
+   * Volcano Job's task index (label and annotation volcano.sh/task-index);
+   * spec.nodeName, spec.hostname, spec.subdomain and status. Everything else
+   * (namespace, labels, annotations, the whole spec) must be equal. A
+   * plugin's answer may therefore depend on the task only through what the
+   * class keeps, never on which job it belongs to.
+   *
+   * A node's state: its object and resource vectors and the tasks on it.
+   * The host counts a change whenever a task is added to or removed from the
+   * node or a task on it changes status, and then asks again. An answer that
+   * depends on anything else that changes during the session (tasks on other
+   * nodes, a plugin's own state, which other nodes are candidates, as a
+   * score normalised over the candidates does) must not be declared
+   * cacheable for that task.
+   *
+   * Asked at most once per class and session, with the first task of the
+   * class met; the answer holds for every task of the class in that session.
+   * A plugin that registers a predicate or score hook and not this one is
+   * never cached, which is what every plugin built before 1.7 gets. The
+   * cache changes no decision: `scoria simulate --no-cache` runs the plain
+   * path, and the host's differential tests compare both.
+   */
+  uint32_t (*on_cache_policy)(void* user_data, const scoria_task* task);
 } scoria_hooks;
+
+/** on_cache_policy (1.7): predicate answers may be cached. */
+#define SCORIA_CACHE_PREDICATE 0x1u
+/** on_cache_policy (1.7): node scores may be cached. */
+#define SCORIA_CACHE_NODE_ORDER 0x2u
 
 /* ------------------------------------------------------------------------ */
 /* The host's service table                                                   */

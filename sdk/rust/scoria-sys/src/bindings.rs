@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 6;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 7;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -1137,6 +1137,46 @@ pub struct scoria_hooks {
             capacity: usize,
         ) -> i64,
     >,
+    // --- since 1.7 ---------------------------------------------------------
+    /// Cache policy (equivalence classes): which of this plugin's node hooks
+    /// answer for `task` as a pure function of the task's class and one node's
+    /// state, so that the host may reuse an answer for every task of the class
+    /// until that node changes. Returns a mask of SCORIA_CACHE_PREDICATE (the
+    /// answers of on_predicate / on_predicate_batch: code and reason) and
+    /// SCORIA_CACHE_NODE_ORDER (the scores of on_node_order /
+    /// on_node_order_batch); 0 caches nothing.
+    ///
+    /// A task's class: tasks of one session whose pods are alike in everything
+    /// but their identity. The host leaves out of the comparison
+    /// metadata.name, generateName, uid, resourceVersion, creationTimestamp,
+    /// ownerReferences and managedFields; the PodGroup annotation
+    /// (scheduling.k8s.io/group-name, scheduling.volcano.sh/group-name); the
+    /// Volcano Job's task index (label and annotation volcano.sh/task-index);
+    /// spec.nodeName, spec.hostname, spec.subdomain and status. Everything else
+    /// (namespace, labels, annotations, the whole spec) must be equal. A
+    /// plugin's answer may therefore depend on the task only through what the
+    /// class keeps, never on which job it belongs to.
+    ///
+    /// A node's state: its object and resource vectors and the tasks on it.
+    /// The host counts a change whenever a task is added to or removed from the
+    /// node or a task on it changes status, and then asks again. An answer that
+    /// depends on anything else that changes during the session (tasks on other
+    /// nodes, a plugin's own state, which other nodes are candidates, as a
+    /// score normalised over the candidates does) must not be declared
+    /// cacheable for that task.
+    ///
+    /// Asked at most once per class and session, with the first task of the
+    /// class met; the answer holds for every task of the class in that session.
+    /// A plugin that registers a predicate or score hook and not this one is
+    /// never cached, which is what every plugin built before 1.7 gets. The
+    /// cache changes no decision: `scoria simulate --no-cache` runs the plain
+    /// path, and the host's differential tests compare both.
+    pub on_cache_policy: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            task: *const scoria_task,
+        ) -> u32,
+    >,
 }
 
 impl Default for scoria_hooks {
@@ -1159,6 +1199,12 @@ impl scoria_hooks {
         }
     }
 }
+
+/// on_cache_policy (1.7): predicate answers may be cached.
+pub const SCORIA_CACHE_PREDICATE: u32 = 0x1;
+
+/// on_cache_policy (1.7): node scores may be cached.
+pub const SCORIA_CACHE_NODE_ORDER: u32 = 0x2;
 
 // The host's service table
 

@@ -254,6 +254,9 @@ int main(void) {
   FIELD(scoria_hooks, on_preemptive_tasks);
   FIELD(scoria_hooks, on_hypernode_order);
   FIELD(scoria_hooks, on_hypernode_gradient);
+  FIELD(scoria_hooks, on_cache_policy);
+  INT(SCORIA_CACHE_PREDICATE);
+  INT(SCORIA_CACHE_NODE_ORDER);
   STRUCT(scoria_host_api);
   FIELD(scoria_host_api, struct_size);
   FIELD(scoria_host_api, abi_major);

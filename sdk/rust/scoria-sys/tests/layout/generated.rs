@@ -234,6 +234,9 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_hooks, on_preemptive_tasks);
     field_line!(out, scoria_hooks, on_hypernode_order);
     field_line!(out, scoria_hooks, on_hypernode_gradient);
+    field_line!(out, scoria_hooks, on_cache_policy);
+    int_line!(out, SCORIA_CACHE_PREDICATE);
+    int_line!(out, SCORIA_CACHE_NODE_ORDER);
     struct_line!(out, scoria_host_api);
     field_line!(out, scoria_host_api, struct_size);
     field_line!(out, scoria_host_api, abi_major);

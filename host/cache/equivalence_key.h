@@ -1,0 +1,19 @@
+// The equivalence class of a pending pod (SDK 1.7, on_cache_policy): what
+// of the pod a plugin may read when it declares its answers cacheable. Pods
+// with the same key differ only in identity.
+#pragma once
+
+#include <string>
+
+#include "model/objects.h"
+
+namespace scoria::cache {
+
+/// The pod's JSON without what makes it this pod rather than its sibling:
+/// metadata name, generateName, uid, resourceVersion, creationTimestamp,
+/// ownerReferences and managedFields; its PodGroup annotation; a Volcano
+/// Job's task index; spec nodeName, hostname and subdomain; status. Empty
+/// when the pod has no JSON (it is then in no class).
+std::string equivalence_key(const model::Pod& pod);
+
+}  // namespace scoria::cache

@@ -1,0 +1,94 @@
+// Equivalence classes (SDK 1.7, on_cache_policy): a task whose plugins all
+// declared their node hooks pure for its class reads the answers recorded
+// for the class and asks only the nodes that changed since. Each node's
+// answer is what the plain path would compute for it, so the decisions are
+// the same; `equivalence_cache = false` runs the plain path.
+#include "session/hook_calls.h"
+#include "session/session.h"
+
+namespace scoria::session {
+
+using config::Flag;
+
+EquivalenceCache::Class* Session::cached_class(const Task& task, uint32_t need) {
+  if (!equivalence_ || task.views == nullptr || task.views->equivalence == 0) return nullptr;
+  EquivalenceCache::Class& klass = equivalence_->of(task.views->equivalence);
+  if (!klass.policy_known) {
+    // Every plugin with a hook of a kind must declare it; one that does not
+    // (any plugin built before 1.7) keeps the class on the plain path.
+    uint32_t policy = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER;
+    for (auto& tier : tiers_)
+      for (auto& p : tier) {
+        const bool predicate = on(p, Flag::Predicate) &&
+                               (p.hooks.on_predicate != nullptr || p.hooks.on_predicate_batch);
+        const bool score = on(p, Flag::NodeOrder) &&
+                           (p.hooks.on_node_order != nullptr || p.hooks.on_node_order_batch);
+        if (!predicate && !score) continue;
+        const uint32_t said = p.hooks.on_cache_policy != nullptr
+                                  ? call(p, "on_cache_policy", p.hooks.on_cache_policy, &task)
+                                  : 0u;
+        if (predicate && (said & SCORIA_CACHE_PREDICATE) == 0) policy &= ~SCORIA_CACHE_PREDICATE;
+        if (score && (said & SCORIA_CACHE_NODE_ORDER) == 0) policy &= ~SCORIA_CACHE_NODE_ORDER;
+      }
+    klass.policy = policy;
+    klass.policy_known = true;
+  }
+  return (klass.policy & need) != 0 ? &klass : nullptr;
+}
+
+void Session::cached_predicates(const Task& task, bool resources, EquivalenceCache::Class& klass,
+                                size_t begin, size_t end) {
+  std::vector<EquivalenceCache::Predicate>& known = equivalence_->predicates(klass, resources);
+  stale_.clear();
+  stale_at_.clear();
+  for (size_t k = begin; k < end; ++k) {
+    const Node* node = rotated_[k];
+    const EquivalenceCache::Predicate& a = known[node->index];
+    if (a.generation == equivalence_->generation(node->index)) {
+      pass_[k] = a.pass;
+      reasons_[k] = a.reason;
+    } else {
+      stale_.push_back(node);
+      stale_at_.push_back(k);
+    }
+  }
+  if (stale_.empty()) return;
+  stale_pass_.resize(stale_.size());
+  stale_reasons_.assign(stale_.size(), 0);
+  if (scratch_.empty()) scratch_.resize(1);
+  evaluate_nodes(task, resources, stale_, stale_pass_.data(), stale_reasons_.data(), scratch_[0]);
+  for (size_t i = 0; i < stale_.size(); ++i) {
+    const uint32_t node = stale_[i]->index;
+    // A refused node keeps its reason; a passing one has none to keep.
+    const uint32_t reason = stale_pass_[i] ? 0u : stale_reasons_[i];
+    known[node] = {equivalence_->generation(node), reason, stale_pass_[i]};
+    pass_[stale_at_[i]] = stale_pass_[i];
+    reasons_[stale_at_[i]] = reason;
+  }
+}
+
+void Session::cached_scores(const Task& task, EquivalenceCache::Class& klass,
+                            std::span<const Node* const> nodes, double* scores) {
+  std::vector<EquivalenceCache::Score>& known = equivalence_->scores(klass);
+  stale_.clear();
+  stale_at_.clear();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const EquivalenceCache::Score& s = known[nodes[i]->index];
+    if (s.generation == equivalence_->generation(nodes[i]->index)) {
+      scores[i] = s.score;
+    } else {
+      stale_.push_back(nodes[i]);
+      stale_at_.push_back(i);
+    }
+  }
+  if (stale_.empty()) return;
+  stale_scores_.resize(stale_.size());
+  sum_scores(task, stale_, stale_scores_.data(), nullptr);
+  for (size_t i = 0; i < stale_.size(); ++i) {
+    const uint32_t node = stale_[i]->index;
+    known[node] = {equivalence_->generation(node), stale_scores_[i]};
+    scores[stale_at_[i]] = stale_scores_[i];
+  }
+}
+
+}  // namespace scoria::session
