@@ -184,7 +184,12 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
   positions_.clear();
   for (size_t k = 0; k < scanned && positions_.size() < want; ++k)
     if (pass_[k]) positions_.push_back((start + k) % n);
-  std::sort(positions_.begin(), positions_.end());
+  // Two ascending runs, from `start` up and (wrapped) from 0 up: the
+  // wrapped one goes first, which sorts them.
+  std::rotate(positions_.begin(),
+              std::find_if(positions_.begin(), positions_.end(),
+                           [start](size_t p) { return p < start; }),
+              positions_.end());
   const size_t out = positions_.size();
   for (size_t i = 0; i < out; ++i) fit[i] = candidates[positions_[i]];
   if (record) {

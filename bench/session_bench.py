@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Session times of `scoria simulate` on the issue's three clusters, medians.
+
+S1: gencluster.py --nodes 1000 --gang-jobs 500 --gang-size 20
+S2: gencluster.py --nodes 5000 --running-jobs 87000 --running-pods 150000
+                  --gang-jobs 500 --gang-size 20 --queues 4
+S3: gencluster.py --nodes 1000 --gang-jobs 10000 --gang-size 1
+
+Each cluster is generated once into --dir, then simulated --runs times with
+the default config (and with --no-cache too, with --plain). Prints a
+Markdown table: median session, open and allocate times, file load, peak RSS
+(from /usr/bin/time) and pods bound. Run through scripts/bench.sh.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+CLUSTERS = {
+    "S1": ["--nodes", "1000", "--gang-jobs", "500", "--gang-size", "20"],
+    "S2": ["--nodes", "5000", "--running-jobs", "87000", "--running-pods", "150000",
+           "--gang-jobs", "500", "--gang-size", "20", "--queues", "4"],
+    "S3": ["--nodes", "1000", "--gang-jobs", "10000", "--gang-size", "1"],
+}
+
+
+def generate(gencluster, name, directory):
+    path = os.path.join(directory, name.lower() + ".yaml")
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        print(f"generating {name} into {path}", file=sys.stderr)
+        with open(path + ".tmp", "w") as out:
+            subprocess.run([sys.executable, gencluster] + CLUSTERS[name], stdout=out, check=True)
+        os.replace(path + ".tmp", path)
+    return path
+
+
+def run_once(scoria, config, cluster, plain):
+    with tempfile.NamedTemporaryFile() as rss:
+        cmd = ["/usr/bin/time", "-f", "%M", "-o", rss.name, scoria, "simulate", "--timings",
+               "--output", "json", "--config", config, cluster]
+        if plain:
+            cmd.insert(cmd.index("simulate") + 1, "--no-cache")
+        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        peak_kb = int(open(rss.name).read().split()[-1])
+    out = json.loads(done.stdout)
+    session = out["timings"]["sessions"][0]
+    return {
+        "session": session["total_ms"],
+        "open": session["open_ms"],
+        "allocate": session["actions_ms"].get("allocate", 0.0),
+        "load": out["timings"]["load_ms"] / 1000.0,
+        "rss": peak_kb / 1024.0,
+        "bound": len(out["binds"]),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scoria", default="build/bin/scoria")
+    parser.add_argument("--config", default="config/scheduler.toml")
+    parser.add_argument("--gencluster", default=os.environ.get("GENCLUSTER",
+                                                               "../shared/tools/gencluster.py"))
+    parser.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "scoria-bench"))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--plain", action="store_true", help="also run with --no-cache")
+    parser.add_argument("clusters", nargs="*", default=["S1", "S3", "S2"])
+    args = parser.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+
+    print(f"Medians of {args.runs} runs; `scoria simulate --timings`, {args.config}.\n")
+    print("| cluster | path | session ms | open ms | allocate ms | load s | peak RSS MB | bound |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in args.clusters:
+        cluster = generate(args.gencluster, name, args.dir)
+        for plain in ([False, True] if args.plain else [False]):
+            runs = [run_once(args.scoria, args.config, cluster, plain) for _ in range(args.runs)]
+            med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            print(f"| {name} | {'plain' if plain else 'cached'} | {med['session']:.1f} | "
+                  f"{med['open']:.1f} | {med['allocate']:.1f} | {med['load']:.2f} | "
+                  f"{med['rss']:.0f} | {med['bound']:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
