@@ -128,10 +128,11 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
   // rotation is a session counter, so the result stays deterministic.
   const size_t want = config::feasible_nodes_to_find(config_, n);
   const size_t start = (want < n && n > 0) ? predicate_cursor_ % n : 0;
+  // Sized once; each round fills only its own part, since a search usually
+  // stops long before the last node.
   rotated_.resize(n);
-  for (size_t k = 0; k < n; ++k) rotated_[k] = candidates[(start + k) % n];
-  pass_.assign(n, 0);
-  reasons_.assign(n, 0);
+  pass_.resize(n);
+  reasons_.resize(n);
 
   bool serial = false;
   for (auto& tier : tiers_)
@@ -156,6 +157,12 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
     // thread costs tens of microseconds, so a round is split only when the
     // per-node cost measured so far says it will take much longer than that.
     const size_t round = std::min(n - scanned, std::max<size_t>(want - found, 256));
+    for (size_t k = scanned; k < scanned + round; ++k) {
+      const size_t at = start + k;
+      rotated_[k] = candidates[at < n ? at : at - n];
+      pass_[k] = 0;
+      reasons_[k] = 0;
+    }
     if (klass != nullptr) {
       cached_predicates(task, resources, *klass, scanned, scanned + round);
       for (size_t k = scanned; k < scanned + round; ++k) found += pass_[k];
@@ -186,10 +193,10 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
     if (pass_[k]) positions_.push_back((start + k) % n);
   // Two ascending runs, from `start` up and (wrapped) from 0 up: the
   // wrapped one goes first, which sorts them.
-  std::rotate(positions_.begin(),
-              std::find_if(positions_.begin(), positions_.end(),
-                           [start](size_t p) { return p < start; }),
-              positions_.end());
+  std::rotate(
+      positions_.begin(),
+      std::find_if(positions_.begin(), positions_.end(), [start](size_t p) { return p < start; }),
+      positions_.end());
   const size_t out = positions_.size();
   for (size_t i = 0; i < out; ++i) fit[i] = candidates[positions_[i]];
   if (record) {
