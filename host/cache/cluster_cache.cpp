@@ -11,7 +11,6 @@ namespace {
 
 // kubelet's default --max-pods, for nodes that do not state a pod capacity.
 constexpr double kDefaultMaxPods = 110;
-constexpr std::string_view kDefaultQueue = "default";
 
 bool base_dim(const std::string& name) {
   return name == "cpu" || name == "memory" || name == "pods";
@@ -23,7 +22,7 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
                                Kind::ResourceQuota, Kind::PriorityClass,
                                Kind::Queue,         Kind::Node,
                                Kind::PodGroup,      Kind::Pod,
-                               Kind::Numatopology, Kind::HyperNode};
+                               Kind::Numatopology,  Kind::HyperNode};
 
 }  // namespace
 
