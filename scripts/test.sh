@@ -13,8 +13,12 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # -g1 (line tables) instead of RelWithDebInfo's -g: the suite needs no more,
 # and full debug info is about 30% of this build's compile time.
+# Unity builds (16 sources a compile): the shared headers (Boost,
+# nlohmann/json, gtest) are compiled once per batch, not once per file (184
+# build steps instead of 404). Developer builds stay per file.
+unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
 scripts/build.sh -DSCORIA_WERROR=ON "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "${unity[@]}"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 # -O0: the sanitized build compiles in about half the time it takes at
@@ -24,7 +28,7 @@ ctest --test-dir build --output-on-failure -j "$(nproc)"
 # line tables and function names are all a report's stack needs.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O0 -g1" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -g1" \
-  -DSCORIA_WERROR=ON -DSCORIA_SANITIZE=ON >/dev/null
+  -DSCORIA_WERROR=ON -DSCORIA_SANITIZE=ON "${unity[@]}" >/dev/null
 cmake --build build-asan -j "$(nproc)"
 
 # Every report goes to a file as well, so one written by a child process

@@ -10,8 +10,6 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::string_view kDefaultQueue = "default";
-
 /// "ns/name" as (ns, name); a namespace never holds a '/'.
 std::pair<std::string, std::string> split_key(const std::string& key) {
   const size_t slash = key.find('/');

@@ -11,7 +11,6 @@ namespace {
 
 // kubelet's default --max-pods, for nodes that do not state a pod capacity.
 constexpr double kDefaultMaxPods = 110;
-constexpr std::string_view kDefaultQueue = "default";
 
 bool base_dim(const std::string& name) {
   return name == "cpu" || name == "memory" || name == "pods";

@@ -61,6 +61,8 @@ class ClusterCache {
   void set_scheduler_names(std::vector<std::string> names);
   /// The names placed unless set_scheduler_names() says otherwise.
   static constexpr std::array<std::string_view, 2> kDefaultSchedulerNames = {"volcano", "scoria"};
+  /// The queue that exists while no Queue object defines it.
+  static constexpr std::string_view kDefaultQueue = "default";
 
   /// The input of the next session. Valid until the cache changes.
   session::Snapshot snapshot() const;

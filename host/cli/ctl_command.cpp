@@ -64,7 +64,7 @@ std::string slurp(const std::string& file) {
   return s.str();
 }
 
-Ctl parse(std::span<const std::string_view> args) {
+Ctl parse_ctl_args(std::span<const std::string_view> args) {
   Ctl c;
   if (const char* env = std::getenv("SCORIA_SERVER")) {
     if (!http::parse_endpoint(env, c.server))
@@ -331,7 +331,7 @@ int run(const Ctl& c) {
 
 int ctl(std::span<const std::string_view> args) {
   try {
-    return run(parse(args));
+    return run(parse_ctl_args(args));
   } catch (const InputError& e) {
     std::cerr << "scoria: " << e.what() << "\n";
     return 2;

@@ -4,8 +4,6 @@
 #include <string_view>
 #include <vector>
 
-#include <scoria/scoria.h>
-
 #include "cli/commands.h"
 
 namespace {
@@ -37,11 +35,6 @@ constexpr const char* kUsage =
     "  version               print the version\n";
 
 }  // namespace
-
-std::string scoria::cli::version_line() {
-  return "scoria 0.1.0 (plugin ABI " + std::to_string(SCORIA_ABI_VERSION_MAJOR) + "." +
-         std::to_string(SCORIA_ABI_VERSION_MINOR) + ")";
-}
 
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);

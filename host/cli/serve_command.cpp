@@ -135,7 +135,7 @@ void take_volcano_flag(std::string_view flag, const VolcanoFlag& volcano, const 
   log::write(log::kInfo, "serve", said + "accepted; " + std::string(volcano.note));
 }
 
-serve::ServeOptions parse(std::span<const std::string_view> args) {
+serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
   serve::ServeOptions o;
   std::string kubeconfig, context, master;
   bool named = false;  // --scheduler-name given: the default is replaced
@@ -310,7 +310,7 @@ int serve(std::span<const std::string_view> args) {
   // and scripts tell it from a failure while serving, exit 1).
   std::optional<serve::Service> service;
   try {
-    service.emplace(parse(args));
+    service.emplace(parse_serve_args(args));
   } catch (const std::exception& e) {
     std::cerr << "scoria: " << e.what() << "\n";
     return 2;

@@ -36,7 +36,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
 
-struct Options {
+struct SimulateOptions {
   std::vector<std::string> configs;  // one, or two for an A/B comparison
   std::optional<int> cycles;         // --cycles; 1 when the run is not timed
   std::optional<int64_t> until_ms;   // --until, ms from the start
@@ -88,8 +88,8 @@ constexpr const char* kSimulateUsage =
     "  equivalence_cache = false): the same decisions, the plain path, to compare.\n";
 
 // Parses the command line; throws InputError with the usage problem.
-Options parse(std::span<const std::string_view> args) {
-  Options o;
+SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
+  SimulateOptions o;
   auto value = [&](size_t& i) {
     if (i + 1 >= args.size())
       throw InputError("simulate: " + std::string(args[i]) + " needs a value");
@@ -247,8 +247,8 @@ void add_decisions(Json& out, int cycles, const std::map<std::string, std::strin
 
 // Sessions over the cluster as the files froze it: nothing arrives or
 // finishes (no time annotation in the files).
-Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects, const Options& opt,
-                double load_ms, int64_t start_ms) {
+Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
+                const SimulateOptions& opt, double load_ms, int64_t start_ms) {
   cache::ClusterCache cache;
   const auto ingest = Clock::now();
   cache.reset(std::move(objects));
@@ -300,8 +300,8 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects, cons
 }
 
 // A run over simulated time (simulation/timed_run.h), with its metrics.
-Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects, const Options& opt,
-                   double load_ms) {
+Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects,
+                   const SimulateOptions& opt, double load_ms) {
   simulation::Timeline timeline = simulation::make_timeline(std::move(objects), opt.now_ms);
   const int64_t start_ms = timeline.start_ms;
   simulation::TimedRunLimits limits{opt.cycles, opt.until_ms};
@@ -328,13 +328,13 @@ Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects, c
 }  // namespace
 
 int simulate(std::span<const std::string_view> args) {
-  Options opt;
+  SimulateOptions opt;
   model::ClusterObjects objects;
   std::vector<std::unique_ptr<plugin::PluginRegistry>> registries;
   std::vector<std::unique_ptr<scheduler::Scheduler>> schedulers;
   double load_ms = 0;
   try {
-    opt = parse(args);
+    opt = parse_simulate_args(args);
     for (const auto& path : opt.configs) {
       config::SchedulerConfig conf = config::load_config(path);
       if (opt.no_cache) conf.equivalence_cache = false;

@@ -12,7 +12,7 @@ ApiClient::ApiClient(ClientConfig config, double qps, double burst)
       token_(std::make_shared<TokenSource>(config_)),
       limiter_(qps, burst) {
   if (config_.tls && config_.insecure_skip_tls_verify)
-    log::write(log::kWarning, "kubernetes",
+    log::write(log::kWarning, kKubernetesLog,
                config_.origin +
                    ": insecure-skip-tls-verify is set; the server's certificate is not checked, "
                    "so anyone between here and it can read and change what is sent");

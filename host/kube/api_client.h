@@ -9,12 +9,16 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "kube/client_config.h"
 #include "kube/connection.h"
 #include "kube/rate_limiter.h"
 
 namespace scoria::kube {
+
+/// The tag of log lines about this client's work with the API server.
+inline constexpr std::string_view kKubernetesLog = "kubernetes";
 
 class ApiClient {
  public:

@@ -21,7 +21,7 @@ namespace {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
+namespace bhttp = beast::http;
 namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
@@ -38,8 +38,8 @@ bool is_address(const std::string& host) {
   return !ec;
 }
 
-std::optional<std::chrono::seconds> retry_after(const http::fields& fields) {
-  const auto it = fields.find(http::field::retry_after);
+std::optional<std::chrono::seconds> retry_after(const bhttp::fields& fields) {
+  const auto it = fields.find(bhttp::field::retry_after);
   if (it == fields.end()) return std::nullopt;
   const std::string v(it->value());
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6)
@@ -122,7 +122,7 @@ struct Connection::Io {
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
   beast::flat_buffer buffer;
-  std::optional<http::response_parser<http::buffer_body>> stream;
+  std::optional<bhttp::response_parser<bhttp::buffer_body>> stream;
   std::array<char, 64 * 1024> chunk{};
   std::string pending;
   size_t pending_at = 0;
@@ -230,23 +230,24 @@ struct Connection::Io {
     }
   }
 
-  http::request<http::string_body> make(std::string_view method, const std::string& target,
-                                        const std::string& body, std::string_view content_type) {
-    http::request<http::string_body> req;
-    const http::verb verb = http::string_to_verb(beast::string_view(method.data(), method.size()));
+  bhttp::request<bhttp::string_body> make(std::string_view method, const std::string& target,
+                                          const std::string& body, std::string_view content_type) {
+    bhttp::request<bhttp::string_body> req;
+    const bhttp::verb verb =
+        bhttp::string_to_verb(beast::string_view(method.data(), method.size()));
     req.method(verb);
     req.target(config.base_path + target);
     req.version(11);
-    req.set(http::field::host, config.host + ":" + config.port);
-    req.set(http::field::user_agent, "scoria");
-    req.set(http::field::accept, "application/json");
+    req.set(bhttp::field::host, config.host + ":" + config.port);
+    req.set(bhttp::field::user_agent, "scoria");
+    req.set(bhttp::field::accept, "application/json");
     if (token) {
       const std::string t = token->current();
-      if (!t.empty()) req.set(http::field::authorization, "Bearer " + t);
+      if (!t.empty()) req.set(bhttp::field::authorization, "Bearer " + t);
     }
-    if (!body.empty() || verb == http::verb::post || verb == http::verb::put ||
-        verb == http::verb::patch) {
-      req.set(http::field::content_type,
+    if (!body.empty() || verb == bhttp::verb::post || verb == bhttp::verb::put ||
+        verb == bhttp::verb::patch) {
+      req.set(bhttp::field::content_type,
               beast::string_view(content_type.data(), content_type.size()));
       req.body() = body;
     }
@@ -261,8 +262,8 @@ struct Connection::Io {
     return run([&](auto handler) { fn(*secure, handler); }, deadline, what);
   }
 
-  void send(http::request<http::string_body>& req, Clock::time_point deadline) {
-    check(on_stream([&](auto& s, auto handler) { http::async_write(s, req, handler); }, deadline,
+  void send(bhttp::request<bhttp::string_body>& req, Clock::time_point deadline) {
+    check(on_stream([&](auto& s, auto handler) { bhttp::async_write(s, req, handler); }, deadline,
                     "sending"),
           "cannot send to");
   }
@@ -291,11 +292,11 @@ Response Connection::request(std::string_view method, const std::string& target,
     auto req = c.make(method, target, body, content_type);
     try {
       c.send(req, deadline);
-      http::response_parser<http::string_body> parser;
+      bhttp::response_parser<bhttp::string_body> parser;
       parser.body_limit(kMaxBody);
       parser.header_limit(64 * 1024);
       c.check(c.on_stream(
-                  [&](auto& s, auto handler) { http::async_read(s, c.buffer, parser, handler); },
+                  [&](auto& s, auto handler) { bhttp::async_read(s, c.buffer, parser, handler); },
                   deadline, "reading the answer"),
               "no answer from");
       const auto& res = parser.get();
@@ -328,7 +329,7 @@ Response Connection::open_stream(const std::string& target, Clock::duration time
   c.pending_at = 0;
   c.check(
       c.on_stream(
-          [&](auto& s, auto handler) { http::async_read_header(s, c.buffer, *c.stream, handler); },
+          [&](auto& s, auto handler) { bhttp::async_read_header(s, c.buffer, *c.stream, handler); },
           deadline, "reading the answer"),
       "no answer from");
   Response out;
@@ -374,9 +375,9 @@ bool Connection::next_line(std::string& line, Clock::duration idle) {
     body.data = c.chunk.data();
     body.size = c.chunk.size();
     const error_code ec = c.on_stream(
-        [&](auto& s, auto handler) { http::async_read_some(s, c.buffer, *c.stream, handler); },
+        [&](auto& s, auto handler) { bhttp::async_read_some(s, c.buffer, *c.stream, handler); },
         Clock::now() + idle, "waiting for watch events");
-    if (ec && ec != http::error::need_buffer) c.check(ec, "the watch stream broke from");
+    if (ec && ec != bhttp::error::need_buffer) c.check(ec, "the watch stream broke from");
     c.pending.append(c.chunk.data(), c.chunk.size() - body.size);
   }
 }

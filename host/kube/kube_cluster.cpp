@@ -14,7 +14,6 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kWho = "kubernetes";
 // A bind the server acknowledged but whose result the watch has not shown
 // for this long is let go (kube-scheduler's assumed-pod expiry).
 constexpr auto kAssumeTtl = std::chrono::seconds(30);
@@ -47,7 +46,7 @@ KubeCluster::~KubeCluster() { stop(); }
 
 void KubeCluster::start() {
   started_ = Clock::now();
-  log::write(log::kInfo, kWho,
+  log::write(log::kInfo, kKubernetesLog,
              "watching " + options_.client.origin + " for pods of scheduler " +
                  join(options_.scheduler_names, ", "));
   for (auto& r : reflectors_) r->start();
@@ -176,7 +175,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   initial_.clear();
   if (!missing.empty()) return waiting();
   synced_ = true;
-  log::write(log::kInfo, kWho,
+  log::write(log::kInfo, kKubernetesLog,
              "cache synced: " + std::to_string(ingested_) + " objects in " +
                  std::to_string(
                      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started_)

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kWho = "leader-election";
+constexpr std::string_view kElectionLog = "leader-election";
 
 // A MicroTime, as Lease times are written: RFC 3339 with microseconds, UTC.
 std::string micro_time(std::chrono::system_clock::time_point t) {
@@ -80,9 +80,10 @@ void LeaderElector::release() {
     lease["spec"]["leaseDurationSeconds"] = 1;
     const Response put =
         c->request("PUT", path, lease.dump(), "application/json", std::chrono::seconds(2));
-    if (put.status == 200) log::write(log::kInfo, kWho, options_.identity + " released the Lease");
+    if (put.status == 200)
+      log::write(log::kInfo, kElectionLog, options_.identity + " released the Lease");
   } catch (const std::exception& e) {
-    log::write(log::kInfo, kWho, std::string("the Lease was not released: ") + e.what());
+    log::write(log::kInfo, kElectionLog, std::string("the Lease was not released: ") + e.what());
   }
 }
 
@@ -101,18 +102,19 @@ void LeaderElector::run() {
     } catch (const Cancelled&) {
       break;
     } catch (const std::exception& e) {
-      log::write(log::kWarning, kWho, std::string("the Lease cannot be reached: ") + e.what());
+      log::write(log::kWarning, kElectionLog,
+                 std::string("the Lease cannot be reached: ") + e.what());
     }
     const Clock::time_point now = Clock::now();
     if (held) {
       renewed = now;
       if (!leading_.exchange(true))
-        log::write(log::kInfo, kWho,
+        log::write(log::kInfo, kElectionLog,
                    options_.identity + " leads (Lease " + options_.lease_namespace + "/" +
                        options_.lease_name + ")");
     } else if (leading_ && now - renewed > options_.renew_deadline) {
       leading_ = false;
-      log::write(log::kError, kWho,
+      log::write(log::kError, kElectionLog,
                  options_.identity + " could not renew the Lease within " +
                      std::to_string(options_.renew_deadline.count()) +
                      "ms and stopped leading; scheduling stops until it leads again");

@@ -13,8 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kWho = "kubernetes";
-
 // Kinds whose CRD a cluster may not have: Volcano installs HyperNode from
 // 1.12 and Numatopology with its resource exporter. Without the CRD the
 // API server answers 404; the kind is then taken as having no objects (as
@@ -88,7 +86,7 @@ void Reflector::run() {
       continue;  // relist at once, as client-go does on 410
     } catch (const Absent&) {
       if (!absent_logged_)
-        log::write(log::kInfo, kWho,
+        log::write(log::kInfo, kKubernetesLog,
                    std::string(resource_.plural) + ": the API server has no such resource (" +
                        path() +
                        " answers 404; its CRD is not installed), so there are none; "
@@ -122,7 +120,7 @@ void Reflector::backoff_wait(Clock::duration& backoff, std::optional<std::chrono
 }
 
 void Reflector::log_failure(const std::string& what) {
-  log::write(log::kWarning, kWho,
+  log::write(log::kWarning, kKubernetesLog,
              std::string(resource_.plural) + ": " + what + "; retrying with backoff");
 }
 
@@ -205,7 +203,7 @@ void Reflector::list() {
   version_ = version;
   ++lists_;
   log::write(
-      log::kInfo, kWho,
+      log::kInfo, kKubernetesLog,
       std::string(resource_.plural) + ": listed " + std::to_string(known_.size()) + " in " +
           std::to_string(
               std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count()) +
@@ -285,7 +283,7 @@ void Reflector::log_undecodable(const std::string& key, const std::string& versi
   const auto [it, fresh] = undecodable_.try_emplace(key, version);
   if (!fresh && it->second == version) return;
   it->second = version;
-  log::write(log::kWarning, kWho,
+  log::write(log::kWarning, kKubernetesLog,
              std::string(resource_.kind) + " " + key + " (resourceVersion " + version +
                  ") cannot be read and is skipped: " + error);
 }

@@ -12,7 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kWho = "kubernetes";
 constexpr auto kTimeout = std::chrono::seconds(30);
 constexpr int kAttempts = 5;
 
@@ -137,7 +136,7 @@ void Writer::work() {
     } catch (const Cancelled&) {
       if (op.type == WriteOp::Type::Bind) settle(op.key, false);
     } catch (const std::exception& e) {
-      log::write(log::kWarning, kWho, std::string("a write failed: ") + e.what());
+      log::write(log::kWarning, kKubernetesLog, std::string("a write failed: ") + e.what());
       if (op.type == WriteOp::Type::Bind) settle(op.key, false);
     }
     std::lock_guard lock(mutex_);
@@ -220,7 +219,7 @@ void Writer::bind(Connection& c, const WriteOp& op) {
   // 409: bound by someone else (or by us, an earlier try that timed out);
   // 404: gone. Either way the cache takes the pod as the server has it.
   if (r.status != 409 && r.status != 404)
-    log::write(log::kWarning, kWho,
+    log::write(log::kWarning, kKubernetesLog,
                "binding pod " + op.key + " to " + op.node + " failed: " + status_message(r) +
                    "; the pod is read again and left to a later session");
   settle(op.key, false);
@@ -240,7 +239,7 @@ void Writer::evict(Connection& c, const WriteOp& op) {
   }
   if (done) return;
   log::write(
-      log::kInfo, kWho,
+      log::kInfo, kKubernetesLog,
       "evicting pod " + op.key + " was refused: " + status_message(r) +
           (r.status == 429 ? " (a disruption budget); a later session may decide again" : ""));
   // The pod keeps running: the cache hears it again.
@@ -276,7 +275,7 @@ void Writer::status_update(Connection& c, const WriteOp& op, const std::string& 
     std::lock_guard lock(mutex_);
     ++stats_.retries;
   }
-  log::write(log::kWarning, kWho,
+  log::write(log::kWarning, kKubernetesLog,
              "the status of " + what + " kept conflicting; a later session writes it");
 }
 
@@ -285,7 +284,7 @@ void Writer::event(Connection& c, const WriteOp& op) {
   const Response r =
       call(c, "POST", http::path_of({"api", "v1", "namespaces", ns, "events"}), op.status.dump());
   if (r.status != 200 && r.status != 201)
-    log::write(log::kInfo, kWho, "an event was not recorded: " + status_message(r));
+    log::write(log::kInfo, kKubernetesLog, "an event was not recorded: " + status_message(r));
   std::lock_guard lock(mutex_);
   ++stats_.events;
 }
@@ -298,7 +297,7 @@ void Writer::pod_condition(Connection& c, const WriteOp& op) {
                           "application/strategic-merge-patch+json");
   if (r.status == 404) return;  // gone meanwhile
   if (r.status != 200)
-    log::write(log::kInfo, kWho,
+    log::write(log::kInfo, kKubernetesLog,
                "the condition of pod " + op.key + " was not written: " + status_message(r));
   std::lock_guard lock(mutex_);
   ++stats_.conditions;
@@ -311,7 +310,7 @@ void Writer::resync(Connection& c, const std::string& key) {
     return;
   }
   if (r.status != 200) {
-    log::write(log::kWarning, kWho,
+    log::write(log::kWarning, kKubernetesLog,
                "pod " + key + " cannot be read again (" + status_message(r) +
                    "); the watch will bring its state");
     return;
@@ -322,7 +321,8 @@ void Writer::resync(Connection& c, const std::string& key) {
   try {
     decode_change(pod, *pods, changes);
   } catch (const std::exception& e) {
-    log::write(log::kWarning, kWho, "pod " + key + " read again does not decode: " + e.what());
+    log::write(log::kWarning, kKubernetesLog,
+               "pod " + key + " read again does not decode: " + e.what());
     return;
   }
   resync_.push(std::move(changes));

@@ -7,16 +7,9 @@
 #include "config/scheduler_config.h"
 #include "session/hook_calls.h"
 #include "session/session.h"
+#include "session/task_status.h"
 
 namespace scoria::session {
-
-namespace {
-
-// Volcano's AllocatedStatus: the task holds its node.
-constexpr uint32_t kAllocatedMask =
-    SCORIA_TASK_ALLOCATED | SCORIA_TASK_BINDING | SCORIA_TASK_BOUND | SCORIA_TASK_RUNNING;
-
-}  // namespace
 
 void Session::prepare_network_topologies(std::span<const model::HyperNode* const> hyper_nodes) {
   std::vector<const model::Node*> specs;

@@ -6,21 +6,13 @@
 
 #include <algorithm>
 
+#include "json_fields.h"
+
 namespace kube {
 
 namespace {
 
 using nlohmann::json;
-
-const json* member(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string text(const json* value) {
-  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
-}
 
 /// Every requirement against the labels `label(key, &value)` finds.
 template <class Label>

@@ -6,25 +6,13 @@
 
 #include <algorithm>
 
+#include "json_fields.h"
+
 namespace kube {
 
 namespace {
 
 using nlohmann::json;
-
-const json* member(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string text(const json* value, std::string_view def = {}) {
-  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string(def);
-}
-
-int32_t integer(const json* value, int32_t def) {
-  return value != nullptr && value->is_number_integer() ? value->get<int32_t>() : def;
-}
 
 PodAffinityTerm parse_term(const json& term, int32_t weight) {
   PodAffinityTerm out;

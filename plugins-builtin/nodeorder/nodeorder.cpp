@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "node_affinity.h"
+#include "node_score.h"
 #include "pod_affinity_score.h"
 #include "pod_terms.h"
 #include "resource_scores.h"
@@ -40,10 +41,10 @@
 
 namespace {
 
+using nodeorder::kMaxNodeScore;
 using scoria::api;
 using scoria::view;
 
-constexpr int64_t kMaxNodeScore = 100;
 constexpr std::string_view kGpuResource = "nvidia.com/gpu";
 
 struct Weights {

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstddef>
 
+#include "node_score.h"
+
 namespace nodeorder {
 
 namespace {
-
-constexpr int64_t kMaxNodeScore = 100;
 
 int64_t least_requested(int64_t requested, int64_t capacity) {
   if (capacity == 0 || requested > capacity) return 0;

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "node_score.h"
+
 namespace nodeorder {
 
 namespace {
@@ -16,7 +18,6 @@ using scoria::api;
 using scoria::view;
 
 constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";
-constexpr int64_t kMaxNodeScore = 100;
 
 struct Soft {
   const kube::SpreadConstraint* constraint = nullptr;

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "two_node_masks.h"
+
 namespace numa_aware {
 namespace {
 
@@ -32,8 +34,6 @@ NodeNuma node() {
 }
 
 ContainerCpus wants(int n) { return {"c", true, n}; }
-
-constexpr NumaMask k0 = 0b01, k1 = 0b10, k01 = 0b11;
 
 TEST(NumaCpuManager, HintsAsVolcano) {
   const NodeNuma n = node();

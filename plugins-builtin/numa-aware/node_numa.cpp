@@ -7,17 +7,14 @@
 #include <cmath>
 #include <set>
 
+#include "json_fields.h"
+
 namespace numa_aware {
 
 namespace {
 
+using kube::member;
 using nlohmann::json;
-
-const json* member(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
 
 [[noreturn]] void bad(const std::string& field, const std::string& why) {
   throw BadTopology("field " + field + ": " + why);

@@ -8,17 +8,14 @@
 #include <map>
 #include <stdexcept>
 
+#include "json_fields.h"
+
 namespace numa_aware {
 
 namespace {
 
+using kube::member;
 using nlohmann::json;
-
-const json* member(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
 
 // A quantity in milli-units, rounded up as Kubernetes' MilliValue does.
 double milli(const json& value) {

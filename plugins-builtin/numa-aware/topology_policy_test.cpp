@@ -6,10 +6,10 @@
 
 #include <vector>
 
+#include "two_node_masks.h"
+
 namespace numa_aware {
 namespace {
-
-constexpr NumaMask k0 = 0b01, k1 = 0b10, k01 = 0b11;
 
 TopologyHint hint(NumaMask m, bool preferred) { return {m, preferred}; }
 

@@ -17,7 +17,7 @@ std::vector<std::string> split(std::string_view text, char sep) {
   }
 }
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // Volcano's affinityCheck: each group's non-empty roles exist and are unique
 // within the group. Returns the first problem, or empty.
@@ -28,10 +28,10 @@ std::string check(std::string_view key, const std::vector<std::vector<std::strin
     for (const std::string& role : group) {
       if (role.empty()) continue;
       if (!std::binary_search(sorted_roles.begin(), sorted_roles.end(), std::string_view(role)))
-        return std::string(key) + ": task role " + quoted(role) +
+        return std::string(key) + ": task role " + in_quotes(role) +
                " is not a role of the job's tasks";
       if (std::find(seen.begin(), seen.end(), role) != seen.end())
-        return std::string(key) + ": task role " + quoted(role) + " appears twice " +
+        return std::string(key) + ": task role " + in_quotes(role) + " appears twice " +
                std::string(within);
       seen.emplace_back(role);
     }

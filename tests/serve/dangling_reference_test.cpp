@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-constexpr const char* kCluster = R"(kind: Node
+constexpr const char* kStrandedJobCluster = R"(kind: Node
 apiVersion: v1
 metadata: {name: n1}
 status: {allocatable: {cpu: "8", memory: 16Gi, pods: "20"}}
@@ -59,7 +59,7 @@ TEST(ServeDangling, PodGroupNamingAMissingQueueDoesNotStopOtherPods) {
   const fs::path conf = dir.path() / "scheduler.toml";
   fs::copy_file(fs::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml", conf);
   ServeProcess serve(dir.path() / "state", {"--config", conf.string(), "--schedule-period", "100"});
-  const HttpResult applied = http(serve.port(), "POST", "/api/v1/objects", kCluster);
+  const HttpResult applied = http(serve.port(), "POST", "/api/v1/objects", kStrandedJobCluster);
   ASSERT_EQ(applied.status, 200u) << applied.body;
 
   EXPECT_TRUE(bound_on_watch(serve.port(), "web/unrelated")) << serve.log();

@@ -12,7 +12,7 @@ namespace scoria::test {
 namespace {
 
 // n1 is too small for "big"; n2 is big enough but tainted.
-constexpr const char* kCluster = R"(
+constexpr const char* kSmallAndTaintedNodes = R"(
 apiVersion: v1
 kind: Node
 metadata: {name: n1}
@@ -35,7 +35,7 @@ spec:
 class Explain : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", kCluster).status, 200u);
+    ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", kSmallAndTaintedNodes).status, 200u);
   }
   TempDir dir;
   ServeProcess serve{dir.path() / "state",

@@ -28,14 +28,6 @@ using namespace std::chrono_literals;
 
 const fs::path kFixtures = SCORIA_SERVE_FIXTURES;
 
-fs::path copy_config(const fs::path& dir, const std::string& extra_tier = "") {
-  const fs::path conf = dir / "scheduler.toml";
-  fs::copy_file(fs::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml", conf,
-                fs::copy_options::overwrite_existing);
-  if (!extra_tier.empty()) std::ofstream(conf, std::ios::app) << extra_tier;
-  return conf;
-}
-
 // A directory of its own holding a copy of one fixture, mode 0755 (or as
 // told), for permission tests.
 fs::path plugin_dir(const fs::path& under, const std::string& fixture) {

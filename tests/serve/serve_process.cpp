@@ -16,6 +16,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdlib>
@@ -184,6 +185,24 @@ std::string RawConnection::read_until_closed(std::chrono::milliseconds deadline)
 unsigned status_of(const std::string& response) {
   if (!response.starts_with("HTTP/1.") || response.size() < 12) return 0;
   return static_cast<unsigned>(std::atoi(response.substr(9, 3).c_str()));
+}
+
+std::filesystem::path copy_config(const std::filesystem::path& dir, const std::string& extra) {
+  const std::filesystem::path conf = dir / "scheduler.toml";
+  std::filesystem::copy_file(std::filesystem::path(SCORIA_SOURCE_DIR) / "config/scheduler.toml",
+                             conf, std::filesystem::copy_options::overwrite_existing);
+  if (!extra.empty()) std::ofstream(conf, std::ios::app) << extra;
+  return conf;
+}
+
+std::vector<std::string> base_args(const std::filesystem::path& config) {
+  return {"--config", config.string(), "--schedule-period", "100"};
+}
+
+long long version_of(unsigned short port, const std::string& target) {
+  const HttpResult r = http(port, "GET", target);
+  if (r.status != 200) return -1;
+  return std::stoll(nlohmann::json::parse(r.body)["metadata"].value("resourceVersion", "-1"));
 }
 
 ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args,

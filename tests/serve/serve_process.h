@@ -77,6 +77,14 @@ bool eventually(Pred pred, std::chrono::milliseconds deadline = std::chrono::sec
 /// The status code of a raw HTTP response ("HTTP/1.1 403 ..."), 0 if none.
 unsigned status_of(const std::string& response);
 
+/// A copy of the default config in `dir`, `extra` appended, so that a test
+/// may change it.
+std::filesystem::path copy_config(const std::filesystem::path& dir, const std::string& extra = "");
+/// `scoria serve`'s arguments with `config` and a short schedule period.
+std::vector<std::string> base_args(const std::filesystem::path& config);
+/// The resourceVersion of the list at `target`; -1 if it does not answer.
+long long version_of(unsigned short port, const std::string& target = "/api/v1/pods");
+
 class ServeProcess {
  public:
   /// Starts `scoria serve` with `args` (its own --port 0 and --state-dir

@@ -32,23 +32,6 @@ std::string read_file(const fs::path& p) {
 
 fs::path source(const std::string& relative) { return fs::path(SCORIA_SOURCE_DIR) / relative; }
 
-/// A copy of the default config in `dir`, so a test may overwrite it.
-fs::path copy_config(const fs::path& dir) {
-  const fs::path conf = dir / "scheduler.toml";
-  fs::copy_file(source("config/scheduler.toml"), conf, fs::copy_options::overwrite_existing);
-  return conf;
-}
-
-std::vector<std::string> base_args(const fs::path& config) {
-  return {"--config", config.string(), "--schedule-period", "100"};
-}
-
-long long version_of(unsigned short port) {
-  const HttpResult r = http(port, "GET", "/api/v1/pods");
-  if (r.status != 200) return -1;
-  return std::stoll(json::parse(r.body)["metadata"].value("resourceVersion", "-1"));
-}
-
 // Applies the bundled example and sees, on the watch stream, the binds the
 // scheduler makes: the three train pods and the two infer pods, never huge.
 TEST(Serve, AppliedClusterIsBoundAndBindsAppearOnTheWatch) {

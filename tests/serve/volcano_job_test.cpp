@@ -11,7 +11,7 @@
 namespace scoria::test {
 namespace {
 
-constexpr const char* kCluster = R"(
+constexpr const char* kHighClassAndNode = R"(
 apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
 metadata: {name: high}
@@ -59,7 +59,7 @@ TEST(VolcanoJob, AppliedAsItsPodGroupAndPodsAndScheduled) {
   ServeProcess serve(dir.path() / "state",
                      {"--config", std::string(SCORIA_SOURCE_DIR) + "/config/scheduler.toml",
                       "--schedule-period", "100"});
-  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", kCluster).status, 200u);
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", kHighClassAndNode).status, 200u);
   const HttpResult applied = http(serve.port(), "POST", "/api/v1/objects", kJob);
   ASSERT_EQ(applied.status, 200u) << applied.body;
   EXPECT_EQ(nlohmann::json::parse(applied.body)["applied"],

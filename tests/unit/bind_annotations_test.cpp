@@ -72,7 +72,7 @@ class BindAnnotations : public ::testing::Test {
   }
   scoria_session* handle() { return reinterpret_cast<scoria_session*>(ssn.get()); }
 
-  testing::SessionFixture f;
+  test_support::SessionFixture f;
   std::unique_ptr<Session> ssn;
   Writer w;
 };

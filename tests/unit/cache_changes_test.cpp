@@ -16,7 +16,7 @@
 namespace scoria::cache {
 namespace {
 
-using testing::snapshot_text;
+using test_support::snapshot_text;
 
 // The source's state: objects of each kind in the order they arrived (a
 // modified object keeps its place; a deleted one that comes back is last).

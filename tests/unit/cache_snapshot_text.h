@@ -7,7 +7,7 @@
 
 #include "cache/cluster_cache.h"
 
-namespace scoria::testing {
+namespace scoria::test_support {
 
 inline std::string vector_text(std::span<const double> v) {
   std::ostringstream s;
@@ -50,4 +50,4 @@ inline std::string snapshot_text(const cache::ClusterCache& cache) {
   return s.str();
 }
 
-}  // namespace scoria::testing
+}  // namespace scoria::test_support

@@ -6,25 +6,14 @@
 #include <string>
 
 #include "model/error.h"
+#include "objects_from_text.h"
 #include "source/object_loader.h"
 
 namespace scoria::source {
 namespace {
 
-model::ClusterObjects parse(std::string_view text) {
-  model::ClusterObjects out;
-  parse_objects(text, "pdb.yaml", out);
-  return out;
-}
-
-std::string error_of(std::string_view text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test_support::parse;
+using test_support::parse_error;
 
 /// A budget in namespace shop named web with `spec` (and `rest` after it).
 std::string budget(std::string_view spec, std::string_view rest = "") {
@@ -98,65 +87,66 @@ TEST(DisruptionBudgetDecoder, SameNameInTwoNamespacesButNotTwiceInOne) {
       "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
       "metadata: {namespace: lab, name: web}\nspec: {minAvailable: 1}\n";
   EXPECT_EQ(parse(budget("  minAvailable: 1\n") + other).disruption_budgets.size(), 2u);
-  EXPECT_EQ(error_of(budget("  minAvailable: 1\n") + "---\n" + budget("  minAvailable: 2\n")),
-            "pdb.yaml: document 2 (PodDisruptionBudget shop/web): field metadata.name: \"web\" is "
-            "already used by document 1; give each PodDisruptionBudget in namespace \"shop\" its "
-            "own name");
+  EXPECT_EQ(
+      parse_error(budget("  minAvailable: 1\n") + "---\n" + budget("  minAvailable: 2\n")),
+      "cluster.yaml: document 2 (PodDisruptionBudget shop/web): field metadata.name: \"web\" is "
+      "already used by document 1; give each PodDisruptionBudget in namespace \"shop\" its "
+      "own name");
 }
 
 TEST(DisruptionBudgetDecoderErrors, SelectorsAsTheApiServerValidatesThem) {
-  const std::string at = "pdb.yaml: document 1 (PodDisruptionBudget shop/web): field ";
-  EXPECT_EQ(error_of(budget("  selector:\n    matchExpressions:\n"
-                            "    - {key: app, operator: Equals, values: [web]}\n")),
+  const std::string at = "cluster.yaml: document 1 (PodDisruptionBudget shop/web): field ";
+  EXPECT_EQ(parse_error(budget("  selector:\n    matchExpressions:\n"
+                               "    - {key: app, operator: Equals, values: [web]}\n")),
             at + "spec.selector.matchExpressions[0].operator: \"Equals\" is not an operator; a "
                  "label selector takes In, NotIn, Exists or DoesNotExist");
-  EXPECT_EQ(error_of(budget("  selector:\n    matchExpressions:\n    - {key: app}\n")),
+  EXPECT_EQ(parse_error(budget("  selector:\n    matchExpressions:\n    - {key: app}\n")),
             at + "spec.selector.matchExpressions[0].operator: is missing; a label selector takes "
                  "In, NotIn, Exists or DoesNotExist");
-  EXPECT_EQ(error_of(budget("  selector:\n    matchExpressions:\n"
-                            "    - {key: app, operator: In, values: []}\n")),
+  EXPECT_EQ(parse_error(budget("  selector:\n    matchExpressions:\n"
+                               "    - {key: app, operator: In, values: []}\n")),
             at + "spec.selector.matchExpressions[0].values: is empty; In needs at least one value");
-  EXPECT_EQ(error_of(budget("  selector:\n    matchExpressions:\n"
-                            "    - {key: app, operator: Exists, values: [web]}\n")),
+  EXPECT_EQ(parse_error(budget("  selector:\n    matchExpressions:\n"
+                               "    - {key: app, operator: Exists, values: [web]}\n")),
             at + "spec.selector.matchExpressions[0].values: must be empty with Exists; remove "
                  "the values");
-  EXPECT_EQ(error_of(budget("  selector:\n    matchExpressions:\n    - {operator: Exists}\n")),
+  EXPECT_EQ(parse_error(budget("  selector:\n    matchExpressions:\n    - {operator: Exists}\n")),
             at + "spec.selector.matchExpressions[0].key: is missing; name the label to match");
-  EXPECT_EQ(error_of(budget("  selector:\n    matchLabels: [app]\n")),
+  EXPECT_EQ(parse_error(budget("  selector:\n    matchLabels: [app]\n")),
             at + "spec.selector.matchLabels: is a list, not a mapping; write it as key: value "
                  "pairs");
-  EXPECT_EQ(error_of(budget("  selector: app=web\n")),
+  EXPECT_EQ(parse_error(budget("  selector: app=web\n")),
             at + "spec.selector: is \"app=web\", not a mapping; write it as key: value pairs");
 }
 
 TEST(DisruptionBudgetDecoderErrors, BudgetsAsTheApiServerValidatesThem) {
-  const std::string at = "pdb.yaml: document 1 (PodDisruptionBudget shop/web): field ";
+  const std::string at = "cluster.yaml: document 1 (PodDisruptionBudget shop/web): field ";
   const std::string forms = "write a number of pods (2) or a percentage of them (\"50%\")";
-  EXPECT_EQ(error_of(budget("  minAvailable: \"fifty%\"\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: \"fifty%\"\n")),
             at + "spec.minAvailable: \"fifty%\" is not a percentage; " + forms);
-  EXPECT_EQ(error_of(budget("  minAvailable: \"2\"\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: \"2\"\n")),
             at + "spec.minAvailable: \"2\" is not a percentage; " + forms);
-  EXPECT_EQ(error_of(budget("  maxUnavailable: \"-5%\"\n")),
+  EXPECT_EQ(parse_error(budget("  maxUnavailable: \"-5%\"\n")),
             at + "spec.maxUnavailable: \"-5%\" is not a percentage; " + forms);
-  EXPECT_EQ(error_of(budget("  maxUnavailable: \"150%\"\n")),
+  EXPECT_EQ(parse_error(budget("  maxUnavailable: \"150%\"\n")),
             at + "spec.maxUnavailable: \"150%\" is more than 100%; write a percentage from \"0%\" "
                  "to \"100%\"");
-  EXPECT_EQ(error_of(budget("  maxUnavailable: \"99999999999%\"\n")),
+  EXPECT_EQ(parse_error(budget("  maxUnavailable: \"99999999999%\"\n")),
             at + "spec.maxUnavailable: \"99999999999%\" is more than 100%; write a percentage "
                  "from \"0%\" to \"100%\"");
-  EXPECT_EQ(error_of(budget("  minAvailable: -1\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: -1\n")),
             at + "spec.minAvailable: -1 is negative; " + forms);
-  EXPECT_EQ(error_of(budget("  minAvailable: 1.5\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: 1.5\n")),
             at + "spec.minAvailable: 1.5 is not a whole number; " + forms);
-  EXPECT_EQ(error_of(budget("  minAvailable: [1]\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: [1]\n")),
             at + "spec.minAvailable: is a list, not a number or a percentage; " + forms);
-  EXPECT_EQ(error_of(budget("  minAvailable: 1\n  maxUnavailable: 1\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: 1\n  maxUnavailable: 1\n")),
             at + "spec.maxUnavailable: cannot be set with minAvailable; give one of minAvailable "
                  "and maxUnavailable");
-  EXPECT_EQ(error_of(budget("  minAvailable: 1\n", "status: {disruptionsAllowed: -1}\n")),
+  EXPECT_EQ(parse_error(budget("  minAvailable: 1\n", "status: {disruptionsAllowed: -1}\n")),
             at + "status.disruptionsAllowed: -1 is negative; write 0 or more");
   EXPECT_EQ(
-      error_of(budget("  minAvailable: 1\n", "status:\n  disruptedPods: {web-0: yesterday}\n")),
+      parse_error(budget("  minAvailable: 1\n", "status:\n  disruptedPods: {web-0: yesterday}\n")),
       at + "status.disruptedPods.web-0: \"yesterday\" is not an RFC 3339 time; write e.g. "
            "\"2024-05-01T12:00:00Z\"");
 }

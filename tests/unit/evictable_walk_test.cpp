@@ -60,7 +60,7 @@ class EvictableWalk : public ::testing::Test {
     return sel;
   }
 
-  testing::SessionFixture f;
+  test_support::SessionFixture f;
   std::unique_ptr<Session> ssn;
   scoria_eviction_context ctx{};
 };

@@ -8,26 +8,15 @@
 
 #include "log/report_once.h"
 #include "model/error.h"
+#include "objects_from_text.h"
 #include "session/hyper_nodes.h"
 #include "source/object_loader.h"
 
 namespace scoria::source {
 namespace {
 
-model::ClusterObjects parse(std::string_view text) {
-  model::ClusterObjects out;
-  parse_objects(text, "hn.yaml", out);
-  return out;
-}
-
-std::string error_of(std::string_view text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test_support::parse;
+using test_support::parse_error;
 
 std::string hyper(std::string_view spec) {
   return "apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: rack-1}\n"
@@ -69,35 +58,35 @@ TEST(HyperNodeDecoder, ReadsTierAndEveryKindOfMember) {
 }
 
 TEST(HyperNodeDecoder, RefusesMalformedObjects) {
-  const std::string where = "hn.yaml: document 1 (HyperNode rack-1): field ";
-  EXPECT_EQ(error_of(hyper("  members: [{type: Node, selector: {exactMatch: {name: n1}}}]\n")),
+  const std::string where = "cluster.yaml: document 1 (HyperNode rack-1): field ";
+  EXPECT_EQ(parse_error(hyper("  members: [{type: Node, selector: {exactMatch: {name: n1}}}]\n")),
             where + "spec.tier: is missing; give the HyperNode's tier (1 for the lowest)");
-  EXPECT_EQ(error_of(hyper("  tier: -1\n  members: [{type: Node, selector: {exactMatch: "
-                           "{name: n1}}}]\n")),
+  EXPECT_EQ(parse_error(hyper("  tier: -1\n  members: [{type: Node, selector: {exactMatch: "
+                              "{name: n1}}}]\n")),
             where + "spec.tier: -1 is negative; write 0 or more");
-  EXPECT_EQ(error_of(hyper("  tier: 1\n")),
+  EXPECT_EQ(parse_error(hyper("  tier: 1\n")),
             where + "spec.members: is empty; list at least one Node or HyperNode member");
-  EXPECT_EQ(error_of(hyper("  tier: 1\n  members: [{type: Rack, selector: {exactMatch: {name: "
-                           "n1}}}]\n")),
+  EXPECT_EQ(parse_error(hyper("  tier: 1\n  members: [{type: Rack, selector: {exactMatch: {name: "
+                              "n1}}}]\n")),
             where + "spec.members[0].type: \"Rack\" is not a member type; write Node or HyperNode");
-  EXPECT_NE(error_of(hyper("  tier: 1\n  members: [{type: Node, selector: {}}]\n"))
+  EXPECT_NE(parse_error(hyper("  tier: 1\n  members: [{type: Node, selector: {}}]\n"))
                 .find(where + "spec.members[0].selector: is empty; give one of exactMatch"),
             std::string::npos);
-  EXPECT_NE(error_of(hyper("  tier: 1\n  members: [{type: Node, selector: {exactMatch: {name: "
-                           "n1}, regexMatch: {pattern: n}}}]\n"))
+  EXPECT_NE(parse_error(hyper("  tier: 1\n  members: [{type: Node, selector: {exactMatch: {name: "
+                              "n1}, regexMatch: {pattern: n}}}]\n"))
                 .find(where + "spec.members[0].selector: gives more than one match"),
             std::string::npos);
-  EXPECT_NE(error_of(hyper("  tier: 1\n  members: [{type: Node, selector: {regexMatch: "
-                           "{pattern: \"gpu-[\"}}}]\n"))
+  EXPECT_NE(parse_error(hyper("  tier: 1\n  members: [{type: Node, selector: {regexMatch: "
+                              "{pattern: \"gpu-[\"}}}]\n"))
                 .find(where + "spec.members[0].selector.regexMatch.pattern: \"gpu-[\" is not a "
                               "regular expression"),
             std::string::npos);
-  EXPECT_NE(error_of(hyper("  tier: 2\n  members: [{type: HyperNode, selector: {labelMatch: "
-                           "{matchLabels: {a: b}}}}]\n"))
+  EXPECT_NE(parse_error(hyper("  tier: 2\n  members: [{type: HyperNode, selector: {labelMatch: "
+                              "{matchLabels: {a: b}}}}]\n"))
                 .find(where + "spec.members[0].selector.labelMatch: selects nodes only"),
             std::string::npos);
-  EXPECT_NE(error_of(hyper("  tier: 1\n  members: [{type: Node, selector: {exactMatch: {name: "
-                           "Not_A_Name}}}]\n"))
+  EXPECT_NE(parse_error(hyper("  tier: 1\n  members: [{type: Node, selector: {exactMatch: {name: "
+                              "Not_A_Name}}}]\n"))
                 .find(where + "spec.members[0].selector.exactMatch.name: "),
             std::string::npos);
 }
@@ -117,15 +106,16 @@ TEST(HyperNodeDecoder, ReadsAndRefusesPodGroupNetworkTopology) {
   EXPECT_EQ(objects.pod_groups[0].network_topology->highest_tier_allowed, 2);
   EXPECT_FALSE(parse(group("null")).pod_groups[0].network_topology.has_value());
 
-  const std::string where = "hn.yaml: document 1 (PodGroup ml/train): field spec.networkTopology";
-  EXPECT_EQ(error_of(group("{mode: strict}")),
+  const std::string where =
+      "cluster.yaml: document 1 (PodGroup ml/train): field spec.networkTopology";
+  EXPECT_EQ(parse_error(group("{mode: strict}")),
             where + ".mode: \"strict\" is not a network topology mode; write hard or soft");
-  EXPECT_EQ(error_of(group("{highestTierAllowed: -1}")),
+  EXPECT_EQ(parse_error(group("{highestTierAllowed: -1}")),
             where + ".highestTierAllowed: -1 is negative; write a tier, 0 or more");
-  EXPECT_NE(error_of(group("{highestTierAllowed: 1, highestTierName: rack}"))
+  EXPECT_NE(parse_error(group("{highestTierAllowed: 1, highestTierName: rack}"))
                 .find(where + ".highestTierName: cannot be set with highestTierAllowed"),
             std::string::npos);
-  EXPECT_NE(error_of(group("hard")).find(where), std::string::npos);
+  EXPECT_NE(parse_error(group("hard")).find(where), std::string::npos);
 }
 
 // --- resolution -------------------------------------------------------------------

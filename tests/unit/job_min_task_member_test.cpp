@@ -21,13 +21,13 @@
 namespace scoria::cache {
 namespace {
 
-std::string group(std::string_view name, std::string_view spec) {
+std::string group_yaml(std::string_view name, std::string_view spec) {
   return "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {namespace: ml, "
          "name: " +
          std::string(name) + "}\nspec: " + std::string(spec) + "\n";
 }
 
-std::string pod(std::string_view name, std::string_view group_name) {
+std::string pod_yaml(std::string_view name, std::string_view group_name) {
   return "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: ml\n  name: " + std::string(name) +
          "\n  annotations: {scheduling.k8s.io/group-name: " + std::string(group_name) +
          "}\nspec:\n  containers:\n  - {name: main, image: app}\n";
@@ -87,21 +87,21 @@ TEST_F(HostTableMinTaskMember, TheTableHasBoth) {
 TEST_F(HostTableMinTaskMember, RolesInByteOrderWithTheirMinimums) {
   // Written out of order, with an upper-case role (before lower case in
   // byte order) and a 0 minimum, which the host passes on as given.
-  load(group("tf", "{minMember: 3, minTaskMember: {worker: 2, ps: 1, Chief: 0}}") + "---\n" +
-       pod("tf-ps-0", "tf"));
+  load(group_yaml("tf", "{minMember: 3, minTaskMember: {worker: 2, ps: 1, Chief: 0}}") + "---\n" +
+       pod_yaml("tf-ps-0", "tf"));
   EXPECT_EQ(roles(job("tf")), (Roles{{"Chief", 0}, {"ps", 1}, {"worker", 2}}));
 }
 
 TEST_F(HostTableMinTaskMember, NoneWhenThePodGroupSetsNone) {
-  load(group("plain", "{minMember: 1}") + "---\n" + pod("plain-0", "plain"));
+  load(group_yaml("plain", "{minMember: 1}") + "---\n" + pod_yaml("plain-0", "plain"));
   const scoria_job* j = job("plain");
   EXPECT_EQ(api_->job_min_task_member_count(j), 0u);
   EXPECT_TRUE(roles(j).empty());
 }
 
 TEST_F(HostTableMinTaskMember, OutOfRangeAndNullAreHarmless) {
-  load(group("tf", "{minMember: 2, minTaskMember: {ps: 1, worker: 1}}") + "---\n" +
-       pod("tf-0", "tf"));
+  load(group_yaml("tf", "{minMember: 2, minTaskMember: {ps: 1, worker: 1}}") + "---\n" +
+       pod_yaml("tf-0", "tf"));
   const scoria_job* j = job("tf");
   ASSERT_EQ(api_->job_min_task_member_count(j), 2u);
 

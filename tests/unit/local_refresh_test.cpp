@@ -23,7 +23,7 @@ namespace scoria::serve {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::snapshot_text;
+using test_support::snapshot_text;
 
 class LocalRefresh : public ::testing::Test {
  protected:

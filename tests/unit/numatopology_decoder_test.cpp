@@ -6,25 +6,14 @@
 #include <string>
 
 #include "model/error.h"
+#include "objects_from_text.h"
 #include "source/object_loader.h"
 
 namespace scoria::source {
 namespace {
 
-model::ClusterObjects parse(std::string_view text) {
-  model::ClusterObjects out;
-  parse_objects(text, "numa.yaml", out);
-  return out;
-}
-
-std::string error_of(std::string_view text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test_support::parse;
+using test_support::parse_error;
 
 constexpr std::string_view kHead =
     "apiVersion: nodeinfo.volcano.sh/v1alpha1\nkind: Numatopology\nmetadata: {name: n1}\n";
@@ -59,45 +48,45 @@ TEST(NumatopologyDecoder, KeepsTheObjectWhole) {
 }
 
 TEST(NumatopologyDecoderErrors, FieldsThatDoNotParse) {
-  const std::string at = "numa.yaml: document 1 (Numatopology n1): field ";
-  EXPECT_EQ(error_of(with_spec("  policies: {CPUManager: static}\n")),
+  const std::string at = "cluster.yaml: document 1 (Numatopology n1): field ";
+  EXPECT_EQ(parse_error(with_spec("  policies: {CPUManager: static}\n")),
             at + "spec.policies.CPUManager: is not a policy name; write CPUManagerPolicy (none "
                  "or static) or TopologyManagerPolicy (none, best-effort, restricted or "
                  "single-numa-node)");
-  EXPECT_EQ(error_of(with_spec("  numares: {cpu: {allocatable: \"0-3,x\"}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  numares: {cpu: {allocatable: \"0-3,x\"}}\n")),
             at + "spec.numares.cpu.allocatable: \"0-3,x\" is not a CPU list: \"x\" is not a CPU "
                  "id (0 to 65535) or a range of them such as 0-3; write e.g. \"0-3,8\"");
-  EXPECT_EQ(error_of(with_spec("  numares: {cpu: {allocatable: \"3-1\"}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  numares: {cpu: {allocatable: \"3-1\"}}\n")),
             at + "spec.numares.cpu.allocatable: \"3-1\" is not a CPU list: \"3-1\" is a range "
                  "that ends before it starts; write e.g. \"0-3,8\"");
-  EXPECT_EQ(error_of(with_spec("  numares: {cpu: {capacity: -2}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  numares: {cpu: {capacity: -2}}\n")),
             at + "spec.numares.cpu.capacity: -2 is negative; write 0 or more");
-  EXPECT_EQ(error_of(with_spec("  cpuDetail: {cpu0: {numa: 0}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  cpuDetail: {cpu0: {numa: 0}}\n")),
             at + "spec.cpuDetail.cpu0: is not a CPU id; key each CPU by its id, e.g. \"0\"");
-  EXPECT_EQ(error_of(with_spec("  cpuDetail: {\"0-1\": {numa: 0}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  cpuDetail: {\"0-1\": {numa: 0}}\n")),
             at + "spec.cpuDetail.0-1: is not a CPU id; key each CPU by its id, e.g. \"0\"");
-  EXPECT_EQ(error_of(with_spec("  cpuDetail: {\"0\": {numa: -1}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  cpuDetail: {\"0\": {numa: -1}}\n")),
             at + "spec.cpuDetail.0.numa: -1 is negative; write 0 or more");
-  EXPECT_EQ(error_of(with_spec("  cpuDetail: {\"0\": {numa: 64}}\n")),
+  EXPECT_EQ(parse_error(with_spec("  cpuDetail: {\"0\": {numa: 64}}\n")),
             at + "spec.cpuDetail.0.numa: is more than 63; NUMA node ids go from 0 to 63");
-  EXPECT_EQ(error_of(with_spec("  cpuDetail: {\"0\": {socket: one}}\n"))
+  EXPECT_EQ(parse_error(with_spec("  cpuDetail: {\"0\": {socket: one}}\n"))
                 .rfind(at + "spec.cpuDetail.0.socket: ", 0),
             0u);
-  EXPECT_EQ(error_of(with_spec("  resReserved: {cpu: -1}\n")),
+  EXPECT_EQ(parse_error(with_spec("  resReserved: {cpu: -1}\n")),
             at + "spec.resReserved.cpu: \"-1\" is negative; resource amounts must be 0 or more");
-  EXPECT_EQ(error_of(with_spec("  podAllocations: [{name: p, containerAllocations: [{name: c, "
-                               "allocations: {cpu: \"a\"}}]}]\n")),
+  EXPECT_EQ(parse_error(with_spec("  podAllocations: [{name: p, containerAllocations: [{name: c, "
+                                  "allocations: {cpu: \"a\"}}]}]\n")),
             at + "spec.podAllocations[0].containerAllocations[0].allocations.cpu: \"a\" is not a "
                  "CPU list: \"a\" is not a CPU id (0 to 65535) or a range of them such as 0-3; "
                  "write e.g. \"0-3,8\"");
-  EXPECT_EQ(error_of(with_spec("  policies: [static]\n")),
+  EXPECT_EQ(parse_error(with_spec("  policies: [static]\n")),
             at + "spec.policies: is a list, not a mapping; write it as key: value pairs");
-  EXPECT_EQ(error_of(std::string(kHead) + "---\n" + std::string(kHead)),
-            "numa.yaml: document 2 (Numatopology n1): field metadata.name: \"n1\" is already "
+  EXPECT_EQ(parse_error(std::string(kHead) + "---\n" + std::string(kHead)),
+            "cluster.yaml: document 2 (Numatopology n1): field metadata.name: \"n1\" is already "
             "used by document 1; give each Numatopology its own name");
-  EXPECT_EQ(error_of("apiVersion: nodeinfo.volcano.sh/v1beta1\nkind: Numatopology\n"
-                     "metadata: {name: n1}\n"),
-            "numa.yaml: document 1 (Numatopology n1): field apiVersion: "
+  EXPECT_EQ(parse_error("apiVersion: nodeinfo.volcano.sh/v1beta1\nkind: Numatopology\n"
+                        "metadata: {name: n1}\n"),
+            "cluster.yaml: document 1 (Numatopology n1): field apiVersion: "
             "\"nodeinfo.volcano.sh/v1beta1\" is not an apiVersion of Numatopology; write "
             "apiVersion: nodeinfo.volcano.sh/v1alpha1");
 }
@@ -139,8 +128,8 @@ TEST(VolcanoJobTopologyPolicy, WrittenOnEachPod) {
 }
 
 TEST(VolcanoJobTopologyPolicy, OutsideTheCrdsEnumRefused) {
-  EXPECT_EQ(error_of(job("single-numa")),
-            "numa.yaml: document 1 (Job work/db): field spec.tasks[0].topologyPolicy: "
+  EXPECT_EQ(parse_error(job("single-numa")),
+            "cluster.yaml: document 1 (Job work/db): field spec.tasks[0].topologyPolicy: "
             "\"single-numa\" is not a topology policy; write none, best-effort, restricted or "
             "single-numa-node");
 }

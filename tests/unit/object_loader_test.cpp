@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/error.h"
+#include "objects_from_text.h"
 
 namespace scoria::source {
 namespace {
@@ -18,30 +19,11 @@ namespace {
 using model::ClusterObjects;
 using model::ResourceList;
 
-constexpr double kGi = 1024.0 * 1024 * 1024;
-constexpr double kMi = 1024.0 * 1024;
-
-ClusterObjects parse(std::string_view text, const std::string& file = "cluster.yaml") {
-  ClusterObjects out;
-  parse_objects(text, file, out);
-  return out;
-}
-
-/// The InputError message that parsing `text` throws ("" if none).
-std::string parse_error(std::string_view text, const std::string& file = "cluster.yaml") {
-  try {
-    parse(text, file);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-double amount(const ResourceList& list, const std::string& name) {
-  for (const auto& [n, v] : list)
-    if (n == name) return v;
-  return -1;  // absent
-}
+using test_support::amount;
+using test_support::kGi;
+using test_support::kMi;
+using test_support::parse;
+using test_support::parse_error;
 
 bool has(const ResourceList& list, const std::string& name) { return amount(list, name) >= 0; }
 

@@ -79,7 +79,7 @@ class PredicateWithout : public ::testing::Test {
         gone.data(), gone.size(), &reason);
   }
 
-  testing::SessionFixture f;
+  test_support::SessionFixture f;
   std::unique_ptr<Session> ssn;
   Seen seen;
 };

@@ -6,33 +6,16 @@
 #include <string>
 
 #include "model/error.h"
+#include "objects_from_text.h"
 #include "source/object_loader.h"
 
 namespace scoria::source {
 namespace {
 
-model::ClusterObjects parse(std::string_view text) {
-  model::ClusterObjects out;
-  parse_objects(text, "quota.yaml", out);
-  return out;
-}
-
-std::string error_of(std::string_view text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-double amount(const model::ResourceList& list, const std::string& name) {
-  for (const auto& [n, v] : list)
-    if (n == name) return v;
-  return -1;
-}
-
-constexpr double kGi = 1024.0 * 1024 * 1024;
+using test_support::amount;
+using test_support::kGi;
+using test_support::parse;
+using test_support::parse_error;
 
 TEST(ResourceQuotaDecoder, ReadsHardAndStatusInScoriaUnits) {
   const auto objects = parse(R"(apiVersion: v1
@@ -85,29 +68,29 @@ TEST(ResourceQuotaDecoder, NoStatusAndNoSpecAreEmpty) {
 }
 
 TEST(ResourceQuotaDecoderErrors, QuantitiesThatDoNotParse) {
-  const std::string at = "quota.yaml: document 1 (ResourceQuota ml/compute): field ";
+  const std::string at = "cluster.yaml: document 1 (ResourceQuota ml/compute): field ";
   const auto quota = [](std::string_view hard, std::string_view status = "") {
     return "apiVersion: v1\nkind: ResourceQuota\nmetadata: {namespace: ml, name: compute}\n"
            "spec:\n  hard: " +
            std::string(hard) + "\n" + std::string(status);
   };
-  EXPECT_EQ(error_of(quota("{requests.memory: 8 gigs}")),
+  EXPECT_EQ(parse_error(quota("{requests.memory: 8 gigs}")),
             at + "spec.hard[requests.memory]: \"8 gigs\" is not a quantity (unknown suffix \" "
                  "gigs\": use n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or an exponent "
                  "such as e3); write e.g. \"500m\", \"2\", \"1.5Gi\" or \"1e3\"");
-  EXPECT_EQ(error_of(quota("{pods: \"-1\"}")),
+  EXPECT_EQ(parse_error(quota("{pods: \"-1\"}")),
             at + "spec.hard.pods: \"-1\" is negative; resource amounts must be 0 or more");
-  EXPECT_EQ(error_of(quota("{cpu: \"\"}")),
+  EXPECT_EQ(parse_error(quota("{cpu: \"\"}")),
             at + "spec.hard.cpu: has no value; write a quantity, e.g. \"500m\" or \"2Gi\"");
-  EXPECT_EQ(error_of(quota("[cpu]")),
+  EXPECT_EQ(parse_error(quota("[cpu]")),
             at + "spec.hard: is a list, not a mapping; write it as key: value pairs");
-  EXPECT_EQ(error_of(quota("{cpu: \"1\"}", "status:\n  used: {cpu: lots}\n")),
+  EXPECT_EQ(parse_error(quota("{cpu: \"1\"}", "status:\n  used: {cpu: lots}\n")),
             at + "status.used.cpu: \"lots\" is not a quantity (it does not start with a number); "
                  "write e.g. \"500m\", \"2\", \"1.5Gi\" or \"1e3\"");
   EXPECT_EQ(
-      error_of("apiVersion: v1\nkind: ResourceQuota\nmetadata: {namespace: ml, name: q}\n"
-               "---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {namespace: ml, name: q}\n"),
-      "quota.yaml: document 2 (ResourceQuota ml/q): field metadata.name: \"q\" is already "
+      parse_error("apiVersion: v1\nkind: ResourceQuota\nmetadata: {namespace: ml, name: q}\n"
+                  "---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {namespace: ml, name: q}\n"),
+      "cluster.yaml: document 2 (ResourceQuota ml/q): field metadata.name: \"q\" is already "
       "used by document 1; give each ResourceQuota in namespace \"ml\" its own name");
 }
 

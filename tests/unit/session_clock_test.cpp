@@ -25,7 +25,7 @@ const scoria_host_api& api() { return *plugin::host_api(); }
 std::string_view text(scoria_str s) { return {s.data, s.len}; }
 
 TEST(SessionClock, PluginsReadTheSnapshotsTimeAndTheOutcomeCarriesIt) {
-  testing::SessionFixture f;
+  test_support::SessionFixture f;
   f.node("n0", 4000, 0);
   f.queue("default");
   f.job("j", 1, 1, 1000);

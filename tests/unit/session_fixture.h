@@ -10,7 +10,7 @@
 #include "model/objects.h"
 #include "session/session.h"
 
-namespace scoria::testing {
+namespace scoria::test_support {
 
 class SessionFixture {
  public:
@@ -70,4 +70,4 @@ class SessionFixture {
   std::deque<std::vector<double>> vectors_;
 };
 
-}  // namespace scoria::testing
+}  // namespace scoria::test_support

@@ -15,7 +15,7 @@ class StatementTest : public ::testing::Test {
     f.job("j", 2, 2, 1000);
     ssn = std::make_unique<Session>(f.snap, f.config, nullptr);
   }
-  testing::SessionFixture f;
+  test_support::SessionFixture f;
   std::unique_ptr<Session> ssn;
 };
 
@@ -70,7 +70,7 @@ TEST_F(StatementTest, UncommittedAllocationIsReportedPipelinedNotBound) {
 }
 
 TEST_F(StatementTest, EvictMovesTaskToReleasingAndDiscardUndoes) {
-  testing::SessionFixture g;
+  test_support::SessionFixture g;
   g.node("n0", 4000, 0);
   g.queue("default");
   g.job("r", 1, 0, 0);
@@ -88,7 +88,7 @@ TEST_F(StatementTest, EvictMovesTaskToReleasingAndDiscardUndoes) {
 }
 
 TEST_F(StatementTest, CommittedEvictionIsReported) {
-  testing::SessionFixture g;
+  test_support::SessionFixture g;
   g.node("n0", 4000, 0);
   g.queue("default");
   g.job("r", 1, 0, 0);

@@ -103,7 +103,7 @@ class TierDispatch : public ::testing::Test {
   }
   Job& job(size_t i) { return ssn->jobs()[i]; }
 
-  testing::SessionFixture f;
+  test_support::SessionFixture f;
   std::unique_ptr<Session> ssn;
 };
 
@@ -135,7 +135,7 @@ TEST_F(TierDispatch, DisabledFlagSkipsOnlyThatHook) {
 }
 
 TEST_F(TierDispatch, TaskOrderFallsBackToPodIndex) {
-  testing::SessionFixture g;
+  test_support::SessionFixture g;
   g.queue("q");
   g.job("j", 1, 0, 0);
   g.task(0, "j-10", 1);
