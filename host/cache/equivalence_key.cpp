@@ -15,9 +15,10 @@ constexpr std::array<std::string_view, 7> kIdentity = {"name",
                                                        "creationTimestamp",
                                                        "ownerReferences",
                                                        "managedFields"};
-constexpr std::array<std::string_view, 3> kGroupAnnotations = {
-    "scheduling.k8s.io/group-name", "scheduling.volcano.sh/group-name", "volcano.sh/task-index"};
-constexpr std::string_view kTaskIndexLabel = "volcano.sh/task-index";
+constexpr std::string_view kTaskIndex = "volcano.sh/task-index";  // label and annotation
+constexpr std::array<std::string_view, 3> kAnnotations = {
+    "scheduling.k8s.io/group-name", "scheduling.volcano.sh/group-name", kTaskIndex};
+constexpr std::array<std::string_view, 1> kLabels = {kTaskIndex};
 constexpr std::array<std::string_view, 3> kPlacement = {"nodeName", "hostname", "subdomain"};
 
 void erase_keys(nlohmann::json& object, auto keys) {
@@ -34,9 +35,8 @@ std::string equivalence_key(const model::Pod& pod) {
   j.erase("status");
   if (auto m = j.find("metadata"); m != j.end() && m->is_object()) {
     erase_keys(*m, kIdentity);
-    if (auto a = m->find("annotations"); a != m->end()) erase_keys(*a, kGroupAnnotations);
-    if (auto l = m->find("labels"); l != m->end())
-      erase_keys(*l, std::array<std::string_view, 1>{kTaskIndexLabel});
+    if (auto a = m->find("annotations"); a != m->end()) erase_keys(*a, kAnnotations);
+    if (auto l = m->find("labels"); l != m->end()) erase_keys(*l, kLabels);
   }
   if (auto s = j.find("spec"); s != j.end()) erase_keys(*s, kPlacement);
   return j.dump();

@@ -59,11 +59,9 @@ void Session::cached_predicates(const Task& task, bool resources, EquivalenceCac
   evaluate_nodes(task, resources, stale_, stale_pass_.data(), stale_reasons_.data(), scratch_[0]);
   for (size_t i = 0; i < stale_.size(); ++i) {
     const uint32_t node = stale_[i]->index;
-    // A refused node keeps its reason; a passing one has none to keep.
-    const uint32_t reason = stale_pass_[i] ? 0u : stale_reasons_[i];
-    known[node] = {equivalence_->generation(node), reason, stale_pass_[i]};
+    known[node] = {equivalence_->generation(node), stale_reasons_[i], stale_pass_[i]};
     pass_[stale_at_[i]] = stale_pass_[i];
-    reasons_[stale_at_[i]] = reason;
+    reasons_[stale_at_[i]] = stale_reasons_[i];
   }
 }
 

@@ -165,7 +165,7 @@ void Session::set_task_status(Task& task, uint32_t status) {
   --job.status_count[status_bit(task.status)];
   ++job.status_count[status_bit(status)];
   task.status = status;
-  if (task.node >= 0 && equivalence_) equivalence_->node_changed(static_cast<uint32_t>(task.node));
+  if (task.node >= 0) node_changed(nodes_[static_cast<size_t>(task.node)]);
   if (was == now) return;
   const double sign = now ? 1.0 : -1.0;
   add({job.allocated, dims()}, span(task.resreq), sign);
