@@ -319,6 +319,29 @@ bool is_marker(std::string_view line, std::string_view marker) {
                                          line[3] == '\r' || line[3] == '\n');
 }
 
+/// Joins runs of consecutive documents into chunks of about kChunkBytes,
+/// so a parser is started per chunk rather than per document: starting one
+/// (its diagnostics, its document state and default tags) costs as much as
+/// parsing a small object.
+std::vector<Chunk> group_documents(std::string_view text, const std::vector<Chunk>& docs) {
+  constexpr size_t kChunkBytes = 64 * 1024;
+  std::vector<Chunk> chunks;
+  for (const Chunk& d : docs) {
+    if (!chunks.empty()) {
+      Chunk& last = chunks.back();
+      const size_t begin = static_cast<size_t>(last.text.data() - text.data());
+      const size_t end = static_cast<size_t>(d.text.data() - text.data()) + d.text.size();
+      if (last.text.size() < kChunkBytes && last.first_doc + last.expected == d.first_doc) {
+        last.text = text.substr(begin, end - begin);
+        ++last.expected;
+        continue;
+      }
+    }
+    chunks.push_back(d);
+  }
+  return chunks;
+}
+
 /// Cuts a multi-document stream at its document markers ("---" and "..." at
 /// the start of a line, which YAML forbids inside any content), so that the
 /// documents can be parsed apart. Numbers documents as YAML does: every "---"
@@ -365,7 +388,7 @@ std::vector<Chunk> split_documents(std::string_view text) {
     ++line_no;
   }
   close(text.size());
-  return chunks;
+  return group_documents(text, chunks);
 }
 
 /// Parses one chunk and hands its documents to `use` (slot `slot`), on the
