@@ -465,6 +465,12 @@ size_t api_hypernode_gradient(scoria_session* s, const scoria_job* j, uint32_t r
   return mut(s)->hypernode_gradient(*j, root, purpose, hypernodes, gradient, capacity);
 }
 
+size_t api_tasks_with_features(const scoria_session* s, uint32_t features, const scoria_task** out,
+                               size_t capacity) {
+  if (s == nullptr) return 0;
+  return mut(s)->tasks_with_features(features, out, out == nullptr ? 0 : capacity);
+}
+
 scoria_code api_node_scores(scoria_session* s, const scoria_task* t,
                             const scoria_node* const* nodes, size_t count, double* scores) {
   mut(s)->node_scores(*t, {nodes, count}, scores);
@@ -704,6 +710,7 @@ const scoria_host_api kApi = {
     api_job_set_allocated_hypernode,
     api_hypernode_scores,
     api_hypernode_gradient,
+    api_tasks_with_features,
 };
 
 }  // namespace

@@ -99,6 +99,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       task.init_resreq = take(tin.init_resreq);
       task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
       j.tasks.push_back(t);
+      if (tin.pod->features != 0) featured_.push_back(t);
       add({j.total_request, d}, span(task.resreq), 1);
       // Status is applied through the same path statements use, so the
       // accounting rules live in one place.
@@ -131,6 +132,16 @@ void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
   hooks.failed_reason =
       plugin::intern_reason("node(s) were refused because plugin " + hooks.name + " failed");
   tiers_[tier].push_back(std::move(hooks));
+}
+
+size_t Session::tasks_with_features(uint32_t features, const Task** out, size_t capacity) const {
+  size_t n = 0;
+  for (uint32_t t : featured_) {
+    if ((tasks_[t].pod->features & features) == 0) continue;
+    if (n < capacity) out[n] = &tasks_[t];
+    ++n;
+  }
+  return n;
 }
 
 const Node* Session::find_node(std::string_view name) const {

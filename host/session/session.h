@@ -289,6 +289,10 @@ class Session {
   size_t dims() const { return dim_names_.size(); }
   const std::vector<std::string>& dim_names() const { return dim_names_; }
   std::vector<Task>& tasks() { return tasks_; }
+  /// The tasks whose pod features (SCORIA_TASK_FEATURE_*) share a bit with
+  /// `features`, in task order: the first `capacity` into `out`; returns
+  /// how many there are.
+  size_t tasks_with_features(uint32_t features, const Task** out, size_t capacity) const;
   std::vector<Job>& jobs() { return jobs_; }
   std::vector<Node>& nodes() { return nodes_; }
   std::vector<Queue>& queues() { return queues_; }
@@ -452,6 +456,7 @@ class Session {
   std::vector<std::string> dim_names_;
   std::vector<double> arena_;  // every resource vector of the session
   std::vector<Task> tasks_;
+  std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
   std::vector<Job> jobs_;
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;

@@ -57,6 +57,7 @@ class Backfill {
       const scoria_job* job = api().job_at(ssn_, i);
       const scoria_job_info ji = scoria::info(job);
       if (ji.phase == SCORIA_PHASE_PENDING || ji.queue == nullptr) continue;
+      if (ji.status_count[0] == 0) continue;  // no Pending task: nothing to place
       JobWork jw{job, ji.queue, scoria::view(ji.uid), best_effort_tasks(job)};
       if (jw.tasks.empty()) continue;
       scoria_str message{};

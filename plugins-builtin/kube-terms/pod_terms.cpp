@@ -125,6 +125,15 @@ PodTerms parse_pod_terms(std::string_view pod_json) {
 
 SessionPodTerms::SessionPodTerms(const scoria_session* ssn) {
   const scoria_host_api& api = scoria::api();
+  if (SCORIA_HOST_HAS(&api, session_tasks_with_features)) {
+    // The host lists the few tasks with terms (1.8): no walk over the cluster.
+    std::vector<const scoria_task*> tasks(
+        api.session_tasks_with_features(ssn, kPodTermFeatures, nullptr, 0));
+    tasks.resize(std::min(tasks.size(), api.session_tasks_with_features(
+                                            ssn, kPodTermFeatures, tasks.data(), tasks.size())));
+    for (const scoria_task* task : tasks) add(task);
+    return;
+  }
   // Every task of a session belongs to one of its jobs, placed or not.
   const size_t jobs = api.job_count(ssn);
   for (size_t j = 0; j < jobs; ++j) {

@@ -58,14 +58,23 @@ QueueLedger::QueueLedger(const scoria_session* ssn) : dims_(scoria::dims(ssn)), 
     if (ji.queue == nullptr) continue;
     QueueAccount& a = accounts_[scoria::info(ji.queue).index];
     a.has_jobs = true;
-    const size_t tasks = api().job_task_count(job);
-    for (size_t t = 0; t < tasks; ++t) {
-      const scoria_task_info ti = scoria::info(api().job_task_at(job, t));
-      if ((ti.status & scoria::kAllocatedStatuses) != 0) {
-        add(a.allocated, ti.resreq);
-        add(a.request, ti.resreq);
-      } else if (ti.status == SCORIA_TASK_PENDING) {
-        add(a.request, ti.resreq);
+    // Allocated and pending tasks count towards the request. When the job
+    // has no others, its sums say it without a walk over its tasks (the
+    // amounts are whole units, so the order they are added in is exact).
+    const int32_t held = scoria::count_status(ji, scoria::kAllocatedStatuses);
+    if (held + ji.status_count[0] == ji.task_count) {
+      add(a.allocated, ji.allocated);
+      add(a.request, ji.total_request);
+    } else {
+      const size_t tasks = api().job_task_count(job);
+      for (size_t t = 0; t < tasks; ++t) {
+        const scoria_task_info ti = scoria::info(api().job_task_at(job, t));
+        if ((ti.status & scoria::kAllocatedStatuses) != 0) {
+          add(a.allocated, ti.resreq);
+          add(a.request, ti.resreq);
+        } else if (ti.status == SCORIA_TASK_PENDING) {
+          add(a.request, ti.resreq);
+        }
       }
     }
     // What an admitted job may still claim towards its minimum.

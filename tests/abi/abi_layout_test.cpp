@@ -177,6 +177,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},  // 1.5
     {192, 176, 96, 80, 232, 832, 96, 40, 48, 48},  // 1.6
     {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},  // 1.7
+    {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},  // 1.8
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -493,6 +494,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_job_set_allocated_hypernode, 808);
   EXPECT_OFFSET(scoria_host_api, session_hypernode_scores, 816);
   EXPECT_OFFSET(scoria_host_api, session_hypernode_gradient, 824);
+  // 1.8
+  EXPECT_OFFSET(scoria_host_api, session_tasks_with_features, 832);
 }
 
 // Born in 1.6: their whole layouts are pinned.

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 7
+#define SCORIA_ABI_VERSION_MINOR 8
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -1216,6 +1216,24 @@ typedef struct scoria_host_api {
                                        uint32_t root, uint32_t purpose,
                                        uint32_t* hypernodes, uint32_t* gradient,
                                        size_t capacity);
+
+  /* --- since 1.8 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /**
+   * The tasks of `ssn` whose scoria_task_info.features share a bit with
+   * `features` (SCORIA_TASK_FEATURE_* bits), in task index order, which is
+   * the order of a walk over every job's tasks. Writes the first
+   * min(count, capacity) of them into `out` (a caller-owned array; NULL when
+   * `capacity` is 0) and returns count, so a first call with capacity 0
+   * sizes the array. The pointers are host-owned and valid for the session.
+   *
+   * Why: a plugin that needs the few pods with inter-pod terms or host
+   * ports (kube-scheduler's PreFilter state) finds them without asking for
+   * the info of every task in the cluster each session. The host keeps the
+   * list as it builds the session. Returns 0 if `ssn` is NULL.
+   */
+  size_t (*session_tasks_with_features)(const scoria_session* ssn, uint32_t features,
+                                        const scoria_task** out, size_t capacity);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

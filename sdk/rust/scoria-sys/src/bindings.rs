@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 7;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 8;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -2067,6 +2067,26 @@ pub struct scoria_host_api {
             purpose: u32,
             hypernodes: *mut u32,
             gradient: *mut u32,
+            capacity: usize,
+        ) -> usize,
+    >,
+    // --- since 1.8 (check SCORIA_HOST_HAS before calling) ---------------------
+    /// The tasks of `ssn` whose scoria_task_info.features share a bit with
+    /// `features` (SCORIA_TASK_FEATURE_* bits), in task index order, which is
+    /// the order of a walk over every job's tasks. Writes the first
+    /// min(count, capacity) of them into `out` (a caller-owned array; NULL when
+    /// `capacity` is 0) and returns count, so a first call with capacity 0
+    /// sizes the array. The pointers are host-owned and valid for the session.
+    ///
+    /// Why: a plugin that needs the few pods with inter-pod terms or host
+    /// ports (kube-scheduler's PreFilter state) finds them without asking for
+    /// the info of every task in the cluster each session. The host keeps the
+    /// list as it builds the session. Returns 0 if `ssn` is NULL.
+    pub session_tasks_with_features: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            features: u32,
+            out: *mut *const scoria_task,
             capacity: usize,
         ) -> usize,
     >,

@@ -364,6 +364,7 @@ int main(void) {
   FIELD(scoria_host_api, session_job_set_allocated_hypernode);
   FIELD(scoria_host_api, session_hypernode_scores);
   FIELD(scoria_host_api, session_hypernode_gradient);
+  FIELD(scoria_host_api, session_tasks_with_features);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -344,6 +344,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_job_set_allocated_hypernode);
     field_line!(out, scoria_host_api, session_hypernode_scores);
     field_line!(out, scoria_host_api, session_hypernode_gradient);
+    field_line!(out, scoria_host_api, session_tasks_with_features);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
