@@ -312,7 +312,7 @@ void ClusterCache::upsert_pod(model::Pod pod) {
               .try_emplace(std::move(klass), static_cast<uint32_t>(equivalence_ids_.size() + 1))
               .first->second;
   }
-  vectorize_pod(e);
+  vectorize_pod(slot);
   e.status = task_status(e.pod);
   // Pods for another scheduler that are still pending are not ours to
   // place; once on a node they occupy it all the same.

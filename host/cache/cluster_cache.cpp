@@ -45,6 +45,7 @@ void ClusterCache::clear() {
   numa_topologies_.clear();
   hyper_nodes_.clear();
   equivalence_ids_.clear();
+  pod_vectors_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
@@ -107,6 +108,7 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
     nodes += c.kind == Kind::Node;
   }
   pods_.reserve(pods);
+  pod_vectors_.reserve(pods * 2 * dims_.size());
   groups_.reserve(groups);
   nodes_.reserve(nodes);
 
@@ -159,7 +161,8 @@ void ClusterCache::rebuild_dims() {
   nodes_.each([&](uint32_t, NodeEntry& e) { vectorize_node(e); });
   queues_.each([&](uint32_t, QueueEntry& e) { vectorize_queue(e); });
   groups_.each([&](uint32_t, GroupEntry& e) { vectorize_group(e); });
-  pods_.each([&](uint32_t, PodEntry& e) { vectorize_pod(e); });
+  pod_vectors_.clear();
+  pods_.each([&](uint32_t slot, PodEntry&) { vectorize_pod(slot); });
 }
 
 std::vector<double> ClusterCache::vectorize(const model::ResourceList& list, double absent) const {
@@ -178,12 +181,32 @@ void ClusterCache::vectorize_node(NodeEntry& e) const {
   if (!has_pods) e.allocatable[SCORIA_DIM_PODS] = kDefaultMaxPods;
 }
 
-void ClusterCache::vectorize_pod(PodEntry& e) const {
-  e.resreq = vectorize(e.pod.requests, 0);
-  e.init_resreq = vectorize(e.pod.init_requests, 0);
-  for (size_t k = 0; k < dims_.size(); ++k)
-    e.init_resreq[k] = std::max(e.init_resreq[k], e.resreq[k]);
-  e.resreq[SCORIA_DIM_PODS] = e.init_resreq[SCORIA_DIM_PODS] = 1;
+std::span<double> ClusterCache::resreq_of(uint32_t slot) {
+  const size_t d = dims_.size();
+  const size_t end = (size_t{slot} + 1) * 2 * d;
+  if (pod_vectors_.size() < end) pod_vectors_.resize(end);
+  return {pod_vectors_.data() + size_t{slot} * 2 * d, d};
+}
+
+std::span<const double> ClusterCache::resreq_of(uint32_t slot) const {
+  return {pod_vectors_.data() + size_t{slot} * 2 * dims_.size(), dims_.size()};
+}
+
+std::span<const double> ClusterCache::init_resreq_of(uint32_t slot) const {
+  return {pod_vectors_.data() + (size_t{slot} * 2 + 1) * dims_.size(), dims_.size()};
+}
+
+void ClusterCache::vectorize_pod(uint32_t slot) {
+  const model::Pod& pod = pods_.at(slot).pod;
+  const std::span<double> resreq = resreq_of(slot);
+  const std::span<double> init(resreq.data() + resreq.size(), resreq.size());
+  std::fill(resreq.begin(), init.end(), 0.0);
+  for (const auto& [name, value] : pod.requests)
+    if (const auto it = dim_index_.find(name); it != dim_index_.end()) resreq[it->second] = value;
+  for (const auto& [name, value] : pod.init_requests)
+    if (const auto it = dim_index_.find(name); it != dim_index_.end()) init[it->second] = value;
+  for (size_t k = 0; k < resreq.size(); ++k) init[k] = std::max(init[k], resreq[k]);
+  resreq[SCORIA_DIM_PODS] = init[SCORIA_DIM_PODS] = 1;
 }
 
 void ClusterCache::vectorize_queue(QueueEntry& e) const {
@@ -253,8 +276,8 @@ session::Snapshot ClusterCache::snapshot() const {
       // A pod bound to a node the cache does not know stays out of the
       // session: it cannot be accounted anywhere.
       if (node < 0 && p.status != SCORIA_TASK_PENDING) continue;
-      j.tasks.push_back(
-          {&p.pod, &p.views, p.status, node, p.pod.priority.value_or(0), p.resreq, p.init_resreq});
+      j.tasks.push_back({&p.pod, &p.views, p.status, node, p.pod.priority.value_or(0), resreq_of(i),
+                         init_resreq_of(i)});
     }
     s.jobs.push_back(std::move(j));
   };

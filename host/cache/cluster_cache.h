@@ -88,18 +88,18 @@ class ClusterCache {
 
  private:
   struct PodEntry {
-    model::Pod pod;  // completed: priority, preemptionPolicy, group name resolved
-    std::optional<int32_t> spec_priority;
-    bool spec_preempt_never = false;
-    std::string group_annotation;  // as given; empty: an implicit group
-    session::TaskViews views;
-    std::vector<double> resreq, init_resreq;
-    std::string invalid;  // why its job cannot be scheduled; empty if it can
+    // First, together: what every snapshot reads of every pod.
     uint32_t status = 0;
     uint32_t node = kNone;
     uint32_t group = kNone;
     bool listed = false;  // a task of the session: ours, or on a node
     bool gone = false;    // evicted by a session, not yet deleted by its source
+    model::Pod pod;       // completed: priority, preemptionPolicy, group name resolved
+    std::optional<int32_t> spec_priority;
+    bool spec_preempt_never = false;
+    std::string group_annotation;  // as given; empty: an implicit group
+    session::TaskViews views;
+    std::string invalid;  // why its job cannot be scheduled; empty if it can
   };
   struct GroupEntry {
     model::PodGroup group;
@@ -142,7 +142,11 @@ class ClusterCache {
   void rebuild_dims();
   std::vector<double> vectorize(const model::ResourceList& list, double absent) const;
   void vectorize_node(NodeEntry& e) const;
-  void vectorize_pod(PodEntry& e) const;
+  void vectorize_pod(uint32_t slot);
+  /// A pod's resource vectors in pod_vectors_: resreq, then init_resreq.
+  std::span<double> resreq_of(uint32_t slot);
+  std::span<const double> resreq_of(uint32_t slot) const;
+  std::span<const double> init_resreq_of(uint32_t slot) const;
   void vectorize_queue(QueueEntry& e) const;
   void vectorize_group(GroupEntry& e) const;
 
@@ -199,6 +203,10 @@ class ClusterCache {
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
   SlotTable<GroupEntry> groups_;
   SlotTable<PodEntry> pods_;
+  // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
+  // side: a snapshot reads them for every pod, in slot order mostly, and a
+  // dense array streams where vectors of their own would each miss.
+  std::vector<double> pod_vectors_;
   // Equivalence classes of pending pods by key (equivalence_key.h), 1 and
   // up, kept for the cache's life so that a class keeps its number.
   std::unordered_map<std::string, uint32_t> equivalence_ids_;

@@ -84,6 +84,13 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.total_request = take();
     j.min_resources = take(in.min_resources);
     j.uid = in.group->key();
+    j.namespace_ = in.group->namespace_;
+    j.name = in.group->name;
+    j.queue_name = in.group->queue;
+    j.min_member = in.group->min_member;
+    j.preemptable = in.group->preemptable;
+    j.has_min_resources = in.group->has_min_resources;
+    j.creation_ms = in.group->creation_ms;
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
     j.tasks.reserve(in.tasks.size());

@@ -88,6 +88,13 @@ struct scoria_job {
   double* min_resources = nullptr;
   std::string fit_error;  // job-level reason (enqueue refused, invalid, ...)
   std::string uid;
+  // What job_info reports of the PodGroup, copied at session open: plugins
+  // walk every job several times a session, and this array is all they read.
+  std::string_view namespace_, name, queue_name;
+  int32_t min_member = 1;
+  bool preemptable = false;
+  bool has_min_resources = false;
+  int64_t creation_ms = 0;
   // Why the cache cannot let it be scheduled (something it names is
   // missing); empty if it can. job_valid() refuses it with this reason.
   std::string invalid;
