@@ -264,10 +264,12 @@ session::Snapshot ClusterCache::snapshot() const {
   if (implicit_default != kNone) add_queue(implicit_default, queues_.at(implicit_default));
 
   s.jobs.reserve(groups_.size());
-  auto add_job = [&](const GroupEntry& g) {
+  auto add_job = [&](uint32_t slot) {
+    const GroupEntry& g = groups_.at(slot);
     const std::string& reason = job_reason(g);
     const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : queue_at[g.queue];
-    session::Snapshot::JobIn j{&g.group, queue, g.priority, g.phase, g.min_resources, {}, reason};
+    session::Snapshot::JobIn j{&g.group,        queue, g.priority, g.phase,
+                               g.min_resources, {},    reason,     slot};
     j.tasks.reserve(g.pods.size());
     for (uint32_t i : g.pods) {
       const PodEntry& p = pods_.at(i);
@@ -283,19 +285,20 @@ session::Snapshot ClusterCache::snapshot() const {
   };
   // Defined groups in arrival order, then implicit ones in their pods'
   // order (as completion appends them), then groups only named, by key.
-  std::vector<const GroupEntry*> placeholders;
-  groups_.each([&](uint32_t, const GroupEntry& g) {
+  std::vector<uint32_t> placeholders;
+  groups_.each([&](uint32_t slot, const GroupEntry& g) {
     if (g.placeholder)
-      placeholders.push_back(&g);
+      placeholders.push_back(slot);
     else if (g.owner == kNone)
-      add_job(g);
+      add_job(slot);
   });
   pods_.each([&](uint32_t slot, const PodEntry& p) {
-    if (p.group != kNone && groups_.at(p.group).owner == slot) add_job(groups_.at(p.group));
+    if (p.group != kNone && groups_.at(p.group).owner == slot) add_job(p.group);
   });
-  std::sort(placeholders.begin(), placeholders.end(),
-            [](const auto* a, const auto* b) { return a->group.key() < b->group.key(); });
-  for (const GroupEntry* g : placeholders) add_job(*g);
+  std::sort(placeholders.begin(), placeholders.end(), [this](uint32_t a, uint32_t b) {
+    return groups_.at(a).group.key() < groups_.at(b).group.key();
+  });
+  for (uint32_t slot : placeholders) add_job(slot);
   return s;
 }
 
@@ -323,7 +326,8 @@ void ClusterCache::apply(const session::Outcome& outcome) {
   for (const auto& key : outcome.evictions)
     if (const uint32_t p = pods_.find(key); p != kNone) pods_.at(p).gone = true;
   for (const auto& st : outcome.pod_groups)
-    if (const uint32_t g = groups_.find(st.key); g != kNone) groups_.at(g).phase = st.phase;
+    if (const uint32_t g = group_slot(st.source, st.key); g != kNone)
+      groups_.at(g).phase = st.phase;
 }
 
 std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {
@@ -338,8 +342,16 @@ std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {
   return {};
 }
 
-std::optional<model::PodGroupPhase> ClusterCache::group_phase(const std::string& key) const {
-  const uint32_t g = groups_.find(key);
+uint32_t ClusterCache::group_slot(uint32_t source, const std::string& key) const {
+  // The snapshot's id holds while the slot still carries the key; after a
+  // change that freed or reused it, the key decides.
+  if (groups_.live(source) && groups_.key(source) == key) return source;
+  return groups_.find(key);
+}
+
+std::optional<model::PodGroupPhase> ClusterCache::group_phase(const std::string& key,
+                                                              uint32_t source) const {
+  const uint32_t g = group_slot(source, key);
   if (g == kNone) return std::nullopt;
   return groups_.at(g).phase;
 }

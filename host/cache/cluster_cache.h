@@ -74,7 +74,10 @@ class ClusterCache {
   /// metadata.uid of a pod or PodGroup by key; empty if unknown.
   std::string uid_of(Kind kind, const std::string& key) const;
   /// The phase the cache holds for a PodGroup ("ns/name"), if it has it.
-  std::optional<model::PodGroupPhase> group_phase(const std::string& key) const;
+  /// `source`, the snapshot's id for it (Outcome::PodGroupStatus::source),
+  /// spares the lookup by key while it still names the same PodGroup.
+  std::optional<model::PodGroupPhase> group_phase(const std::string& key,
+                                                  uint32_t source = kNone) const;
 
   /// Undoes apply()'s bind of `pod` ("ns/name") when the source could not
   /// write it: the pod is pending again, for a later session (kube-
@@ -174,6 +177,8 @@ class ClusterCache {
   void index_group(uint32_t slot, bool add);
   void index_pod(uint32_t slot, bool add);
   uint32_t placeholder(const std::string& key);
+  /// The PodGroup slot `source` if it still holds `key`, else the one that does.
+  uint32_t group_slot(uint32_t source, const std::string& key) const;
   const std::string& job_reason(const GroupEntry& g) const;
 
   // --- implicit_groups.cpp: a PodGroup for each pod without one -------------

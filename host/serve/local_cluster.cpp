@@ -360,7 +360,8 @@ std::optional<LocalCluster::BindDraft> LocalCluster::draft(
 
 void LocalCluster::prepare(session::Outcome& outcome, const cache::ClusterCache& cache) {
   std::erase_if(outcome.pod_groups, [&](const session::Outcome::PodGroupStatus& st) {
-    return reports_.reported(st) && (st.key.empty() || cache.group_phase(st.key) == st.phase);
+    return reports_.reported(st) &&
+           (st.key.empty() || cache.group_phase(st.key, st.source) == st.phase);
   });
   drafts_.clear();
   if (outcome.binds.empty()) return;

@@ -177,6 +177,7 @@ Outcome Session::close() {
   for (const Job& job : jobs_) {
     Outcome::PodGroupStatus st;
     st.key = job.uid;
+    st.source = job.source;
     st.phase = model::PodGroupPhase::Pending;
     bool unschedulable = false;
     const int32_t releasing = releasing_placed(job, tasks_);

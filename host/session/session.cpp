@@ -91,9 +91,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.preemptable = in.group->preemptable;
     j.has_min_resources = in.group->has_min_resources;
     j.creation_ms = in.group->creation_ms;
+    j.source = in.source;
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
-    j.tasks.reserve(in.tasks.size());
+    j.tasks = TaskRange(t, static_cast<uint32_t>(in.tasks.size()));
     for (const auto& tin : in.tasks) {
       Task& task = tasks_[t];
       task.ssn = this;
@@ -105,7 +106,6 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       task.resreq = take(tin.resreq);
       task.init_resreq = take(tin.init_resreq);
       task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
-      j.tasks.push_back(t);
       if (tin.pod->features != 0) featured_.push_back(t);
       add({j.total_request, d}, span(task.resreq), 1);
       // Status is applied through the same path statements use, so the

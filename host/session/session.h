@@ -23,6 +23,7 @@
 #include "session/equivalence_cache.h"
 #include "session/explanation.h"
 #include "session/hyper_nodes.h"
+#include "session/task_range.h"
 
 namespace scoria::session {
 class Session;
@@ -81,7 +82,7 @@ struct scoria_job {
   int32_t queue = -1;
   uint32_t phase = SCORIA_PHASE_PENDING;
   int32_t priority = 0;
-  std::vector<uint32_t> tasks;
+  scoria::session::TaskRange tasks;  // indices into the session's tasks
   int32_t status_count[10] = {};
   double* allocated = nullptr;
   double* total_request = nullptr;
@@ -95,6 +96,7 @@ struct scoria_job {
   bool preemptable = false;
   bool has_min_resources = false;
   int64_t creation_ms = 0;
+  uint32_t source = UINT32_MAX;  // Snapshot::JobIn::source
   // Why the cache cannot let it be scheduled (something it names is
   // missing); empty if it can. job_valid() refuses it with this reason.
   std::string invalid;
@@ -185,7 +187,8 @@ struct Outcome {
     std::string queue;
     int32_t unready = 0;
     int64_t creation_ms = 0;
-    int32_t placed = 0;  // tasks
+    int32_t placed = 0;            // tasks
+    uint32_t source = UINT32_MAX;  // the job's Snapshot::JobIn::source
   };
   std::vector<std::string> dims;  // what the resource vectors below hold, by index
   int64_t now_ms = 0;             // the session's clock (Snapshot::now_ms)
@@ -242,6 +245,10 @@ struct Snapshot {
     /// it names does not exist); empty if it can. Such a job comes with no
     /// queue, so every action passes it by, and the reason is reported.
     std::string_view invalid = {};
+    /// The snapshot's own id for the job, handed back unchanged in
+    /// Outcome::PodGroupStatus::source so that it finds the job again
+    /// without a lookup by name.
+    uint32_t source = UINT32_MAX;
   };
   struct NodeIn {
     const model::Node* spec;
