@@ -7,9 +7,12 @@ S2: gencluster.py --nodes 5000 --running-jobs 87000 --running-pods 150000
 S3: gencluster.py --nodes 1000 --gang-jobs 10000 --gang-size 1
 
 Each cluster is generated once into --dir, then simulated --runs times with
-the default config (and with --no-cache too, with --plain). Prints a
-Markdown table: median session, open and allocate times, file load, peak RSS
-(from /usr/bin/time) and pods bound. Run through scripts/bench.sh.
+the default config (and with --no-cache too, with --plain), for three
+cycles. Prints a Markdown table: median first session, its open and
+allocate times, the steady session (the later cycles: nothing left to
+place, what a service's session costs while the cluster is quiet) and its
+open time, file load, peak RSS (from /usr/bin/time) and pods bound. Run
+through scripts/bench.sh.
 """
 import argparse
 import json
@@ -40,17 +43,20 @@ def generate(gencluster, name, directory):
 def run_once(scoria, config, cluster, plain):
     with tempfile.NamedTemporaryFile() as rss:
         cmd = ["/usr/bin/time", "-f", "%M", "-o", rss.name, scoria, "simulate", "--timings",
-               "--output", "json", "--config", config, cluster]
+               "--cycles", "3", "--output", "json", "--config", config, cluster]
         if plain:
             cmd.insert(cmd.index("simulate") + 1, "--no-cache")
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         peak_kb = int(open(rss.name).read().split()[-1])
     out = json.loads(done.stdout)
     session = out["timings"]["sessions"][0]
+    steady = out["timings"]["sessions"][1:]
     return {
         "session": session["total_ms"],
         "open": session["open_ms"],
         "allocate": session["actions_ms"].get("allocate", 0.0),
+        "steady": statistics.median(s["total_ms"] for s in steady),
+        "steady_open": statistics.median(s["open_ms"] for s in steady),
         "load": out["timings"]["load_ms"] / 1000.0,
         "rss": peak_kb / 1024.0,
         "bound": len(out["binds"]),
@@ -72,15 +78,17 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
 
     print(f"Medians of {args.runs} runs; `scoria simulate --timings`, {args.config}.\n")
-    print("| cluster | path | session ms | open ms | allocate ms | load s | peak RSS MB | bound |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| cluster | path | session ms | open ms | allocate ms | steady session ms "
+          "| steady open ms | load s | peak RSS MB | bound |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.clusters:
         cluster = generate(args.gencluster, name, args.dir)
         for plain in ([False, True] if args.plain else [False]):
             runs = [run_once(args.scoria, args.config, cluster, plain) for _ in range(args.runs)]
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             print(f"| {name} | {'plain' if plain else 'cached'} | {med['session']:.1f} | "
-                  f"{med['open']:.1f} | {med['allocate']:.1f} | {med['load']:.2f} | "
+                  f"{med['open']:.1f} | {med['allocate']:.1f} | {med['steady']:.1f} | "
+                  f"{med['steady_open']:.1f} | {med['load']:.2f} | "
                   f"{med['rss']:.0f} | {med['bound']:.0f} |", flush=True)
 
 

@@ -264,13 +264,15 @@ session::Snapshot ClusterCache::snapshot() const {
   if (implicit_default != kNone) add_queue(implicit_default, queues_.at(implicit_default));
 
   s.jobs.reserve(groups_.size());
+  // Never grown past this, so the jobs' spans into it hold.
+  s.tasks.reserve(pods_.size());
   auto add_job = [&](uint32_t slot) {
     const GroupEntry& g = groups_.at(slot);
     const std::string& reason = job_reason(g);
     const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : queue_at[g.queue];
     session::Snapshot::JobIn j{&g.group,        queue, g.priority, g.phase,
                                g.min_resources, {},    reason,     slot};
-    j.tasks.reserve(g.pods.size());
+    const size_t first = s.tasks.size();
     for (uint32_t i : g.pods) {
       const PodEntry& p = pods_.at(i);
       if (!p.listed || p.gone) continue;
@@ -278,9 +280,10 @@ session::Snapshot ClusterCache::snapshot() const {
       // A pod bound to a node the cache does not know stays out of the
       // session: it cannot be accounted anywhere.
       if (node < 0 && p.status != SCORIA_TASK_PENDING) continue;
-      j.tasks.push_back({&p.pod, &p.views, p.status, node, p.pod.priority.value_or(0), resreq_of(i),
+      s.tasks.push_back({&p.pod, &p.views, p.status, node, p.pod.priority.value_or(0), resreq_of(i),
                          init_resreq_of(i)});
     }
+    j.tasks = std::span(s.tasks).subspan(first);
     s.jobs.push_back(std::move(j));
   };
   // Defined groups in arrival order, then implicit ones in their pods'

@@ -223,7 +223,16 @@ struct Outcome {
 
 /// Input of a session: the snapshot the cache hands over. Pointers stay
 /// valid for the session's life (the cache keeps the objects alive).
+/// Jobs' task lists are spans into `tasks`, so a snapshot moves but is never
+/// copied.
 struct Snapshot {
+  Snapshot() = default;
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+  Snapshot(Snapshot&&) = default;
+  Snapshot& operator=(Snapshot&&) = default;
+  ~Snapshot() = default;
+
   std::vector<std::string> dims;  // cpu, memory, pods, extended...
   struct TaskIn {
     const model::Pod* pod;
@@ -240,7 +249,7 @@ struct Snapshot {
     int32_t priority;
     model::PodGroupPhase phase;
     std::span<const double> min_resources;
-    std::vector<TaskIn> tasks;
+    std::span<const TaskIn> tasks;  // side by side, job after job, in `tasks`
     /// Why the job cannot be scheduled (a queue, PodGroup or PriorityClass
     /// it names does not exist); empty if it can. Such a job comes with no
     /// queue, so every action passes it by, and the reason is reported.
@@ -261,6 +270,7 @@ struct Snapshot {
   std::vector<NodeIn> nodes;
   std::vector<QueueIn> queues;
   std::vector<JobIn> jobs;
+  std::vector<TaskIn> tasks;                        // what the jobs' spans look at
   std::vector<const model::Namespace*> namespaces;  // by name
   /// Objects of the kinds plugins read whole, each one's JSON, by namespace
   /// then name (PodDisruptionBudget, ResourceQuota).

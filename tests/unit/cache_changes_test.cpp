@@ -311,7 +311,7 @@ TEST(CacheChanges, EntriesKeepTheirAddressesAcrossUnrelatedChanges) {
   pod.name = "stay";
   std::vector<ObjectChange> changes = {ObjectChange::upsert(pod)};
   cache.apply_changes(changes);
-  const model::Pod* before = cache.snapshot().jobs.at(0).tasks.at(0).pod;
+  const model::Pod* before = cache.snapshot().jobs.at(0).tasks[0].pod;
   for (int i = 0; i < 1000; ++i) {
     model::Pod other;
     other.namespace_ = "a";
@@ -324,7 +324,8 @@ TEST(CacheChanges, EntriesKeepTheirAddressesAcrossUnrelatedChanges) {
     }
   }
   const session::Snapshot snap = cache.snapshot();
-  EXPECT_EQ(snap.jobs.at(0).tasks.at(0).pod, before);
+  ASSERT_FALSE(snap.jobs.at(0).tasks.empty());
+  EXPECT_EQ(snap.jobs.at(0).tasks[0].pod, before);
   EXPECT_EQ(cache.pod_count(), 501u);
 }
 

@@ -42,6 +42,7 @@ class SessionFixture {
     g.creation_ms = created;
     vectors_.push_back({0, 0, 0});
     snap.jobs.push_back({&g, queue, 0, model::PodGroupPhase::Inqueue, vectors_.back(), {}});
+    tasks_.emplace_back();
     for (size_t i = 0; i < tasks; ++i)
       task(snap.jobs.size() - 1, name + "-" + std::to_string(i), cpu_m);
     return snap.jobs.size() - 1;
@@ -54,8 +55,10 @@ class SessionFixture {
     auto& v = views_.emplace_back();
     v.uid = "ns/" + name;
     vectors_.push_back({cpu_m, 0, 1});
-    snap.jobs[job].tasks.push_back(
-        {&p, &v, status, node, priority, vectors_.back(), vectors_.back()});
+    // Each job's tasks in a list of its own (a snapshot keeps them side by
+    // side; a session reads them through the job's span alike).
+    tasks_[job].push_back({&p, &v, status, node, priority, vectors_.back(), vectors_.back()});
+    snap.jobs[job].tasks = tasks_[job];
   }
 
   session::Snapshot snap;
@@ -68,6 +71,7 @@ class SessionFixture {
   std::deque<model::Pod> pods_;
   std::deque<session::TaskViews> views_;
   std::deque<std::vector<double>> vectors_;
+  std::deque<std::vector<session::Snapshot::TaskIn>> tasks_;  // by job
 };
 
 }  // namespace scoria::test_support
