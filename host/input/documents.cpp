@@ -443,10 +443,15 @@ void stream_yaml(std::string_view text, std::string_view origin, const Limits& l
   const std::vector<Chunk> chunks = split_documents(text);
   slots(chunks.size());
   std::vector<ChunkResult> results(chunks.size());
-  run_ordered_batches(chunks.size(), [&](size_t i) {
-    results[i] = parse_chunk(origin, chunks[i], limits, i, use);
-    return !results[i].error && !results[i].mismatch;
-  });
+  // A chunk is up to 64 KB of documents: two at a time keep the cores
+  // busy to the end.
+  run_ordered_batches(
+      chunks.size(),
+      [&](size_t i) {
+        results[i] = parse_chunk(origin, chunks[i], limits, i, use);
+        return !results[i].error && !results[i].mismatch;
+      },
+      2);
   for (ChunkResult& r : results) {
     if (r.mismatch) {
       // The split disagreed with the parser (rare: odd markers): the whole
