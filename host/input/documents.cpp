@@ -82,7 +82,7 @@ class TreeBuilder {
     size_t nodes = 1;         // this node and everything under it
     size_t first = 0;         // its first child on entries_ or items_
     size_t count = 0;         // its children so far
-    size_t merges = 0;        // of them, mappings to merge (on merges_)
+    size_t merges = 0;        // mappings to merge into it (on merges_)
     std::unique_ptr<std::unordered_set<std::string_view>> keys;  // past kKeySetFrom
   };
   struct Anchored {
@@ -106,7 +106,7 @@ class TreeBuilder {
     std::string out;
     for (const Frame& f : stack_) {
       if (f.is_map) {
-        if (f.has_key) FieldPath::append_key(out, std::string(f.key));
+        if (f.has_key) FieldPath::append_key(out, f.key);
       } else {
         FieldPath::append_index(out, f.count);
       }

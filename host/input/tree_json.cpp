@@ -70,6 +70,56 @@ void write_integer(T v, std::string& out) {
   out.append(buf, end);
 }
 
+template <class T>
+size_t integer_size(T v) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return static_cast<size_t>(end - buf);
+}
+
+/// The bytes write_string writes for `s`.
+size_t string_size(std::string_view s) {
+  size_t n = s.size() + 2;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == '"' || u == '\\' || u == '\b' || u == '\t' || u == '\n' || u == '\f' || u == '\r')
+      n += 1;
+    else if (u < 0x20)
+      n += 5;
+  }
+  return n;
+}
+
+/// The bytes write_json writes for `node`, so that the text is made in one
+/// allocation of its size (objects keep it for their lifetime).
+size_t json_size(const Node& node) {
+  switch (node.type()) {
+    case Node::Type::kNull:
+      return 4;
+    case Node::Type::kBool:
+      return node.as_bool() ? 4 : 5;
+    case Node::Type::kInt:
+      return integer_size(node.as_int());
+    case Node::Type::kUint:
+      return integer_size(node.as_uint());
+    case Node::Type::kFloat:
+      return json(node.as_double()).dump().size();
+    case Node::Type::kString:
+      return string_size(node.str());
+    case Node::Type::kMap: {
+      size_t n = 2 + (node.empty() ? 0 : node.size() - 1);
+      for (const NodeEntry& e : node.entries()) n += string_size(e.key) + 1 + json_size(e.value);
+      return n;
+    }
+    case Node::Type::kList: {
+      size_t n = 2 + (node.empty() ? 0 : node.size() - 1);
+      for (const Node& item : node.items()) n += json_size(item);
+      return n;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 json to_json(const Node& node) {
@@ -185,6 +235,7 @@ void write_json(const Node& node, std::string& out) {
 
 std::string dump(const Node& node) {
   std::string out;
+  out.reserve(json_size(node));
   write_json(node, out);
   return out;
 }
