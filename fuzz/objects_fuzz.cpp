@@ -41,6 +41,33 @@ void check_json_equivalence(std::string_view text) {
   if (slow.size() != 1 || slow[0].value.dump() != fast->dump()) std::abort();
 }
 
+/// What a reader made of a text: each object's kind, name and JSON.
+std::string summary(const scoria::model::ClusterObjects& o) {
+  std::string out;
+  for (const auto& n : o.nodes) out += "Node " + n.name + "\n";
+  for (const auto& p : o.pods) out += "Pod " + p.key() + " " + p.json + "\n";
+  for (const auto& g : o.pod_groups) out += "PodGroup " + g.key() + "\n";
+  for (const auto& q : o.queues) out += "Queue " + q.name + " " + q.json + "\n";
+  for (const auto& b : o.disruption_budgets) out += "PDB " + b.key() + " " + b.json + "\n";
+  for (const auto& q : o.resource_quotas) out += "Quota " + q.key() + " " + q.json + "\n";
+  for (const auto& t : o.numa_topologies) out += "Numa " + t.key() + " " + t.json + "\n";
+  for (const auto& h : o.hyper_nodes) out += "HyperNode " + h.name + " " + h.json + "\n";
+  return out;
+}
+
+// The object files' path (documents straight to Nodes, never JSON values)
+// must read what the API's path (documents as JSON values) reads, when both
+// take the text (their limits differ).
+void check_file_path(std::string_view text, const std::string& via_documents) {
+  scoria::model::ClusterObjects objects;
+  try {
+    scoria::source::parse_objects(text, "fuzz", objects);
+  } catch (const scoria::InputError&) {
+    return;
+  }
+  if (summary(objects) != via_documents) std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -53,6 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const scoria::source::FieldChecks warn{scoria::schema::FieldValidation::kWarn,
                                            [](const std::string&) {}};
     scoria::source::decode_objects(docs, "fuzz", objects, warn);
+    check_file_path(text, summary(objects));
     for (scoria::input::Document& d : docs) {
       scoria::source::remove_unknown_fields(d.value);
       if (!scoria::source::unknown_field_messages(d.value, "fuzz", d.number).empty())

@@ -14,9 +14,9 @@ constexpr std::string_view kForms = "write a number of pods (2) or a percentage 
 /// minAvailable or maxUnavailable: an int of 0 or more, or "N%" with N a
 /// whole number up to 100 (Kubernetes' ValidatePositiveIntOrPercent and
 /// IsNotMoreThan100Percent).
-std::optional<model::IntOrPercent> int_or_percent(const FieldReader& r, const Json& spec,
+std::optional<model::IntOrPercent> int_or_percent(const FieldReader& r, const Node& spec,
                                                   std::string_view key, const FieldPath& parent) {
-  const Json& n = FieldReader::get(spec, key);
+  const Node& n = FieldReader::get(spec, key);
   if (!FieldReader::present(n)) return std::nullopt;
   const FieldPath at = parent.field(key);
   model::IntOrPercent out;
@@ -30,7 +30,7 @@ std::optional<model::IntOrPercent> int_or_percent(const FieldReader& r, const Js
   if (!n.is_string())
     r.fail(at, "is " + FieldReader::describe(n) + ", not a number or a percentage; " +
                    std::string(kForms));
-  const std::string s = n.get<std::string>();
+  const std::string s(n.str());
   const bool digits =
       s.size() >= 2 && s.back() == '%' &&
       std::all_of(s.begin(), s.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
@@ -51,8 +51,8 @@ model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::PodDisruptionBudget pdb;
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
-  const Json& selector = FieldReader::get(spec, "selector");
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
+  const Node& selector = FieldReader::get(spec, "selector");
   if (FieldReader::present(selector))
     pdb.selector = label_selector(r, r.mapping(selector, spec_path.field("selector")),
                                   spec_path.field("selector"));
@@ -63,21 +63,21 @@ model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f) {
            "cannot be set with minAvailable; give one of minAvailable and maxUnavailable");
 
   const FieldPath status_path = f.root.field("status");
-  const Json& status = r.map_field(f.obj, "status", f.root);
+  const Node& status = r.map_field(f.obj, "status", f.root);
   pdb.has_status = FieldReader::present(FieldReader::get(status, "disruptionsAllowed"));
   pdb.disruptions_allowed = r.count_field(status, "disruptionsAllowed", status_path, 0);
   pdb.current_healthy = r.count_field(status, "currentHealthy", status_path, 0);
   pdb.desired_healthy = r.count_field(status, "desiredHealthy", status_path, 0);
   pdb.expected_pods = r.count_field(status, "expectedPods", status_path, 0);
   const FieldPath disrupted_path = status_path.field("disruptedPods");
-  const Json& disrupted = r.map_field(status, "disruptedPods", status_path);
-  for (auto it = disrupted.begin(); it != disrupted.end(); ++it) {
-    const FieldPath entry = disrupted_path.field(it.key());
-    const std::string when = r.text(it.value(), entry);
+  const Node& disrupted = r.map_field(status, "disruptedPods", status_path);
+  for (const input::NodeEntry& e : disrupted.entries()) {
+    const FieldPath entry = disrupted_path.field(e.key);
+    const std::string when = r.text(e.value, entry);
     const std::optional<int64_t> ms = FieldReader::parse_rfc3339(when);
     if (!ms)
       r.fail(entry, quote(when) + " is not an RFC 3339 time; write e.g. \"2024-05-01T12:00:00Z\"");
-    pdb.disrupted_pods.emplace(it.key(), *ms);
+    pdb.disrupted_pods.emplace(e.key, *ms);
   }
   return pdb;
 }

@@ -17,13 +17,13 @@ namespace scoria::decode {
 
 namespace {
 
-const Json& null_json() {
-  static const Json kNull;
+const Node& null_node() {
+  static const Node kNull;
   return kNull;
 }
 
-const Json& empty_object() {
-  static const Json kEmpty = Json::object();
+const Node& empty_object() {
+  static const Node kEmpty = Node::mapping({});
   return kEmpty;
 }
 
@@ -37,7 +37,7 @@ std::string object_label(std::string_view kind, std::string_view object) {
   return label;
 }
 
-std::string FieldReader::describe(const Json& n) { return input::describe(n); }
+std::string FieldReader::describe(const Node& n) { return input::describe(n); }
 
 void FieldReader::fail(const FieldPath& at, std::string_view what) const {
   std::string msg = std::string(origin_) + ": document " + std::to_string(doc_) + " (" +
@@ -48,44 +48,43 @@ void FieldReader::fail(const FieldPath& at, std::string_view what) const {
   throw FieldError(msg, field, std::string(what));
 }
 
-const Json& FieldReader::get(const Json& map, std::string_view key) {
-  if (!map.is_object()) return null_json();
-  const auto it = map.find(key);
-  return it == map.end() ? null_json() : *it;
+const Node& FieldReader::get(const Node& map, std::string_view key) {
+  const Node* value = map.find(key);
+  return value == nullptr ? null_node() : *value;
 }
 
-const Json& FieldReader::mapping(const Json& n, const FieldPath& at) const {
+const Node& FieldReader::mapping(const Node& n, const FieldPath& at) const {
   if (!present(n)) return empty_object();
   if (!n.is_object())
     fail(at, "is " + describe(n) + ", not a mapping; write it as key: value pairs");
   return n;
 }
 
-std::string FieldReader::text(const Json& n, const FieldPath& at) const {
+std::string FieldReader::text(const Node& n, const FieldPath& at) const {
   if (!present(n)) return {};
   if (n.is_object() || n.is_array())
     fail(at, "is " + describe(n) + ", not a string; write a plain value");
   return input::scalar_text(n);
 }
 
-bool FieldReader::boolean(const Json& n, const FieldPath& at) const {
-  if (n.is_boolean()) return n.get<bool>();
+bool FieldReader::boolean(const Node& n, const FieldPath& at) const {
+  if (n.is_boolean()) return n.as_bool();
   const std::string s = text(n, at);
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
   fail(at, quote(s) + " is not a boolean; write true or false");
 }
 
-std::optional<bool> FieldReader::bool_field(const Json& map, std::string_view key,
+std::optional<bool> FieldReader::bool_field(const Node& map, std::string_view key,
                                             const FieldPath& parent) const {
-  const Json& n = get(map, key);
+  const Node& n = get(map, key);
   if (!present(n)) return std::nullopt;
   return boolean(n, parent.field(key));
 }
 
-int32_t FieldReader::int32(const Json& n, const FieldPath& at) const {
+int32_t FieldReader::int32(const Node& n, const FieldPath& at) const {
   if (n.is_number_integer()) {
-    const int64_t v = n.get<int64_t>();
+    const int64_t v = n.as_int();
     if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max())
       return static_cast<int32_t>(v);
     fail(at, std::to_string(v) +
@@ -106,33 +105,33 @@ int32_t FieldReader::int32(const Json& n, const FieldPath& at) const {
   fail(at, str + " is out of range; write a number between -2147483648 and 2147483647");
 }
 
-std::optional<int32_t> FieldReader::int_field(const Json& map, std::string_view key,
+std::optional<int32_t> FieldReader::int_field(const Node& map, std::string_view key,
                                               const FieldPath& parent) const {
-  const Json& n = get(map, key);
+  const Node& n = get(map, key);
   if (!present(n)) return std::nullopt;
   return int32(n, parent.field(key));
 }
 
-int32_t FieldReader::count_field(const Json& map, std::string_view key, const FieldPath& parent,
+int32_t FieldReader::count_field(const Node& map, std::string_view key, const FieldPath& parent,
                                  int32_t fallback) const {
   const std::optional<int32_t> v = int_field(map, key, parent);
   if (v && *v < 0) fail(parent.field(key), std::to_string(*v) + " is negative; write 0 or more");
   return v.value_or(fallback);
 }
 
-std::map<std::string, std::string> FieldReader::string_map(const Json& map, std::string_view key,
+std::map<std::string, std::string> FieldReader::string_map(const Node& map, std::string_view key,
                                                            const FieldPath& parent) const {
   std::map<std::string, std::string> out;
   const FieldPath at = parent.field(key);
-  const Json& m = map_field(map, key, parent);
-  for (auto it = m.begin(); it != m.end(); ++it) {
-    const FieldPath entry = at.field(it.key());
-    out.emplace_hint(out.end(), it.key(), text(it.value(), entry));
+  const Node& m = map_field(map, key, parent);
+  for (const input::NodeEntry& e : m.entries()) {
+    const FieldPath entry = at.field(e.key);
+    out.emplace_hint(out.end(), e.key, text(e.value, entry));
   }
   return out;
 }
 
-int64_t FieldReader::timestamp(const Json& map, std::string_view key,
+int64_t FieldReader::timestamp(const Node& map, std::string_view key,
                                const FieldPath& parent) const {
   const FieldPath at = parent.field(key);
   const std::string s = text(get(map, key), at);
@@ -142,14 +141,14 @@ int64_t FieldReader::timestamp(const Json& map, std::string_view key,
   return *ms;
 }
 
-model::ResourceList FieldReader::resources(const Json& n, const FieldPath& at) const {
+model::ResourceList FieldReader::resources(const Node& n, const FieldPath& at) const {
   model::ResourceList out;
-  const Json& m = mapping(n, at);
-  for (auto it = m.begin(); it != m.end(); ++it) {
-    const std::string& name = it.key();
+  const Node& m = mapping(n, at);
+  for (const input::NodeEntry& e : m.entries()) {
+    const std::string name(e.key);
     const FieldPath entry = at.field(name);
     if (name.empty()) fail(at, "has an empty resource name; name it, e.g. cpu");
-    const std::string raw = text(it.value(), entry);
+    const std::string raw = text(e.value, entry);
     const size_t first = raw.find_first_not_of(" \t");
     const std::string value = first == std::string::npos
                                   ? ""
@@ -158,8 +157,8 @@ model::ResourceList FieldReader::resources(const Json& n, const FieldPath& at) c
     double q = 0;
     try {
       q = model::parse_quantity(value);
-    } catch (const std::invalid_argument& e) {
-      fail(entry, e.what());
+    } catch (const std::invalid_argument& bad) {
+      fail(entry, bad.what());
     }
     if (q < 0) fail(entry, quote(value) + " is negative; resource amounts must be 0 or more");
     out.emplace_back(name, scoria::to_resource_units(name, q));

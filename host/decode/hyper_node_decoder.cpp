@@ -16,7 +16,7 @@ namespace {
 
 using Member = model::HyperNodeMember;
 
-Member member(const FieldReader& r, const Json& m, const FieldPath& at) {
+Member member(const FieldReader& r, const Node& m, const FieldPath& at) {
   Member out;
   const std::string type = r.text_field(m, "type", at);
   if (type == "HyperNode")
@@ -26,10 +26,10 @@ Member member(const FieldReader& r, const Json& m, const FieldPath& at) {
            (type.empty() ? std::string("is missing") : quote(type) + " is not a member type") +
                "; write Node or HyperNode");
   const FieldPath sel_path = at.field("selector");
-  const Json& sel = r.map_field(m, "selector", at);
-  const Json& exact = FieldReader::get(sel, "exactMatch");
-  const Json& regex = FieldReader::get(sel, "regexMatch");
-  const Json& label = FieldReader::get(sel, "labelMatch");
+  const Node& sel = r.map_field(m, "selector", at);
+  const Node& exact = FieldReader::get(sel, "exactMatch");
+  const Node& regex = FieldReader::get(sel, "regexMatch");
+  const Node& label = FieldReader::get(sel, "labelMatch");
   const int given =
       FieldReader::present(exact) + FieldReader::present(regex) + FieldReader::present(label);
   if (given != 1)
@@ -73,8 +73,8 @@ model::HyperNode decode_hyper_node(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::HyperNode h;
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
-  const Json& tier = FieldReader::get(spec, "tier");
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
+  const Node& tier = FieldReader::get(spec, "tier");
   if (!FieldReader::present(tier))
     r.fail(spec_path.field("tier"), "is missing; give the HyperNode's tier (1 for the lowest)");
   h.tier = r.int32(tier, spec_path.field("tier"));
@@ -82,7 +82,7 @@ model::HyperNode decode_hyper_node(const ObjectFields& f) {
     r.fail(spec_path.field("tier"), std::to_string(h.tier) + " is negative; write 0 or more");
   h.tier_name = r.text_field(spec, "tierName", spec_path);
   r.each_map(spec, "members", spec_path,
-             [&](const Json& m, const FieldPath& at) { h.members.push_back(member(r, m, at)); });
+             [&](const Node& m, const FieldPath& at) { h.members.push_back(member(r, m, at)); });
   if (h.members.empty())
     r.fail(spec_path.field("members"), "is empty; list at least one Node or HyperNode member");
   return h;

@@ -11,9 +11,9 @@ namespace scoria::decode {
 /// where they sit in the document.
 struct ObjectFields {
   const FieldReader& r;
-  const Json& obj;
+  const Node& obj;
   const FieldPath& root;
-  const Json& meta;
+  const Node& meta;
   const FieldPath& meta_path;
 };
 

@@ -10,8 +10,8 @@ model::Node decode_node(const ObjectFields& f) {
   node.labels = r.string_map(f.meta, "labels", f.meta_path);
   node.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
-  r.each_map(spec, "taints", spec_path, [&](const Json& t, const FieldPath& tp) {
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
+  r.each_map(spec, "taints", spec_path, [&](const Node& t, const FieldPath& tp) {
     model::Taint taint;
     taint.key = r.text_field(t, "key", tp);
     if (taint.key.empty()) r.fail(tp.field("key"), "is missing; every taint needs a key");
@@ -21,12 +21,12 @@ model::Node decode_node(const ObjectFields& f) {
   });
   node.unschedulable = r.bool_field(spec, "unschedulable", spec_path).value_or(false);
   const FieldPath status_path = f.root.field("status");
-  const Json& status = r.map_field(f.obj, "status", f.root);
-  const Json& alloc = FieldReader::get(status, "allocatable");
+  const Node& status = r.map_field(f.obj, "status", f.root);
+  const Node& alloc = FieldReader::get(status, "allocatable");
   node.allocatable = FieldReader::present(alloc)
                          ? r.resources(alloc, status_path.field("allocatable"))
                          : r.resources_field(status, "capacity", status_path);
-  r.each_map(status, "conditions", status_path, [&](const Json& c, const FieldPath& cp) {
+  r.each_map(status, "conditions", status_path, [&](const Node& c, const FieldPath& cp) {
     if (r.text_field(c, "type", cp) != "Ready") return;
     const std::string s = r.text_field(c, "status", cp);
     if (s == "True") {

@@ -6,6 +6,7 @@
 #include "decode/kind_decoders.h"
 #include "decode/object_names.h"
 #include "decode/volcano_job.h"
+#include "input/tree_json.h"
 
 namespace scoria::decode {
 
@@ -34,7 +35,7 @@ std::string supported_kinds() {
 }
 
 /// One object: `node` at `root` (the document itself, or items[i] of a List).
-void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int doc, int item,
+void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int doc, int item,
                    std::string_view default_kind, std::vector<Decoded>& out,
                    std::string_view text = {}) {
   r.set_kind({});
@@ -52,18 +53,20 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
   }
   r.set_kind(kind);
   // Name the object in messages about its kind already, when it has a name.
-  if (const Json& meta = FieldReader::get(node, "metadata"); meta.is_object()) {
-    const Json& n = FieldReader::get(meta, "name");
-    const Json& ns = FieldReader::get(meta, "namespace");
+  if (const Node& meta = FieldReader::get(node, "metadata"); meta.is_object()) {
+    const Node& n = FieldReader::get(meta, "name");
+    const Node& ns = FieldReader::get(meta, "namespace");
     if (n.is_string())
-      r.set_object((ns.is_string() ? ns.get<std::string>() + "/" : "") + n.get<std::string>());
+      r.set_object((ns.is_string() ? std::string(ns.str()) + "/" : "") + std::string(n.str()));
   }
   if (kind == "Job" && is_volcano_job(node)) {
     // What Volcano's job controller makes of it (volcano_job.h). Without
     // the cluster's PriorityClasses at hand, its tasks count in their order.
     for (const Json& object :
-         expand_volcano_job(r, node, root, [](const std::string&) { return 0; }))
-      decode_object(r, object, root, doc, item, {}, out);
+         expand_volcano_job(r, node, root, [](const std::string&) { return 0; })) {
+      input::NodeArena arena;
+      decode_object(r, input::from_json(object, arena), root, doc, item, {}, out);
+    }
     return;
   }
   const KindInfo* info = find_kind(kind);
@@ -76,7 +79,7 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
   }
 
   const FieldPath meta_path = root.field("metadata");
-  const Json& meta = r.map_field(node, "metadata", root);
+  const Node& meta = r.map_field(node, "metadata", root);
   const std::string name = r.text_field(meta, "name", meta_path);
   if (name.empty()) r.fail(meta_path.field("name"), "is missing; give the " + kind + " a name");
   // A namespace's name is a DNS label, as the namespace of anything is.
@@ -100,7 +103,7 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     model::Pod pod = decode_pod(f);
     pod.namespace_ = ns;
     pod.name = name;
-    pod.json = text.empty() ? node.dump() : std::string(text);
+    pod.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(pod);
   } else if (kind == "PodGroup") {
     model::PodGroup g = decode_pod_group(f);
@@ -110,7 +113,7 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
   } else if (kind == "Queue") {
     model::Queue q = decode_queue(f);
     q.name = name;
-    q.json = text.empty() ? node.dump() : std::string(text);
+    q.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(q);
   } else if (kind == "PriorityClass") {
     model::PriorityClass pc = decode_priority_class(f, d.never_preempt);
@@ -125,23 +128,23 @@ void decode_object(FieldReader& r, const Json& node, const FieldPath& root, int 
     model::PodDisruptionBudget pdb = decode_disruption_budget(f);
     pdb.namespace_ = ns;
     pdb.name = name;
-    pdb.json = text.empty() ? node.dump() : std::string(text);
+    pdb.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(pdb);
   } else if (kind == "Numatopology") {
     model::Numatopology t = decode_numatopology(f);
     t.name = name;
-    t.json = text.empty() ? node.dump() : std::string(text);
+    t.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(t);
   } else if (kind == "HyperNode") {
     model::HyperNode h = decode_hyper_node(f);
     h.name = name;
-    h.json = text.empty() ? node.dump() : std::string(text);
+    h.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(h);
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;
     q.name = name;
-    q.json = text.empty() ? node.dump() : std::string(text);
+    q.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(q);
   }
   out.push_back(std::move(d));
@@ -159,6 +162,12 @@ const KindInfo* find_kind(std::string_view kind) {
 
 void decode_document(const Json& doc, std::string_view origin, int number,
                      std::vector<Decoded>& out, std::string_view text) {
+  input::NodeArena arena;
+  decode_document(input::from_json(doc, arena), origin, number, out, text);
+}
+
+void decode_document(const Node& doc, std::string_view origin, int number,
+                     std::vector<Decoded>& out, std::string_view text) {
   FieldReader r(origin, number);
   const FieldPath root;
   const std::string kind =
@@ -171,7 +180,7 @@ void decode_document(const Json& doc, std::string_view origin, int number,
   r.set_kind(kind);
   const std::string item_kind = kind.substr(0, kind.size() - 4);
   int i = 0;
-  r.each(doc, "items", root, [&](const Json& item, const FieldPath& at) {
+  r.each(doc, "items", root, [&](const Node& item, const FieldPath& at) {
     decode_object(r, item, at, number, i++, item_kind, out);
   });
 }

@@ -1,4 +1,4 @@
-// One decoder per kind, behind one entry point: a document's JSON (from an
+// One decoder per kind, behind one entry point: a document's tree (from an
 // object file, the store or an API body) becomes model objects. Every
 // source decodes through here, so an object means the same wherever it
 // comes from and is refused with the same message.
@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "input/node_tree.h"
 #include "model/objects.h"
 
 namespace scoria::decode {
@@ -40,6 +41,8 @@ const KindInfo* find_kind(std::string_view kind);
 /// object and the field. `text`, when given, is the document's own JSON
 /// text (the store's entries): a pod keeps it as its JSON for plugins
 /// instead of printing the object again.
+void decode_document(const input::Node& doc, std::string_view origin, int number,
+                     std::vector<Decoded>& out, std::string_view text = {});
 void decode_document(const nlohmann::json& doc, std::string_view origin, int number,
                      std::vector<Decoded>& out, std::string_view text = {});
 

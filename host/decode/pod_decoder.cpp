@@ -15,20 +15,20 @@ constexpr std::string_view kGroupNameKey = "scheduling.k8s.io/group-name";
 constexpr std::string_view kTaskSpecKey = "volcano.sh/task-spec";
 
 /// True if `key` of `m` holds a non-empty list.
-bool has_items(const Json& m, std::string_view key) {
-  const Json& n = FieldReader::get(m, key);
+bool has_items(const Node& m, std::string_view key) {
+  const Node& n = FieldReader::get(m, key);
   return n.is_array() && !n.empty();
 }
 
 /// Which pod (anti-)affinity terms the pod has; their content is read by the
 /// plugins that use them, from the pod's JSON.
-uint32_t pod_affinity_features(const FieldReader& r, const Json& affinity,
+uint32_t pod_affinity_features(const FieldReader& r, const Node& affinity,
                                const FieldPath& aff_path) {
   constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
   constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
   uint32_t features = 0;
-  const Json& pod_affinity = r.map_field(affinity, "podAffinity", aff_path);
-  const Json& anti_affinity = r.map_field(affinity, "podAntiAffinity", aff_path);
+  const Node& pod_affinity = r.map_field(affinity, "podAffinity", aff_path);
+  const Node& anti_affinity = r.map_field(affinity, "podAntiAffinity", aff_path);
   if (has_items(pod_affinity, kRequired)) features |= model::kPodAffinity;
   if (has_items(anti_affinity, kRequired)) features |= model::kPodAntiAffinity;
   if (has_items(pod_affinity, kPreferred) || has_items(anti_affinity, kPreferred))
@@ -37,11 +37,11 @@ uint32_t pod_affinity_features(const FieldReader& r, const Json& affinity,
 }
 
 /// True if a container or init container asks for a host port.
-bool uses_host_ports(const FieldReader& r, const Json& spec, const FieldPath& spec_path) {
+bool uses_host_ports(const FieldReader& r, const Node& spec, const FieldPath& spec_path) {
   bool found = false;
   for (std::string_view list : {"containers", "initContainers"}) {
-    r.each_map(spec, list, spec_path, [&](const Json& c, const FieldPath& cp) {
-      r.each_map(c, "ports", cp, [&](const Json& port, const FieldPath& pp) {
+    r.each_map(spec, list, spec_path, [&](const Node& c, const FieldPath& cp) {
+      r.each_map(c, "ports", cp, [&](const Node& port, const FieldPath& pp) {
         if (r.int_field(port, "hostPort", pp).value_or(0) > 0) found = true;
       });
     });
@@ -61,9 +61,9 @@ model::PodPhase pod_phase(const FieldReader& r, const std::string& phase, const 
 
 /// A container's requests, defaulted from its limits as Kubernetes does:
 /// a resource with a limit and no request requests the limit.
-model::ResourceList container_requests(const FieldReader& r, const Json& c, const FieldPath& at) {
+model::ResourceList container_requests(const FieldReader& r, const Node& c, const FieldPath& at) {
   const FieldPath res_path = at.field("resources");
-  const Json& res = r.map_field(c, "resources", at);
+  const Node& res = r.map_field(c, "resources", at);
   const FieldPath req_path = res_path.field("requests");
   model::ResourceList requests = r.resources(FieldReader::get(res, "requests"), req_path);
   const model::ResourceList limits = r.resources_field(res, "limits", res_path);
@@ -83,19 +83,19 @@ model::ResourceList container_requests(const FieldReader& r, const Json& c, cons
   return requests;
 }
 
-void read_affinity(const FieldReader& r, const Json& spec, const FieldPath& spec_path,
+void read_affinity(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
                    model::Pod& pod) {
   const FieldPath aff_path = spec_path.field("affinity");
-  const Json& affinity = r.map_field(spec, "affinity", spec_path);
+  const Node& affinity = r.map_field(spec, "affinity", spec_path);
   pod.features |= pod_affinity_features(r, affinity, aff_path);
   const FieldPath na_path = aff_path.field("nodeAffinity");
-  const Json& node_affinity = r.map_field(affinity, "nodeAffinity", aff_path);
+  const Node& node_affinity = r.map_field(affinity, "nodeAffinity", aff_path);
   const FieldPath req_path = na_path.field("requiredDuringSchedulingIgnoredDuringExecution");
-  const Json& required =
+  const Node& required =
       FieldReader::get(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution");
   if (FieldReader::present(required)) {
-    const Json& req = r.mapping(required, req_path);
-    r.each_map(req, "nodeSelectorTerms", req_path, [&](const Json& t, const FieldPath& tp) {
+    const Node& req = r.mapping(required, req_path);
+    r.each_map(req, "nodeSelectorTerms", req_path, [&](const Node& t, const FieldPath& tp) {
       pod.required_affinity.push_back(selector_term(r, t, tp));
     });
     if (pod.required_affinity.empty()) {
@@ -104,7 +104,7 @@ void read_affinity(const FieldReader& r, const Json& spec, const FieldPath& spec
     }
   }
   r.each_map(node_affinity, "preferredDuringSchedulingIgnoredDuringExecution", na_path,
-             [&](const Json& p, const FieldPath& pp) {
+             [&](const Node& p, const FieldPath& pp) {
                const std::optional<int32_t> w = r.int_field(p, "weight", pp);
                if (!w || *w < 1 || *w > 100) {
                  r.fail(pp.field("weight"),
@@ -112,7 +112,7 @@ void read_affinity(const FieldReader& r, const Json& spec, const FieldPath& spec
                             "; write a weight from 1 to 100");
                }
                const FieldPath pref_path = pp.field("preference");
-               const Json& pref = FieldReader::get(p, "preference");
+               const Node& pref = FieldReader::get(p, "preference");
                if (!FieldReader::present(pref))
                  r.fail(pref_path, "is missing; give a node selector term");
                model::NodeSelectorTerm term =
@@ -125,14 +125,14 @@ void read_affinity(const FieldReader& r, const Json& spec, const FieldPath& spec
 /// Requests as Kubernetes counts them (PodRequests): regular containers and
 /// sidecars (init containers with restartPolicy Always) run together; each
 /// other init container runs alone beside the sidecars started before it.
-void read_requests(const FieldReader& r, const Json& spec, const FieldPath& spec_path,
+void read_requests(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
                    model::Pod& pod) {
-  r.each_map(spec, "containers", spec_path, [&](const Json& c, const FieldPath& cp) {
+  r.each_map(spec, "containers", spec_path, [&](const Node& c, const FieldPath& cp) {
     model::add_into(pod.requests, container_requests(r, c, cp));
   });
   model::ResourceList sidecars;
   model::ResourceList init_peak;
-  r.each_map(spec, "initContainers", spec_path, [&](const Json& c, const FieldPath& cp) {
+  r.each_map(spec, "initContainers", spec_path, [&](const Node& c, const FieldPath& cp) {
     model::ResourceList req = container_requests(r, c, cp);
     if (r.text_field(c, "restartPolicy", cp) == "Always") {
       model::add_into(pod.requests, req);
@@ -174,7 +174,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   }
 
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
   pod.scheduler_name = r.text_field(spec, "schedulerName", spec_path);
   pod.node_name = r.text_field(spec, "nodeName", spec_path);
   pod.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
@@ -189,7 +189,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   pod.node_selector = r.string_map(spec, "nodeSelector", spec_path);
   read_requests(r, spec, spec_path, pod);
   read_affinity(r, spec, spec_path, pod);
-  r.each_map(spec, "tolerations", spec_path, [&](const Json& t, const FieldPath& tp) {
+  r.each_map(spec, "tolerations", spec_path, [&](const Node& t, const FieldPath& tp) {
     pod.tolerations.push_back(toleration(r, t, tp));
   });
   if (has_items(spec, "topologySpreadConstraints")) pod.features |= model::kTopologySpread;
@@ -197,10 +197,10 @@ model::Pod decode_pod(const ObjectFields& f) {
   pod.scheduling_gated = has_items(spec, "schedulingGates");
 
   const FieldPath status_path = f.root.field("status");
-  const Json& status = r.map_field(f.obj, "status", f.root);
+  const Node& status = r.map_field(f.obj, "status", f.root);
   pod.phase = pod_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
   pod.nominated_node = r.text_field(status, "nominatedNodeName", status_path);
-  r.each_map(status, "conditions", status_path, [&](const Json& c, const FieldPath& cp) {
+  r.each_map(status, "conditions", status_path, [&](const Node& c, const FieldPath& cp) {
     if (r.text_field(c, "type", cp) == "PodScheduled" && r.text_field(c, "status", cp) == "True")
       pod.scheduled_ms = r.timestamp(c, "lastTransitionTime", cp);
   });

@@ -1,6 +1,7 @@
 // scheduling.volcano.sh/v1beta1 PodGroup.
 #include "decode/kind_decoders.h"
 #include "decode/scheduling_terms.h"
+#include "input/tree_json.h"
 
 namespace scoria::decode {
 
@@ -17,22 +18,31 @@ model::PodGroupPhase pod_group_phase(const FieldReader& r, const std::string& ph
                  " is not a PodGroup phase; use Pending, Inqueue, Running, Unknown or Completed");
 }
 
+/// `key` of `m` when a string, "" when absent; anything else throws as
+/// nlohmann::json's value(key, "") does (it read these once).
+std::string string_or_empty(const Node& m, std::string_view key) {
+  const Node* v = m.find(key);
+  if (v == nullptr) return {};
+  if (!v->is_string()) return input::to_json(*v).get<std::string>();
+  return std::string(v->str());
+}
+
 /// spec.networkTopology, refused where Volcano's CRD validation refuses it:
 /// a mode other than hard or soft, a negative highestTierAllowed, both
 /// highestTierAllowed and highestTierName.
-std::optional<model::NetworkTopology> network_topology(const FieldReader& r, const Json& spec,
+std::optional<model::NetworkTopology> network_topology(const FieldReader& r, const Node& spec,
                                                        const FieldPath& spec_path) {
-  const Json& n = FieldReader::get(spec, "networkTopology");
+  const Node& n = FieldReader::get(spec, "networkTopology");
   if (!FieldReader::present(n)) return std::nullopt;
   const FieldPath at = spec_path.field("networkTopology");
-  const Json& m = r.mapping(n, at);
+  const Node& m = r.mapping(n, at);
   model::NetworkTopology t;
   const std::string mode = r.text_field(m, "mode", at);
   if (mode == "soft")
     t.mode = model::NetworkTopology::Mode::Soft;
   else if (!mode.empty() && mode != "hard")
     r.fail(at.field("mode"), quote(mode) + " is not a network topology mode; write hard or soft");
-  const Json& tier = FieldReader::get(m, "highestTierAllowed");
+  const Node& tier = FieldReader::get(m, "highestTierAllowed");
   if (FieldReader::present(tier)) {
     const int32_t v = r.int32(tier, at.field("highestTierAllowed"));
     if (v < 0)
@@ -59,17 +69,17 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   g.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
   g.uid = r.text_field(f.meta, "uid", f.meta_path);
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
   g.min_member = r.count_field(spec, "minMember", spec_path, 1);
   const FieldPath mtm_path = spec_path.field("minTaskMember");
-  const Json& mtm = r.map_field(spec, "minTaskMember", spec_path);
-  for (auto it = mtm.begin(); it != mtm.end(); ++it) {
-    const FieldPath entry = mtm_path.field(it.key());
-    const int32_t n = r.int32(it.value(), entry);
+  const Node& mtm = r.map_field(spec, "minTaskMember", spec_path);
+  for (const input::NodeEntry& e : mtm.entries()) {
+    const FieldPath entry = mtm_path.field(e.key);
+    const int32_t n = r.int32(e.value, entry);
     if (n < 0) r.fail(entry, std::to_string(n) + " is negative; write 0 or more");
-    g.min_task_member.emplace(it.key(), n);
+    g.min_task_member.emplace(e.key, n);
   }
-  const Json& min_res = FieldReader::get(spec, "minResources");
+  const Node& min_res = FieldReader::get(spec, "minResources");
   g.has_min_resources = FieldReader::present(min_res);
   g.min_resources = r.resources(min_res, spec_path.field("minResources"));
   const std::string queue = r.text_field(spec, "queue", spec_path);
@@ -77,19 +87,18 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   g.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
   g.network_topology = network_topology(r, spec, spec_path);
   const FieldPath status_path = f.root.field("status");
-  const Json& status = r.map_field(f.obj, "status", f.root);
+  const Node& status = r.map_field(f.obj, "status", f.root);
   g.phase =
       pod_group_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
   // What the scheduler last reported (it writes the conditions): read
   // leniently, as it decides nothing.
-  const Json& conditions = FieldReader::get(status, "conditions");
+  const Node& conditions = FieldReader::get(status, "conditions");
   if (conditions.is_array()) {
-    for (const Json& c : conditions) {
-      if (c.is_object() && c.value("type", "") == "Unschedulable" &&
-          c.value("status", "") == "True") {
-        const auto message = c.find("message");
-        if (message != c.end() && message->is_string())
-          g.unschedulable = message->get<std::string>();
+    for (const Node& c : conditions.items()) {
+      if (c.is_object() && string_or_empty(c, "type") == "Unschedulable" &&
+          string_or_empty(c, "status") == "True") {
+        const Node* message = c.find("message");
+        if (message != nullptr && message->is_string()) g.unschedulable = message->str();
       }
     }
   }

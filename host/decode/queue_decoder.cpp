@@ -9,7 +9,7 @@ model::Queue decode_queue(const ObjectFields& f) {
   q.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   q.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
   // Volcano's admission turns weight 0 into the default 1.
   const int32_t weight = r.count_field(spec, "weight", spec_path, 1);
   q.weight = weight == 0 ? 1 : weight;
@@ -20,13 +20,13 @@ model::Queue decode_queue(const ObjectFields& f) {
   // Volcano's schema nests the list (guarantee: {resource: {...}}); a plain
   // list is accepted too.
   const FieldPath g_path = spec_path.field("guarantee");
-  const Json& guarantee = r.map_field(spec, "guarantee", spec_path);
-  const Json& nested = FieldReader::get(guarantee, "resource");
+  const Node& guarantee = r.map_field(spec, "guarantee", spec_path);
+  const Node& nested = FieldReader::get(guarantee, "resource");
   q.guarantee = nested.is_object() ? r.resources(nested, g_path.field("resource"))
                                    : r.resources(guarantee, g_path);
   q.reclaimable = r.bool_field(spec, "reclaimable", spec_path).value_or(true);
   const FieldPath status_path = f.root.field("status");
-  const Json& status = r.map_field(f.obj, "status", f.root);
+  const Node& status = r.map_field(f.obj, "status", f.root);
   const std::string state = r.text_field(status, "state", status_path);
   if (state.empty() || state == "Open") {
     q.open = true;

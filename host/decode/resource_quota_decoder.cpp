@@ -10,10 +10,10 @@ model::ResourceQuota decode_resource_quota(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::ResourceQuota q;
   const FieldPath spec_path = f.root.field("spec");
-  const Json& spec = r.map_field(f.obj, "spec", f.root);
+  const Node& spec = r.map_field(f.obj, "spec", f.root);
   q.hard = r.resources_field(spec, "hard", spec_path);
   const FieldPath status_path = f.root.field("status");
-  const Json& status = r.map_field(f.obj, "status", f.root);
+  const Node& status = r.map_field(f.obj, "status", f.root);
   q.status_hard = r.resources_field(status, "hard", status_path);
   q.used = r.resources_field(status, "used", status_path);
   return q;

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::string_view kPreemptableKey = "volcano.sh/preemptable";
 
-model::SelectorRequirement selector_requirement(const FieldReader& r, const Json& m,
+model::SelectorRequirement selector_requirement(const FieldReader& r, const Node& m,
                                                 const FieldPath& at, bool is_field) {
   model::SelectorRequirement req;
   req.is_field = is_field;
@@ -37,7 +37,7 @@ model::SelectorRequirement selector_requirement(const FieldReader& r, const Json
   }
   req.op = found->second;
   r.each(m, "values", at,
-         [&](const Json& v, const FieldPath& vp) { req.values.push_back(r.text(v, vp)); });
+         [&](const Node& v, const FieldPath& vp) { req.values.push_back(r.text(v, vp)); });
   const FieldPath values = at.field("values");
   switch (req.op) {
     case model::SelectorOp::In:
@@ -86,18 +86,18 @@ model::TaintEffect taint_effect(const FieldReader& r, const std::string& s, cons
                  "; use NoSchedule, PreferNoSchedule or NoExecute");
 }
 
-model::NodeSelectorTerm selector_term(const FieldReader& r, const Json& m, const FieldPath& at) {
+model::NodeSelectorTerm selector_term(const FieldReader& r, const Node& m, const FieldPath& at) {
   model::NodeSelectorTerm term;
-  r.each_map(m, "matchExpressions", at, [&](const Json& e, const FieldPath& ep) {
+  r.each_map(m, "matchExpressions", at, [&](const Node& e, const FieldPath& ep) {
     term.requirements.push_back(selector_requirement(r, e, ep, false));
   });
-  r.each_map(m, "matchFields", at, [&](const Json& e, const FieldPath& ep) {
+  r.each_map(m, "matchFields", at, [&](const Node& e, const FieldPath& ep) {
     term.requirements.push_back(selector_requirement(r, e, ep, true));
   });
   return term;
 }
 
-model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPath& at) {
+model::Toleration toleration(const FieldReader& r, const Node& m, const FieldPath& at) {
   model::Toleration t;
   t.key = r.text_field(m, "key", at);
   t.value = r.text_field(m, "value", at);
@@ -119,10 +119,10 @@ model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPat
   return t;
 }
 
-model::LabelSelector label_selector(const FieldReader& r, const Json& m, const FieldPath& at) {
+model::LabelSelector label_selector(const FieldReader& r, const Node& m, const FieldPath& at) {
   model::LabelSelector out;
   out.match_labels = r.string_map(m, "matchLabels", at);
-  r.each_map(m, "matchExpressions", at, [&](const Json& e, const FieldPath& ep) {
+  r.each_map(m, "matchExpressions", at, [&](const Node& e, const FieldPath& ep) {
     model::SelectorRequirement req;
     req.key = r.text_field(e, "key", ep);
     if (req.key.empty()) r.fail(ep.field("key"), "is missing; name the label to match");
@@ -137,7 +137,7 @@ model::LabelSelector label_selector(const FieldReader& r, const Json& m, const F
                  "; a label selector takes In, NotIn, Exists or DoesNotExist");
     }
     r.each(e, "values", ep,
-           [&](const Json& v, const FieldPath& vp) { req.values.push_back(r.text(v, vp)); });
+           [&](const Node& v, const FieldPath& vp) { req.values.push_back(r.text(v, vp)); });
     const bool set_based = req.op == model::SelectorOp::In || req.op == model::SelectorOp::NotIn;
     if (set_based && req.values.empty())
       r.fail(ep.field("values"), "is empty; " + op + " needs at least one value");

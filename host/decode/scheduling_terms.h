@@ -11,13 +11,13 @@
 namespace scoria::decode {
 
 model::TaintEffect taint_effect(const FieldReader& r, const std::string& s, const FieldPath& at);
-model::NodeSelectorTerm selector_term(const FieldReader& r, const Json& m, const FieldPath& at);
-model::Toleration toleration(const FieldReader& r, const Json& m, const FieldPath& at);
+model::NodeSelectorTerm selector_term(const FieldReader& r, const Node& m, const FieldPath& at);
+model::Toleration toleration(const FieldReader& r, const Node& m, const FieldPath& at);
 /// A metav1.LabelSelector (the mapping `m` at `at`), refused as the API
 /// server's validation refuses one: an operator other than In, NotIn,
 /// Exists and DoesNotExist, In or NotIn without values, Exists or
 /// DoesNotExist with some.
-model::LabelSelector label_selector(const FieldReader& r, const Json& m, const FieldPath& at);
+model::LabelSelector label_selector(const FieldReader& r, const Node& m, const FieldPath& at);
 
 /// volcano.sh/preemptable, as Volcano reads it for pods and PodGroups: the
 /// annotation, else the label (Go's strconv.ParseBool); `absent` when

@@ -8,6 +8,7 @@
 
 #include "decode/object_decoder.h"
 #include "decode/object_names.h"
+#include "input/tree_json.h"
 #include "model/quantity.h"
 #include "model/resource_list.h"
 
@@ -20,7 +21,7 @@ struct Task {
   int32_t replicas = 0;
   int32_t min_available = 0;
   bool min_given = false;
-  const Json* template_ = nullptr;
+  const Node* template_ = nullptr;
   FieldPath at;
   int32_t priority = 0;
   model::ResourceList request;  // one pod's, as the scheduler counts it
@@ -28,9 +29,9 @@ struct Task {
 };
 
 // A map field of strings, or an empty object.
-Json string_map(const Json& object, std::string_view key) {
-  const Json& m = FieldReader::get(object, key);
-  return m.is_object() ? m : Json::object();
+Json string_map(const Node& object, std::string_view key) {
+  const Node& m = FieldReader::get(object, key);
+  return m.is_object() ? input::to_json(m) : Json::object();
 }
 
 // ownerReferences naming the Job as the controller of what it makes.
@@ -45,16 +46,32 @@ Json owned_by_job(const std::string& name, const Json& uid) {
 
 }  // namespace
 
+bool is_volcano_job(const Node& object) {
+  if (!object.is_object()) return false;
+  const Node& kind = FieldReader::get(object, "kind");
+  const Node& api = FieldReader::get(object, "apiVersion");
+  return kind.is_string() && kind.str() == "Job" && api.is_string() &&
+         api.str().starts_with("batch.volcano.sh/");
+}
+
 bool is_volcano_job(const Json& object) {
   if (!object.is_object()) return false;
-  const Json& kind = FieldReader::get(object, "kind");
-  const Json& api = FieldReader::get(object, "apiVersion");
-  return kind.is_string() && kind.get<std::string>() == "Job" && api.is_string() &&
-         api.get<std::string>().starts_with("batch.volcano.sh/");
+  const auto kind = object.find("kind");
+  const auto api = object.find("apiVersion");
+  return kind != object.end() && kind->is_string() && kind->get<std::string>() == "Job" &&
+         api != object.end() && api->is_string() &&
+         api->get<std::string>().starts_with("batch.volcano.sh/");
 }
 
 std::vector<Json> expand_volcano_job(
     const FieldReader& r, const Json& job, const FieldPath& root,
+    const std::function<int32_t(const std::string&)>& priority_of) {
+  input::NodeArena arena;
+  return expand_volcano_job(r, input::from_json(job, arena), root, priority_of);
+}
+
+std::vector<Json> expand_volcano_job(
+    const FieldReader& r, const Node& job, const FieldPath& root,
     const std::function<int32_t(const std::string&)>& priority_of) {
   const std::string api = r.text_field(job, "apiVersion", root);
   if (api != kVolcanoJobApiVersion)
@@ -62,14 +79,14 @@ std::vector<Json> expand_volcano_job(
                                          "\" is not an apiVersion of Volcano's Job; write " +
                                          "apiVersion: " + std::string(kVolcanoJobApiVersion));
   const FieldPath meta_path = root.field("metadata");
-  const Json& meta = r.map_field(job, "metadata", root);
+  const Node& meta = r.map_field(job, "metadata", root);
   const std::string name = r.text_field(meta, "name", meta_path);
   if (name.empty()) r.fail(meta_path.field("name"), "is missing; give the Job a name");
   if (auto why = label_error(name)) r.fail(meta_path.field("name"), *why);
   std::string ns = r.text_field(meta, "namespace", meta_path);
   if (ns.empty()) ns = "default";
   const FieldPath spec_path = root.field("spec");
-  const Json& spec = r.map_field(job, "spec", root);
+  const Node& spec = r.map_field(job, "spec", root);
   std::string queue = r.text_field(spec, "queue", spec_path);
   if (queue.empty()) queue = "default";
   std::string scheduler = r.text_field(spec, "schedulerName", spec_path);
@@ -79,7 +96,7 @@ std::vector<Json> expand_volcano_job(
   // The tasks, with the webhook's defaults and checks.
   std::vector<Task> tasks;
   std::set<std::string> names;
-  r.each_map(spec, "tasks", spec_path, [&](const Json& t, const FieldPath& at) {
+  r.each_map(spec, "tasks", spec_path, [&](const Node& t, const FieldPath& at) {
     Task task;
     task.at = at;
     task.name = r.text_field(t, "name", at);
@@ -128,17 +145,18 @@ std::vector<Json> expand_volcano_job(
 
   const Json job_annotations = string_map(meta, "annotations");
   const Json job_labels = string_map(meta, "labels");
-  const Json& uid = FieldReader::get(meta, "uid");
-  const Json& created = FieldReader::get(meta, "creationTimestamp");
+  const Json uid = input::to_json(FieldReader::get(meta, "uid"));
+  const Json created = input::to_json(FieldReader::get(meta, "creationTimestamp"));
   const std::string group_name = name;
 
   std::vector<Json> out;
   out.push_back(Json());  // the PodGroup, once minResources is known
   for (Task& task : tasks) {
-    const Json& tmpl = *task.template_;
-    const Json tmeta = string_map(tmpl, "metadata");
-    Json pod_spec = FieldReader::get(tmpl, "spec").is_object() ? FieldReader::get(tmpl, "spec")
-                                                               : Json::object();
+    const Node& tmpl = *task.template_;
+    const Node& tmeta = FieldReader::get(tmpl, "metadata");
+    Json pod_spec = FieldReader::get(tmpl, "spec").is_object()
+                        ? input::to_json(FieldReader::get(tmpl, "spec"))
+                        : Json::object();
     if (!pod_spec.contains("schedulerName")) pod_spec["schedulerName"] = scheduler;
     if (!pod_spec.contains("priorityClassName") && !priority_class.empty())
       pod_spec["priorityClassName"] = priority_class;

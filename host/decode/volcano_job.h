@@ -28,6 +28,7 @@ namespace scoria::decode {
 inline constexpr std::string_view kVolcanoJobApiVersion = "batch.volcano.sh/v1alpha1";
 
 /// Whether `object` is a Volcano Job (kind Job of batch.volcano.sh).
+bool is_volcano_job(const Node& object);
 bool is_volcano_job(const Json& object);
 
 /// The PodGroup then the Pods of the Job `job` (at `root` of what `r`
@@ -35,6 +36,8 @@ bool is_volcano_job(const Json& object);
 /// PriorityClass's value (0 if unknown), for the order minResources is
 /// summed in. Throws through `r`, naming the field and the fix, for a Job
 /// Volcano's admission refuses.
+std::vector<Json> expand_volcano_job(const FieldReader& r, const Node& job, const FieldPath& root,
+                                     const std::function<int32_t(const std::string&)>& priority_of);
 std::vector<Json> expand_volcano_job(const FieldReader& r, const Json& job, const FieldPath& root,
                                      const std::function<int32_t(const std::string&)>& priority_of);
 

@@ -8,10 +8,13 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "input/core_schema.h"
 #include "input/field_path.h"
 #include "input/json_reader.h"
 #include "input/ordered_batches.h"
+#include "input/tree_json.h"
 #include "input/utf8.h"
 #include "input/yaml_events.h"
 #include "model/error.h"
@@ -23,54 +26,6 @@ namespace {
 using nlohmann::json;
 
 std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-// ===========================================================================
-// Scalars: the YAML 1.2 core schema
-// ===========================================================================
-
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-/// A plain scalar as JSON: core-schema null, booleans and numbers, else a
-/// string.
-json plain_scalar(std::string_view s) {
-  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
-  if (s == "true" || s == "True" || s == "TRUE") return true;
-  if (s == "false" || s == "False" || s == "FALSE") return false;
-  const char c = s[0];
-  if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'))) return std::string(s);
-  std::string_view body = s;
-  if (body[0] == '+' || body[0] == '-') body.remove_prefix(1);
-  if (all_digits(body)) {
-    int64_t v = 0;
-    std::string_view t = s[0] == '+' ? s.substr(1) : s;
-    if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-        ec == std::errc() && end == t.data() + t.size())
-      return v;
-  }
-  // [0-9]* ( . [0-9]* )? ( [eE] [-+]? [0-9]+ )? with a digit before the exponent.
-  const size_t e = body.find_first_of("eE");
-  const std::string_view mant = body.substr(0, e);
-  const size_t dot = mant.find('.');
-  const std::string_view ip = mant.substr(0, dot);
-  const std::string_view fp = dot == std::string_view::npos ? "" : mant.substr(dot + 1);
-  bool numeric = (all_digits(ip) || ip.empty()) && (all_digits(fp) || fp.empty()) &&
-                 !(ip.empty() && fp.empty());
-  if (numeric && e != std::string_view::npos) {
-    std::string_view ex = body.substr(e + 1);
-    if (!ex.empty() && (ex[0] == '+' || ex[0] == '-')) ex.remove_prefix(1);
-    numeric = all_digits(ex);
-  }
-  if (numeric) {
-    std::string_view t = s[0] == '+' ? s.substr(1) : s;
-    double v = 0;
-    if (auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-        ec == std::errc() && end == t.data() + t.size() && std::isfinite(v))
-      return v;
-  }
-  return std::string(s);
-}
 
 // ===========================================================================
 // Events to a tree
@@ -89,14 +44,22 @@ struct ChunkResult {
   bool mismatch = false;  // the split disagreed with the parser: parse the text whole
 };
 
-/// Builds JSON values from parser events, enforcing the limits.
+/// The documents of a chunk, and the arena their nodes live in.
+struct ChunkTrees {
+  NodeArena arena;
+  std::vector<TreeDocument> docs;
+};
+
+/// Builds nodes from parser events, enforcing the limits. A mapping's or
+/// list's children wait on a stack shared by all open ones (the innermost
+/// on top) and move to the arena, a mapping's sorted, when it closes.
 class TreeBuilder {
  public:
   TreeBuilder(std::string_view origin, const Chunk& chunk, const Limits& limits)
       : origin_(origin), chunk_(chunk), limits_(limits), aliases_(limits) {}
 
   /// Parses the chunk; throws InputError.
-  std::vector<Document> run() {
+  ChunkTrees run() {
     YamlEvents events(chunk_.text, origin_);
     while (YamlEvents::Event e = events.next()) on_event(*e);
     if (events.failed())
@@ -106,31 +69,36 @@ class TreeBuilder {
   }
 
  private:
+  // Past this many keys a mapping looks its keys up in a set rather than
+  // among its entries, so that a huge one costs time in proportion.
+  static constexpr size_t kKeySetFrom = 16;
+
   struct Frame {
-    json value;
     bool is_map = false;
     bool has_key = false;
-    bool merge_key = false;  // the pending key is "<<"
-    std::string key;         // the pending key of a mapping
-    std::string anchor;
-    size_t nodes = 1;  // this node and everything under it
-    std::vector<json> merges;
+    bool merge_key = false;   // the pending key is "<<"
+    std::string_view key;     // the pending key of a mapping (in the arena)
+    std::string_view anchor;  // (in the arena)
+    size_t nodes = 1;         // this node and everything under it
+    size_t first = 0;         // its first child on entries_ or items_
+    size_t count = 0;         // its children so far
+    size_t merges = 0;        // mappings to merge into it (on merges_)
+    std::unique_ptr<std::unordered_set<std::string_view>> keys;  // past kKeySetFrom
   };
   struct Anchored {
-    json value;
+    Node value;
     size_t nodes = 1;
   };
 
+  int doc_number() const { return chunk_.first_doc + std::max(0, docs_seen_ - 1); }
+
   [[noreturn]] void fail_at(fy_token* token, const std::string& what) const {
-    throw InputError(where(origin_, chunk_.first_doc + std::max(0, docs_seen_ - 1), mark_of(token),
-                           chunk_.first_line) +
-                     what);
+    throw InputError(where(origin_, doc_number(), mark_of(token), chunk_.first_line) + what);
   }
 
   /// "document N (object): field PATH: what", the form decoders use.
   [[noreturn]] void fail_field(const std::string& what) const {
-    const int doc = chunk_.first_doc + std::max(0, docs_seen_ - 1);
-    throw InputError(std::string(origin_) + ": document " + std::to_string(doc) +
+    throw InputError(std::string(origin_) + ": document " + std::to_string(doc_number()) +
                      " (object): field " + path() + ": " + what);
   }
 
@@ -140,7 +108,7 @@ class TreeBuilder {
       if (f.is_map) {
         if (f.has_key) FieldPath::append_key(out, f.key);
       } else {
-        FieldPath::append_index(out, f.value.size());
+        FieldPath::append_index(out, f.count);
       }
     }
     return out;
@@ -152,8 +120,6 @@ class TreeBuilder {
     if (auto refusal = scalar_refusal(s.size(), limits_)) fail_at(t, *refusal);
     return s;
   }
-
-  static std::string anchor_name(fy_token* anchor) { return std::string(text_of(anchor)); }
 
   bool awaiting_key() const {
     return !stack_.empty() && stack_.back().is_map && !stack_.back().has_key;
@@ -169,58 +135,102 @@ class TreeBuilder {
     }
     Frame f;
     f.is_map = is_map;
-    f.value = is_map ? json::object() : json::array();
-    f.anchor = anchor_name(anchor);
+    f.first = is_map ? entries_.size() : items_.size();
+    f.anchor = out_.arena.copy(text_of(anchor));  // the event's token goes before the close
     stack_.push_back(std::move(f));
+  }
+
+  /// Whether the open mapping `f` has `key` among its own entries.
+  bool has_own_key(Frame& f, std::string_view key) {
+    if (f.keys) return f.keys->count(key) > 0;
+    for (size_t i = f.first; i < entries_.size(); ++i)
+      if (entries_[i].key == key) return true;
+    return false;
   }
 
   void close() {
     Frame f = std::move(stack_.back());
     stack_.pop_back();
-    // Merge keys: entries of the merged mappings that the mapping does not
-    // set itself, earlier merges first.
-    for (json& m : f.merges) {
-      for (auto it = m.begin(); it != m.end(); ++it)
-        f.value.emplace(it.key(), std::move(it.value()));
+    Node value;
+    if (f.is_map) {
+      const auto by_key = [](const NodeEntry& a, const NodeEntry& b) { return a.key < b.key; };
+      const auto own = entries_.begin() + static_cast<std::ptrdiff_t>(f.first);
+      std::sort(own, entries_.end(), by_key);
+      if (f.merges == 0) {
+        value =
+            Node::mapping(out_.arena.copy(std::span<const NodeEntry>(entries_).subspan(f.first)));
+      } else {
+        // Merge keys: entries of the merged mappings that the mapping does
+        // not set itself, earlier merges first.
+        std::vector<NodeEntry> all(own, entries_.end());
+        const size_t own_count = all.size();
+        std::unordered_set<std::string_view> merged;
+        for (size_t m = merges_.size() - f.merges; m < merges_.size(); ++m) {
+          for (const NodeEntry& e : merges_[m].entries()) {
+            const auto end = all.begin() + static_cast<std::ptrdiff_t>(own_count);
+            const auto at = std::lower_bound(all.begin(), end, e, by_key);
+            if ((at == end || at->key != e.key) && merged.insert(e.key).second) all.push_back(e);
+          }
+        }
+        std::sort(all.begin() + static_cast<std::ptrdiff_t>(own_count), all.end(), by_key);
+        std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(own_count),
+                           all.end(), by_key);
+        merges_.resize(merges_.size() - f.merges);
+        value = Node::mapping(out_.arena.copy(std::span<const NodeEntry>(all)));
+      }
+      entries_.resize(f.first);
+    } else {
+      value = Node::list(out_.arena.copy(std::span<const Node>(items_).subspan(f.first)));
+      items_.resize(f.first);
     }
-    if (!f.anchor.empty()) anchors_[f.anchor] = Anchored{f.value, f.nodes};
-    deliver(std::move(f.value), f.nodes, nullptr);
+    if (!f.anchor.empty()) anchors_[std::string(f.anchor)] = Anchored{value, f.nodes};
+    deliver(value, f.nodes, nullptr);
   }
 
-  void deliver(json value, size_t nodes, fy_token* token) {
+  void deliver(const Node& value, size_t nodes, fy_token* token) {
     if (stack_.empty()) {
-      root_ = std::move(value);
+      root_ = value;
       has_root_ = true;
       return;
     }
     Frame& top = stack_.back();
     top.nodes += nodes;
     if (!top.is_map) {
-      top.value.push_back(std::move(value));
+      items_.push_back(value);
+      ++top.count;
       return;
     }
     if (top.merge_key) {
-      const auto add = [&](json& m) {
+      const auto add = [&](const Node& m) {
         if (!m.is_object())
           fail_at(token, "a merge key (<<) takes a mapping or a list of mappings");
-        top.merges.push_back(std::move(m));
+        merges_.push_back(m);
+        ++top.merges;
       };
       if (value.is_array()) {
-        for (json& m : value) add(m);
+        for (const Node& m : value.items()) add(m);
       } else {
         add(value);
       }
-    } else if (!top.value.emplace(top.key, std::move(value)).second &&
-               limits_.refuse_duplicate_keys) {
+    } else if (!has_own_key(top, top.key)) {
+      entries_.push_back({top.key, value});
+      ++top.count;
+      if (top.keys) {
+        top.keys->insert(top.key);
+      } else if (top.count > kKeySetFrom) {
+        top.keys = std::make_unique<std::unordered_set<std::string_view>>();
+        for (size_t i = top.first; i < entries_.size(); ++i) top.keys->insert(entries_[i].key);
+      }
+    } else if (limits_.refuse_duplicate_keys) {
       fail_field("appears twice; keep one");
     }
     top.has_key = false;
     top.merge_key = false;
   }
 
-  void set_key(std::string key, bool merge) {
+  void set_key(std::string_view key, bool merge) {
     Frame& top = stack_.back();
-    top.key = std::move(key);
+    top.key = out_.arena.copy(key);
     top.has_key = true;
     top.merge_key = merge;
   }
@@ -235,12 +245,11 @@ class TreeBuilder {
               "more than " + std::to_string(limits_.max_documents) + " documents; split the input");
         }
         has_root_ = false;
-        root_ = nullptr;
+        root_ = Node();
         anchors_.clear();  // anchors do not cross documents
         break;
       case FYET_DOCUMENT_END:
-        out_.push_back(
-            {has_root_ ? std::move(root_) : json(nullptr), chunk_.first_doc + docs_seen_ - 1});
+        out_.docs.push_back({has_root_ ? root_ : Node(), chunk_.first_doc + docs_seen_ - 1});
         break;
       case FYET_MAPPING_START:
         open(true, e.mapping_start.mapping_start, e.mapping_start.anchor);
@@ -274,16 +283,17 @@ class TreeBuilder {
       as_string = tag.ends_with(":str") || tag == "!!str" || tag == "!";
     }
     if (awaiting_key()) {
-      set_key(std::string(text), plain && text == "<<");
+      set_key(text, plain && text == "<<");
       return;
     }
-    json value = as_string ? json(std::string(text)) : plain_scalar(text);
-    if (s.anchor != nullptr) anchors_[anchor_name(s.anchor)] = Anchored{value, 1};
-    deliver(std::move(value), 1, s.value);
+    const Node value =
+        as_string ? Node::string(out_.arena.copy(text)) : plain_scalar(text, out_.arena);
+    if (s.anchor != nullptr) anchors_[std::string(text_of(s.anchor))] = Anchored{value, 1};
+    deliver(value, 1, s.value);
   }
 
   void on_alias(fy_token* anchor) {
-    const std::string name = anchor_name(anchor);
+    const std::string name(text_of(anchor));
     const auto it = anchors_.find(name);
     if (it == anchors_.end())
       fail_at(anchor, "alias *" + name + " names no anchor before it; define &" + name + " first");
@@ -291,9 +301,10 @@ class TreeBuilder {
     if (awaiting_key()) {
       if (!it->second.value.is_string())
         fail_at(anchor, "a key is a list or a mapping; keys are plain strings");
-      set_key(it->second.value.get<std::string>(), false);
+      set_key(it->second.value.str(), false);
       return;
     }
+    // The nodes are shared, not copied: nothing changes them once built.
     deliver(it->second.value, it->second.nodes, anchor);
   }
 
@@ -301,13 +312,16 @@ class TreeBuilder {
   const Chunk& chunk_;
   const Limits& limits_;
   std::vector<Frame> stack_;
+  std::vector<NodeEntry> entries_;  // the open mappings' entries, innermost last
+  std::vector<Node> items_;         // the open lists' items, innermost last
+  std::vector<Node> merges_;        // the open mappings' merged mappings
   std::unordered_map<std::string, Anchored> anchors_;
   AliasBudget aliases_;
   std::string scratch_;  // a scalar's text when libfyaml's cannot be used
-  json root_;
+  Node root_;
   bool has_root_ = false;
   int docs_seen_ = 0;
-  std::vector<Document> out_;
+  ChunkTrees out_;
 };
 
 // ===========================================================================
@@ -394,43 +408,50 @@ std::vector<Chunk> split_documents(std::string_view text) {
 /// Parses one chunk and hands its documents to `use` (slot `slot`), on the
 /// calling thread, so a tree lives no longer than its chunk's parse.
 ChunkResult parse_chunk(std::string_view origin, const Chunk& chunk, const Limits& limits,
-                        size_t slot, const DocumentUse& use) {
+                        size_t slot, const TreeDocumentUse& use) {
   ChunkResult result;
   try {
-    std::vector<Document> docs = TreeBuilder(origin, chunk, limits).run();
-    if (chunk.expected >= 0 && docs.size() != static_cast<size_t>(chunk.expected)) {
+    const ChunkTrees trees = TreeBuilder(origin, chunk, limits).run();
+    if (chunk.expected >= 0 && trees.docs.size() != static_cast<size_t>(chunk.expected)) {
       result.mismatch = true;
       return result;
     }
-    for (Document& d : docs) use(slot, std::move(d));
+    for (const TreeDocument& d : trees.docs) use(slot, d);
   } catch (...) {
     result.error = std::current_exception();
   }
   return result;
 }
 
-}  // namespace
-
-void stream_documents(std::string_view text, std::string_view origin, const Limits& limits,
-                      const std::function<void(size_t)>& slots, const DocumentUse& use) {
+/// `text` checked (check_text), without its byte order mark.
+std::string_view checked(std::string_view text, std::string_view origin, const Limits& limits) {
   check_text(text, origin, limits);
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  // One JSON value (what API clients send) skips the YAML parser.
-  if (const size_t first = text.find_first_not_of(" \t\r\n");
-      first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
-    if (std::optional<json> value = read_strict_json(text, limits)) {
-      slots(1);
-      use(0, Document{std::move(*value), 1});
-      return;
-    }
-  }
+  return text;
+}
+
+/// One JSON value (what API clients send) skips the YAML parser.
+std::optional<json> one_json_value(std::string_view text, const Limits& limits) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || (text[first] != '{' && text[first] != '[')) return {};
+  return read_strict_json(text, limits);
+}
+
+/// stream_documents for a checked text that is not one JSON value.
+void stream_yaml(std::string_view text, std::string_view origin, const Limits& limits,
+                 const std::function<void(size_t)>& slots, const TreeDocumentUse& use) {
   const std::vector<Chunk> chunks = split_documents(text);
   slots(chunks.size());
   std::vector<ChunkResult> results(chunks.size());
-  run_ordered_batches(chunks.size(), [&](size_t i) {
-    results[i] = parse_chunk(origin, chunks[i], limits, i, use);
-    return !results[i].error && !results[i].mismatch;
-  });
+  // A chunk is up to 64 KB of documents: two at a time keep the cores
+  // busy to the end.
+  run_ordered_batches(
+      chunks.size(),
+      [&](size_t i) {
+        results[i] = parse_chunk(origin, chunks[i], limits, i, use);
+        return !results[i].error && !results[i].mismatch;
+      },
+      2);
   for (ChunkResult& r : results) {
     if (r.mismatch) {
       // The split disagreed with the parser (rare: odd markers): the whole
@@ -444,17 +465,67 @@ void stream_documents(std::string_view text, std::string_view origin, const Limi
   }
 }
 
+}  // namespace
+
+void stream_documents(std::string_view text, std::string_view origin, const Limits& limits,
+                      const std::function<void(size_t)>& slots, const TreeDocumentUse& use) {
+  text = checked(text, origin, limits);
+  if (std::optional<json> value = one_json_value(text, limits)) {
+    NodeArena arena;
+    slots(1);
+    use(0, TreeDocument{from_json(*value, arena), 1});
+    return;
+  }
+  stream_yaml(text, origin, limits, slots, use);
+}
+
 std::vector<Document> read_documents(std::string_view text, std::string_view origin,
                                      const Limits& limits) {
-  std::vector<std::vector<Document>> by_slot;
-  stream_documents(
-      text, origin, limits, [&](size_t n) { by_slot.assign(n, {}); },
-      [&](size_t slot, Document&& d) { by_slot[slot].push_back(std::move(d)); });
+  text = checked(text, origin, limits);
   std::vector<Document> out;
-  out.reserve(by_slot.size());
+  if (std::optional<json> value = one_json_value(text, limits)) {
+    out.push_back(Document{std::move(*value), 1});
+    return out;
+  }
+  std::vector<std::vector<Document>> by_slot;
+  stream_yaml(
+      text, origin, limits, [&](size_t n) { by_slot.assign(n, {}); },
+      [&](size_t slot, const TreeDocument& d) {
+        by_slot[slot].push_back(Document{to_json(d.value), d.number});
+      });
   for (auto& slot : by_slot)
     for (Document& d : slot) out.push_back(std::move(d));
   return out;
+}
+
+std::string scalar_text(const Node& v) {
+  switch (v.type()) {
+    case Node::Type::kString:
+      return std::string(v.str());
+    case Node::Type::kBool:
+      return v.as_bool() ? "true" : "false";
+    case Node::Type::kInt:
+      return std::to_string(v.as_int());
+    case Node::Type::kUint:
+      return std::to_string(v.as_uint());
+    case Node::Type::kFloat:
+      return json(v.as_double()).dump();
+    default:
+      return {};
+  }
+}
+
+std::string describe(const Node& v) {
+  switch (v.type()) {
+    case Node::Type::kMap:
+      return "a mapping";
+    case Node::Type::kList:
+      return "a list";
+    case Node::Type::kNull:
+      return "empty";
+    default:
+      return quote(scalar_text(v));
+  }
 }
 
 std::string scalar_text(const json& v) {

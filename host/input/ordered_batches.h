@@ -14,22 +14,23 @@
 namespace scoria::input {
 
 /// Calls `work(i)` for i in [0, n); `work` returns false when item i failed.
+/// Items are claimed `batch` at a time: fewer for larger items, so that the
+/// cores finish together.
 template <class F>
-void run_ordered_batches(size_t n, F&& work) {
-  constexpr size_t kBatch = 32;
+void run_ordered_batches(size_t n, F&& work, size_t batch = 32) {
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
   auto worker = [&] {
     while (!stop.load(std::memory_order_relaxed)) {
-      const size_t begin = next.fetch_add(kBatch);
+      const size_t begin = next.fetch_add(batch);
       if (begin >= n) return;
-      const size_t end = std::min(n, begin + kBatch);
+      const size_t end = std::min(n, begin + batch);
       for (size_t i = begin; i < end; ++i)
         if (!work(i)) stop = true;
     }
   };
   const size_t cores = std::max(1U, std::thread::hardware_concurrency());
-  const size_t helpers = std::min(cores, n / (4 * kBatch) + 1) - 1;
+  const size_t helpers = std::min(cores, n / (4 * batch) + 1) - 1;
   std::vector<std::jthread> threads;
   try {
     for (size_t i = 0; i < helpers; ++i) threads.emplace_back(worker);

