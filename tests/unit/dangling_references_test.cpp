@@ -3,6 +3,8 @@
 // and the job heals when the missing object arrives.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "cache/cluster_cache.h"
 #include "config/scheduler_config.h"
 #include "session/session.h"
@@ -40,6 +42,12 @@ const session::Snapshot::JobIn* job(const session::Snapshot& snap, const std::st
   for (const auto& j : snap.jobs)
     if (j.group->key() == key) return &j;
   return nullptr;
+}
+
+/// The job's first task; a missing job or task fails the test (thrown).
+const session::Snapshot::TaskIn& first_task(const session::Snapshot::JobIn* j) {
+  if (j == nullptr || j->tasks.empty()) throw std::runtime_error("the job is missing or empty");
+  return j->tasks.front();
 }
 
 TEST(DanglingReferences, MissingQueueKeepsTheJobWaitingWithAReason) {
@@ -127,8 +135,8 @@ TEST(DanglingReferences, PriorityClassesResolveWhenTheyArriveAndChange) {
   snap = cache.snapshot();
   const auto* j = job(snap, "ns/named");
   EXPECT_TRUE(j->invalid.empty());
-  EXPECT_EQ(j->tasks.at(0).priority, 1000);
-  EXPECT_TRUE(j->tasks.at(0).pod->preempt_never);
+  EXPECT_EQ(first_task(j).priority, 1000);
+  EXPECT_TRUE(first_task(j).pod->preempt_never);
   EXPECT_EQ(j->priority, 1000);  // the implicit group takes the pod's class
 
   // The value changes after the pods named it; a global default reaches
@@ -140,9 +148,9 @@ TEST(DanglingReferences, PriorityClassesResolveWhenTheyArriveAndChange) {
   base.global_default = true;
   apply(cache, {ObjectChange::upsert(high), ObjectChange::upsert(base)});
   snap = cache.snapshot();
-  EXPECT_EQ(job(snap, "ns/named")->tasks.at(0).priority, 5);
-  EXPECT_FALSE(job(snap, "ns/named")->tasks.at(0).pod->preempt_never);
-  EXPECT_EQ(job(snap, "ns/plain")->tasks.at(0).priority, 42);
+  EXPECT_EQ(first_task(job(snap, "ns/named")).priority, 5);
+  EXPECT_FALSE(first_task(job(snap, "ns/named")).pod->preempt_never);
+  EXPECT_EQ(first_task(job(snap, "ns/plain")).priority, 42);
   EXPECT_EQ(job(snap, "ns/plain")->priority, 42);
 }
 
