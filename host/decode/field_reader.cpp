@@ -18,7 +18,7 @@ namespace scoria::decode {
 namespace {
 
 const Node& null_node() {
-  static const Node kNull;
+  static const Node kNull{};
   return kNull;
 }
 
