@@ -165,12 +165,18 @@ void ClusterCache::rebuild_dims() {
   pods_.each([&](uint32_t slot, PodEntry&) { vectorize_pod(slot); });
 }
 
-std::vector<double> ClusterCache::vectorize(const model::ResourceList& list, double absent) const {
-  std::vector<double> v(dims_.size(), absent);
+void ClusterCache::vectorize_into(const model::ResourceList& list, double absent,
+                                  std::span<double> v) const {
+  std::fill(v.begin(), v.end(), absent);
   // A name not known yet is counted in extended_: rebuild_dims() at the end
   // of the batch gives it a dimension and vectorizes again.
   for (const auto& [name, value] : list)
     if (const auto it = dim_index_.find(name); it != dim_index_.end()) v[it->second] = value;
+}
+
+std::vector<double> ClusterCache::vectorize(const model::ResourceList& list, double absent) const {
+  std::vector<double> v(dims_.size());
+  vectorize_into(list, absent, v);
   return v;
 }
 
@@ -179,13 +185,6 @@ void ClusterCache::vectorize_node(NodeEntry& e) const {
   const bool has_pods = std::any_of(e.node.allocatable.begin(), e.node.allocatable.end(),
                                     [](const auto& r) { return r.first == "pods"; });
   if (!has_pods) e.allocatable[SCORIA_DIM_PODS] = kDefaultMaxPods;
-}
-
-std::span<double> ClusterCache::resreq_of(uint32_t slot) {
-  const size_t d = dims_.size();
-  const size_t end = (size_t{slot} + 1) * 2 * d;
-  if (pod_vectors_.size() < end) pod_vectors_.resize(end);
-  return {pod_vectors_.data() + size_t{slot} * 2 * d, d};
 }
 
 std::span<const double> ClusterCache::resreq_of(uint32_t slot) const {
@@ -198,14 +197,14 @@ std::span<const double> ClusterCache::init_resreq_of(uint32_t slot) const {
 
 void ClusterCache::vectorize_pod(uint32_t slot) {
   const model::Pod& pod = pods_.at(slot).pod;
-  const std::span<double> resreq = resreq_of(slot);
-  const std::span<double> init(resreq.data() + resreq.size(), resreq.size());
-  std::fill(resreq.begin(), init.end(), 0.0);
-  for (const auto& [name, value] : pod.requests)
-    if (const auto it = dim_index_.find(name); it != dim_index_.end()) resreq[it->second] = value;
-  for (const auto& [name, value] : pod.init_requests)
-    if (const auto it = dim_index_.find(name); it != dim_index_.end()) init[it->second] = value;
-  for (size_t k = 0; k < resreq.size(); ++k) init[k] = std::max(init[k], resreq[k]);
+  const size_t d = dims_.size();
+  const size_t at = size_t{slot} * 2 * d;
+  if (pod_vectors_.size() < at + 2 * d) pod_vectors_.resize(at + 2 * d);
+  const std::span<double> resreq(pod_vectors_.data() + at, d);
+  const std::span<double> init(pod_vectors_.data() + at + d, d);
+  vectorize_into(pod.requests, 0, resreq);
+  vectorize_into(pod.init_requests, 0, init);
+  for (size_t k = 0; k < d; ++k) init[k] = std::max(init[k], resreq[k]);
   resreq[SCORIA_DIM_PODS] = init[SCORIA_DIM_PODS] = 1;
 }
 

@@ -143,11 +143,11 @@ class ClusterCache {
   void finish_batch();
   void count_resources(const model::ResourceList& list, int delta);
   void rebuild_dims();
+  void vectorize_into(const model::ResourceList& list, double absent, std::span<double> v) const;
   std::vector<double> vectorize(const model::ResourceList& list, double absent) const;
   void vectorize_node(NodeEntry& e) const;
   void vectorize_pod(uint32_t slot);
   /// A pod's resource vectors in pod_vectors_: resreq, then init_resreq.
-  std::span<double> resreq_of(uint32_t slot);
   std::span<const double> resreq_of(uint32_t slot) const;
   std::span<const double> init_resreq_of(uint32_t slot) const;
   void vectorize_queue(QueueEntry& e) const;

@@ -94,7 +94,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.source = in.source;
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
-    j.tasks = TaskRange(t, static_cast<uint32_t>(in.tasks.size()));
+    j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));
     for (const auto& tin : in.tasks) {
       Task& task = tasks_[t];
       task.ssn = this;
