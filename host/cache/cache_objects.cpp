@@ -138,7 +138,7 @@ void ClusterCache::upsert_node(model::Node node) {
   if (!fresh) return;
   // Pods already bound to it can now be accounted.
   if (const auto it = pods_by_node_.find(e.node.name); it != pods_by_node_.end())
-    for (uint32_t p : it->second) pods_.at(p).node = slot;
+    for (uint32_t p : it->second) pods_.hot(p).node = slot;
 }
 
 void ClusterCache::remove_node(const std::string& key) {
@@ -146,7 +146,7 @@ void ClusterCache::remove_node(const std::string& key) {
   if (slot == kNone) return;
   count_resources(nodes_.at(slot).node.allocatable, -1);
   if (const auto it = pods_by_node_.find(key); it != pods_by_node_.end())
-    for (uint32_t p : it->second) pods_.at(p).node = kNone;
+    for (uint32_t p : it->second) pods_.hot(p).node = kNone;
   nodes_.erase(slot);
 }
 
@@ -271,7 +271,7 @@ void ClusterCache::remove_group(const std::string& key) {
   GroupEntry& ph = groups_.at(p);
   ph.pods = std::move(pods);
   ph.invalid_pods = invalid_pods;
-  for (uint32_t pod : ph.pods) pods_.at(pod).group = p;
+  for (uint32_t pod : ph.pods) pods_.hot(pod).group = p;
 }
 
 // --- Pods ------------------------------------------------------------------------
@@ -289,16 +289,18 @@ void ClusterCache::upsert_pod(model::Pod pod) {
     if (old.group_annotation != pod.group_name) leave_group(slot);
   }
   PodEntry& e = pods_.at(slot);
+  PodHot& h = pods_.hot(slot);
   count_resources(pod.requests, 1);
   count_resources(pod.init_requests, 1);
   e.spec_priority = pod.priority;
   e.spec_preempt_never = pod.preempt_never;
   e.group_annotation = pod.group_name;
-  const bool implicit = e.group != kNone && groups_.at(e.group).owner == slot;
+  const bool implicit = h.group != kNone && groups_.at(h.group).owner == slot;
   // An implicit group keeps its name while the pod changes.
-  if (implicit) pod.group_name = groups_.at(e.group).group.name;
+  if (implicit) pod.group_name = groups_.at(h.group).group.name;
   e.pod = std::move(pod);
-  e.gone = false;
+  h.features = e.pod.features;
+  h.gone = false;
   e.views.uid = key;
   e.views.required = value_views(e.pod.required_affinity);
   e.views.preferred = value_views(e.pod.preferred_affinity);
@@ -313,13 +315,13 @@ void ClusterCache::upsert_pod(model::Pod pod) {
               .first->second;
   }
   vectorize_pod(slot);
-  e.status = task_status(e.pod);
+  h.status = task_status(e.pod);
   // Pods for another scheduler that are still pending are not ours to
   // place; once on a node they occupy it all the same.
-  e.listed = ours(e.pod) || !e.pod.node_name.empty();
-  e.node = e.pod.node_name.empty() ? kNone : nodes_.find(e.pod.node_name);
+  h.listed = ours(e.pod) || !e.pod.node_name.empty();
+  h.node = e.pod.node_name.empty() ? kNone : nodes_.find(e.pod.node_name);
   index_pod(slot, true);
-  if (e.group == kNone)
+  if (h.group == kNone)
     join_group(slot);
   else if (implicit)
     refresh_implicit_group(slot);

@@ -98,10 +98,12 @@ void ClusterCache::resolve_pod(uint32_t slot) {
     never = never || d.never_preempt;
   }
   e.pod.priority = e.spec_priority.value_or(value);
+  pods_.hot(slot).priority = *e.pod.priority;
   // Kubernetes' admission copies the class's preemptionPolicy to the pod.
   e.pod.preempt_never = never;
-  if (e.group != kNone && reason.empty() != e.invalid.empty()) {
-    uint32_t& n = groups_.at(e.group).invalid_pods;
+  const uint32_t group = pods_.hot(slot).group;
+  if (group != kNone && reason.empty() != e.invalid.empty()) {
+    uint32_t& n = groups_.at(group).invalid_pods;
     n = reason.empty() ? n - 1 : n + 1;
   }
   e.invalid = std::move(reason);
@@ -178,14 +180,14 @@ void ClusterCache::join_group(uint32_t pod) {
                        [&](uint32_t a, uint32_t b) { return pods_.seq(a) < pods_.seq(b); });
   ge.pods.insert(at, pod);
   if (!e.invalid.empty()) ++ge.invalid_pods;
-  e.group = g;
+  pods_.hot(pod).group = g;
 }
 
 void ClusterCache::leave_group(uint32_t pod) {
-  PodEntry& e = pods_.at(pod);
-  const uint32_t g = e.group;
+  const PodEntry& e = pods_.at(pod);
+  const uint32_t g = pods_.hot(pod).group;
   if (g == kNone) return;
-  e.group = kNone;
+  pods_.hot(pod).group = kNone;
   GroupEntry& ge = groups_.at(g);
   const auto at =
       std::lower_bound(ge.pods.begin(), ge.pods.end(), pod,

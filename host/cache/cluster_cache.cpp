@@ -273,14 +273,14 @@ session::Snapshot ClusterCache::snapshot() const {
                                g.min_resources, {},    reason,     slot};
     const size_t first = s.tasks.size();
     for (uint32_t i : g.pods) {
-      const PodEntry& p = pods_.at(i);
+      const PodHot& p = pods_.hot(i);
       if (!p.listed || p.gone) continue;
       const int32_t node = p.node == kNone ? -1 : node_at[p.node];
       // A pod bound to a node the cache does not know stays out of the
       // session: it cannot be accounted anywhere.
       if (node < 0 && p.status != SCORIA_TASK_PENDING) continue;
-      s.tasks.push_back({&p.pod, &p.views, p.status, node, p.pod.priority.value_or(0), resreq_of(i),
-                         init_resreq_of(i)});
+      s.tasks.push_back({&pods_.at(i).pod, &pods_.at(i).views, p.status, node, p.priority,
+                         p.features, resreq_of(i), init_resreq_of(i)});
     }
     j.tasks = std::span(s.tasks).subspan(first);
     s.jobs.push_back(std::move(j));
@@ -294,8 +294,9 @@ session::Snapshot ClusterCache::snapshot() const {
     else if (g.owner == kNone)
       add_job(slot);
   });
-  pods_.each([&](uint32_t slot, const PodEntry& p) {
-    if (p.group != kNone && groups_.at(p.group).owner == slot) add_job(p.group);
+  pods_.each([&](uint32_t slot, const PodEntry&) {
+    const uint32_t g = pods_.hot(slot).group;
+    if (g != kNone && groups_.at(g).owner == slot) add_job(g);
   });
   std::sort(placeholders.begin(), placeholders.end(), [this](uint32_t a, uint32_t b) {
     return groups_.at(a).group.key() < groups_.at(b).group.key();
@@ -320,13 +321,14 @@ void ClusterCache::apply(const session::Outcome& outcome) {
     // The binding writes them on the pod; the next session reads them there.
     for (const auto& [key, value] : b.annotations) e.pod.annotations[key] = value;
     index_pod(p, true);
-    e.node = n;
-    e.status = SCORIA_TASK_BOUND;
-    e.listed = true;
+    PodHot& h = pods_.hot(p);
+    h.node = n;
+    h.status = SCORIA_TASK_BOUND;
+    h.listed = true;
   }
   // An evicted pod leaves the session at once; its source deletes it.
   for (const auto& key : outcome.evictions)
-    if (const uint32_t p = pods_.find(key); p != kNone) pods_.at(p).gone = true;
+    if (const uint32_t p = pods_.find(key); p != kNone) pods_.hot(p).gone = true;
   for (const auto& st : outcome.pod_groups)
     if (const uint32_t g = group_slot(st.source, st.key); g != kNone)
       groups_.at(g).phase = st.phase;
@@ -363,14 +365,15 @@ void ClusterCache::forget_bind(const std::string& pod) {
   if (p == kNone) return;
   PodEntry& e = pods_.at(p);
   // Only a bind apply() made: a pod the source reported on a node stays.
-  if (e.status != SCORIA_TASK_BOUND || e.pod.node_name.empty()) return;
+  PodHot& h = pods_.hot(p);
+  if (h.status != SCORIA_TASK_BOUND || e.pod.node_name.empty()) return;
   ++generation_;
   index_pod(p, false);
   e.pod.node_name.clear();
   index_pod(p, true);
-  e.node = kNone;
-  e.status = SCORIA_TASK_PENDING;
-  e.listed = ours(e.pod);
+  h.node = kNone;
+  h.status = SCORIA_TASK_PENDING;
+  h.listed = ours(e.pod);
 }
 
 }  // namespace scoria::cache

@@ -90,14 +90,18 @@ class ClusterCache {
   size_t pod_count() const { return pods_.size(); }
 
  private:
-  struct PodEntry {
-    // First, together: what every snapshot reads of every pod.
+  /// What every snapshot reads of every pod (SlotTable's hot fields).
+  struct PodHot {
     uint32_t status = 0;
     uint32_t node = kNone;
     uint32_t group = kNone;
-    bool listed = false;  // a task of the session: ours, or on a node
-    bool gone = false;    // evicted by a session, not yet deleted by its source
-    model::Pod pod;       // completed: priority, preemptionPolicy, group name resolved
+    int32_t priority = 0;   // pod.priority, resolved
+    uint32_t features = 0;  // pod.features
+    bool listed = false;    // a task of the session: ours, or on a node
+    bool gone = false;      // evicted by a session, not yet deleted by its source
+  };
+  struct PodEntry {
+    model::Pod pod;  // completed: priority, preemptionPolicy, group name resolved
     std::optional<int32_t> spec_priority;
     bool spec_preempt_never = false;
     std::string group_annotation;  // as given; empty: an implicit group
@@ -207,7 +211,7 @@ class ClusterCache {
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
   SlotTable<GroupEntry> groups_;
-  SlotTable<PodEntry> pods_;
+  SlotTable<PodEntry, PodHot> pods_;
   // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
   // side: a snapshot reads them for every pod, in slot order mostly, and a
   // dense array streams where vectors of their own would each miss.

@@ -35,16 +35,15 @@ void ClusterCache::make_implicit_group(uint32_t pod) {
   ge.pods = {pod};
   PodEntry& e = pods_.at(pod);
   if (!e.invalid.empty()) ge.invalid_pods = 1;
-  e.group = g;
+  pods_.hot(pod).group = g;
   refresh_implicit_group(pod);
   to_name_.emplace_back(pods_.seq(pod), pod);
   std::push_heap(to_name_.begin(), to_name_.end(), later);
 }
 
 void ClusterCache::refresh_implicit_group(uint32_t pod) {
-  const PodEntry& e = pods_.at(pod);
-  const model::Pod& p = e.pod;
-  const uint32_t slot = e.group;
+  const model::Pod& p = pods_.at(pod).pod;
+  const uint32_t slot = pods_.hot(pod).group;
   GroupEntry& ge = groups_.at(slot);
   index_group(slot, false);
   model::PodGroup g = model::implicit_pod_group(p, ge.group.name);
@@ -85,7 +84,7 @@ void ClusterCache::wake_names(const std::string& key) {
   for (std::string_view pod : pods) {
     const uint32_t slot = pods_.find(ns + std::string(pod));
     if (slot == kNone) continue;
-    const uint32_t g = pods_.at(slot).group;
+    const uint32_t g = pods_.hot(slot).group;
     if (g == kNone || groups_.at(g).owner != slot) continue;
     to_name_.emplace_back(pods_.seq(slot), slot);
     std::push_heap(to_name_.begin(), to_name_.end(), later);
@@ -99,7 +98,7 @@ void ClusterCache::name_implicit_groups() {
     to_name_.pop_back();
     // The pod may have gone (its slot even reused) or named a group since.
     if (!pods_.live(pod) || pods_.seq(pod) != seq) continue;
-    const uint32_t g = pods_.at(pod).group;
+    const uint32_t g = pods_.hot(pod).group;
     if (g == kNone || groups_.at(g).owner != pod) continue;
     name_implicit(pod);
   }
@@ -107,7 +106,7 @@ void ClusterCache::name_implicit_groups() {
 
 void ClusterCache::name_implicit(uint32_t pod) {
   PodEntry& e = pods_.at(pod);
-  const uint32_t g = e.group;
+  const uint32_t g = pods_.hot(pod).group;
   const std::string current = groups_.key(g);
   const std::string ns = e.pod.namespace_ + "/";
   for (int n = 0;; ++n) {

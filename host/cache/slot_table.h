@@ -2,6 +2,10 @@
 // a session points into it), slots reused after an erase instead of growing,
 // a key index, and the order entries arrived in (what a full load from the
 // same objects would give), kept without moving anything.
+//
+// `Hot` is what every snapshot reads of every entry: kept apart, side by
+// side by slot, so that a walk over all entries streams through a few bytes
+// each instead of missing the cache on each large entry.
 #pragma once
 
 #include <algorithm>
@@ -16,7 +20,9 @@ namespace scoria::cache {
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
-template <class Entry>
+struct NoHotFields {};
+
+template <class Entry, class Hot = NoHotFields>
 class SlotTable {
  public:
   /// The slot under `key`, or kNone.
@@ -35,6 +41,7 @@ class SlotTable {
     } else {
       slot = static_cast<uint32_t>(entries_.size());
       entries_.emplace_back();
+      hot_.emplace_back();
       seq_.push_back(0);
       keys_.emplace_back();
     }
@@ -50,6 +57,7 @@ class SlotTable {
     unindex(slot);
     drop_order(slot);
     entries_[slot] = Entry{};
+    hot_[slot] = Hot{};
     seq_[slot] = 0;
     free_.push_back(slot);
     --live_;
@@ -74,6 +82,8 @@ class SlotTable {
 
   Entry& at(uint32_t slot) { return entries_[slot]; }
   const Entry& at(uint32_t slot) const { return entries_[slot]; }
+  Hot& hot(uint32_t slot) { return hot_[slot]; }
+  const Hot& hot(uint32_t slot) const { return hot_[slot]; }
   const std::string& key(uint32_t slot) const { return keys_[slot]; }
   /// Arrival rank: larger arrived later; 0 for a free slot.
   uint64_t seq(uint32_t slot) const { return seq_[slot]; }
@@ -96,6 +106,7 @@ class SlotTable {
   /// Room for `n` entries, so that a full load does not grow (and rehash)
   /// the index as it goes. (Entries sit in a deque: they never move.)
   void reserve(size_t n) {
+    hot_.reserve(n);
     seq_.reserve(n);
     keys_.reserve(n);
     order_.reserve(n);
@@ -104,6 +115,7 @@ class SlotTable {
 
   void clear() {
     entries_.clear();
+    hot_.clear();
     seq_.clear();
     keys_.clear();
     free_.clear();
@@ -128,6 +140,7 @@ class SlotTable {
   }
 
   std::deque<Entry> entries_;
+  std::vector<Hot> hot_;
   std::vector<uint64_t> seq_;
   std::vector<std::string> keys_;
   std::vector<uint32_t> free_;

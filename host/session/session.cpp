@@ -27,18 +27,38 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       namespaces_(snap.namespaces),
       objects_(snap.objects) {
   const size_t d = dims();
+  // Vectors a session never writes (requests, allocatable, queue bounds,
+  // minResources) are read in the snapshot, where the cache keeps them; only
+  // one shorter than the session's dimensions is copied, padded with zeros.
+  const auto is_short = [d](std::span<const double> v) -> size_t { return v.size() < d; };
   size_t task_count = 0;
-  for (const auto& j : snap.jobs) task_count += j.tasks.size();
-  // One arena for every vector: tasks 2, jobs 3, nodes 5, queues 4.
+  size_t short_vectors = 0;
+  std::vector<uint32_t> tasks_on(snap.nodes.size(), 0);
+  for (const auto& j : snap.jobs) {
+    task_count += j.tasks.size();
+    short_vectors += is_short(j.min_resources);
+    for (const auto& tin : j.tasks) {
+      short_vectors += is_short(tin.resreq) + is_short(tin.init_resreq);
+      if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
+        ++tasks_on[static_cast<size_t>(tin.node)];
+    }
+  }
+  for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
+  for (const auto& q : snap.queues)
+    short_vectors += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
+  // One arena for what a session writes (jobs 2, nodes 4, queues 1) and the
+  // short vectors.
   arena_.assign(
-      d * (2 * task_count + 3 * snap.jobs.size() + 5 * snap.nodes.size() + 4 * snap.queues.size()),
-      0.0);
+      d * (short_vectors + 2 * snap.jobs.size() + 4 * snap.nodes.size() + snap.queues.size()), 0.0);
   double* next = arena_.data();
   auto take = [&](std::span<const double> init = {}) {
     double* v = next;
     next += d;
     std::copy_n(init.begin(), std::min(init.size(), d), v);
     return v;
+  };
+  auto read = [&](std::span<const double> v) -> const double* {
+    return v.size() >= d ? v.data() : take(v);
   };
 
   queues_.resize(snap.queues.size());
@@ -48,9 +68,9 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     q.ssn = this;
     q.spec = in.spec;
     q.index = static_cast<uint32_t>(i);
-    q.capability = take(in.capability);
-    q.deserved = take(in.deserved);
-    q.guarantee = take(in.guarantee);
+    q.capability = read(in.capability);
+    q.deserved = read(in.deserved);
+    q.guarantee = read(in.guarantee);
     q.allocated = take();
   }
 
@@ -61,11 +81,12 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     n.ssn = this;
     n.spec = in.spec;
     n.index = static_cast<uint32_t>(i);
-    n.allocatable = take(in.allocatable);
+    n.allocatable = read(in.allocatable);
     n.idle = take(in.allocatable);
     n.used = take();
     n.releasing = take();
     n.pipelined = take();
+    n.tasks.reserve(tasks_on[i]);
   }
 
   jobs_.resize(snap.jobs.size());
@@ -82,7 +103,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.phase = static_cast<uint32_t>(in.phase);
     j.allocated = take();
     j.total_request = take();
-    j.min_resources = take(in.min_resources);
+    j.min_resources = read(in.min_resources);
     j.uid = in.group->key();
     j.namespace_ = in.group->namespace_;
     j.name = in.group->name;
@@ -103,10 +124,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       task.index = t;
       task.job = static_cast<uint32_t>(i);
       task.priority = tin.priority;
-      task.resreq = take(tin.resreq);
-      task.init_resreq = take(tin.init_resreq);
+      task.resreq = read(tin.resreq);
+      task.init_resreq = read(tin.init_resreq);
       task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
-      if (tin.pod->features != 0) featured_.push_back(t);
+      if (tin.features != 0) featured_.push_back(t);
       add({j.total_request, d}, span(task.resreq), 1);
       // Status is applied through the same path statements use, so the
       // accounting rules live in one place.

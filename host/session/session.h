@@ -67,8 +67,9 @@ struct scoria_task {
   // the gang's message.
   uint32_t last_discarded = 0;
   int32_t last_discarded_node = -1;  // where it was headed then
-  double* resreq = nullptr;
-  double* init_resreq = nullptr;
+  // The snapshot's (the cache's) vectors: never written in a session.
+  const double* resreq = nullptr;
+  const double* init_resreq = nullptr;
   FitErrors fit;
   // What plugins asked to write on the pod when this allocation is bound
   // (task_set_bind_annotation), by key; dropped when the allocation is undone.
@@ -86,7 +87,7 @@ struct scoria_job {
   int32_t status_count[10] = {};
   double* allocated = nullptr;
   double* total_request = nullptr;
-  double* min_resources = nullptr;
+  const double* min_resources = nullptr;
   std::string fit_error;  // job-level reason (enqueue refused, invalid, ...)
   std::string uid;
   // What job_info reports of the PodGroup, copied at session open: plugins
@@ -110,7 +111,7 @@ struct scoria_node {
   const scoria::model::Node* spec = nullptr;
   uint32_t index = 0;
   std::vector<uint32_t> tasks;
-  double* allocatable = nullptr;
+  const double* allocatable = nullptr;
   double* idle = nullptr;
   double* used = nullptr;
   double* releasing = nullptr;
@@ -121,9 +122,9 @@ struct scoria_queue {
   scoria::session::Session* ssn = nullptr;
   const scoria::model::Queue* spec = nullptr;
   uint32_t index = 0;
-  double* capability = nullptr;
-  double* deserved = nullptr;
-  double* guarantee = nullptr;
+  const double* capability = nullptr;
+  const double* deserved = nullptr;
+  const double* guarantee = nullptr;
   double* allocated = nullptr;
   // Deserved share a plugin computed this session (session_queue_set_deserved);
   // empty until one does.
@@ -240,6 +241,7 @@ struct Snapshot {
     uint32_t status;
     int32_t node;  // node index or -1
     int32_t priority;
+    uint32_t features;  // pod->features, read here without touching the pod
     std::span<const double> resreq;
     std::span<const double> init_resreq;
   };

@@ -167,7 +167,7 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
 
   // Pending tasks by key, to place the session's binds and to know what
   // still waits.
-  std::unordered_map<std::string, const session::Snapshot::TaskIn*> pending;
+  std::unordered_map<std::string_view, const session::Snapshot::TaskIn*> pending;
   const auto add = [&](size_t node, std::span<const double> req) {
     for (size_t d = 0; d < req.size() && d < dims; ++d) used[node * dims + d] += req[d];
   };
@@ -176,7 +176,7 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
       if (task.node >= 0 && (task.status & kOccupying) != 0) {
         add(static_cast<size_t>(task.node), task.resreq);
       } else if (task.status == SCORIA_TASK_PENDING && job.invalid.empty()) {
-        pending.emplace(task.pod->key(), &task);
+        pending.emplace(task.views->uid, &task);
       }
     }
   for (const auto& b : outcome.binds) {

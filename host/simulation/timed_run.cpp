@@ -232,13 +232,12 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
   changed = changed || pipelined != last_pipelined_;
   last_pipelined_ = std::move(pipelined);
   for (const auto& g : outcome.pod_groups) {
-    const auto [it, added] = result_.groups.try_emplace(g.key, g);
-    if (!added) {
-      changed = changed || it->second.phase != g.phase;
-      it->second = g;
-    } else {
-      changed = true;
-    }
+    const auto [it, added] = result_.groups.try_emplace(g.key);
+    session::Outcome::PodGroupStatus& seen = it->second;
+    if (added) seen.key = g.key;
+    changed = changed || added || seen.phase != g.phase;
+    seen.phase = g.phase;
+    if (seen.unschedulable != g.unschedulable) seen.unschedulable = g.unschedulable;
   }
   // Jobs done before this session have now been seen Completed.
   collect_.insert(collect_.end(), finishing_.begin(), finishing_.end());

@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "scheduler/scheduler.h"
 #include "session/session.h"
@@ -40,8 +41,9 @@ struct TimedRunResult {
   std::map<std::string, nlohmann::ordered_json> bind_annotations;
   std::set<std::string> evictions;
   session::Outcome last;
-  /// Every PodGroup a session reported, with its last phase.
-  std::map<std::string, session::Outcome::PodGroupStatus> groups;
+  /// Every PodGroup a session reported, by key, with its last phase and
+  /// unschedulable message (the status's other fields are not kept).
+  std::unordered_map<std::string, session::Outcome::PodGroupStatus> groups;
   std::vector<std::string> dims;
   nlohmann::ordered_json metrics;
   nlohmann::ordered_json timings = nlohmann::ordered_json::array();  // per session

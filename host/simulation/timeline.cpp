@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <tuple>
 #include <utility>
 
@@ -93,6 +94,7 @@ Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now
   };
   std::unordered_map<std::string, GroupTime> groups;
   std::vector<Timeline::Later> later;
+  later.reserve(pod_groups.size() + pods.size());
   for (auto& g : pod_groups) {
     const std::string what = "PodGroup " + g.key();
     const std::optional<int64_t> annotated = seconds_of(g.annotations, kArrival, what);
@@ -124,9 +126,14 @@ Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now
       t.initial.pods.push_back(std::move(p));
     }
   }
-  std::stable_sort(later.begin(), later.end(),
-                   [](const auto& a, const auto& b) { return a.at_ms < b.at_ms; });
-  t.later = std::move(later);
+  // By time, ties in input order. An entry holds a whole pod or PodGroup:
+  // the order is found on indexes, and each entry moves once.
+  std::vector<uint32_t> order(later.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return later[a].at_ms < later[b].at_ms; });
+  t.later.reserve(later.size());
+  for (uint32_t i : order) t.later.push_back(std::move(later[i]));
 
   for (auto& n : nodes) {
     const std::string what = "Node " + n.name;

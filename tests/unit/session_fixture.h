@@ -57,7 +57,8 @@ class SessionFixture {
     vectors_.push_back({cpu_m, 0, 1});
     // Each job's tasks in a list of its own (a snapshot keeps them side by
     // side; a session reads them through the job's span alike).
-    tasks_[job].push_back({&p, &v, status, node, priority, vectors_.back(), vectors_.back()});
+    tasks_[job].push_back(
+        {&p, &v, status, node, priority, p.features, vectors_.back(), vectors_.back()});
     snap.jobs[job].tasks = tasks_[job];
   }
 
