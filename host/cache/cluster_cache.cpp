@@ -283,6 +283,7 @@ session::Snapshot ClusterCache::snapshot() const {
                          p.features, resreq_of(i), init_resreq_of(i)});
     }
     j.tasks = std::span(s.tasks).subspan(first);
+    j.key = groups_.key(slot);
     s.jobs.push_back(std::move(j));
   };
   // Defined groups in arrival order, then implicit ones in their pods'

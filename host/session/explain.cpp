@@ -18,7 +18,7 @@ void Session::explain(std::string_view task_uid) {
     if (t.views->uid == task_uid) {
       const Job& job = jobs_[t.job];
       explain_->found = true;
-      explain_->job = job.uid;
+      explain_->job = std::string(job.uid);
       if (job.queue >= 0) explain_->queue = queues_[static_cast<size_t>(job.queue)].spec->name;
     }
 }

@@ -159,21 +159,21 @@ std::string Session::unschedulable_message(const Job& job) {
 
 Outcome Session::close() {
   Outcome out;
-  // The cluster source has confirmed the binds of committed statements by
-  // now: they count as Bound, as they will in the next snapshot.
-  for (Task& t : tasks_)
-    if (t.status == SCORIA_TASK_BINDING && t.committed) set_task_status(t, SCORIA_TASK_BOUND);
-
   out.dims = dim_names_;
   out.now_ms = now_ms_;
   out.binds = binds_;
   out.evictions = evictions_;
-  for (const Task& t : tasks_)
+  for (Task& t : tasks_) {
+    // The cluster source has confirmed the binds of committed statements by
+    // now: they count as Bound, as they will in the next snapshot.
+    if (t.status == SCORIA_TASK_BINDING && t.committed) set_task_status(t, SCORIA_TASK_BOUND);
     if ((t.status == SCORIA_TASK_PIPELINED ||
          (t.status == SCORIA_TASK_ALLOCATED && !t.committed)) &&
         t.node >= 0)
       out.pipelined.push_back({t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name});
+  }
 
+  out.pod_groups.reserve(jobs_.size());
   for (const Job& job : jobs_) {
     Outcome::PodGroupStatus st;
     st.key = job.uid;

@@ -104,7 +104,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.allocated = take();
     j.total_request = take();
     j.min_resources = read(in.min_resources);
-    j.uid = in.group->key();
+    j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
     j.namespace_ = in.group->namespace_;
     j.name = in.group->name;
     j.queue_name = in.group->queue;

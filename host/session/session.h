@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -89,7 +90,7 @@ struct scoria_job {
   double* total_request = nullptr;
   const double* min_resources = nullptr;
   std::string fit_error;  // job-level reason (enqueue refused, invalid, ...)
-  std::string uid;
+  std::string_view uid;   // "namespace/name": Snapshot::JobIn::key
   // What job_info reports of the PodGroup, copied at session open: plugins
   // walk every job several times a session, and this array is all they read.
   std::string_view namespace_, name, queue_name;
@@ -260,6 +261,9 @@ struct Snapshot {
     /// Outcome::PodGroupStatus::source so that it finds the job again
     /// without a lookup by name.
     uint32_t source = UINT32_MAX;
+    /// group->key(), held by the snapshot's owner (the cache indexes groups
+    /// by it); empty: the session makes it.
+    std::string_view key = {};
   };
   struct NodeIn {
     const model::Node* spec;
@@ -480,7 +484,8 @@ class Session {
   std::optional<size_t> preemption_victims_;
   std::vector<std::pair<std::string, uint64_t>> eviction_transactions_;
   std::vector<std::string> dim_names_;
-  std::vector<double> arena_;  // every resource vector of the session
+  std::vector<double> arena_;          // every resource vector of the session
+  std::deque<std::string> made_keys_;  // jobs' keys the snapshot did not hold
   std::vector<Task> tasks_;
   std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
   std::vector<Job> jobs_;

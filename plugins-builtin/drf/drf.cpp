@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -28,11 +29,6 @@ using scoria::log_line;
 // Volcano's tolerance when comparing shares for preemption.
 constexpr double kShareDelta = 0.000001;
 
-struct JobAccount {
-  std::vector<double> allocated;
-  double share = 0;
-};
-
 constexpr std::string_view kHierarchyAnnotation = "volcano.sh/hierarchy";
 constexpr std::string_view kWeightsAnnotation = "volcano.sh/hierarchy-weights";
 
@@ -41,25 +37,33 @@ struct Drf {
       : hierarchical(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)) {}
 
   bool hierarchical;
-  // Per session.
+  // Per session. Each job's holdings side by side, `dims` values per job,
+  // in arrays kept across sessions: opening a session allocates nothing
+  // per job.
   std::vector<double> total;
-  std::vector<JobAccount> jobs;  // by job index
+  size_t dims = 0;
+  std::vector<double> allocated;  // by job index, then dimension
+  std::vector<double> shares;     // by job index
   std::optional<drf::HierarchyTree> tree;
   std::vector<std::string_view> queue_paths;  // by queue index
 
-  double share_of(const std::vector<double>& allocated) const {
+  double share_of(std::span<const double> held) const {
     double share = 0;
     for (size_t d = 0; d < total.size(); ++d) {
       if (d == SCORIA_DIM_PODS || total[d] <= 0) continue;
-      share = std::max(share, allocated[d] / total[d]);
+      share = std::max(share, held[d] / total[d]);
     }
     return share;
   }
-  JobAccount* of(const scoria_job* job) {
-    if (job == nullptr) return nullptr;
+  /// The job's index in the accounts; nullopt for a job this session
+  /// does not know.
+  std::optional<uint32_t> of(const scoria_job* job) const {
+    if (job == nullptr) return std::nullopt;
     const uint32_t index = scoria::info(job).index;
-    return index < jobs.size() ? &jobs[index] : nullptr;
+    if (index >= shares.size()) return std::nullopt;
+    return index;
   }
+  std::span<double> held(uint32_t job) { return {allocated.data() + size_t{job} * dims, dims}; }
 };
 
 Drf& self_of(void* user_data) { return *static_cast<Drf*>(user_data); }
@@ -90,20 +94,21 @@ void build_tree(Drf& self, const scoria_session* ssn) {
 }
 
 int job_order(void* user_data, const scoria_job* l, const scoria_job* r) {
-  Drf& self = self_of(user_data);
-  const JobAccount* la = self.of(l);
-  const JobAccount* ra = self.of(r);
-  if (la == nullptr || ra == nullptr || la->share == ra->share) return 0;
-  return la->share < ra->share ? -1 : 1;
+  const Drf& self = self_of(user_data);
+  const std::optional<uint32_t> lj = self.of(l);
+  const std::optional<uint32_t> rj = self.of(r);
+  if (!lj || !rj || self.shares[*lj] == self.shares[*rj]) return 0;
+  return self.shares[*lj] < self.shares[*rj] ? -1 : 1;
 }
 
 scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
                         const scoria_task* const* candidates, size_t count, uint8_t* selected) {
   Drf& self = self_of(user_data);
   const scoria_task_info pi = scoria::info(preemptor);
-  const JobAccount* mine = self.of(pi.job);
-  if (mine == nullptr) return SCORIA_VOTE_PERMIT;
-  std::vector<double> grown = mine->allocated;
+  const std::optional<uint32_t> mine = self.of(pi.job);
+  if (!mine) return SCORIA_VOTE_PERMIT;
+  const std::span<const double> mine_held = self.held(*mine);
+  std::vector<double> grown(mine_held.begin(), mine_held.end());
   for (size_t d = 0; d < grown.size(); ++d) grown[d] += pi.resreq[d];
   const double ls = self.share_of(grown);
 
@@ -111,11 +116,14 @@ scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
   std::vector<std::pair<const scoria_job*, std::vector<double>>> left;
   for (size_t i = 0; i < count; ++i) {
     const scoria_task_info ti = scoria::info(candidates[i]);
-    const JobAccount* theirs = self.of(ti.job);
-    if (theirs == nullptr) continue;
+    const std::optional<uint32_t> theirs = self.of(ti.job);
+    if (!theirs) continue;
     auto it =
         std::find_if(left.begin(), left.end(), [&](const auto& l) { return l.first == ti.job; });
-    if (it == left.end()) it = left.insert(left.end(), {ti.job, theirs->allocated});
+    if (it == left.end()) {
+      const std::span<const double> theirs_held = self.held(*theirs);
+      it = left.insert(left.end(), {ti.job, {theirs_held.begin(), theirs_held.end()}});
+    }
     for (size_t d = 0; d < it->second.size(); ++d) it->second[d] -= ti.resreq[d];
     const double rs = self.share_of(it->second);
     if (ls < rs || std::fabs(ls - rs) <= kShareDelta) selected[i] = 1;
@@ -126,12 +134,12 @@ scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
 void change(void* user_data, const scoria_task* task, double sign) {
   Drf& self = self_of(user_data);
   const scoria_task_info ti = scoria::info(task);
-  JobAccount* a = self.of(ti.job);
-  if (a == nullptr) return;
-  for (size_t d = 0; d < a->allocated.size(); ++d) a->allocated[d] += sign * ti.resreq[d];
-  a->share = self.share_of(a->allocated);
-  if (self.tree)
-    self.tree->change(scoria::info(ti.job).index, {ti.resreq, self.total.size()}, sign);
+  const std::optional<uint32_t> job = self.of(ti.job);
+  if (!job) return;
+  const std::span<double> held = self.held(*job);
+  for (size_t d = 0; d < held.size(); ++d) held[d] += sign * ti.resreq[d];
+  self.shares[*job] = self.share_of(held);
+  if (self.tree) self.tree->change(*job, {ti.resreq, self.total.size()}, sign);
 }
 
 std::string_view path_of(const Drf& self, const scoria_queue* queue) {
@@ -173,6 +181,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
   return scoria::guarded([&] {
     Drf& self = *static_cast<Drf*>(instance);
     const size_t dims = scoria::dims(ssn);
+    self.dims = dims;
     self.total.assign(dims, 0);
     const size_t nodes = api().node_count(ssn);
     for (size_t n = 0; n < nodes; ++n) {
@@ -180,13 +189,14 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       for (size_t d = 0; d < dims; ++d) self.total[d] += ni.allocatable[d];
     }
     const size_t jobs = api().job_count(ssn);
-    self.jobs.assign(jobs, JobAccount{});
+    self.allocated.assign(jobs * dims, 0);
+    self.shares.assign(jobs, 0);
     for (size_t j = 0; j < jobs; ++j) {
       const scoria_job_info ji = scoria::info(api().job_at(ssn, j));
       if (ji.index >= jobs) continue;
-      JobAccount& a = self.jobs[ji.index];
-      a.allocated.assign(ji.allocated, ji.allocated + dims);
-      a.share = self.share_of(a.allocated);
+      const std::span<double> held = self.held(ji.index);
+      std::copy_n(ji.allocated, dims, held.begin());
+      self.shares[ji.index] = self.share_of(held);
     }
     self.tree.reset();
     if (self.hierarchical) {
