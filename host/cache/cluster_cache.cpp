@@ -46,6 +46,7 @@ void ClusterCache::clear() {
   hyper_nodes_.clear();
   equivalence_ids_.clear();
   pod_vectors_.clear();
+  group_vectors_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
@@ -110,6 +111,7 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
   pods_.reserve(pods);
   pod_vectors_.reserve(pods * 2 * dims_.size());
   groups_.reserve(groups);
+  group_vectors_.reserve(groups * dims_.size());
   nodes_.reserve(nodes);
 
   for (Kind kind : kLoadOrder)
@@ -160,7 +162,8 @@ void ClusterCache::rebuild_dims() {
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   nodes_.each([&](uint32_t, NodeEntry& e) { vectorize_node(e); });
   queues_.each([&](uint32_t, QueueEntry& e) { vectorize_queue(e); });
-  groups_.each([&](uint32_t, GroupEntry& e) { vectorize_group(e); });
+  group_vectors_.clear();
+  groups_.each([&](uint32_t slot, GroupEntry&) { vectorize_group(slot); });
   pod_vectors_.clear();
   pods_.each([&](uint32_t slot, PodEntry&) { vectorize_pod(slot); });
 }
@@ -214,8 +217,15 @@ void ClusterCache::vectorize_queue(QueueEntry& e) const {
   e.guarantee = vectorize(e.queue.guarantee, 0);
 }
 
-void ClusterCache::vectorize_group(GroupEntry& e) const {
-  e.min_resources = vectorize(e.group.min_resources, 0);
+std::span<const double> ClusterCache::min_resources_of(uint32_t slot) const {
+  return {group_vectors_.data() + size_t{slot} * dims_.size(), dims_.size()};
+}
+
+void ClusterCache::vectorize_group(uint32_t slot) {
+  const size_t d = dims_.size();
+  const size_t at = size_t{slot} * d;
+  if (group_vectors_.size() < at + d) group_vectors_.resize(at + d);
+  vectorize_into(groups_.at(slot).group.min_resources, 0, std::span(group_vectors_).subspan(at, d));
 }
 
 // ---------------------------------------------------------------------------
@@ -269,8 +279,8 @@ session::Snapshot ClusterCache::snapshot() const {
     const GroupEntry& g = groups_.at(slot);
     const std::string& reason = job_reason(g);
     const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : queue_at[g.queue];
-    session::Snapshot::JobIn j{&g.group,        queue, g.priority, g.phase,
-                               g.min_resources, {},    reason,     slot};
+    session::Snapshot::JobIn j{&g.group, queue,  g.priority, g.phase, min_resources_of(slot),
+                               {},       reason, slot};
     const size_t first = s.tasks.size();
     for (uint32_t i : g.pods) {
       const PodHot& p = pods_.hot(i);

@@ -111,7 +111,6 @@ class ClusterCache {
   struct GroupEntry {
     model::PodGroup group;
     model::PodGroupPhase phase = model::PodGroupPhase::Pending;
-    std::vector<double> min_resources;
     std::vector<uint32_t> pods;  // member slots, in pod arrival order
     std::string invalid;         // why it cannot be scheduled; empty if it can
     uint32_t queue = kNone;
@@ -155,7 +154,9 @@ class ClusterCache {
   std::span<const double> resreq_of(uint32_t slot) const;
   std::span<const double> init_resreq_of(uint32_t slot) const;
   void vectorize_queue(QueueEntry& e) const;
-  void vectorize_group(GroupEntry& e) const;
+  void vectorize_group(uint32_t slot);
+  /// A PodGroup's minResources in group_vectors_.
+  std::span<const double> min_resources_of(uint32_t slot) const;
 
   // --- cache_objects.cpp: one upsert and one delete per kind ---------------
   void apply_change(ObjectChange& change);
@@ -216,6 +217,9 @@ class ClusterCache {
   // side: a snapshot reads them for every pod, in slot order mostly, and a
   // dense array streams where vectors of their own would each miss.
   std::vector<double> pod_vectors_;
+  // Every PodGroup slot's minResources, dims_ values each, side by side (as
+  // pod_vectors_, for the plugins that read every job's).
+  std::vector<double> group_vectors_;
   // Equivalence classes of pending pods by key (equivalence_key.h), 1 and
   // up, kept for the cache's life so that a class keeps its number.
   std::unordered_map<std::string, uint32_t> equivalence_ids_;

@@ -49,7 +49,7 @@ void ClusterCache::refresh_implicit_group(uint32_t pod) {
   model::PodGroup g = model::implicit_pod_group(p, ge.group.name);
   ge.group = std::move(g);
   ge.phase = ge.group.phase;
-  vectorize_group(ge);
+  vectorize_group(slot);
   index_group(slot, true);
   resolve_group(slot);
 }

@@ -161,9 +161,7 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   const size_t dims = dims_.size();
   const size_t nodes = snapshot.nodes.size();
   std::vector<double> used(nodes * dims, 0.0);
-  std::unordered_map<std::string_view, size_t> node_index;
-  node_index.reserve(nodes);
-  for (size_t n = 0; n < nodes; ++n) node_index.emplace(snapshot.nodes[n].spec->name, n);
+  map_nodes(snapshot);
 
   // Pending tasks by key, to place the session's binds and to know what
   // still waits.
@@ -181,9 +179,9 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
     }
   for (const auto& b : outcome.binds) {
     const auto t = pending.find(b.pod);
-    const auto n = node_index.find(b.node);
-    if (t == pending.end() || n == node_index.end()) continue;
-    add(n->second, t->second->resreq);
+    const auto row = node_row_.find(b.node);
+    if (t == pending.end() || row == node_row_.end() || position_of_row_[row->second] < 0) continue;
+    add(static_cast<size_t>(position_of_row_[row->second]), t->second->resreq);
     pending.erase(t);
   }
   for (const auto& p : outcome.pipelined) pending.erase(p.pod);
@@ -226,21 +224,36 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   std::fill(occupancy_now_.begin(), occupancy_now_.end(), 0.0f);
   for (size_t n = 0; n < nodes; ++n) {
     const auto& node = snapshot.nodes[n];
-    const auto [it, added] = node_row_.try_emplace(node.spec->name, node_names_.size());
-    if (added) {
-      node_names_.push_back(node.spec->name);
-      occupancy_.emplace_back();
-      occupancy_now_.push_back(0.0f);
-    }
     double share = 0;
     for (size_t d = 0; d < dims && d < node.allocatable.size(); ++d)
       if (d != SCORIA_DIM_PODS && node.allocatable[d] > 0)
         share = std::max(share, used[n * dims + d] / node.allocatable[d]);
-    occupancy_now_[it->second] = static_cast<float>(std::min(share, 1.0));
+    occupancy_now_[row_of_[n]] = static_cast<float>(std::min(share, 1.0));
   }
   for (const auto& q : outcome.queues) s.queues[q.name] = {q.allocated, q.deserved};
   samples_.push_back(std::move(s));
   return still_pending;
+}
+
+void RunMetrics::map_nodes(const session::Snapshot& snapshot) {
+  const size_t nodes = snapshot.nodes.size();
+  bool same = nodes == row_of_.size();
+  for (size_t n = 0; same && n < nodes; ++n)
+    same = snapshot.nodes[n].spec->name == node_names_[row_of_[n]];
+  if (same) return;
+  row_of_.resize(nodes);
+  for (size_t n = 0; n < nodes; ++n) {
+    const std::string& name = snapshot.nodes[n].spec->name;
+    const auto [it, added] = node_row_.try_emplace(name, node_names_.size());
+    if (added) {
+      node_names_.push_back(name);
+      occupancy_.emplace_back();
+      occupancy_now_.push_back(0.0f);
+    }
+    row_of_[n] = it->second;
+  }
+  position_of_row_.assign(node_names_.size(), -1);
+  for (size_t n = 0; n < nodes; ++n) position_of_row_[row_of_[n]] = static_cast<int64_t>(n);
 }
 
 nlohmann::ordered_json RunMetrics::occupancy_json(int64_t end_ms, size_t points) {

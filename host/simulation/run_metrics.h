@@ -88,6 +88,12 @@ class RunMetrics {
   nlohmann::ordered_json occupancy_json(int64_t end_ms, size_t points);
   std::unordered_map<std::string, size_t> node_row_;
   std::vector<std::string> node_names_;
+  // The last snapshot's nodes: each one's row, and each row's position in
+  // it (-1: absent). Most sessions see the same nodes, found again without
+  // a lookup by name.
+  std::vector<size_t> row_of_;
+  std::vector<int64_t> position_of_row_;
+  void map_nodes(const session::Snapshot& snapshot);
   std::vector<std::vector<float>> occupancy_;  // by row, by bin
   std::vector<float> occupancy_now_;           // by row: the value since occupancy_from_
   int64_t occupancy_from_ = 0;
