@@ -65,7 +65,10 @@ class TimedRun {
 
   // Specs of every pod, PodGroup and node, copied before the cache takes
   // the objects: completions, recreations and cordons upsert from them.
-  std::vector<model::Pod> pod_specs_;
+  // Every pod as the files gave it: those present from zero copied (the
+  // cache takes the originals), those arriving later in the timeline.
+  std::vector<model::Pod> initial_pods_;
+  std::vector<const model::Pod*> pod_specs_;
   std::unordered_map<std::string, PodState> pods_;
   std::unordered_map<std::string, model::Node> nodes_;
   std::unordered_map<std::string, std::vector<std::string>> job_pods_;
@@ -81,16 +84,16 @@ class TimedRun {
 };
 
 void TimedRun::index_objects() {
-  size_t count = t_.initial.pods.size();
-  for (const auto& l : t_.later) count += l.pod ? 1 : 0;
-  pod_specs_.reserve(count);
-  for (const auto& p : t_.initial.pods) pod_specs_.push_back(p);
+  initial_pods_ = t_.initial.pods;
+  pod_specs_.reserve(initial_pods_.size() + t_.later_pods.size());
+  for (const auto& p : initial_pods_) pod_specs_.push_back(&p);
+  // In arrival order, as before the timeline kept them in input order.
   for (const auto& l : t_.later)
-    if (l.pod) pod_specs_.push_back(*l.pod);
+    if (l.is_pod) pod_specs_.push_back(&t_.later_pods[l.index]);
   std::unordered_map<std::string, const model::PodGroup*> groups;
   for (const auto& g : t_.initial.pod_groups) groups.emplace(g.key(), &g);
   for (const auto& l : t_.later)
-    if (l.group) groups.emplace(l.group->key(), &*l.group);
+    if (!l.is_pod) groups.emplace(t_.later_groups[l.index].key(), &t_.later_groups[l.index]);
 
   // Jobs: a pod already on a node at the start ran before the run; a job
   // made only of such pods is not measured.
@@ -100,7 +103,8 @@ void TimedRun::index_objects() {
     int64_t arrival = INT64_MAX;
   };
   std::map<std::string, JobSeen> jobs;
-  for (const auto& p : pod_specs_) {
+  for (const model::Pod* spec : pod_specs_) {
+    const model::Pod& p = *spec;
     PodState& s = pods_[p.key()];
     s.spec = &p;
     s.job = job_key(p);
@@ -156,8 +160,10 @@ void TimedRun::due(int64_t now, std::vector<cache::ObjectChange>& changes) {
   collect_.clear();
   for (; next_later_ < t_.later.size() && t_.later[next_later_].at_ms <= now; ++next_later_) {
     const auto& l = t_.later[next_later_];
-    if (l.group) changes.push_back(cache::ObjectChange::upsert(*l.group));
-    if (l.pod) changes.push_back(cache::ObjectChange::upsert(*l.pod));
+    if (l.is_pod)
+      changes.push_back(cache::ObjectChange::upsert(t_.later_pods[l.index]));
+    else
+      changes.push_back(cache::ObjectChange::upsert(t_.later_groups[l.index]));
   }
   for (; next_node_event_ < t_.node_events.size() && t_.node_events[next_node_event_].at_ms <= now;
        ++next_node_event_) {

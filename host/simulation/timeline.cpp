@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <tuple>
 #include <utility>
 
@@ -93,19 +92,26 @@ Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now
     std::optional<int64_t> duration;
   };
   std::unordered_map<std::string, GroupTime> groups;
-  std::vector<Timeline::Later> later;
-  later.reserve(pod_groups.size() + pods.size());
+  // Objects that arrive later stay in their vectors, moved down over those
+  // present from zero (which go to `initial`): no second copy of a large
+  // input is ever held.
+  size_t kept = 0;
   for (auto& g : pod_groups) {
     const std::string what = "PodGroup " + g.key();
     const std::optional<int64_t> annotated = seconds_of(g.annotations, kArrival, what);
     const int64_t at = annotated.value_or(created(g.creation_ms).value_or(0));
     groups[g.key()] = {at, annotated.has_value(), seconds_of(g.annotations, kDuration, what)};
     if (at > 0) {
-      later.push_back({at, std::move(g), std::nullopt});
+      t.later.push_back({at, false, static_cast<uint32_t>(kept)});
+      if (&pod_groups[kept] != &g) pod_groups[kept] = std::move(g);
+      ++kept;
     } else {
       t.initial.pod_groups.push_back(std::move(g));
     }
   }
+  pod_groups.resize(kept);
+  t.later_groups = std::move(pod_groups);
+  kept = 0;
   for (auto& p : pods) {
     const std::string what = "Pod " + p.key();
     const auto group =
@@ -120,20 +126,18 @@ Timeline make_timeline(model::ClusterObjects objects, std::optional<int64_t> now
     if (duration) t.duration_ms[key] = *duration;
     t.arrival_ms[key] = at.value_or(0);
     if (at.value_or(0) > 0 && p.node_name.empty()) {
-      later.push_back({*at, std::nullopt, std::move(p)});
+      t.later.push_back({*at, true, static_cast<uint32_t>(kept)});
+      if (&pods[kept] != &p) pods[kept] = std::move(p);
+      ++kept;
     } else {
       t.arrival_ms[key] = 0;
       t.initial.pods.push_back(std::move(p));
     }
   }
-  // By time, ties in input order. An entry holds a whole pod or PodGroup:
-  // the order is found on indexes, and each entry moves once.
-  std::vector<uint32_t> order(later.size());
-  std::iota(order.begin(), order.end(), 0U);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return later[a].at_ms < later[b].at_ms; });
-  t.later.reserve(later.size());
-  for (uint32_t i : order) t.later.push_back(std::move(later[i]));
+  pods.resize(kept);
+  t.later_pods = std::move(pods);
+  std::stable_sort(t.later.begin(), t.later.end(),
+                   [](const auto& a, const auto& b) { return a.at_ms < b.at_ms; });
 
   for (auto& n : nodes) {
     const std::string what = "Node " + n.name;

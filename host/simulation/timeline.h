@@ -41,12 +41,16 @@ struct Timeline {
   int64_t start_ms = 0;
   /// Everything present at time zero, complete (source::complete_objects).
   model::ClusterObjects initial;
-  /// Pods and PodGroups that arrive later, each with its arrival (ms from
-  /// start), in arrival order (ties keep the files' order).
+  /// PodGroups and pods that arrive later, in the files' order.
+  std::vector<model::PodGroup> later_groups;
+  std::vector<model::Pod> later_pods;
+  /// Their arrivals (ms from start), in arrival order (ties keep the files'
+  /// order, PodGroups before pods): a small entry each, so that ordering
+  /// them moves no object.
   struct Later {
     int64_t at_ms;
-    std::optional<model::PodGroup> group;  // either a PodGroup...
-    std::optional<model::Pod> pod;         // ...or a pod
+    bool is_pod;  // later_pods[index], else later_groups[index]
+    uint32_t index;
   };
   std::vector<Later> later;
   struct NodeEvent {
