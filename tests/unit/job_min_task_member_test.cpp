@@ -7,16 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "cache/cluster_cache.h"
-#include "plugin/host_api.h"
-#include "session/session.h"
-#include "source/object_loader.h"
+#include "host_table_session.h"
 
 namespace scoria::cache {
 namespace {
@@ -35,22 +31,12 @@ std::string pod_yaml(std::string_view name, std::string_view group_name) {
 
 using Roles = std::vector<std::pair<std::string, int32_t>>;
 
-class HostTableMinTaskMember : public ::testing::Test {
+class HostTableMinTaskMember : public HostTableSession {
  protected:
-  void load(const std::string& text) {
-    model::ClusterObjects objects;
-    source::parse_objects(text, "objects.yaml", objects);
-    source::complete_objects(objects);
-    cache_.reset(std::move(objects));
-    snap_ = cache_.snapshot();
-    ssn_ = std::make_unique<session::Session>(snap_, config_, nullptr);
-  }
-
   const scoria_job* job(std::string_view name) const {
-    const auto* handle = reinterpret_cast<const scoria_session*>(ssn_.get());
-    const size_t n = api_->job_count(handle);
+    const size_t n = api_->job_count(handle());
     for (size_t i = 0; i < n; ++i) {
-      const scoria_job* j = api_->job_at(handle, i);
+      const scoria_job* j = api_->job_at(handle(), i);
       scoria_job_info ji{};
       ji.struct_size = sizeof ji;
       if (api_->job_info(j, &ji) != SCORIA_OK) continue;
@@ -71,12 +57,6 @@ class HostTableMinTaskMember : public ::testing::Test {
     }
     return out;
   }
-
-  const scoria_host_api* api_ = plugin::host_api();
-  ClusterCache cache_;
-  session::Snapshot snap_;
-  config::SchedulerConfig config_;
-  std::unique_ptr<session::Session> ssn_;
 };
 
 TEST_F(HostTableMinTaskMember, TheTableHasBoth) {

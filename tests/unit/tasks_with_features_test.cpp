@@ -6,16 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
-#include "cache/cluster_cache.h"
-#include "plugin/host_api.h"
-#include "session/session.h"
-#include "source/object_loader.h"
+#include "host_table_session.h"
 
 namespace scoria::cache {
 namespace {
@@ -35,22 +30,12 @@ constexpr std::string_view kSpread =
     "  topologySpreadConstraints:\n  - maxSkew: 1\n    topologyKey: zone\n"
     "    whenUnsatisfiable: DoNotSchedule\n    labelSelector: {matchLabels: {app: web}}\n";
 
-class HostTableTasksWithFeatures : public ::testing::Test {
+class HostTableTasksWithFeatures : public HostTableSession {
  protected:
   void SetUp() override {
-    const std::string text = featured_pod("plain-a", "") + featured_pod("anti", kAntiAffinity) +
-                             featured_pod("plain-b", "") + featured_pod("port", kHostPort) +
-                             featured_pod("spread", kSpread);
-    model::ClusterObjects objects;
-    source::parse_objects(text, "objects.yaml", objects);
-    source::complete_objects(objects);
-    cache_.reset(std::move(objects));
-    snap_ = cache_.snapshot();
-    ssn_ = std::make_unique<session::Session>(snap_, config_, nullptr);
-  }
-
-  const scoria_session* handle() const {
-    return reinterpret_cast<const scoria_session*>(ssn_.get());
+    load(featured_pod("plain-a", "") + featured_pod("anti", kAntiAffinity) +
+         featured_pod("plain-b", "") + featured_pod("port", kHostPort) +
+         featured_pod("spread", kSpread));
   }
 
   /// Names of the tasks listed for `features`, after sizing the array.
@@ -74,12 +59,6 @@ class HostTableTasksWithFeatures : public ::testing::Test {
     }
     return out;
   }
-
-  const scoria_host_api* api_ = plugin::host_api();
-  ClusterCache cache_;
-  session::Snapshot snap_;
-  config::SchedulerConfig config_;
-  std::unique_ptr<session::Session> ssn_;
 };
 
 TEST_F(HostTableTasksWithFeatures, ListsTheTasksUsingAFeatureInTaskOrder) {
