@@ -7,14 +7,24 @@ keep-alive:
   POST /predicate   refuses nodes carrying the label given by --veto-label
                     (KEY=VALUE), with code 3 (UnschedulableAndUnresolvable)
   POST /prioritize  scores the node named by --prefer-node 100, others 0
+  POST /preemptable, /reclaimable
+                    with --protect-pod NAMESPACE/NAME (repeatable): decide
+                    (status 1) and name as victims every evictee except the
+                    protected pods, so none of them is ever evicted; all
+                    evictees protected is an answer of no victims, which
+                    lets the action evict nothing there. Without it: no
+                    opinion (status 0)
   POST /onSessionOpen, /onSessionClose, /allocate, /deallocate,
-       /jobEnqueueable, /jobEnqueued, /jobReady, /queueOverused,
-       /preemptable, /reclaimable
+       /jobEnqueueable, /jobEnqueued, /jobReady, /queueOverused
                     answer "no opinion" (a vote of 0, ready, not overused)
   GET  /stats       what it was asked: requests per verb, how many
-                    connections carried them, and the shape of the last
+                    connections carried them, the shape of the last
                     request of each verb (its keys, and the keys of each
-                    object in it)
+                    object in it), and under "asked" the pods of the last
+                    100 calls of each task verb: NAMESPACE/NAME of the task
+                    for /allocate and /deallocate; the evictor, the
+                    evictees and the victims answered for /preemptable and
+                    /reclaimable
 
 --delay SECONDS makes every POST wait that long before answering (to see
 what extender.httpTimeout and extender.ignorable do with a slow extender).
@@ -30,15 +40,26 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+ASKED_KEPT = 100  # calls remembered per verb under /stats "asked"
+
+
+def pod_name(task):
+    """NAMESPACE/NAME of a TaskInfo (Volcano's Go field names)."""
+    task = task or {}
+    return "%s/%s" % (task.get("Namespace", ""), task.get("Name", ""))
+
+
 class Extender:
-    def __init__(self, veto_label, prefer_node, delay):
+    def __init__(self, veto_label, prefer_node, delay, protect=()):
         self.veto = tuple(veto_label.split("=", 1)) if veto_label else None
         self.prefer = prefer_node
         self.delay = delay
+        self.protect = set(protect)
         self.lock = threading.Lock()
         self.requests = {}
         self.connections = 0
         self.shapes = {}
+        self.asked = {}
 
     def predicate(self, req):
         labels = (((req.get("node") or {}).get("Node") or {}).get("metadata") or {}).get(
@@ -52,6 +73,29 @@ class Extender:
         names = [n.get("Name") for n in (req.get("nodes") or [])]
         return {"nodeScore": {n: (100 if n == self.prefer else 0) for n in names},
                 "errorMessage": ""}
+
+    def victims(self, req):
+        """Volcano's PreemptableResponse / ReclaimableResponse: status 1
+        (Permit) decides, and the victims are TaskInfo objects, of which the
+        plugin reads the UID; status 0 would abstain."""
+        if not self.protect:
+            return {"status": 0, "victims": []}
+        evictees = [t for t in (req.get("evictees") or []) if t]
+        return {"status": 1,
+                "victims": [t for t in evictees if pod_name(t) not in self.protect]}
+
+    def remember(self, verb, req, out):
+        if verb in ("allocate", "deallocate"):
+            entry = pod_name(req.get("task"))
+        elif verb in ("preemptable", "reclaimable"):
+            entry = {"evictor": pod_name(req.get("evictor")),
+                     "evictees": [pod_name(t) for t in (req.get("evictees") or []) if t],
+                     "victims": [pod_name(t) for t in (out or {}).get("victims") or []]}
+        else:
+            return
+        kept = self.asked.setdefault(verb, [])
+        kept.append(entry)
+        del kept[:-ASKED_KEPT]
 
     def answer(self, verb, req):
         if verb == "predicate":
@@ -69,7 +113,7 @@ class Extender:
         if verb == "queueOverused":
             return {"overused": False}
         if verb in ("preemptable", "reclaimable"):
-            return {"status": 0, "victims": []}
+            return self.victims(req)
         return None
 
 
@@ -112,7 +156,7 @@ def handler_for(ext):
                 return self.reply(404, {"error": "not found"})
             with ext.lock:
                 self.reply(200, {"requests": ext.requests, "connections": ext.connections,
-                                 "shapes": ext.shapes})
+                                 "shapes": ext.shapes, "asked": ext.asked})
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
@@ -129,9 +173,12 @@ def handler_for(ext):
                 req = json.loads(raw or b"null") or {}
             except ValueError:
                 return self.reply(400, {"error": "body is not JSON"})
+            if not isinstance(req, dict):
+                return self.reply(400, {"error": "body is not a JSON object"})
+            out = ext.answer(verb, req)
             with ext.lock:
                 ext.shapes[verb] = shape(req)
-            out = ext.answer(verb, req)
+                ext.remember(verb, req, out)
             if out is None:
                 return self.reply(404, {"error": "unknown verb " + verb})
             try:
@@ -149,9 +196,11 @@ def main():
     p.add_argument("--veto-label", default="", help="KEY=VALUE: refuse nodes with this label")
     p.add_argument("--prefer-node", default="", help="node name to score 100")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering")
+    p.add_argument("--protect-pod", action="append", default=[], metavar="NAMESPACE/NAME",
+                   help="never name this pod a victim (preemptable, reclaimable); repeatable")
     a = p.parse_args()
     server = ThreadingHTTPServer((a.host, a.port), handler_for(
-        Extender(a.veto_label, a.prefer_node, a.delay)))
+        Extender(a.veto_label, a.prefer_node, a.delay, a.protect_pod)))
     server.daemon_threads = True
     print("listening on http://%s:%d" % server.server_address[:2], flush=True)
     try:

@@ -14,6 +14,19 @@ CASE is one of:
                session calls the dead extender once and logs it once
   unreachable  nothing listens on the port: as slow, through a failed
                session-open verb
+  preemptable  preempt must evict one of two like pods, each filling a node
+               (preempt.yaml): without the extender it evicts batch-a on n1;
+               with the extender asked preemptable and protecting batch-a,
+               it evicts batch-b instead, urgent-0 binds to n2 and batch-a
+               is untouched; the extender was asked about both and told of
+               the eviction (deallocate) of batch-b alone
+  reclaimable  the same for reclaim between two queues (reclaim.yaml):
+               old-a by default; old-b, and new-0 on n2, with old-a
+               protected
+  novictims    an extender that names no victim (every evictee protected),
+               and one that cannot be reached (extender.ignorable false),
+               leave preempt and reclaim nothing to evict: no eviction, the
+               pending pod stays pending
 
 No assertion depends on timing: the slow extender's delay is far beyond
 the timeout, and every wait for the processes is generous.
@@ -80,9 +93,9 @@ def config(url, ignorable, verbs, timeout="10s"):
     return path
 
 
-def simulate(conf):
+def simulate(conf, cluster=CLUSTER):
     r = subprocess.run([SCORIA, "simulate", "--config", conf, "--cycles", str(CYCLES),
-                        "--output", "json", CLUSTER],
+                        "--output", "json", cluster],
                        capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
         fail("scoria simulate exited %d: %s" % (r.returncode, r.stderr))
@@ -192,5 +205,140 @@ def unreachable():
     check_failing("http://127.0.0.1:%d" % port, {"onSessionOpen": "onSessionOpen"}, None)
 
 
-{"outcome": outcome, "slow": slow, "unreachable": unreachable}[CASE]()
+# --- preemptable, reclaimable, novictims ------------------------------------
+
+# Two nodes, each full with one of two like pods: the action evicts `x` on
+# `x_node` unless told otherwise; `y` on `y_node` is the other choice.
+EVICTION = {
+    "preempt": {"cluster": "preempt.yaml", "verb": "preemptable", "evictor": "team/urgent-0",
+                "x": "team/batch-a", "x_node": "n1", "y": "team/batch-b", "y_node": "n2"},
+    "reclaim": {"cluster": "reclaim.yaml", "verb": "reclaimable", "evictor": "new/new-0",
+                "x": "old/old-a", "x_node": "n1", "y": "old/old-b", "y_node": "n2"},
+}
+
+
+def eviction_config(action, url=None, verbs=None, ignorable=False):
+    # Victims are decided by the first tier whose plugins name any (an empty
+    # answer, the extender's included, passes the decision to the next
+    # tier, as in Volcano's Session.Preemptable/Reclaimable), so the
+    # extender sits in the one tier that votes on victims.
+    lines = [
+        'actions: "enqueue, allocate, %s"' % action,
+        "tiers:",
+        "- plugins:",
+        "  - name: priority",
+        "  - name: gang",
+        "  - name: conformance",
+    ]
+    if action == "reclaim":
+        lines.append("  - name: proportion")
+    if url is not None:
+        lines += [
+            "  - name: extender",
+            "    arguments:",
+            "      extender.urlPrefix: " + url,
+            "      extender.httpTimeout: 10s",
+            "      extender.ignorable: " + ("true" if ignorable else "false"),
+        ]
+        lines += ["      extender.%sVerb: %s" % (k, v) for k, v in (verbs or {}).items()]
+    lines += ["- plugins:", "  - name: predicates", "  - name: nodeorder"]
+    path = os.path.join(WORK, "scheduler-%d.yaml" % len(os.listdir(WORK)))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def run_eviction(action, conf):
+    out, err = simulate(conf, os.path.join(os.path.dirname(CLUSTER), EVICTION[action]["cluster"]))
+    return out.get("evictions", []), out.get("binds", {}), err
+
+
+def eviction_case(action):
+    e = EVICTION[action]
+    verb, evictor, x, y = e["verb"], e["evictor"], e["x"], e["y"]
+    # Without the extender: the default victim is x.
+    evicted, binds, err = run_eviction(action, eviction_config(action))
+    if evicted != [x] or binds != {evictor: e["x_node"]}:
+        fail("%s without the extender: expected %s evicted and %s bound to %s, got "
+             "evictions %s, binds %s\n%s" % (action, x, evictor, e["x_node"], evicted, binds, err))
+    # The extender protects x: y goes instead, x is untouched.
+    proc, url = start_extender("--protect-pod", x)
+    try:
+        verbs = {verb: verb, "allocateFunc": "allocate", "deallocateFunc": "deallocate"}
+        evicted, binds, err = run_eviction(action, eviction_config(action, url, verbs))
+        if evicted != [y] or binds != {evictor: e["y_node"]}:
+            fail("%s with %s protected by the extender: expected %s evicted and %s bound to "
+                 "%s, got evictions %s, binds %s\n%s"
+                 % (action, x, y, evictor, e["y_node"], evicted, binds, err))
+        seen = stats(url)
+        asked = seen["asked"].get(verb, [])
+        # Asked about each node's pod by the pending one; x refused, y given.
+        if {"evictor": evictor, "evictees": [x], "victims": []} not in asked or \
+                {"evictor": evictor, "evictees": [y], "victims": [y]} not in asked:
+            fail("%s: expected the extender asked about %s (no victim) and %s (victim) for "
+                 "%s, got %s" % (verb, x, y, evictor, asked))
+        task = {"UID", "Job", "Name", "Namespace", "Resreq", "NodeName", "Status", "Priority",
+                "Pod"}
+        got = seen["shapes"].get(verb, {})
+        for key in ("evictor", "evictees"):
+            if not task <= set(got.get(key, [])):
+                fail("%s: expected %s with %s, got %s" % (verb, key, sorted(task), got))
+        # Volcano's Statement.Evict calls the event handlers' DeallocateFunc.
+        deallocated = seen["asked"].get("deallocate", [])
+        if y not in deallocated or x in deallocated:
+            fail("expected a deallocate for %s (evicted) and none for %s, got %s"
+                 % (y, x, deallocated))
+        if evictor not in seen["asked"].get("allocate", []):
+            fail("expected an allocate for %s, got %s" % (evictor, seen["asked"]))
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+
+
+def preemptable():
+    eviction_case("preempt")
+
+
+def reclaimable():
+    eviction_case("reclaim")
+
+
+def novictims():
+    for action, e in EVICTION.items():
+        verb = e["verb"]
+        verbs = {verb: verb, "deallocateFunc": "deallocate"}
+        # Every evictee protected: the extender decides, with no victim.
+        proc, url = start_extender("--protect-pod", e["x"], "--protect-pod", e["y"])
+        try:
+            evicted, binds, err = run_eviction(action, eviction_config(action, url, verbs))
+            if evicted or binds:
+                fail("%s with no victim from the extender: expected no eviction and no bind, "
+                     "got evictions %s, binds %s\n%s" % (action, evicted, binds, err))
+            seen = stats(url)
+            asked = seen["asked"].get(verb, [])
+            if not asked or any(a["victims"] for a in asked):
+                fail("%s: expected the extender asked and answering no victim, got %s"
+                     % (verb, asked))
+            if seen["requests"].get("deallocate"):
+                fail("expected no deallocate, got %s" % seen["asked"].get("deallocate"))
+        finally:
+            proc.kill()
+            proc.wait(timeout=60)
+        # The extender cannot be reached and its failures are not ignorable:
+        # the vote rejects, as Volcano's, and nothing is evicted.
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        conf = eviction_config(action, "http://127.0.0.1:%d" % port, verbs)
+        evicted, binds, err = run_eviction(action, conf)
+        if evicted or binds:
+            fail("%s with an unreachable extender (not ignorable): expected no eviction and no "
+                 "bind, got evictions %s, binds %s\n%s" % (action, evicted, binds, err))
+        if not warnings(err, "extender.%sVerb" % verb):
+            fail("%s: expected a warning for the unreachable extender:\n%s" % (verb, err))
+
+
+{"outcome": outcome, "slow": slow, "unreachable": unreachable, "preemptable": preemptable,
+ "reclaimable": reclaimable, "novictims": novictims}[CASE]()
 print("ok")
