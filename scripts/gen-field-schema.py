@@ -11,7 +11,7 @@ Sources:
   PodDisruptionBudget, ResourceQuota) from the
   models of the Kubernetes Python client (Debian's python3-kubernetes: each
   class has openapi_types and attribute_map), run with /usr/bin/python3;
-- Volcano's PodGroup, Queue, batch Job and Numatopology from the openAPIV3Schema of their
+- Volcano's PodGroup, Queue, batch Job, Numatopology and HyperNode from the openAPIV3Schema of their
   CRDs in Volcano's repository (read with git, never copied);
 - the Python client is older than the API (22.x has Kubernetes 1.22's
   models), so the PodSpec the Job CRD embeds (Volcano builds it from a
@@ -42,6 +42,7 @@ CRDS = {
     ("scheduling.volcano.sh/v1beta1", "Queue"): "scheduling.volcano.sh_queues.yaml",
     ("batch.volcano.sh/v1alpha1", "Job"): "batch.volcano.sh_jobs.yaml",
     ("nodeinfo.volcano.sh/v1alpha1", "Numatopology"): "nodeinfo.volcano.sh_numatopologies.yaml",
+    ("topology.volcano.sh/v1alpha1", "HyperNode"): "topology.volcano.sh_hypernodes.yaml",
 }
 CORE = {
     ("v1", "Pod"): "V1Pod",

@@ -24,497 +24,509 @@ constexpr char kNames[] =
     "deletionGracePeriodSecondsdeletionTimestampdependsOndequeueStrategydescriptiondeserved"
     "desiredHealthydevicePathdirectorydiskNamediskURIdisruptedPodsdisruptionsAlloweddivisor"
     "dnsConfigdnsPolicydownwardAPIdriverdropeffectemptyDirenableServiceLinksendpointsenvenvFrom"
-    "ephemeralephemeralContainerStatusesephemeralContainerserroreventeventTimeeventsexec"
-    "exitCodeexitCodesexpectedPodsexpirationSecondsextendClustersextendedResourceClaimStatus"
-    "externalIDfailedfailureThresholdfcfeaturesfieldPathfieldReffieldsTypefieldsV1fileKeyRef"
-    "finalizersfinishedAtfirstTimestampflexVolumeflockerfsGroupfsGroupChangePolicyfsTypegateway"
-    "gcePersistentDiskgenerateNamegenerationgidgitRepoglobalDefaultglusterfsgmsaCredentialSpec"
-    "gmsaCredentialSpecNamegroupgrpcguaranteehardhealthhighestTierAllowedhighestTierName"
-    "holderIdentityhosthostAliaseshostIPhostIPChostIPshostNetworkhostPIDhostPathhostPort"
-    "hostProcesshostUsershostnamehostnameOverridehostnameshttpGethttpHeadersimageimageID"
-    "imagePullPolicyimagePullSecretsimagesinitContainerStatusesinitContainers"
-    "initialDelaySecondsinitiatorNameinqueueinvolvedObjectipiqniscsiiscsiInterfaceitems"
-    "iterationkernelVersionkeykeyPathkeyTypekeyringkindkubeProxyVersionkubeletConfigKey"
-    "kubeletEndpointkubeletVersionlabelSelectorlabelslastHeartbeatTimelastKnownGood"
-    "lastObservedTimelastProbeTimelastStatelastTimestamplastTransitionTimeleaseDurationSeconds"
-    "leaseTransitionslevellifecyclelimitslinuxlivenessProbelocalhostProfilelunmachineID"
-    "managedFieldsmanagermatchExpressionsmatchFieldsmatchLabelKeysmatchLabels"
-    "maxExpirationSecondsmaxRetrymaxSkewmaxUnavailablemediummessagemetadataminAvailable"
-    "minDomainsminMemberminPartitionsminResourcesminSubGroupsminSuccessminTaskMember"
-    "mismatchLabelKeysmodemonitorsmountPathmountPropagationnamenamesnameserversnamespace"
-    "namespaceSelectornamespacesnetworkTopologynfsnodeAffinitynodeAffinityPolicy"
-    "nodeGroupAffinitynodeGroupAntiAffinitynodeInfonodeNamenodePublishSecretRefnodeSelector"
-    "nodeSelectorTermsnodeTaintsPolicynodesnominatedNodeNamenumanumaresobservedGeneration"
-    "operatingSystemoperationoperatoroptionaloptionsososImageoverheadownerReferencesparent"
-    "partitionpartitionPolicypartitionSizepathpdIDpdNamependingperiodSeconds"
-    "persistentVolumeClaimphasephotonPersistentDiskpluginspodAffinitypodAffinityTerm"
-    "podAllocationspodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIPpodIPspolicies"
-    "poolportportalsportsportworxVolumepostStartpreStoppreemptionPolicypreference"
+    "ephemeralephemeralContainerStatusesephemeralContainerserroreventeventTimeeventsexactMatch"
+    "execexitCodeexitCodesexpectedPodsexpirationSecondsextendClusters"
+    "extendedResourceClaimStatusexternalIDfailedfailureThresholdfcfeaturesfieldPathfieldRef"
+    "fieldsTypefieldsV1fileKeyReffinalizersfinishedAtfirstTimestampflexVolumeflockerfsGroup"
+    "fsGroupChangePolicyfsTypegatewaygcePersistentDiskgenerateNamegenerationgidgitRepo"
+    "globalDefaultglusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpcguaranteehardhealth"
+    "highestTierAllowedhighestTierNameholderIdentityhosthostAliaseshostIPhostIPChostIPs"
+    "hostNetworkhostPIDhostPathhostPorthostProcesshostUsershostnamehostnameOverridehostnames"
+    "httpGethttpHeadersimageimageIDimagePullPolicyimagePullSecretsimagesinitContainerStatuses"
+    "initContainersinitialDelaySecondsinitiatorNameinqueueinvolvedObjectipiqniscsi"
+    "iscsiInterfaceitemsiterationkernelVersionkeykeyPathkeyTypekeyringkindkubeProxyVersion"
+    "kubeletConfigKeykubeletEndpointkubeletVersionlabelMatchlabelSelectorlabels"
+    "lastHeartbeatTimelastKnownGoodlastObservedTimelastProbeTimelastStatelastTimestamp"
+    "lastTransitionTimeleaseDurationSecondsleaseTransitionslevellifecyclelimitslinux"
+    "livenessProbelocalhostProfilelunmachineIDmanagedFieldsmanagermatchExpressionsmatchFields"
+    "matchLabelKeysmatchLabelsmaxExpirationSecondsmaxRetrymaxSkewmaxUnavailablemediummembers"
+    "messagemetadataminAvailableminDomainsminMemberminPartitionsminResourcesminSubGroups"
+    "minSuccessminTaskMembermismatchLabelKeysmodemonitorsmountPathmountPropagationnamenames"
+    "nameserversnamespacenamespaceSelectornamespacesnetworkTopologynfsnodeAffinity"
+    "nodeAffinityPolicynodeCountnodeGroupAffinitynodeGroupAntiAffinitynodeInfonodeName"
+    "nodePublishSecretRefnodeSelectornodeSelectorTermsnodeTaintsPolicynodesnominatedNodeName"
+    "numanumaresobservedGenerationoperatingSystemoperationoperatoroptionaloptionsososImage"
+    "overheadownerReferencesparentpartitionpartitionPolicypartitionSizepathpatternpdIDpdName"
+    "pendingperiodSecondspersistentVolumeClaimphasephotonPersistentDiskpluginspodAffinity"
+    "podAffinityTermpodAllocationspodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIP"
+    "podIPspoliciespoolportportalsportsportworxVolumepostStartpreStoppreemptionPolicypreference"
     "preferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
     "priorityClassNameprivilegedprocMountprojectedprotectionDomainprotocolproviderIDpullPolicy"
     "qosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystemreadinessGatesreadinessProbeready"
-    "reasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMountsreferenceregistryrelatedrenewTime"
-    "replicasreportingComponentreportingInstancerepositoryrequestrequestMappingsrequestName"
-    "requestsrequiredDuringSchedulingIgnoredDuringExecutionresReservedreservationresize"
-    "resizePolicyresourceresourceClaimNameresourceClaimStatusesresourceClaimTemplateName"
-    "resourceClaimsresourceFieldRefresourceIDresourceNameresourceVersionresourcesrestartCount"
-    "restartPolicyrestartPolicyRulesretryCountrevisionrolerunAsGrouprunAsNonRootrunAsUser"
-    "runAsUserNamerunningrunningDurationrunningEstimateruntimeClassNameruntimeHandlersscaleIO"
-    "schedulerNameschedulingGatesschedulingGroupschemescopeNamescopeSelectorscopes"
-    "seLinuxChangePolicyseLinuxOptionssearchesseccompProfilesecondssecretsecretFilesecretKeyRef"
-    "secretNamesecretRefsecurityContextselectorselfLinkseriesserverserviceserviceAccount"
-    "serviceAccountNameserviceAccountTokensetHostnameAsFQDNshareNameshareProcessNamespacesignal"
-    "signerNamesizeBytessizeLimitsleepsocketsourcesourcesspecsslEnabledstartTimestarted"
-    "startedAtstartupProbestatestatusstdinstdinOncestopSignalstorageClassNamestorageMode"
-    "storagePolicyIDstoragePolicyNamestoragePoolstorageosstrategysubGroupPolicysubGroupSize"
-    "subPathsubPathExprsubdomainsubresourcesucceededsuccessThresholdsupplementalGroups"
-    "supplementalGroupsPolicyswapsysctlssystemsystemUUIDtaintstargetContainerNametargetPortal"
-    "targetWWNstaskStatusCounttaskstcpSockettemplatetenantterminatedterminating"
-    "terminationGracePeriodSecondsterminationMessagePathterminationMessagePolicytimetimeAdded"
-    "timeouttimeoutSecondstolerationSecondstolerationstopologyKeytopologyPolicy"
-    "topologySpreadConstraintstotalPartitionstransitionIDttlSecondsAfterFinishedttytypeuid"
-    "unhealthyPodEvictionPolicyunknownunschedulableuseduseruserAnnotationsuserNamespacesvalue"
-    "valueFromvaluesversionvolumevolumeAttributesvolumeAttributesClassNamevolumeClaim"
-    "volumeClaimNamevolumeClaimTemplatevolumeDevicesvolumeIDvolumeModevolumeMountsvolumeName"
-    "volumeNamespacevolumePathvolumesvolumesAttachedvolumesInUsevsphereVolumewaitingweight"
-    "whenUnsatisfiablewindowsOptionsworkingDirwwids";
+    "reasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMountsreferenceregexMatchregistry"
+    "relatedrenewTimereplicasreportingComponentreportingInstancerepositoryrequest"
+    "requestMappingsrequestNamerequestsrequiredDuringSchedulingIgnoredDuringExecution"
+    "resReservedreservationresizeresizePolicyresourceresourceClaimNameresourceClaimStatuses"
+    "resourceClaimTemplateNameresourceClaimsresourceFieldRefresourceIDresourceName"
+    "resourceVersionresourcesrestartCountrestartPolicyrestartPolicyRulesretryCountrevisionrole"
+    "runAsGrouprunAsNonRootrunAsUserrunAsUserNamerunningrunningDurationrunningEstimate"
+    "runtimeClassNameruntimeHandlersscaleIOschedulerNameschedulingGatesschedulingGroupscheme"
+    "scopeNamescopeSelectorscopesseLinuxChangePolicyseLinuxOptionssearchesseccompProfileseconds"
+    "secretsecretFilesecretKeyRefsecretNamesecretRefsecurityContextselectorselfLinkseriesserver"
+    "serviceserviceAccountserviceAccountNameserviceAccountTokensetHostnameAsFQDNshareName"
+    "shareProcessNamespacesignalsignerNamesizeBytessizeLimitsleepsocketsourcesourcesspec"
+    "sslEnabledstartTimestartedstartedAtstartupProbestatestatusstdinstdinOncestopSignal"
+    "storageClassNamestorageModestoragePolicyIDstoragePolicyNamestoragePoolstorageosstrategy"
+    "subGroupPolicysubGroupSizesubPathsubPathExprsubdomainsubresourcesucceededsuccessThreshold"
+    "supplementalGroupssupplementalGroupsPolicyswapsysctlssystemsystemUUIDtaints"
+    "targetContainerNametargetPortaltargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
+    "terminatedterminatingterminationGracePeriodSecondsterminationMessagePath"
+    "terminationMessagePolicytiertierNametimetimeAddedtimeouttimeoutSecondstolerationSeconds"
+    "tolerationstopologyKeytopologyPolicytopologySpreadConstraintstotalPartitionstransitionID"
+    "ttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicyunknownunschedulableuseduser"
+    "userAnnotationsuserNamespacesvaluevalueFromvaluesversionvolumevolumeAttributes"
+    "volumeAttributesClassNamevolumeClaimvolumeClaimNamevolumeClaimTemplatevolumeDevices"
+    "volumeIDvolumeModevolumeMountsvolumeNamevolumeNamespacevolumePathvolumesvolumesAttached"
+    "volumesInUsevsphereVolumewaitingweightwhenUnsatisfiablewindowsOptionsworkingDirwwids";
 
 // Each object type's fields, sorted by name: {name, size, type}.
 constexpr Field kFields[] = {
     // 1 V1Pod
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 7}, {4588, 6, 127},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 7}, {4641, 6, 127},
     // 2 V1ObjectMeta
-    {183, 11, 0}, {469, 11, 0}, {754, 17, 0}, {895, 26, 0}, {921, 17, 0}, {1414, 10, 0},
-    {1521, 12, 0}, {1533, 10, 0}, {2120, 6, 0}, {2327, 13, 3}, {2614, 4, 0}, {2634, 9, 0},
-    {2952, 15, 5}, {3932, 15, 0}, {4349, 8, 0}, {5218, 3, 0},
+    {183, 11, 0}, {469, 11, 0}, {754, 17, 0}, {895, 26, 0}, {921, 17, 0}, {1424, 10, 0},
+    {1531, 12, 0}, {1543, 10, 0}, {2140, 6, 0}, {2347, 13, 3}, {2641, 4, 0}, {2661, 9, 0},
+    {2988, 15, 5}, {3985, 15, 0}, {4402, 8, 0}, {5283, 3, 0},
     // 4 V1ManagedFieldsEntry
-    {202, 10, 0}, {1386, 10, 0}, {1396, 8, 0}, {2340, 7, 0}, {2903, 9, 0}, {4758, 11, 0},
-    {5049, 4, 0},
+    {202, 10, 0}, {1396, 10, 0}, {1406, 8, 0}, {2360, 7, 0}, {2939, 9, 0}, {4811, 11, 0},
+    {5114, 4, 0},
     // 6 V1OwnerReference
-    {202, 10, 0}, {325, 18, 0}, {726, 10, 0}, {2042, 4, 0}, {2614, 4, 0}, {5218, 3, 0},
+    {202, 10, 0}, {325, 18, 0}, {726, 10, 0}, {2052, 4, 0}, {2641, 4, 0}, {5283, 3, 0},
     // 7 V1PodSpec
     {38, 21, 0}, {78, 8, 8}, {259, 28, 0}, {697, 10, 23}, {1067, 9, 64}, {1076, 9, 0},
-    {1120, 18, 0}, {1192, 19, 65}, {1694, 11, 67}, {1711, 7, 0}, {1725, 11, 0}, {1736, 7, 0},
-    {1770, 9, 0}, {1779, 8, 0}, {1787, 16, 0}, {1857, 16, 69}, {1900, 14, 23}, {2764, 8, 0},
-    {2792, 12, 0}, {2935, 2, 70}, {2944, 8, 0}, {3262, 16, 0}, {3356, 8, 0}, {3364, 17, 0},
-    {3506, 14, 71}, {3880, 14, 73}, {3947, 9, 49}, {3968, 13, 0}, {4102, 16, 0}, {4140, 13, 0},
-    {4153, 15, 69}, {4168, 15, 75}, {4326, 15, 76}, {4376, 14, 0}, {4390, 18, 0}, {4427, 17, 0},
-    {4453, 21, 0}, {4749, 9, 0}, {4974, 29, 0}, {5100, 11, 77}, {5136, 25, 79}, {5501, 7, 81},
+    {1120, 18, 0}, {1192, 19, 65}, {1704, 11, 67}, {1721, 7, 0}, {1735, 11, 0}, {1746, 7, 0},
+    {1780, 9, 0}, {1789, 8, 0}, {1797, 16, 0}, {1867, 16, 69}, {1910, 14, 23}, {2800, 8, 0},
+    {2828, 12, 0}, {2971, 2, 70}, {2980, 8, 0}, {3305, 16, 0}, {3399, 8, 0}, {3407, 17, 0},
+    {3549, 14, 71}, {3933, 14, 73}, {4000, 9, 49}, {4021, 13, 0}, {4155, 16, 0}, {4193, 13, 0},
+    {4206, 15, 69}, {4221, 15, 75}, {4379, 15, 76}, {4429, 14, 0}, {4443, 18, 0}, {4480, 17, 0},
+    {4506, 21, 0}, {4802, 9, 0}, {5027, 29, 0}, {5165, 11, 77}, {5201, 25, 79}, {5566, 7, 81},
     // 8 V1Affinity
-    {2688, 12, 9}, {3097, 11, 17}, {3137, 15, 17},
+    {2715, 12, 9}, {3140, 11, 17}, {3180, 15, 17},
     // 9 V1NodeAffinity
-    {3288, 47, 10}, {3723, 46, 15},
+    {3331, 47, 10}, {3776, 46, 15},
     // 11 V1PreferredSchedulingTerm
-    {3278, 10, 12}, {5555, 6, 0},
+    {3321, 10, 12}, {5620, 6, 0},
     // 12 V1NodeSelectorTerm
-    {2347, 16, 13}, {2363, 11, 13},
+    {2367, 16, 13}, {2383, 11, 13},
     // 14 V1NodeSelectorRequirement
-    {2018, 3, 0}, {2912, 8, 0}, {5318, 6, 0},
+    {2028, 3, 0}, {2948, 8, 0}, {5383, 6, 0},
     // 15 V1NodeSelector
-    {2804, 17, 16},
+    {2840, 17, 16},
     // 17 V1PodAffinity
-    {3288, 47, 18}, {3723, 46, 22},
+    {3331, 47, 18}, {3776, 46, 22},
     // 19 V1WeightedPodAffinityTerm
-    {3108, 15, 20}, {5555, 6, 0},
+    {3151, 15, 20}, {5620, 6, 0},
     // 20 V1PodAffinityTerm
-    {2107, 13, 21}, {2374, 14, 0}, {2560, 17, 0}, {2643, 17, 21}, {2660, 10, 0}, {5111, 11, 0},
+    {2127, 13, 21}, {2394, 14, 0}, {2587, 17, 0}, {2670, 17, 21}, {2687, 10, 0}, {5176, 11, 0},
     // 21 V1LabelSelector
-    {2347, 16, 13}, {2388, 11, 0},
+    {2367, 16, 13}, {2408, 11, 0},
     // 24 V1Container
-    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1830, 5, 0}, {1842, 15, 0},
-    {2266, 9, 35}, {2286, 13, 43}, {2614, 4, 0}, {3227, 5, 45}, {3520, 14, 43}, {3797, 12, 47},
-    {3947, 9, 49}, {3968, 13, 0}, {3981, 18, 52}, {4326, 15, 55}, {4571, 12, 43}, {4594, 5, 0},
-    {4599, 9, 0}, {5003, 22, 0}, {5025, 24, 0}, {5211, 3, 0}, {5423, 13, 60}, {5454, 12, 62},
-    {5592, 10, 0},
+    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1840, 5, 0}, {1852, 15, 0},
+    {2286, 9, 35}, {2306, 13, 43}, {2641, 4, 0}, {3270, 5, 45}, {3563, 14, 43}, {3850, 12, 47},
+    {4000, 9, 49}, {4021, 13, 0}, {4034, 18, 52}, {4379, 15, 55}, {4624, 12, 43}, {4647, 5, 0},
+    {4652, 9, 0}, {5056, 22, 0}, {5078, 24, 0}, {5276, 3, 0}, {5488, 13, 60}, {5519, 12, 62},
+    {5657, 10, 0},
     // 26 V1EnvVar
-    {2614, 4, 0}, {5304, 5, 0}, {5309, 9, 27},
+    {2641, 4, 0}, {5369, 5, 0}, {5374, 9, 27},
     // 27 V1EnvVarSource
-    {561, 15, 28}, {1378, 8, 29}, {1404, 10, 30}, {3894, 16, 31}, {4295, 12, 28},
+    {561, 15, 28}, {1388, 8, 29}, {1414, 10, 30}, {3947, 16, 31}, {4348, 12, 28},
     // 28 V1ConfigMapKeySelector
-    {2018, 3, 0}, {2614, 4, 0}, {2920, 8, 0},
+    {2028, 3, 0}, {2641, 4, 0}, {2956, 8, 0},
     // 29 V1ObjectFieldSelector
-    {202, 10, 0}, {1369, 9, 0},
+    {202, 10, 0}, {1379, 9, 0},
     // 30 fileKeyRef
-    {2018, 3, 0}, {2920, 8, 0}, {3010, 4, 0}, {5466, 10, 0},
+    {2028, 3, 0}, {2956, 8, 0}, {3046, 4, 0}, {5531, 10, 0},
     // 31 V1ResourceFieldSelector
-    {631, 13, 0}, {1060, 7, 0}, {3809, 8, 0},
+    {631, 13, 0}, {1060, 7, 0}, {3862, 8, 0},
     // 33 V1EnvFromSource
-    {576, 12, 34}, {3350, 6, 0}, {4317, 9, 34},
+    {576, 12, 34}, {3393, 6, 0}, {4370, 9, 34},
     // 34 V1ConfigMapEnvSource
-    {2614, 4, 0}, {2920, 8, 0},
+    {2641, 4, 0}, {2956, 8, 0},
     // 35 V1Lifecycle
-    {3246, 9, 36}, {3255, 7, 36}, {4608, 10, 0},
+    {3289, 9, 36}, {3298, 7, 36}, {4661, 10, 0},
     // 36 V1Handler
-    {1236, 4, 37}, {1812, 7, 38}, {4508, 5, 41}, {4930, 9, 42},
+    {1246, 4, 37}, {1822, 7, 38}, {4561, 5, 41}, {4983, 9, 42},
     // 37 V1ExecAction
     {498, 7, 0},
     // 38 V1HTTPGetAction
-    {1690, 4, 0}, {1819, 11, 39}, {3010, 4, 0}, {3216, 4, 0}, {4183, 6, 0},
+    {1700, 4, 0}, {1829, 11, 39}, {3046, 4, 0}, {3259, 4, 0}, {4236, 6, 0},
     // 40 V1HTTPHeader
-    {2614, 4, 0}, {5304, 5, 0},
+    {2641, 4, 0}, {5369, 5, 0},
     // 41 sleep
-    {4272, 7, 0},
+    {4325, 7, 0},
     // 42 V1TCPSocketAction
-    {1690, 4, 0}, {3216, 4, 0},
+    {1700, 4, 0}, {3259, 4, 0},
     // 43 V1Probe
-    {1236, 4, 37}, {1343, 16, 0}, {1620, 4, 44}, {1812, 7, 38}, {1914, 19, 0}, {3031, 13, 0},
-    {4778, 16, 0}, {4930, 9, 42}, {4974, 29, 0}, {5069, 14, 0},
+    {1246, 4, 37}, {1353, 16, 0}, {1630, 4, 44}, {1822, 7, 38}, {1924, 19, 0}, {3074, 13, 0},
+    {4831, 16, 0}, {4983, 9, 42}, {5027, 29, 0}, {5134, 14, 0},
     // 44 grpc
-    {3216, 4, 0}, {4369, 7, 0},
+    {3259, 4, 0}, {4422, 7, 0},
     // 46 V1ContainerPort
-    {644, 13, 0}, {1705, 6, 0}, {1751, 8, 0}, {2614, 4, 0}, {3425, 8, 0},
+    {644, 13, 0}, {1715, 6, 0}, {1761, 8, 0}, {2641, 4, 0}, {3468, 8, 0},
     // 48 resizePolicy
-    {3920, 12, 0}, {3968, 13, 0},
+    {3973, 12, 0}, {4021, 13, 0},
     // 49 V1ResourceRequirements
-    {463, 6, 50}, {2275, 6, 0}, {3715, 8, 0},
+    {463, 6, 50}, {2295, 6, 0}, {3768, 8, 0},
     // 51 claims
-    {2614, 4, 0}, {3682, 7, 0},
+    {2641, 4, 0}, {3735, 7, 0},
     // 53 restartPolicyRules
-    {26, 6, 0}, {1248, 9, 54},
+    {26, 6, 0}, {1258, 9, 54},
     // 54 exitCodes
-    {2912, 8, 0}, {5318, 6, 0},
+    {2948, 8, 0}, {5383, 6, 0},
     // 55 V1SecurityContext
-    {159, 24, 0}, {212, 15, 56}, {360, 12, 57}, {3381, 10, 0}, {3391, 9, 0}, {3484, 22, 0},
-    {4021, 10, 0}, {4031, 12, 0}, {4043, 9, 0}, {4236, 14, 58}, {4258, 14, 56}, {5578, 14, 59},
+    {159, 24, 0}, {212, 15, 56}, {360, 12, 57}, {3424, 10, 0}, {3434, 9, 0}, {3527, 22, 0},
+    {4074, 10, 0}, {4084, 12, 0}, {4096, 9, 0}, {4289, 14, 58}, {4311, 14, 56}, {5643, 14, 59},
     // 56 appArmorProfile
-    {2299, 16, 0}, {5214, 4, 0},
+    {2319, 16, 0}, {5279, 4, 0},
     // 57 V1Capabilities
     {59, 3, 0}, {1102, 4, 0},
     // 58 V1SELinuxOptions
-    {2261, 5, 0}, {4017, 4, 0}, {5214, 4, 0}, {5271, 4, 0},
+    {2281, 5, 0}, {4070, 4, 0}, {5279, 4, 0}, {5336, 4, 0},
     // 59 V1WindowsSecurityContextOptions
-    {1575, 18, 0}, {1593, 22, 0}, {1759, 11, 0}, {4052, 13, 0},
+    {1585, 18, 0}, {1603, 22, 0}, {1769, 11, 0}, {4105, 13, 0},
     // 61 V1VolumeDevice
-    {995, 10, 0}, {2614, 4, 0},
+    {995, 10, 0}, {2641, 4, 0},
     // 63 V1VolumeMount
-    {2589, 9, 0}, {2598, 16, 0}, {2614, 4, 0}, {3476, 8, 0}, {3556, 17, 0}, {4731, 7, 0},
-    {4738, 11, 0},
+    {2616, 9, 0}, {2625, 16, 0}, {2641, 4, 0}, {3519, 8, 0}, {3599, 17, 0}, {4784, 7, 0},
+    {4791, 11, 0},
     // 64 V1PodDNSConfig
-    {2623, 11, 0}, {2928, 7, 39}, {4250, 8, 0},
+    {2650, 11, 0}, {2964, 7, 39}, {4303, 8, 0},
     // 66 V1EphemeralContainer
-    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1830, 5, 0}, {1842, 15, 0},
-    {2266, 9, 35}, {2286, 13, 43}, {2614, 4, 0}, {3227, 5, 45}, {3520, 14, 43}, {3797, 12, 47},
-    {3947, 9, 49}, {3968, 13, 0}, {3981, 18, 52}, {4326, 15, 55}, {4571, 12, 43}, {4594, 5, 0},
-    {4599, 9, 0}, {4869, 19, 0}, {5003, 22, 0}, {5025, 24, 0}, {5211, 3, 0}, {5423, 13, 60},
-    {5454, 12, 62}, {5592, 10, 0},
+    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1840, 5, 0}, {1852, 15, 0},
+    {2286, 9, 35}, {2306, 13, 43}, {2641, 4, 0}, {3270, 5, 45}, {3563, 14, 43}, {3850, 12, 47},
+    {4000, 9, 49}, {4021, 13, 0}, {4034, 18, 52}, {4379, 15, 55}, {4624, 12, 43}, {4647, 5, 0},
+    {4652, 9, 0}, {4922, 19, 0}, {5056, 22, 0}, {5078, 24, 0}, {5276, 3, 0}, {5488, 13, 60},
+    {5519, 12, 62}, {5657, 10, 0},
     // 68 V1HostAlias
-    {1803, 9, 0}, {1967, 2, 0},
+    {1813, 9, 0}, {1977, 2, 0},
     // 70 V1LocalObjectReference
-    {2614, 4, 0},
+    {2641, 4, 0},
     // 72 V1PodReadinessGate
     {523, 13, 0},
     // 74 resourceClaims
-    {2614, 4, 0}, {3817, 17, 0}, {3855, 25, 0},
+    {2641, 4, 0}, {3870, 17, 0}, {3908, 25, 0},
     // 75 schedulingGroup
-    {3181, 12, 0},
+    {3224, 12, 0},
     // 76 V1PodSecurityContext
-    {212, 15, 56}, {1465, 7, 0}, {1472, 19, 0}, {4021, 10, 0}, {4031, 12, 0}, {4043, 9, 0},
-    {4217, 19, 0}, {4236, 14, 58}, {4258, 14, 56}, {4794, 18, 0}, {4812, 24, 0}, {4840, 7, 39},
-    {5578, 14, 59},
+    {212, 15, 56}, {1475, 7, 0}, {1482, 19, 0}, {4074, 10, 0}, {4084, 12, 0}, {4096, 9, 0},
+    {4270, 19, 0}, {4289, 14, 58}, {4311, 14, 56}, {4847, 18, 0}, {4865, 24, 0}, {4893, 7, 39},
+    {5643, 14, 59},
     // 78 V1Toleration
-    {1106, 6, 0}, {2018, 3, 0}, {2912, 8, 0}, {5083, 17, 0}, {5304, 5, 0},
+    {1106, 6, 0}, {2028, 3, 0}, {2948, 8, 0}, {5148, 17, 0}, {5369, 5, 0},
     // 80 V1TopologySpreadConstraint
-    {2107, 13, 21}, {2374, 14, 0}, {2427, 7, 0}, {2481, 10, 0}, {2700, 18, 0}, {2821, 16, 0},
-    {5111, 11, 0}, {5561, 17, 0},
+    {2127, 13, 21}, {2394, 14, 0}, {2447, 7, 0}, {2508, 10, 0}, {2727, 18, 0}, {2857, 16, 0},
+    {5176, 11, 0}, {5626, 17, 0},
     // 82 V1Volume
     {287, 20, 83}, {307, 9, 84}, {316, 9, 85}, {390, 6, 86}, {448, 6, 87}, {552, 9, 88},
-    {791, 3, 91}, {1085, 11, 92}, {1112, 8, 95}, {1157, 9, 96}, {1359, 2, 100}, {1448, 10, 101},
-    {1458, 7, 102}, {1504, 17, 103}, {1546, 7, 104}, {1566, 9, 105}, {1743, 8, 106},
-    {1830, 5, 107}, {1972, 5, 108}, {2614, 4, 0}, {2685, 3, 109}, {3044, 21, 110},
-    {3070, 20, 111}, {3232, 14, 112}, {3400, 9, 113}, {3466, 7, 121}, {3473, 3, 122},
-    {4133, 7, 123}, {4279, 6, 124}, {4688, 9, 125}, {5535, 13, 126},
+    {791, 3, 91}, {1085, 11, 92}, {1112, 8, 95}, {1157, 9, 96}, {1369, 2, 100}, {1458, 10, 101},
+    {1468, 7, 102}, {1514, 17, 103}, {1556, 7, 104}, {1576, 9, 105}, {1753, 8, 106},
+    {1840, 5, 107}, {1982, 5, 108}, {2641, 4, 0}, {2712, 3, 109}, {3087, 21, 110},
+    {3113, 20, 111}, {3275, 14, 112}, {3443, 9, 113}, {3509, 7, 121}, {3516, 3, 122},
+    {4186, 7, 123}, {4332, 6, 124}, {4741, 9, 125}, {5600, 13, 126},
     // 83 V1AWSElasticBlockStoreVolumeSource
-    {1491, 6, 0}, {2973, 9, 0}, {3476, 8, 0}, {5436, 8, 0},
+    {1501, 6, 0}, {3009, 9, 0}, {3519, 8, 0}, {5501, 8, 0},
     // 84 V1AzureDiskVolumeSource
-    {349, 11, 0}, {1014, 8, 0}, {1022, 7, 0}, {1491, 6, 0}, {2042, 4, 0}, {3476, 8, 0},
+    {349, 11, 0}, {1014, 8, 0}, {1022, 7, 0}, {1501, 6, 0}, {2052, 4, 0}, {3519, 8, 0},
     // 85 V1AzureFileVolumeSource
-    {3476, 8, 0}, {4307, 10, 0}, {4444, 9, 0},
+    {3519, 8, 0}, {4360, 10, 0}, {4497, 9, 0},
     // 86 V1CephFSVolumeSource
-    {2581, 8, 0}, {3010, 4, 0}, {3476, 8, 0}, {4285, 10, 0}, {4317, 9, 70}, {5271, 4, 0},
+    {2608, 8, 0}, {3046, 4, 0}, {3519, 8, 0}, {4338, 10, 0}, {4370, 9, 70}, {5336, 4, 0},
     // 87 V1CinderVolumeSource
-    {1491, 6, 0}, {3476, 8, 0}, {4317, 9, 70}, {5436, 8, 0},
+    {1501, 6, 0}, {3519, 8, 0}, {4370, 9, 70}, {5501, 8, 0},
     // 88 V1ConfigMapVolumeSource
-    {884, 11, 0}, {1991, 5, 89}, {2614, 4, 0}, {2920, 8, 0},
+    {884, 11, 0}, {2001, 5, 89}, {2641, 4, 0}, {2956, 8, 0},
     // 90 V1KeyToPath
-    {2018, 3, 0}, {2577, 4, 0}, {3010, 4, 0},
+    {2028, 3, 0}, {2604, 4, 0}, {3046, 4, 0},
     // 91 V1CSIVolumeSource
-    {1096, 6, 0}, {1491, 6, 0}, {2772, 20, 70}, {3476, 8, 0}, {5337, 16, 0},
+    {1096, 6, 0}, {1501, 6, 0}, {2808, 20, 70}, {3519, 8, 0}, {5402, 16, 0},
     // 92 V1DownwardAPIVolumeSource
-    {884, 11, 0}, {1991, 5, 93},
+    {884, 11, 0}, {2001, 5, 93},
     // 94 V1DownwardAPIVolumeFile
-    {1378, 8, 29}, {2577, 4, 0}, {3010, 4, 0}, {3894, 16, 31},
+    {1388, 8, 29}, {2604, 4, 0}, {3046, 4, 0}, {3947, 16, 31},
     // 95 V1EmptyDirVolumeSource
-    {2448, 6, 0}, {4499, 9, 0},
+    {2468, 6, 0}, {4552, 9, 0},
     // 96 V1EphemeralVolumeSource
-    {5404, 19, 97},
+    {5469, 19, 97},
     // 97 V1PersistentVolumeClaimTemplate
-    {2461, 8, 2}, {4532, 4, 98},
+    {2488, 8, 2}, {4585, 4, 98},
     // 98 V1PersistentVolumeClaimSpec
-    {4, 11, 0}, {823, 10, 99}, {833, 13, 99}, {3947, 9, 49}, {4341, 8, 21}, {4618, 16, 0},
-    {5353, 25, 0}, {5444, 10, 0}, {5466, 10, 0},
+    {4, 11, 0}, {823, 10, 99}, {833, 13, 99}, {4000, 9, 49}, {4394, 8, 21}, {4671, 16, 0},
+    {5418, 25, 0}, {5509, 10, 0}, {5531, 10, 0},
     // 99 V1TypedLocalObjectReference
-    {194, 8, 0}, {2042, 4, 0}, {2614, 4, 0}, {2634, 9, 0},
+    {194, 8, 0}, {2052, 4, 0}, {2641, 4, 0}, {2661, 9, 0},
     // 100 V1FCVolumeSource
-    {1491, 6, 0}, {2315, 3, 0}, {3476, 8, 0}, {4900, 10, 0}, {5602, 5, 0},
+    {1501, 6, 0}, {2335, 3, 0}, {3519, 8, 0}, {4953, 10, 0}, {5667, 5, 0},
     // 101 V1FlexVolumeSource
-    {1096, 6, 0}, {1491, 6, 0}, {2928, 7, 0}, {3476, 8, 0}, {4317, 9, 70},
+    {1096, 6, 0}, {1501, 6, 0}, {2964, 7, 0}, {3519, 8, 0}, {4370, 9, 70},
     // 102 V1FlockerVolumeSource
     {846, 11, 0}, {857, 11, 0},
     // 103 V1GCEPersistentDiskVolumeSource
-    {1491, 6, 0}, {2973, 9, 0}, {3018, 6, 0}, {3476, 8, 0},
+    {1501, 6, 0}, {3009, 9, 0}, {3061, 6, 0}, {3519, 8, 0},
     // 104 V1GitRepoVolumeSource
-    {1005, 9, 0}, {3672, 10, 0}, {4009, 8, 0},
+    {1005, 9, 0}, {3725, 10, 0}, {4062, 8, 0},
     // 105 V1GlusterfsVolumeSource
-    {1138, 9, 0}, {3010, 4, 0}, {3476, 8, 0},
+    {1138, 9, 0}, {3046, 4, 0}, {3519, 8, 0},
     // 106 V1HostPathVolumeSource
-    {3010, 4, 0}, {5214, 4, 0},
+    {3046, 4, 0}, {5279, 4, 0},
     // 107 image
-    {3443, 10, 0}, {3596, 9, 0},
+    {3486, 10, 0}, {3639, 9, 0},
     // 108 V1ISCSIVolumeSource
-    {416, 17, 0}, {433, 15, 0}, {1491, 6, 0}, {1933, 13, 0}, {1969, 3, 0}, {1977, 14, 0},
-    {2315, 3, 0}, {3220, 7, 0}, {3476, 8, 0}, {4317, 9, 70}, {4888, 12, 0},
+    {416, 17, 0}, {433, 15, 0}, {1501, 6, 0}, {1943, 13, 0}, {1979, 3, 0}, {1987, 14, 0},
+    {2335, 3, 0}, {3263, 7, 0}, {3519, 8, 0}, {4370, 9, 70}, {4941, 12, 0},
     // 109 V1NFSVolumeSource
-    {3010, 4, 0}, {3476, 8, 0}, {4363, 6, 0},
+    {3046, 4, 0}, {3519, 8, 0}, {4416, 6, 0},
     // 110 V1PersistentVolumeClaimVolumeSource
-    {454, 9, 0}, {3476, 8, 0},
+    {454, 9, 0}, {3519, 8, 0},
     // 111 V1PhotonPersistentDiskVolumeSource
-    {1491, 6, 0}, {3014, 4, 0},
+    {1501, 6, 0}, {3057, 4, 0},
     // 112 V1PortworxVolumeSource
-    {1491, 6, 0}, {3476, 8, 0}, {5436, 8, 0},
+    {1501, 6, 0}, {3519, 8, 0}, {5501, 8, 0},
     // 113 V1ProjectedVolumeSource
-    {884, 11, 0}, {4525, 7, 114},
+    {884, 11, 0}, {4578, 7, 114},
     // 115 V1VolumeProjection
-    {480, 18, 116}, {552, 9, 117}, {1085, 11, 118}, {3167, 14, 119}, {4279, 6, 117},
-    {4408, 19, 120},
+    {480, 18, 116}, {552, 9, 117}, {1085, 11, 118}, {3210, 14, 119}, {4332, 6, 117},
+    {4461, 19, 120},
     // 116 clusterTrustBundle
-    {2107, 13, 21}, {2614, 4, 0}, {2920, 8, 0}, {3010, 4, 0}, {4480, 10, 0},
+    {2127, 13, 21}, {2641, 4, 0}, {2956, 8, 0}, {3046, 4, 0}, {4533, 10, 0},
     // 117 V1ConfigMapProjection
-    {1991, 5, 89}, {2614, 4, 0}, {2920, 8, 0},
+    {2001, 5, 89}, {2641, 4, 0}, {2956, 8, 0},
     // 118 V1DownwardAPIProjection
-    {1991, 5, 93},
+    {2001, 5, 93},
     // 119 podCertificate
-    {396, 20, 0}, {771, 20, 0}, {2021, 7, 0}, {2028, 7, 0}, {2399, 20, 0}, {4480, 10, 0},
-    {5275, 15, 0},
+    {396, 20, 0}, {771, 20, 0}, {2031, 7, 0}, {2038, 7, 0}, {2419, 20, 0}, {4533, 10, 0},
+    {5340, 15, 0},
     // 120 V1ServiceAccountTokenProjection
-    {251, 8, 0}, {1269, 17, 0}, {3010, 4, 0},
+    {251, 8, 0}, {1279, 17, 0}, {3046, 4, 0},
     // 121 V1QuobyteVolumeSource
-    {1615, 5, 0}, {3476, 8, 0}, {3605, 8, 0}, {4947, 6, 0}, {5271, 4, 0}, {5331, 6, 0},
+    {1625, 5, 0}, {3519, 8, 0}, {3658, 8, 0}, {5000, 6, 0}, {5336, 4, 0}, {5396, 6, 0},
     // 122 V1RBDVolumeSource
-    {1491, 6, 0}, {1830, 5, 0}, {2035, 7, 0}, {2581, 8, 0}, {3212, 4, 0}, {3476, 8, 0},
-    {4317, 9, 70}, {5271, 4, 0},
+    {1501, 6, 0}, {1840, 5, 0}, {2045, 7, 0}, {2608, 8, 0}, {3255, 4, 0}, {3519, 8, 0},
+    {4370, 9, 70}, {5336, 4, 0},
     // 123 V1ScaleIOVolumeSource
-    {1491, 6, 0}, {1497, 7, 0}, {3409, 16, 0}, {3476, 8, 0}, {4317, 9, 70}, {4536, 10, 0},
-    {4634, 11, 0}, {4677, 11, 0}, {4847, 6, 0}, {5466, 10, 0},
+    {1501, 6, 0}, {1507, 7, 0}, {3452, 16, 0}, {3519, 8, 0}, {4370, 9, 70}, {4589, 10, 0},
+    {4687, 11, 0}, {4730, 11, 0}, {4900, 6, 0}, {5531, 10, 0},
     // 124 V1SecretVolumeSource
-    {884, 11, 0}, {1991, 5, 89}, {2920, 8, 0}, {4307, 10, 0},
+    {884, 11, 0}, {2001, 5, 89}, {2956, 8, 0}, {4360, 10, 0},
     // 125 V1StorageOSVolumeSource
-    {1491, 6, 0}, {3476, 8, 0}, {4317, 9, 70}, {5466, 10, 0}, {5476, 15, 0},
+    {1501, 6, 0}, {3519, 8, 0}, {4370, 9, 70}, {5531, 10, 0}, {5541, 15, 0},
     // 126 V1VsphereVirtualDiskVolumeSource
-    {1491, 6, 0}, {4645, 15, 0}, {4660, 17, 0}, {5491, 10, 0},
+    {1501, 6, 0}, {4698, 15, 0}, {4713, 17, 0}, {5556, 10, 0},
     // 127 V1PodStatus
-    {536, 10, 128}, {680, 17, 130}, {1166, 26, 130}, {1300, 27, 144}, {1705, 6, 0},
-    {1718, 7, 147}, {1879, 21, 130}, {2454, 7, 0}, {2842, 17, 0}, {2870, 18, 0}, {3065, 5, 0},
-    {3193, 5, 0}, {3198, 6, 147}, {3453, 8, 0}, {3539, 6, 0}, {3791, 6, 0}, {3834, 21, 149},
-    {4546, 9, 0},
+    {536, 10, 128}, {680, 17, 130}, {1166, 26, 130}, {1310, 27, 144}, {1715, 6, 0},
+    {1728, 7, 147}, {1889, 21, 130}, {2481, 7, 0}, {2878, 17, 0}, {2906, 18, 0}, {3108, 5, 0},
+    {3236, 5, 0}, {3241, 6, 147}, {3496, 8, 0}, {3582, 6, 0}, {3844, 6, 0}, {3887, 21, 149},
+    {4599, 9, 0},
     // 129 V1PodCondition
-    {2172, 13, 0}, {2207, 18, 0}, {2454, 7, 0}, {2870, 18, 0}, {3539, 6, 0}, {4588, 6, 0},
-    {5214, 4, 0},
+    {2192, 13, 0}, {2227, 18, 0}, {2481, 7, 0}, {2906, 18, 0}, {3582, 6, 0}, {4641, 6, 0},
+    {5279, 4, 0},
     // 131 V1ContainerStatus
-    {106, 18, 0}, {124, 24, 132}, {620, 11, 0}, {1830, 5, 0}, {1835, 7, 0}, {2185, 9, 136},
-    {2614, 4, 0}, {3534, 5, 0}, {3947, 9, 49}, {3956, 12, 0}, {4555, 7, 0}, {4583, 5, 136},
-    {4608, 10, 0}, {5271, 4, 140}, {5454, 12, 142},
+    {106, 18, 0}, {124, 24, 132}, {620, 11, 0}, {1840, 5, 0}, {1845, 7, 0}, {2205, 9, 136},
+    {2641, 4, 0}, {3577, 5, 0}, {4000, 9, 49}, {4009, 12, 0}, {4608, 7, 0}, {4636, 5, 136},
+    {4661, 10, 0}, {5336, 4, 140}, {5519, 12, 142},
     // 133 ResourceStatus
-    {2614, 4, 0}, {3947, 9, 134},
+    {2641, 4, 0}, {4000, 9, 134},
     // 135 ResourceHealth
-    {1637, 6, 0}, {3910, 10, 0},
+    {1647, 6, 0}, {3963, 10, 0},
     // 136 V1ContainerState
-    {4065, 7, 137}, {4953, 10, 138}, {5548, 7, 139},
+    {4118, 7, 137}, {5006, 10, 138}, {5613, 7, 139},
     // 137 V1ContainerStateRunning
-    {4562, 9, 0},
+    {4615, 9, 0},
     // 138 V1ContainerStateTerminated
-    {620, 11, 0}, {1240, 8, 0}, {1424, 10, 0}, {2454, 7, 0}, {3539, 6, 0}, {4474, 6, 0},
-    {4562, 9, 0},
+    {620, 11, 0}, {1250, 8, 0}, {1434, 10, 0}, {2481, 7, 0}, {3582, 6, 0}, {4527, 6, 0},
+    {4615, 9, 0},
     // 139 V1ContainerStateWaiting
-    {2454, 7, 0}, {3539, 6, 0},
+    {2481, 7, 0}, {3582, 6, 0},
     // 140 ContainerUser
-    {2281, 5, 141},
+    {2301, 5, 141},
     // 141 LinuxContainerUser
-    {1543, 3, 0}, {4794, 18, 0}, {5218, 3, 0},
+    {1553, 3, 0}, {4847, 18, 0}, {5283, 3, 0},
     // 143 VolumeMountStatus
-    {2589, 9, 0}, {2614, 4, 0}, {3476, 8, 0}, {3556, 17, 0},
+    {2616, 9, 0}, {2641, 4, 0}, {3519, 8, 0}, {3599, 17, 0},
     // 144 PodExtendedResourceClaimStatus
-    {3689, 15, 145}, {3817, 17, 0},
+    {3742, 15, 145}, {3870, 17, 0},
     // 146 ContainerExtendedResourceRequest
-    {631, 13, 0}, {3704, 11, 0}, {3920, 12, 0},
+    {631, 13, 0}, {3757, 11, 0}, {3973, 12, 0},
     // 148 HostIP
-    {1967, 2, 0},
+    {1977, 2, 0},
     // 150 PodResourceClaimStatus
-    {2614, 4, 0}, {3817, 17, 0},
+    {2641, 4, 0}, {3870, 17, 0},
     // 151 V1Node
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 152}, {4588, 6, 157},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 152}, {4641, 6, 157},
     // 152 V1NodeSpec
-    {588, 12, 153}, {1327, 10, 0}, {3152, 7, 0}, {3159, 8, 0}, {3433, 10, 0}, {4863, 6, 155},
-    {5254, 13, 0},
+    {588, 12, 153}, {1337, 10, 0}, {3195, 7, 0}, {3202, 8, 0}, {3476, 10, 0}, {4916, 6, 155},
+    {5319, 13, 0},
     // 153 V1NodeConfigSource
     {552, 9, 154},
     // 154 V1ConfigMapNodeConfigSource
-    {2062, 16, 0}, {2614, 4, 0}, {2634, 9, 0}, {3932, 15, 0}, {5218, 3, 0},
+    {2072, 16, 0}, {2641, 4, 0}, {2661, 9, 0}, {3985, 15, 0}, {5283, 3, 0},
     // 156 V1Taint
-    {1106, 6, 0}, {2018, 3, 0}, {5053, 9, 0}, {5304, 5, 0},
+    {1106, 6, 0}, {2028, 3, 0}, {5118, 9, 0}, {5369, 5, 0},
     // 157 V1NodeStatus
     {69, 9, 158}, {86, 11, 0}, {382, 8, 0}, {536, 10, 160}, {546, 6, 162}, {808, 15, 163},
-    {868, 16, 0}, {1361, 8, 165}, {1873, 6, 166}, {2756, 8, 168}, {3065, 5, 0}, {4118, 15, 170},
-    {5508, 15, 60}, {5523, 12, 0},
+    {868, 16, 0}, {1371, 8, 165}, {1883, 6, 166}, {2792, 8, 168}, {3108, 5, 0}, {4171, 15, 170},
+    {5573, 15, 60}, {5588, 12, 0},
     // 159 V1NodeAddress
-    {62, 7, 0}, {5214, 4, 0},
+    {62, 7, 0}, {5279, 4, 0},
     // 161 V1NodeCondition
-    {2126, 17, 0}, {2207, 18, 0}, {2454, 7, 0}, {3539, 6, 0}, {4588, 6, 0}, {5214, 4, 0},
+    {2146, 17, 0}, {2227, 18, 0}, {2481, 7, 0}, {3582, 6, 0}, {4641, 6, 0}, {5279, 4, 0},
     // 162 V1NodeConfigStatus
-    {32, 6, 153}, {243, 8, 153}, {1211, 5, 0}, {2143, 13, 153},
+    {32, 6, 153}, {243, 8, 153}, {1211, 5, 0}, {2163, 13, 153},
     // 163 V1NodeDaemonEndpoints
-    {2078, 15, 164},
+    {2088, 15, 164},
     // 164 V1DaemonEndpoint
     {0, 4, 0},
     // 165 NodeFeatures
-    {4812, 24, 0},
+    {4865, 24, 0},
     // 167 V1ContainerImage
-    {2618, 5, 0}, {4490, 9, 0},
+    {2645, 5, 0}, {4543, 9, 0},
     // 168 V1NodeSystemInfo
-    {227, 12, 0}, {343, 6, 0}, {657, 23, 0}, {2005, 13, 0}, {2046, 16, 0}, {2093, 14, 0},
-    {2318, 9, 0}, {2888, 15, 0}, {2937, 7, 0}, {4836, 4, 169}, {4853, 10, 0},
+    {227, 12, 0}, {343, 6, 0}, {657, 23, 0}, {2015, 13, 0}, {2056, 16, 0}, {2103, 14, 0},
+    {2338, 9, 0}, {2924, 15, 0}, {2973, 7, 0}, {4889, 4, 169}, {4906, 10, 0},
     // 169 NodeSwapStatus
     {382, 8, 0},
     // 171 NodeRuntimeHandler
-    {1361, 8, 172}, {2614, 4, 0},
+    {1371, 8, 172}, {2641, 4, 0},
     // 172 NodeRuntimeHandlerFeatures
-    {3573, 23, 0}, {5290, 14, 0},
+    {3616, 23, 0}, {5355, 14, 0},
     // 173 V1Namespace
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 174}, {4588, 6, 175},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 174}, {4641, 6, 175},
     // 174 V1NamespaceSpec
-    {1414, 10, 0},
+    {1424, 10, 0},
     // 175 V1NamespaceStatus
-    {536, 10, 176}, {3065, 5, 0},
+    {536, 10, 176}, {3108, 5, 0},
     // 177 V1NamespaceCondition
-    {2207, 18, 0}, {2454, 7, 0}, {3539, 6, 0}, {4588, 6, 0}, {5214, 4, 0},
+    {2227, 18, 0}, {2481, 7, 0}, {3582, 6, 0}, {4641, 6, 0}, {5279, 4, 0},
     // 178 V1PriorityClass
-    {202, 10, 0}, {962, 11, 0}, {1553, 13, 0}, {2042, 4, 0}, {2461, 8, 2}, {3262, 16, 0},
-    {5304, 5, 0},
+    {202, 10, 0}, {962, 11, 0}, {1563, 13, 0}, {2052, 4, 0}, {2488, 8, 2}, {3305, 16, 0},
+    {5369, 5, 0},
     // 179 CoreV1Event
-    {26, 6, 0}, {202, 10, 0}, {740, 5, 0}, {1221, 9, 0}, {1434, 14, 0}, {1953, 14, 180},
-    {2042, 4, 0}, {2194, 13, 0}, {2454, 7, 0}, {2461, 8, 2}, {3539, 6, 0}, {3613, 7, 180},
-    {3637, 18, 0}, {3655, 17, 0}, {4357, 6, 181}, {4519, 6, 182}, {5214, 4, 0},
+    {26, 6, 0}, {202, 10, 0}, {740, 5, 0}, {1221, 9, 0}, {1444, 14, 0}, {1963, 14, 180},
+    {2052, 4, 0}, {2214, 13, 0}, {2481, 7, 0}, {2488, 8, 2}, {3582, 6, 0}, {3666, 7, 180},
+    {3690, 18, 0}, {3708, 17, 0}, {4410, 6, 181}, {4572, 6, 182}, {5279, 4, 0},
     // 180 V1ObjectReference
-    {202, 10, 0}, {1369, 9, 0}, {2042, 4, 0}, {2614, 4, 0}, {2634, 9, 0}, {3932, 15, 0},
-    {5218, 3, 0},
+    {202, 10, 0}, {1379, 9, 0}, {2052, 4, 0}, {2641, 4, 0}, {2661, 9, 0}, {3985, 15, 0},
+    {5283, 3, 0},
     // 181 CoreV1EventSeries
-    {740, 5, 0}, {2156, 16, 0},
+    {740, 5, 0}, {2176, 16, 0},
     // 182 V1EventSource
-    {514, 9, 0}, {1690, 4, 0},
+    {514, 9, 0}, {1700, 4, 0},
     // 183 V1Lease
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 184},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 184},
     // 184 V1LeaseSpec
-    {15, 11, 0}, {1676, 14, 0}, {2225, 20, 0}, {2245, 16, 0}, {3335, 15, 0}, {3620, 9, 0},
-    {4697, 8, 0},
+    {15, 11, 0}, {1686, 14, 0}, {2245, 20, 0}, {2265, 16, 0}, {3378, 15, 0}, {3673, 9, 0},
+    {4750, 8, 0},
     // 185 V1PodDisruptionBudget
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 186}, {4588, 6, 187},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 186}, {4641, 6, 187},
     // 186 V1PodDisruptionBudgetSpec
-    {2434, 14, 0}, {2469, 12, 0}, {4341, 8, 21}, {5221, 26, 0},
+    {2454, 14, 0}, {2496, 12, 0}, {4394, 8, 21}, {5286, 26, 0},
     // 187 V1PodDisruptionBudgetStatus
-    {536, 10, 188}, {794, 14, 0}, {981, 14, 0}, {1029, 13, 0}, {1042, 18, 0}, {1257, 12, 0},
-    {2870, 18, 0},
+    {536, 10, 188}, {794, 14, 0}, {981, 14, 0}, {1029, 13, 0}, {1042, 18, 0}, {1267, 12, 0},
+    {2906, 18, 0},
     // 189 V1Condition
-    {2207, 18, 0}, {2454, 7, 0}, {2870, 18, 0}, {3539, 6, 0}, {4588, 6, 0}, {5214, 4, 0},
+    {2227, 18, 0}, {2481, 7, 0}, {2906, 18, 0}, {3582, 6, 0}, {4641, 6, 0}, {5279, 4, 0},
     // 190 V1ResourceQuota
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 191}, {4588, 6, 195},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 191}, {4641, 6, 195},
     // 191 V1ResourceQuotaSpec
-    {1633, 4, 0}, {4198, 13, 192}, {4211, 6, 0},
+    {1643, 4, 0}, {4251, 13, 192}, {4264, 6, 0},
     // 192 V1ScopeSelector
-    {2347, 16, 193},
+    {2367, 16, 193},
     // 194 V1ScopedResourceSelectorRequirement
-    {2912, 8, 0}, {4189, 9, 0}, {5318, 6, 0},
+    {2948, 8, 0}, {4242, 9, 0}, {5383, 6, 0},
     // 195 V1ResourceQuotaStatus
-    {1633, 4, 0}, {5267, 4, 0},
+    {1643, 4, 0}, {5332, 4, 0},
     // 196 PodGroup
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 197}, {4588, 6, 201},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 197}, {4641, 6, 201},
     // 197 spec
-    {2491, 9, 0}, {2513, 12, 0}, {2547, 13, 0}, {2670, 15, 198}, {3364, 17, 0}, {3461, 5, 0},
-    {4705, 14, 199},
+    {2518, 9, 0}, {2540, 12, 0}, {2574, 13, 0}, {2697, 15, 198}, {3407, 17, 0}, {3504, 5, 0},
+    {4758, 14, 199},
     // 198 networkTopology
-    {1643, 18, 0}, {1661, 15, 0}, {2577, 4, 0},
+    {1653, 18, 0}, {1671, 15, 0}, {2604, 4, 0},
     // 200 subGroupPolicy
-    {2107, 13, 21}, {2374, 14, 0}, {2525, 12, 0}, {2614, 4, 0}, {2670, 15, 198}, {4719, 12, 0},
+    {2127, 13, 21}, {2394, 14, 0}, {2552, 12, 0}, {2641, 4, 0}, {2697, 15, 198}, {4772, 12, 0},
     // 201 status
-    {536, 10, 202}, {1337, 6, 0}, {3065, 5, 0}, {4065, 7, 0}, {4769, 9, 0},
+    {536, 10, 202}, {1347, 6, 0}, {3108, 5, 0}, {4118, 7, 0}, {4822, 9, 0},
     // 203 conditions
-    {2207, 18, 0}, {2454, 7, 0}, {3539, 6, 0}, {4588, 6, 0}, {5176, 12, 0}, {5214, 4, 0},
+    {2227, 18, 0}, {2481, 7, 0}, {3582, 6, 0}, {4641, 6, 0}, {5241, 12, 0}, {5279, 4, 0},
     // 204 Queue
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 205}, {4588, 6, 211},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 205}, {4641, 6, 211},
     // 205 spec
-    {78, 8, 206}, {372, 10, 0}, {947, 15, 0}, {973, 8, 0}, {1286, 14, 208}, {1624, 9, 210},
-    {2967, 6, 0}, {3356, 8, 0}, {3545, 11, 0}, {5214, 4, 0}, {5555, 6, 0},
+    {78, 8, 206}, {372, 10, 0}, {947, 15, 0}, {973, 8, 0}, {1296, 14, 208}, {1634, 9, 210},
+    {3003, 6, 0}, {3399, 8, 0}, {3588, 11, 0}, {5279, 4, 0}, {5620, 6, 0},
     // 206 affinity
-    {2718, 17, 207}, {2735, 21, 207},
+    {2754, 17, 207}, {2771, 21, 207},
     // 207 nodeGroupAffinity
-    {3288, 47, 0}, {3723, 46, 0},
+    {3331, 47, 0}, {3776, 46, 0},
     // 209 extendClusters
-    {382, 8, 0}, {2614, 4, 0}, {5555, 6, 0},
+    {382, 8, 0}, {2641, 4, 0}, {5620, 6, 0},
     // 210 guarantee
-    {3809, 8, 0},
+    {3862, 8, 0},
     // 211 status
-    {97, 9, 0}, {505, 9, 0}, {1946, 7, 0}, {3024, 7, 0}, {3780, 11, 212}, {4065, 7, 0},
-    {4583, 5, 0}, {5247, 7, 0},
+    {97, 9, 0}, {505, 9, 0}, {1956, 7, 0}, {3067, 7, 0}, {3833, 11, 212}, {4118, 7, 0},
+    {4636, 5, 0}, {5312, 7, 0},
     // 212 reservation
-    {2837, 5, 0}, {3809, 8, 0},
+    {2873, 5, 0}, {3862, 8, 0},
     // 213 Job
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 214}, {4588, 6, 228},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 214}, {4641, 6, 228},
     // 214 spec
-    {2419, 8, 0}, {2469, 12, 0}, {2537, 10, 0}, {2670, 15, 198}, {3090, 7, 0}, {3204, 8, 215},
-    {3364, 17, 0}, {3461, 5, 0}, {4087, 15, 0}, {4140, 13, 0}, {4925, 5, 217}, {5188, 23, 0},
-    {5501, 7, 223},
+    {2439, 8, 0}, {2496, 12, 0}, {2564, 10, 0}, {2697, 15, 198}, {3133, 7, 0}, {3247, 8, 215},
+    {3407, 17, 0}, {3504, 5, 0}, {4140, 15, 0}, {4193, 13, 0}, {4978, 5, 217}, {5253, 23, 0},
+    {5566, 7, 223},
     // 216 policies
-    {26, 6, 0}, {1216, 5, 0}, {1230, 6, 0}, {1240, 8, 0}, {5062, 7, 0},
+    {26, 6, 0}, {1216, 5, 0}, {1230, 6, 0}, {1250, 8, 0}, {5127, 7, 0},
     // 218 tasks
-    {938, 9, 219}, {2419, 8, 0}, {2469, 12, 0}, {2614, 4, 0}, {2982, 15, 220}, {3204, 8, 215},
-    {3629, 8, 0}, {4939, 8, 221}, {5122, 14, 0},
+    {938, 9, 219}, {2439, 8, 0}, {2496, 12, 0}, {2641, 4, 0}, {3018, 15, 220}, {3247, 8, 215},
+    {3682, 8, 0}, {4992, 8, 221}, {5187, 14, 0},
     // 219 dependsOn
-    {1996, 9, 0}, {2614, 4, 0},
+    {2006, 9, 0}, {2641, 4, 0},
     // 220 partitionPolicy
-    {2500, 13, 0}, {2670, 15, 198}, {2997, 13, 0}, {5161, 15, 0},
+    {2527, 13, 0}, {2697, 15, 198}, {3033, 13, 0}, {5226, 15, 0},
     // 221 template
-    {2461, 8, 222}, {4532, 4, 7},
+    {2488, 8, 222}, {4585, 4, 7},
     // 222 metadata
-    {183, 11, 0}, {1414, 10, 0}, {2120, 6, 0}, {2614, 4, 0}, {2634, 9, 0},
+    {183, 11, 0}, {1424, 10, 0}, {2140, 6, 0}, {2641, 4, 0}, {2661, 9, 0},
     // 224 volumes
-    {2589, 9, 0}, {5378, 11, 225}, {5389, 15, 0},
+    {2616, 9, 0}, {5443, 11, 225}, {5454, 15, 0},
     // 225 volumeClaim
-    {4, 11, 0}, {823, 10, 226}, {833, 13, 99}, {3947, 9, 227}, {4341, 8, 21}, {4618, 16, 0},
-    {5353, 25, 0}, {5444, 10, 0}, {5466, 10, 0},
+    {4, 11, 0}, {823, 10, 226}, {833, 13, 99}, {4000, 9, 227}, {4394, 8, 21}, {4671, 16, 0},
+    {5418, 25, 0}, {5509, 10, 0}, {5531, 10, 0},
     // 226 dataSource
-    {194, 8, 0}, {2042, 4, 0}, {2614, 4, 0},
+    {194, 8, 0}, {2052, 4, 0}, {2641, 4, 0},
     // 227 resources
-    {2275, 6, 0}, {3715, 8, 0},
+    {2295, 6, 0}, {3768, 8, 0},
     // 228 status
-    {536, 10, 229}, {707, 19, 0}, {1337, 6, 0}, {2469, 12, 0}, {3024, 7, 0}, {3999, 10, 0},
-    {4065, 7, 0}, {4072, 15, 0}, {4583, 5, 231}, {4769, 9, 0}, {4910, 15, 232}, {4963, 11, 0},
-    {5247, 7, 0}, {5324, 7, 0},
+    {536, 10, 229}, {707, 19, 0}, {1347, 6, 0}, {2496, 12, 0}, {3067, 7, 0}, {4052, 10, 0},
+    {4118, 7, 0}, {4125, 15, 0}, {4636, 5, 231}, {4822, 9, 0}, {4963, 15, 232}, {5016, 11, 0},
+    {5312, 7, 0}, {5389, 7, 0},
     // 230 conditions
-    {2207, 18, 0}, {4588, 6, 0},
+    {2227, 18, 0}, {4641, 6, 0},
     // 231 state
-    {2207, 18, 0}, {2454, 7, 0}, {3065, 5, 0}, {3539, 6, 0},
+    {2227, 18, 0}, {2481, 7, 0}, {3108, 5, 0}, {3582, 6, 0},
     // 233 taskStatusCount
-    {3065, 5, 0},
+    {3108, 5, 0},
     // 234 Numatopology
-    {202, 10, 0}, {2042, 4, 0}, {2461, 8, 2}, {4532, 4, 235},
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 235},
     // 235 spec
-    {745, 9, 236}, {2863, 7, 238}, {3123, 14, 240}, {3204, 8, 0}, {3769, 11, 0},
+    {745, 9, 236}, {2899, 7, 238}, {3166, 14, 240}, {3247, 8, 0}, {3822, 11, 0},
     // 237 cpuDetail
-    {736, 4, 0}, {2859, 4, 0}, {4513, 6, 0},
+    {736, 4, 0}, {2895, 4, 0}, {4566, 6, 0},
     // 239 numares
     {86, 11, 0}, {382, 8, 0},
     // 241 podAllocations
-    {600, 20, 242}, {2614, 4, 0}, {2634, 9, 0}, {5218, 3, 0},
+    {600, 20, 242}, {2641, 4, 0}, {2661, 9, 0}, {5283, 3, 0},
     // 243 containerAllocations
-    {148, 11, 0}, {2614, 4, 0},
+    {148, 11, 0}, {2641, 4, 0},
+    // 244 HyperNode
+    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 245}, {4641, 6, 250},
+    // 245 spec
+    {2474, 7, 246}, {5102, 4, 0}, {5106, 8, 0},
+    // 247 members
+    {4394, 8, 248}, {5279, 4, 0},
+    // 248 selector
+    {1236, 10, 70}, {2117, 10, 21}, {3648, 10, 249},
+    // 249 regexMatch
+    {3050, 7, 0},
+    // 250 status
+    {536, 10, 188}, {2745, 9, 0},
 };
 
 // By index: {shape, the first field (an object's) or the type of the items (a
@@ -601,6 +613,9 @@ constexpr Type kTypes[] = {
     {Shape::kObject, 884, 5}, {Shape::kMap, 237, 0}, {Shape::kObject, 889, 3},
     {Shape::kMap, 239, 0}, {Shape::kObject, 892, 2}, {Shape::kList, 241, 0},
     {Shape::kObject, 894, 4}, {Shape::kList, 243, 0}, {Shape::kObject, 898, 2},
+    {Shape::kObject, 900, 5}, {Shape::kObject, 905, 3}, {Shape::kList, 247, 0},
+    {Shape::kObject, 908, 2}, {Shape::kObject, 910, 3}, {Shape::kObject, 913, 1},
+    {Shape::kObject, 914, 2},
 };
 
 constexpr Root kRoots[] = {
@@ -616,6 +631,7 @@ constexpr Root kRoots[] = {
     {"scheduling.volcano.sh/v1beta1", "Queue", 204},
     {"batch.volcano.sh/v1alpha1", "Job", 213},
     {"nodeinfo.volcano.sh/v1alpha1", "Numatopology", 234},
+    {"topology.volcano.sh/v1alpha1", "HyperNode", 244},
 };
 
 }  // namespace

@@ -83,7 +83,8 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
            {"scheduling.volcano.sh/v1beta1", "PodGroup"},
            {"scheduling.volcano.sh/v1beta1", "Queue"},
            {"batch.volcano.sh/v1alpha1", "Job"},
-           {"nodeinfo.volcano.sh/v1alpha1", "Numatopology"}}) {
+           {"nodeinfo.volcano.sh/v1alpha1", "Numatopology"},
+           {"topology.volcano.sh/v1alpha1", "HyperNode"}}) {
     const Type* t = find_kind(api, kind);
     ASSERT_NE(t, nullptr) << api << " " << kind;
     EXPECT_NE(find_field(*t, "metadata"), nullptr) << kind;
@@ -106,6 +107,23 @@ TEST(UnknownFields, NumatopologyAsItsCrd) {
   EXPECT_EQ(unknown(t),
             (std::vector<std::string>{"spec.cpuDetail.0.cores", "spec.numares.cpu.alocatable",
                                       "spec.resreserved"}));
+}
+
+TEST(UnknownFields, HyperNodeAsItsCrd) {
+  // matchLabels is free-form; a misspelt selector kind or status field is not.
+  const json t = json::parse(R"({
+    "apiVersion": "topology.volcano.sh/v1alpha1", "kind": "HyperNode",
+    "metadata": {"name": "rack-1"},
+    "spec": {"tier": 1, "tierName": "rack",
+             "members": [{"type": "Node", "selector": {"exactMatch": {"name": "n1"}}},
+                         {"type": "Node", "selector": {"regexMatch": {"pattern": "^n"}}},
+                         {"type": "Node", "selector": {"labelMatch": {
+                             "matchLabels": {"anything": "goes"},
+                             "matchExpressions": [{"key": "k", "operator": "In"}]}}},
+                         {"type": "Node", "selector": {"exactMacth": {"name": "n2"}}}]},
+    "status": {"nodeCount": 3, "nodecount": 3}})");
+  EXPECT_EQ(unknown(t),
+            (std::vector<std::string>{"spec.members[3].selector.exactMacth", "status.nodecount"}));
 }
 
 TEST(UnknownFields, NestedPathsAsTheApiServerWritesThem) {
