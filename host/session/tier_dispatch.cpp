@@ -477,6 +477,9 @@ bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, An
 // Victim selection: within a tier, permitted sets intersect; the first tier
 // that yields a non-empty set decides. A plugin that permits nothing clears
 // the tier's set, and the walk moves on to the next tier (as Volcano does).
+// An intersection that comes out empty is, as in Volcano (whose empty
+// intersection is a nil list, "no list yet"), started again by the tier's
+// next permitting plugin.
 // `who` is what the hook is told of the asker (the preemptor, or the
 // eviction's context); evictable has no enable flag.
 template <class Hook, class Who>
@@ -511,6 +514,7 @@ void select_victims(std::vector<std::vector<PluginHooks>>& tiers, std::optional<
         have = true;
       } else {
         for (size_t i = 0; i < n; ++i) selected[i] = selected[i] && mine[i];
+        have = std::any_of(selected, selected + n, [](uint8_t b) { return b != 0; });
       }
     }
     if (have && std::any_of(selected, selected + n, [](uint8_t b) { return b != 0; })) return;

@@ -237,6 +237,25 @@ TEST_F(TierDispatch, PreemptableIntersectsWithinTierFirstDecidingTierWins) {
   EXPECT_EQ(sel, (std::vector<uint8_t>{0, 1, 0}));
 }
 
+// Volcano's quirk, kept: an intersection that comes out empty is a nil
+// list again, which the tier's next permitting plugin starts afresh.
+TEST_F(TierDispatch, PreemptableEmptyIntersectionIsStartedAgainByTheNextPlugin) {
+  std::vector<const Task*> cands = {&ssn->tasks()[0], &ssn->tasks()[1], &ssn->tasks()[2]};
+  std::vector<uint8_t> sel(3);
+  Fake a{.vote = SCORIA_VOTE_PERMIT, .select = {1, 0, 0}};
+  Fake b{.vote = SCORIA_VOTE_PERMIT, .select = {0, 1, 0}};
+  Fake c{.vote = SCORIA_VOTE_PERMIT, .select = {0, 1, 1}};
+  Fake later{.vote = SCORIA_VOTE_PERMIT, .select = {1, 1, 1}};
+  add(0, a);
+  add(0, b);
+  add(1, later);
+  ssn->preemptable(ssn->tasks()[3], cands, sel.data());
+  EXPECT_EQ(sel, (std::vector<uint8_t>{1, 1, 1}));  // tier 0 named none: tier 1 decides
+  add(0, c);
+  ssn->preemptable(ssn->tasks()[3], cands, sel.data());
+  EXPECT_EQ(sel, (std::vector<uint8_t>{0, 1, 1}));  // c started tier 0's list again
+}
+
 TEST_F(TierDispatch, PreemptableEmptyPermitDefersToNextTier) {
   std::vector<const Task*> cands = {&ssn->tasks()[0], &ssn->tasks()[1]};
   std::vector<uint8_t> sel(2);
