@@ -13,7 +13,9 @@
 // answer that is not the JSON Volcano's structs decode):
 //   extender.ignorable true   the verb counts as no opinion: a predicate
 //                             passes, a score is 0, a vote abstains, a
-//                             queue is not overused, a job is ready;
+//                             queue is not overused, a job is ready; but
+//                             preemptable and reclaimable name no victim
+//                             (as Volcano: its tier then names none);
 //   extender.ignorable false  the check fails, as in Volcano: a predicate
 //                             refuses the node, a vote rejects (no victims,
 //                             not enqueued), a queue is overused, a job is
@@ -302,8 +304,11 @@ scoria_vote victims(Instance& in, Verb verb, const scoria_task* evictor,
   if (!in.interested(evictor)) return SCORIA_VOTE_ABSTAIN;
   const auto answer =
       in.ask(verb, in.bodies->victims(evictor, {candidates, count}), ext::parse_victims);
-  // Volcano's Reject: the plugin decides, and allows no victim.
-  if (!answer) return in.ignorable ? SCORIA_VOTE_ABSTAIN : SCORIA_VOTE_PERMIT;
+  // Volcano answers a failed call with no victims whether ignorable (Permit)
+  // or not (Reject): either way the tier names none and the next tier
+  // decides, so even an ignorable extender never lets its tier's other
+  // plugins evict without it.
+  if (!answer) return SCORIA_VOTE_PERMIT;
   if (answer->status == 0) return SCORIA_VOTE_ABSTAIN;
   const std::unordered_set<std::string_view> chosen(answer->victim_uids.begin(),
                                                     answer->victim_uids.end());

@@ -24,7 +24,8 @@ CASE is one of:
                old-a by default; old-b, and new-0 on n2, with old-a
                protected
   novictims    an extender that names no victim (every evictee protected),
-               and one that cannot be reached (extender.ignorable false),
+               and one that cannot be reached (extender.ignorable false or
+               true),
                leave preempt and reclaim nothing to evict: no eviction, the
                pending pod stays pending
 
@@ -324,19 +325,22 @@ def novictims():
         finally:
             proc.kill()
             proc.wait(timeout=60)
-        # The extender cannot be reached and its failures are not ignorable:
-        # the vote rejects, as Volcano's, and nothing is evicted.
+        # The extender cannot be reached: ignorable or not, its tier names no
+        # victim, as Volcano's (Permit or Reject, with no victims), and
+        # nothing is evicted.
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
         s.close()
-        conf = eviction_config(action, "http://127.0.0.1:%d" % port, verbs)
-        evicted, binds, err = run_eviction(action, conf)
-        if evicted or binds:
-            fail("%s with an unreachable extender (not ignorable): expected no eviction and no "
-                 "bind, got evictions %s, binds %s\n%s" % (action, evicted, binds, err))
-        if not warnings(err, "extender.%sVerb" % verb):
-            fail("%s: expected a warning for the unreachable extender:\n%s" % (verb, err))
+        for ignorable in (False, True):
+            conf = eviction_config(action, "http://127.0.0.1:%d" % port, verbs, ignorable)
+            evicted, binds, err = run_eviction(action, conf)
+            if evicted or binds:
+                fail("%s with an unreachable extender (ignorable %s): expected no eviction and "
+                     "no bind, got evictions %s, binds %s\n%s"
+                     % (action, ignorable, evicted, binds, err))
+            if not warnings(err, "extender.%sVerb" % verb):
+                fail("%s: expected a warning for the unreachable extender:\n%s" % (verb, err))
 
 
 {"outcome": outcome, "slow": slow, "unreachable": unreachable, "preemptable": preemptable,
