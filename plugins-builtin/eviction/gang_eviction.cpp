@@ -378,7 +378,7 @@ class GangEviction {
   // job is pipelined. A job with a hard topology goes to the first
   // HyperNode under the domain, in its gradients' order, that holds it
   // (Volcano's BuildNominationPlanInDomain for its sub-job); the victims are
-  // evicted once, before any of them is tried.
+  // evicted once, before the first of those HyperNodes is tried.
   bool attempt(const scoria_queue* queue, const scoria_job* job,
                const std::vector<const scoria_task*>& pending,
                const std::vector<const scoria_task*>& victims, const Domain& domain, bool hard,
@@ -396,6 +396,7 @@ class GangEviction {
       if (!place(queue, job, pending, domain.nodes, victims.size(), trial)) return false;
       return trial.merge_into(stmt) == SCORIA_OK;
     }
+    // A copy: the gradient scratch is not to be trusted across the trials.
     const size_t count = gradient_under(job, domain.hypernode);
     const std::vector<uint32_t> within(
         gradient_nodes_.begin(), gradient_nodes_.begin() + static_cast<std::ptrdiff_t>(count));
