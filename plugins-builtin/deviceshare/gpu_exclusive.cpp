@@ -37,6 +37,8 @@ std::vector<ExclusiveRule> parse_exclusive_rules(
   std::map<uint64_t, std::optional<ExclusiveRule>> items;
   for (const auto& [key, value] : args) {
     if (key == name) {
+      // Left empty (YAML's `NAME:` alone): no rule, as in Volcano.
+      if (value.empty()) continue;
       // A list written as one text: nothing in it says which labels go
       // together, so no rule is guessed from it.
       problem("is one text (" + quote(value) +

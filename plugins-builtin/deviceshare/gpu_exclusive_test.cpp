@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "vgpu.h"
 
 namespace ds = scoria_deviceshare;
@@ -143,9 +145,12 @@ TEST(DeviceShareGpuExclusive, UnreadableRulesAreReportedAndLeftOut) {
       << problems[0];
   EXPECT_NE(problems[1].find("item 1 gives no labels"), std::string::npos) << problems[1];
 
-  // An empty list gives no key, hence no rule and nothing to report.
+  // An empty list gives no key, and an argument left empty one empty text:
+  // no rule, and nothing to report.
   problems.clear();
   EXPECT_TRUE(ds::parse_exclusive_rules({}, &problems).empty());
+  EXPECT_TRUE(
+      ds::parse_exclusive_rules({{"deviceshare.GPUExclusiveRules", ""}}, &problems).empty());
   EXPECT_TRUE(problems.empty());
   // Nowhere to report to: still no crash.
   EXPECT_TRUE(
