@@ -14,6 +14,9 @@
 //     deviceshare.SchedulePolicy (binpack: fullest first; spread: emptiest
 //     first) and written on the pod as volcano.sh/vgpu-ids-new and the
 //     annotations Volcano's vGPU device plugin reads.
+//   GPU exclusivity (deviceshare.GPUExclusiveRules, vGPU only): a pod
+//     carrying every label of a rule takes no card that another pod of the
+//     same rule holds on the node (gpu_exclusive.h).
 //
 // Each session the cards are counted afresh from the node and the cards the
 // pods on it hold (their gpu-index / vgpu-ids-new annotations); allocate and
@@ -37,6 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpu_exclusive.h"
 #include "gpu_share.h"
 #include "request.h"
 #include "vgpu.h"
@@ -80,7 +84,8 @@ constexpr scoria_arg_spec kArgs[] = {
     scoria::declare_arg(SCORIA_ARG_STRING, "deviceshare.KnownGeometriesCMNamespace", "kube-system",
                         "accepted, no effect: MIG geometries are not supported"),
     scoria::declare_arg(SCORIA_ARG_LIST, "deviceshare.GPUExclusiveRules", nullptr,
-                        "accepted, no effect yet: GPU exclusivity rules are not supported"),
+                        "vGPU exclusivity: a list of label maps ([{app: trainer}]); pods "
+                        "carrying every label of one never share a card with each other"),
 };
 
 /// A pod's request of the devices, read at session open.
@@ -88,7 +93,8 @@ struct Request {
   uint32_t shape = 0;  // requests alike (a job's tasks, usually) share one
   ds::ShareRequest share;
   ds::VgpuRequest vgpu;
-  std::string group;  // "ns/podgroup" from its group-name annotation, or empty
+  std::string group;            // "ns/podgroup" from its group-name annotation, or empty
+  std::vector<uint32_t> rules;  // the GPU exclusivity rules it matches (vGPU only)
   bool wants_share = false, wants_vgpu = false;
 };
 
@@ -99,6 +105,11 @@ struct Holding {
   uint64_t share_memory = 0;
   std::optional<ds::VgpuFit> vgpu;
   std::string group;
+  // GPU exclusivity: the rules the pod matches and the cards it holds for
+  // them (those of `vgpu`, or the ones remembered for a pod shown without
+  // its annotation).
+  std::vector<uint32_t> rules;
+  std::vector<size_t> reserved_cards;
   bool active = true;
 };
 
@@ -110,6 +121,7 @@ struct Instance {
     vgpu = scoria::arg_bool(args, "deviceshare.VGPUEnable", false);
     policy = scoria::arg_string(args, "deviceshare.SchedulePolicy").value_or("");
     weight = scoria::arg_int(args, "deviceshare.ScheduleWeight", 0);
+    read_exclusive_rules(args);
     // Volcano stops the scheduler (klog.Fatal) on these; Scoria refuses the config.
     if (sharing && number)
       throw std::invalid_argument(
@@ -127,20 +139,33 @@ struct Instance {
          {"deviceshare.AscendMindClusterVNPUEnable", "deviceshare.AscendHAMiVNPUEnable"})
       if (scoria::arg_bool(args, npu, false))
         log_line(SCORIA_LOG_WARNING, npu, " is true, but Ascend NPUs are not supported: ignored");
-    constexpr std::string_view kRules = "deviceshare.GPUExclusiveRules.";
+  }
+
+  // An unreadable rule is said once, at config load, and left out: the
+  // other rules and the rest of the plugin still work.
+  void read_exclusive_rules(const scoria_args* args) {
+    std::vector<std::pair<std::string, std::string>> given;
     const size_t count = api().args_count(args);
-    for (size_t i = 0; i < count; ++i)
-      if (scoria::view(api().args_key_at(args, i)).starts_with(kRules)) {
-        log_line(SCORIA_LOG_WARNING,
-                 "deviceshare.GPUExclusiveRules is not supported yet: pods its rules match may "
-                 "share cards");
-        return;
-      }
+    for (size_t i = 0; i < count; ++i) {
+      const std::string_view key = scoria::view(api().args_key_at(args, i));
+      if (key.starts_with(ds::kGpuExclusiveRulesArgument))
+        given.emplace_back(key, scoria::arg_string(args, key).value_or(""));
+    }
+    std::vector<std::string> problems;
+    rules = ds::parse_exclusive_rules(given, &problems);
+    for (const std::string& p : problems) log_line(SCORIA_LOG_WARNING, p);
+    if (!rules.empty() && !vgpu)
+      log_line(SCORIA_LOG_WARNING, ds::kGpuExclusiveRulesArgument,
+               " applies to vGPU cards only, and deviceshare.VGPUEnable is false: no effect");
   }
 
   bool sharing = false, number = false, vgpu = false;
   std::string policy;
   int64_t weight = 0;
+  std::vector<ds::ExclusiveRule> rules;
+  // Across sessions: the cards chosen for pods a rule matches, until each
+  // pod stands on its node (Volcano's persistedGPUs); this instance's own.
+  ds::RememberedPlacements remembered;
 
   // Per session.
   const scoria_session* ssn = nullptr;
@@ -149,6 +174,7 @@ struct Instance {
   } dims;
   std::vector<std::optional<ds::ShareNode>> share_nodes;  // by node index
   std::vector<std::optional<ds::VgpuNode>> vgpu_nodes;
+  std::vector<ds::ExclusiveCards> exclusive;  // by node index, with rules on vGPU nodes
   // Pending tasks asking, by handle (stable for the session): the hooks
   // find a task's request without asking the host about the task.
   std::unordered_map<const scoria_task*, Request> requests;
@@ -204,6 +230,64 @@ std::string group_of(const scoria_task* task, std::string_view ns) {
   auto name = task_annotation(task, kGroupNameKey);
   if (!name || name->empty()) name = task_annotation(task, kVolcanoGroupNameKey);
   return name && !name->empty() ? std::string(ns) + "/" + std::string(*name) : std::string();
+}
+
+// --- GPU exclusivity ----------------------------------------------------------------
+
+// Whether the rules apply on node `n`: it has vGPU cards shared by HAMi-core
+// (Volcano leaves other modes alone: MIG isolates pods in hardware).
+bool exclusive_on(const Instance& self, uint32_t n) {
+  return !self.rules.empty() && n < self.exclusive.size() && self.vgpu_nodes[n] &&
+         self.vgpu_nodes[n]->mode() == ds::kHamiCore;
+}
+
+std::vector<uint32_t> rules_of(const Instance& self, const scoria_task* task) {
+  return ds::matching_rules(self.rules,
+                            [&](std::string_view key) -> std::optional<std::string_view> {
+                              scoria_str value{};
+                              if (api().task_label(task, scoria::str(key), &value) != SCORIA_OK)
+                                return std::nullopt;
+                              return scoria::view(value);
+                            });
+}
+
+// The cards a fit takes, each once.
+std::vector<size_t> cards_of(const ds::VgpuFit& fit) {
+  std::vector<size_t> out;
+  for (const auto& container : fit.containers)
+    for (const ds::CardUse& use : container)
+      if (std::find(out.begin(), out.end(), use.card) == out.end()) out.push_back(use.card);
+  return out;
+}
+
+// The cards a pod asking `r` may not take on node `n`: those the pods of
+// its rules hold there. Empty when it may take any.
+std::vector<bool> reserved_for(const Instance& self, const Request& r, uint32_t n) {
+  if (r.rules.empty() || !exclusive_on(self, n)) return {};
+  return self.exclusive[n].reserved_for(r.rules);
+}
+
+// Session open, a pod on vGPU node `n`: the cards it holds for the rules it
+// matches. Those of its annotation (`h.vgpu`); else, for a pod this plugin
+// placed that stands on its node without the annotation yet, the cards it
+// was given then, for the rules it matched then.
+void hold_exclusive(Instance& self, uint32_t n, const scoria_task* task, const scoria_task_info& ti,
+                    Holding& h) {
+  const std::string_view node = scoria::view(scoria::info(api().node_at(self.ssn, n)).name);
+  const auto* remembered = self.remembered.keep(std::string(scoria::view(ti.uid)), node);
+  std::vector<uint32_t> rules = rules_of(self, task);
+  if (rules.empty()) return;
+  if (h.vgpu) h.reserved_cards = cards_of(*h.vgpu);
+  if (!h.reserved_cards.empty()) {
+    h.rules = std::move(rules);
+  } else if (remembered != nullptr) {
+    const auto& cards = self.vgpu_nodes[n]->cards();
+    for (const std::string& uuid : remembered->uuids)
+      for (size_t c = 0; c < cards.size(); ++c)
+        if (cards[c].uuid == uuid) h.reserved_cards.push_back(c);
+    h.rules = remembered->rules;
+  }
+  if (!h.reserved_cards.empty()) self.exclusive[n].add(h.rules, h.reserved_cards);
 }
 
 // --- session open: the cards of every node, less what its pods hold --------------
@@ -290,6 +374,10 @@ void count_placed(Instance& self) {
           h.vgpu = std::move(fit);
           holds = true;
         }
+        if (exclusive_on(self, static_cast<uint32_t>(i))) {
+          hold_exclusive(self, static_cast<uint32_t>(i), task, ti, h);
+          holds = holds || !h.reserved_cards.empty();
+        }
       }
       if (holds) self.holdings.insert_or_assign(ti.index, std::move(h));
     }
@@ -311,6 +399,8 @@ uint32_t shape_of(std::unordered_map<std::string, uint32_t>& shapes, const Reque
   key += '|';
   for (const auto& u : r.vgpu.no_use_uuids) add(u);
   add(r.vgpu.spread_group);
+  key += '|';
+  for (const uint32_t rule : r.rules) key += std::to_string(rule) + ",";
   return shapes.try_emplace(std::move(key), static_cast<uint32_t>(shapes.size())).first->second;
 }
 
@@ -356,6 +446,7 @@ void read_requests(Instance& self) {
           r.group = group_of(task, scoria::view(ti.namespace_));
           if (task_annotation(task, ds::kPodGroupPolicyAnnotation) == std::string_view("spread"))
             r.vgpu.spread_group = r.group;
+          if (!self.rules.empty()) r.rules = rules_of(self, task);
         }
       }
       if (r.wants_share || r.wants_vgpu) {
@@ -388,7 +479,8 @@ const Instance::Memo& answer(const Instance& self, const Request& r, uint32_t n)
       (!self.share_nodes[n] || !self.share_nodes[n]->fits(r.share, self.sharing, self.number)))
     memo.fit = false;
   if (memo.fit && r.wants_vgpu)
-    memo.fit = self.vgpu_nodes[n] && self.vgpu_nodes[n]->fits(r.vgpu, &memo.score);
+    memo.fit = self.vgpu_nodes[n] &&
+               self.vgpu_nodes[n]->fits(r.vgpu, &memo.score, reserved_for(self, r, n));
   return memo;
 }
 
@@ -436,6 +528,8 @@ void release(Instance& self, Holding& h) {
   if (!h.share_ids.empty() && self.share_nodes[h.node])
     self.share_nodes[h.node]->remove(h.share_ids, h.share_memory);
   if (h.vgpu && self.vgpu_nodes[h.node]) self.vgpu_nodes[h.node]->release(*h.vgpu, h.group);
+  if (!h.rules.empty() && h.node < self.exclusive.size())
+    self.exclusive[h.node].remove(h.rules, h.reserved_cards);
   h.active = false;
 }
 
@@ -445,6 +539,8 @@ void take(Instance& self, Holding& h) {
   if (!h.share_ids.empty() && self.share_nodes[h.node])
     self.share_nodes[h.node]->add(h.share_ids, h.share_memory);
   if (h.vgpu && self.vgpu_nodes[h.node]) self.vgpu_nodes[h.node]->apply(*h.vgpu, h.group);
+  if (!h.rules.empty() && h.node < self.exclusive.size())
+    self.exclusive[h.node].add(h.rules, h.reserved_cards);
   h.active = true;
 }
 
@@ -474,7 +570,7 @@ void allocate(Instance& self, const scoria_task* task, const scoria_task_info& t
     set_annotation(self, task, ds::kGpuIndexAnnotation, ds::format_gpu_index(h.share_ids));
   }
   if (r.wants_vgpu && self.vgpu_nodes[n]) {
-    auto fit = self.vgpu_nodes[n]->fit(r.vgpu, self.policy, nullptr);
+    auto fit = self.vgpu_nodes[n]->fit(r.vgpu, self.policy, nullptr, reserved_for(self, r, n));
     if (!fit) {
       log_line(SCORIA_LOG_V3, "pod ", scoria::view(ti.uid), " no longer fits the vGPUs of ",
                scoria::view(ti.node_name), "; no card written");
@@ -488,6 +584,18 @@ void allocate(Instance& self, const scoria_task* task, const scoria_task_info& t
       set_annotation(self, task, ds::kVgpuToAllocateAnnotation, ids);
       set_annotation(self, task, ds::kBindPhaseAnnotation, "allocating");
       set_annotation(self, task, ds::kBindTimeAnnotation, seconds);
+      if (!r.rules.empty() && exclusive_on(self, n)) {
+        // Volcano's exclusive Allocate: the cards now held for the pod's
+        // rules, remembered until the pod is seen on the node.
+        h.rules = r.rules;
+        h.reserved_cards = cards_of(*fit);
+        self.exclusive[n].add(h.rules, h.reserved_cards);
+        ds::RememberedPlacements::Placement placed{
+            std::string(scoria::view(ti.node_name)), {}, h.rules};
+        for (const size_t c : h.reserved_cards)
+          placed.uuids.push_back(self.vgpu_nodes[n]->cards()[c].uuid);
+        self.remembered.remember(std::string(scoria::view(ti.uid)), std::move(placed));
+      }
       h.vgpu = std::move(*fit);
     }
   }
@@ -540,7 +648,9 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     if (self.unfit_reason == 0)
       self.unfit_reason = api().reason_intern(scoria::str("Insufficient GPU on a card"));
     build_nodes(self);
+    self.exclusive.assign(self.rules.empty() ? 0 : self.vgpu_nodes.size(), ds::ExclusiveCards{});
     count_placed(self);
+    self.remembered.finish_session_open();
     self.memo.assign(self.share_nodes.size(), Instance::Memo{});
     self.node_index.clear();
     for (size_t i = 0; i < self.share_nodes.size(); ++i)
@@ -560,6 +670,7 @@ void on_session_close(void* instance, scoria_session* /*ssn*/) {
   self.holdings.clear();
   self.share_nodes.clear();
   self.vgpu_nodes.clear();
+  self.exclusive.clear();
   self.node_index.clear();
   self.ssn = nullptr;
 }

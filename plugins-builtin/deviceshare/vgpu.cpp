@@ -81,8 +81,10 @@ void give_back(VgpuCard& card, uint64_t mem, uint64_t cores) {
 // The memory `want` takes on card `c`, when `c` can take it (everything
 // Volcano checks but the UUID lists).
 std::optional<uint64_t> card_takes(const VgpuRequest& req, const ContainerRequest& want,
-                                   const VgpuCard& c) {
-  if (c.number <= c.used_num) return std::nullopt;
+                                   const VgpuCard& c, bool reserved) {
+  // A card reserved by GPU exclusivity counts as full (Volcano caps its
+  // pod count at the pods on it), so it fails here, where a full one does.
+  if (reserved || c.number <= c.used_num) return std::nullopt;
   if (!req.spread_group.empty() &&
       std::find(c.groups.begin(), c.groups.end(), req.spread_group) != c.groups.end())
     return std::nullopt;
@@ -209,7 +211,7 @@ double card_score(const VgpuCard& card, std::string_view policy) {
 }
 
 std::optional<VgpuFit> VgpuNode::fit(const VgpuRequest& req, std::string_view policy,
-                                     std::string* why) const {
+                                     std::string* why, const std::vector<bool>& reserved) const {
   const auto fail = [&](std::string text) -> std::optional<VgpuFit> {
     if (why != nullptr) *why = std::move(text);
     return std::nullopt;
@@ -230,7 +232,8 @@ std::optional<VgpuFit> VgpuNode::fit(const VgpuRequest& req, std::string_view po
       VgpuCard& c = cards[i];
       if (!uuid_allowed(req, c.uuid)) continue;
       uuid_matched = true;
-      const std::optional<uint64_t> takes = card_takes(req, want, c);
+      const std::optional<uint64_t> takes =
+          card_takes(req, want, c, i < reserved.size() && reserved[i]);
       if (!takes) continue;
       const uint64_t mem = *takes;
       take(c, mem, want.cores);
@@ -261,11 +264,12 @@ void VgpuNode::reorder() {
   order_.assign(order.begin(), order.end());
 }
 
-bool VgpuNode::fits(const VgpuRequest& req, double* score) const {
+bool VgpuNode::fits(const VgpuRequest& req, double* score,
+                    const std::vector<bool>& reserved) const {
   // The common pod, one container: each card is looked at once and what it
   // takes changes no other card, so the cards need no tentative copy.
   if (req.containers.size() != 1) {
-    const auto fit = VgpuNode::fit(req, policy_, nullptr);
+    const auto fit = VgpuNode::fit(req, policy_, nullptr, reserved);
     if (fit && score != nullptr) *score = fit->score;
     return fit.has_value();
   }
@@ -277,7 +281,8 @@ bool VgpuNode::fits(const VgpuRequest& req, double* score) const {
   for (const uint32_t i : order_) {
     const VgpuCard& c = cards_[i];
     if (!uuid_allowed(req, c.uuid)) continue;
-    const std::optional<uint64_t> mem = card_takes(req, want, c);
+    const std::optional<uint64_t> mem =
+        card_takes(req, want, c, i < reserved.size() && reserved[i]);
     if (!mem) continue;
     if (nums > 0) {
       --nums;

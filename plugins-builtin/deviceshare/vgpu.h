@@ -94,16 +94,17 @@ class VgpuNode {
   VgpuFit held(std::string_view ids, bool* bad) const;
 
   /// Volcano's checkNodeGPUSharingPredicateAndScore on a copy of the cards:
-  /// nullopt, with why in *why, when the pod does not fit.
-  std::optional<VgpuFit> fit(const VgpuRequest& req, std::string_view policy,
-                             std::string* why) const;
+  /// nullopt, with why in *why, when the pod does not fit. The cards
+  /// `reserved` marks (by index; GPU exclusivity) are taken as full.
+  std::optional<VgpuFit> fit(const VgpuRequest& req, std::string_view policy, std::string* why,
+                             const std::vector<bool>& reserved = {}) const;
   /// The card order deviceshare.SchedulePolicy asks for (set once per
   /// session; kept current as cards are taken and given back).
   void set_policy(std::string_view policy);
   /// fit() under that policy without building the cards' list: whether the
   /// pod fits, and its score in *score when given. Safe to call from
   /// several threads at once while nothing is applied or released.
-  bool fits(const VgpuRequest& req, double* score) const;
+  bool fits(const VgpuRequest& req, double* score, const std::vector<bool>& reserved = {}) const;
   /// Takes / gives back what a fit gave a pod.
   void apply(const VgpuFit& fit, const std::string& group);
   void release(const VgpuFit& fit, const std::string& group);

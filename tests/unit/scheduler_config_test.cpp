@@ -597,6 +597,53 @@ TEST(SchedulerConfig, ConfigMapIsReadThroughItsDataKey) {
             render(parse_config(kToml, "scheduler.toml")));
 }
 
+// A list of maps (deviceshare.GPUExclusiveRules, as Volcano's vGPU guide
+// writes it) arrives item by item, each map's keys after the item number;
+// a label key keeps its own dots and slash. TOML, YAML, JSON and the
+// ConfigMap form alike.
+TEST(SchedulerConfig, ListOfMapsArrivesAsNumberedItemsInEveryForm) {
+  const Arguments want = {{"deviceshare.GPUExclusiveRules.0.app.kubernetes.io/name", "trainer"},
+                          {"deviceshare.GPUExclusiveRules.1.priority", "high"},
+                          {"deviceshare.GPUExclusiveRules.1.workloadType", "batch"},
+                          {"deviceshare.VGPUEnable", "true"}};
+  const auto toml = parse_config(R"(actions = ["allocate"]
+[[tiers]]
+[[tiers.plugins]]
+name = "deviceshare"
+[tiers.plugins.arguments]
+"deviceshare.VGPUEnable" = true
+"deviceshare.GPUExclusiveRules" = [{ "app.kubernetes.io/name" = "trainer" },
+                                   { workloadType = "batch", priority = "high" }]
+)",
+                                 "s.toml");
+  EXPECT_EQ(plugin(toml, 0, 0).arguments, want);
+  constexpr std::string_view kYamlForm = R"(actions: allocate
+tiers:
+- plugins:
+  - name: deviceshare
+    arguments:
+      deviceshare.VGPUEnable: true
+      deviceshare.GPUExclusiveRules:
+        - app.kubernetes.io/name: trainer
+        - workloadType: batch
+          priority: high
+)";
+  EXPECT_EQ(plugin(parse_config(kYamlForm, "s.yaml"), 0, 0).arguments, want);
+  const auto json = parse_config(R"({"actions": "allocate", "tiers": [{"plugins": [
+  {"name": "deviceshare", "arguments": {"deviceshare.VGPUEnable": true,
+   "deviceshare.GPUExclusiveRules": [{"app.kubernetes.io/name": "trainer"},
+                                     {"workloadType": "batch", "priority": "high"}]}}]}]})",
+                                 "s.json");
+  EXPECT_EQ(plugin(json, 0, 0).arguments, want);
+  std::string config_map = "apiVersion: v1\nkind: ConfigMap\ndata:\n  volcano-scheduler.conf: |\n";
+  for (size_t at = 0; at < kYamlForm.size();) {
+    const size_t end = kYamlForm.find('\n', at);
+    config_map += "    " + std::string(kYamlForm.substr(at, end - at + 1));
+    at = end + 1;
+  }
+  EXPECT_EQ(plugin(parse_config(config_map, "configmap.yaml"), 0, 0).arguments, want);
+}
+
 TEST(SchedulerConfig, ConfigMapErrorsPointIntoTheFile) {
   const std::string text = R"(apiVersion: v1
 kind: ConfigMap
