@@ -81,6 +81,8 @@ class TimedRun {
   std::vector<std::string> finishing_;  // jobs done, not yet seen by a session
   std::vector<std::string> collect_;    // jobs to take out of the cluster
   std::set<std::string> last_pipelined_;
+  // result_.groups' entry of the group last reported in each cache slot.
+  std::vector<session::Outcome::PodGroupStatus*> group_at_;
 };
 
 void TimedRun::index_objects() {
@@ -238,9 +240,23 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
   changed = changed || pipelined != last_pipelined_;
   last_pipelined_ = std::move(pipelined);
   for (const auto& g : outcome.pod_groups) {
-    const auto [it, added] = result_.groups.try_emplace(g.key);
-    session::Outcome::PodGroupStatus& seen = it->second;
-    if (added) seen.key = g.key;
+    // Most sessions report the same groups in the same cache slots: the
+    // slot finds the run's entry again with one key comparison, where the
+    // map would hash every key of every session.
+    session::Outcome::PodGroupStatus* entry =
+        g.source < group_at_.size() ? group_at_[g.source] : nullptr;
+    bool added = false;
+    if (entry == nullptr || entry->key != g.key) {
+      const auto [it, fresh] = result_.groups.try_emplace(g.key);
+      entry = &it->second;  // map nodes stay put: the pointer holds
+      added = fresh;
+      if (added) entry->key = g.key;
+      if (g.source != UINT32_MAX) {
+        if (group_at_.size() <= g.source) group_at_.resize(g.source + 1, nullptr);
+        group_at_[g.source] = entry;
+      }
+    }
+    session::Outcome::PodGroupStatus& seen = *entry;
     changed = changed || added || seen.phase != g.phase;
     seen.phase = g.phase;
     if (seen.unschedulable != g.unschedulable) seen.unschedulable = g.unschedulable;
