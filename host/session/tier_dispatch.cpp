@@ -46,13 +46,17 @@ int first_order(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook ho
   return 0;
 }
 
-// Volcano's task fallback: the pod's index within its task (the number after
-// the last '-' of its name), then creation time, then uid.
+// Volcano's task fallback (CompareTask): the pod's index within its task,
+// then creation time, then uid. The index is what GetPodIndexUnderTask reads:
+// the last '-'-separated part of a name of at least three parts (a Volcano
+// Job's pod, job-task-N), as strconv.Atoi reads it (an optional '+'); a
+// name of one or two parts (web-10) has none.
 bool pod_index(const std::string& name, long& out) {
-  auto dash = name.rfind('-');
-  if (dash == std::string::npos || dash + 1 == name.size()) return false;
-  const char* b = name.data() + dash + 1;
+  if (std::count(name.begin(), name.end(), '-') < 2) return false;
+  const char* b = name.data() + name.rfind('-') + 1;
   const char* e = name.data() + name.size();
+  if (b != e && *b == '+') ++b;
+  if (b == e) return false;
   auto [ptr, ec] = std::from_chars(b, e, out);
   return ec == std::errc() && ptr == e;
 }

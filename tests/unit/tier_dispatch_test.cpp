@@ -134,14 +134,24 @@ TEST_F(TierDispatch, DisabledFlagSkipsOnlyThatHook) {
   EXPECT_FALSE(ssn->job_ready(job(0)));  // its other hooks still count
 }
 
+// Volcano's CompareTask: the index of a job-task-N name first; a name of
+// fewer parts has none, and creation time then uid decide.
 TEST_F(TierDispatch, TaskOrderFallsBackToPodIndex) {
   test_support::SessionFixture g;
   g.queue("q");
   g.job("j", 1, 0, 0);
-  g.task(0, "j-10", 1);
-  g.task(0, "j-2", 1);
+  g.task(0, "j-ps-10", 1);
+  g.task(0, "j-ps-2", 1);
+  g.task(0, "web-10", 1);
+  g.task(0, "web-2", 1);
+  g.task(0, "j-ps-+3", 1);
   Session s(g.snap, g.config, nullptr);
-  EXPECT_TRUE(s.task_less(s.tasks()[1], s.tasks()[0]));
+  const auto& t = s.tasks();
+  EXPECT_TRUE(s.task_less(t[1], t[0]));  // index 2 before 10
+  EXPECT_TRUE(s.task_less(t[2], t[3]));  // no index: uid ns/web-10 before ns/web-2
+  EXPECT_FALSE(s.task_less(t[3], t[2]));
+  EXPECT_TRUE(s.task_less(t[4], t[0]));  // Atoi's sign: 3 before 10
+  EXPECT_TRUE(s.task_less(t[1], t[4]));
 }
 
 TEST_F(TierDispatch, ReadyAllocatableNeedEveryPluginOverusedNeedsOne) {
