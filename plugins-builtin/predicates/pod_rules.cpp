@@ -22,8 +22,8 @@ bool positive(const std::map<Domain, int64_t>& counts, const Domain& d) {
 PodRules::PodRules(const scoria_session* ssn, const scoria_task* task,
                    const kube::SessionPodTerms& terms, const PodRuleSwitches& switches,
                    const PodRuleReasons& reasons, const kube::NodeSelection* selection,
-                   const kube::Tolerations& tolerations)
-    : task_(task), own_(terms.of(task)), reasons_(reasons) {
+                   const kube::Tolerations& tolerations, const EvictedPods& evicted)
+    : task_(task), evicted_(evicted), own_(terms.of(task)), reasons_(reasons) {
   check_affinity_ =
       switches.pod_affinity &&
       ((own_ != nullptr && (!own_->affinity.empty() || !own_->anti_affinity.empty())) ||
@@ -55,7 +55,7 @@ void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodT
                                });
     kube::for_each_placed(ssn, [&](const scoria_task* other, const scoria_task_info& info,
                                    const scoria_node* node) {
-      if (other == task_) return;
+      if (other == task_ || evicted_.contains(info.index)) return;
       const std::string_view other_ns = view(info.namespace_);
       const bool all = !own_->affinity.empty() &&
                        std::all_of(own_->affinity.begin(), own_->affinity.end(),
@@ -75,6 +75,7 @@ void PodRules::build_affinity(const scoria_session* ssn, const kube::SessionPodT
   kube::for_each_placed_of(ssn, terms, terms.with_anti_affinity(), task_,
                            [&](const scoria_task*, const scoria_task_info& info,
                                const scoria_node* node, const kube::PodTerms& theirs) {
+                             if (evicted_.contains(info.index)) return;
                              const std::string_view owner_ns = view(info.namespace_);
                              Domain d;
                              for (const auto& term : theirs.anti_affinity)
@@ -137,8 +138,9 @@ void PodRules::build_spread(const scoria_session* ssn, const kube::NodeSelection
 void PodRules::build_ports(const scoria_session* ssn, const kube::SessionPodTerms& terms) {
   check_ports_ = true;
   kube::for_each_placed_of(ssn, terms, terms.with_host_ports(), task_,
-                           [&](const scoria_task*, const scoria_task_info&, const scoria_node* node,
-                               const kube::PodTerms& theirs) {
+                           [&](const scoria_task*, const scoria_task_info& info,
+                               const scoria_node* node, const kube::PodTerms& theirs) {
+                             if (evicted_.contains(info.index)) return;
                              auto& list = ports_by_node_[scoria::info(node).index];
                              for (const auto& p : theirs.host_ports) list.push_back(&p);
                            });

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "evicted_pods.h"
 #include "pod_terms.h"
 
 namespace predicates {
@@ -42,10 +43,12 @@ class PodRules {
  public:
   // `selection` (null: node affinity is not checked) and `tolerations` are
   // the incoming pod's: topology spread counts only the nodes its
-  // constraints' inclusion policies accept.
+  // constraints' inclusion policies accept. The pods of `evicted` count as
+  // gone from their nodes.
   PodRules(const scoria_session* ssn, const scoria_task* task, const kube::SessionPodTerms& terms,
            const PodRuleSwitches& switches, const PodRuleReasons& reasons,
-           const kube::NodeSelection* selection, const kube::Tolerations& tolerations);
+           const kube::NodeSelection* selection, const kube::Tolerations& tolerations,
+           const EvictedPods& evicted);
 
   scoria_code check(const scoria_node* node, uint32_t node_index, uint32_t* reason) const;
 
@@ -67,6 +70,7 @@ class PodRules {
   bool existing_anti_affinity_holds(const scoria_node* node) const;
 
   const scoria_task* task_;
+  const EvictedPods& evicted_;
   std::string_view namespace_;
   const kube::PodTerms* own_ = nullptr;
   PodRuleReasons reasons_;

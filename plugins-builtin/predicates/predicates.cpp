@@ -7,8 +7,10 @@
 //
 // Hooks may run concurrently for different nodes, so they only read: the
 // instance's switches are immutable after on_create, its per-session pod
-// terms are written at session open before any hook runs, and everything a
-// call derives from the task lives on that call's stack.
+// terms are written at session open before any hook runs, the pods evicted
+// in the session are written by the allocate and deallocate events (on the
+// session thread, between predicate calls), and everything a call derives
+// from the task lives on that call's stack.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -21,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evicted_pods.h"
 #include "node_selection.h"
 #include "pod_rules.h"
 #include "pod_terms.h"
@@ -157,6 +160,7 @@ struct Instance {
   // Per session.
   const scoria_session* ssn = nullptr;
   kube::SessionPodTerms pod_terms;
+  predicates::EvictedPods evicted;
 };
 
 // What a task asks of a node, read from the host once per hook call and then
@@ -169,7 +173,7 @@ class TaskConstraints {
         tolerations_.tolerate(kUnschedulableTaintKey, {}, SCORIA_TAINT_NO_SCHEDULE);
     if (inst.ssn != nullptr) {
       pod_rules_.emplace(inst.ssn, task, inst.pod_terms, inst.pod_switches, inst.pod_reasons,
-                         selection_ ? &*selection_ : nullptr, tolerations_);
+                         selection_ ? &*selection_ : nullptr, tolerations_, inst.evicted);
     }
   }
 
@@ -189,7 +193,8 @@ class TaskConstraints {
       return fail(reason, why.node_affinity, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE);
     if (inst_.taint_toleration && has_untolerated_taint(node))
       return fail(reason, why.taint, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE);
-    if (too_many_pods(ni)) return fail(reason, why.too_many_pods, SCORIA_UNSCHEDULABLE);
+    if (too_many_pods(ni, evicted_on(node, ni)))
+      return fail(reason, why.too_many_pods, SCORIA_UNSCHEDULABLE);
     if (pod_rules_) return pod_rules_->check(node, ni.index, reason);
     return SCORIA_OK;
   }
@@ -209,11 +214,24 @@ class TaskConstraints {
     return !tolerations_.tolerate_node(node);
   }
 
-  // The node's pod limit, counting the pods pipelined onto it as Volcano's
-  // node view does: one more pod must fit under allocatable pods.
-  static bool too_many_pods(const scoria_node_info& ni) {
+  // The pods evicted this session that are still on `node` (Releasing):
+  // counted on it, where a question asked as if some pods were gone
+  // (session_predicate_without) has already taken them off.
+  uint32_t evicted_on(const scoria_node* node, const scoria_node_info& ni) const {
+    if (inst_.evicted.on_node(ni.index) == 0) return 0;
+    uint32_t n = 0;
+    const size_t tasks = api().node_task_count(node);
+    for (size_t t = 0; t < tasks; ++t)
+      n += inst_.evicted.contains(scoria::info(api().node_task_at(node, t)).index) ? 1 : 0;
+    return n;
+  }
+
+  // The node's pod limit, counting the pods pipelined onto it and not those
+  // evicted this session, as Volcano's node view does: one more pod must fit
+  // under allocatable pods.
+  static bool too_many_pods(const scoria_node_info& ni, uint32_t evicted) {
     if (ni.allocatable == nullptr || ni.used == nullptr) return false;
-    double pods = ni.used[SCORIA_DIM_PODS];
+    double pods = ni.used[SCORIA_DIM_PODS] - evicted;
     if (ni.pipelined != nullptr) pods += ni.pipelined[SCORIA_DIM_PODS];
     return pods + 1 > ni.allocatable[SCORIA_DIM_PODS];
   }
@@ -266,6 +284,21 @@ uint32_t cache_policy(void* user_data, const scoria_task* task) {
   return SCORIA_CACHE_PREDICATE;
 }
 
+// An eviction leaves the task Releasing on its node; undoing it puts the
+// task back as it was, with on_allocate.
+void on_deallocate(void* user_data, const scoria_task* task) {
+  auto& self = *static_cast<Instance*>(user_data);
+  const scoria_task_info ti = scoria::info(task);
+  if (ti.status != SCORIA_TASK_RELEASING) return;
+  if (const scoria_node* node = api().node_find(self.ssn, ti.node_name); node != nullptr)
+    self.evicted.evicted(ti.index, scoria::info(node).index);
+}
+
+void on_allocate(void* user_data, const scoria_task* task) {
+  auto& self = *static_cast<Instance*>(user_data);
+  if (!self.evicted.empty()) self.evicted.restored(scoria::info(task).index);
+}
+
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {
   // Every hook set below exists since ABI 1.0; refuse a table that is smaller.
   if (hooks == nullptr || hooks->struct_size < sizeof(scoria_hooks)) return SCORIA_INVALID_ARGUMENT;
@@ -273,9 +306,12 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     auto& self = *static_cast<Instance*>(instance);
     self.ssn = ssn;
     self.pod_terms = kube::SessionPodTerms(ssn);
+    self.evicted.clear();
     hooks->user_data = instance;
     hooks->on_predicate = on_predicate;
     hooks->on_predicate_batch = on_predicate_batch;
+    hooks->on_allocate = on_allocate;
+    hooks->on_deallocate = on_deallocate;
     if (hooks->struct_size >= offsetof(scoria_hooks, on_cache_policy) + sizeof(void*))
       hooks->on_cache_policy = cache_policy;
   });
@@ -285,6 +321,7 @@ void on_session_close(void* instance, scoria_session* /*ssn*/) {
   auto& self = *static_cast<Instance*>(instance);
   self.ssn = nullptr;
   self.pod_terms = kube::SessionPodTerms();
+  self.evicted.clear();
 }
 
 const scoria_descriptor kDescriptor = {
