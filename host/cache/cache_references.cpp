@@ -117,12 +117,11 @@ void ClusterCache::resolve_group(uint32_t slot) {
   const uint32_t c = cls.empty() ? kNone : classes_.find(cls);
   // A group's priority comes from a class it defines, else the global
   // default (builtin classes count as present but give no value here, as
-  // the full load always did).
+  // the full load always did). A class that does not exist gives the
+  // default too, as Volcano's snapshot does: the job is scheduled.
   g.priority = c != kNone ? classes_.at(c).pc.value : default_class().value;
   if (g.queue == kNone)
     g.invalid = "queue " + quote(g.group.queue) + " does not exist";
-  else if (!cls.empty() && c == kNone && !builtin_class(cls))
-    g.invalid = "PriorityClass " + quote(cls) + " does not exist";
   else
     g.invalid.clear();
 }

@@ -143,8 +143,10 @@ struct Origins {
   std::set<std::string> never_preempt_classes;
 };
 
-[[noreturn]] void fail_at(const Origin* o, std::string_view kind, const std::string& object,
-                          std::string_view field, std::string_view what) {
+// "FILE: document N (Kind name): field F: what", or without the file and
+// document for objects that came from elsewhere.
+std::string message_at(const Origin* o, std::string_view kind, const std::string& object,
+                       std::string_view field, std::string_view what) {
   std::string msg;
   if (o != nullptr && !o->file.empty()) {
     msg = std::string(o->file) + ": document " + std::to_string(o->doc) + " (" +
@@ -154,7 +156,12 @@ struct Origins {
   } else {
     msg = decode::object_label(kind, object) + ": field " + std::string(field) + ": ";
   }
-  throw InputError(msg + std::string(what));
+  return msg + std::string(what);
+}
+
+[[noreturn]] void fail_at(const Origin* o, std::string_view kind, const std::string& object,
+                          std::string_view field, std::string_view what) {
+  throw InputError(message_at(o, kind, object, field, what));
 }
 
 std::string where(const Origin& o) {
@@ -306,7 +313,8 @@ std::string group_annotation_field() {
   return "metadata.annotations[" + std::string(kGroupNameKey) + "]";
 }
 
-void complete(model::ClusterObjects& objects, const Origins* origins) {
+void complete(model::ClusterObjects& objects, const Origins* origins,
+              const std::function<void(const std::string&)>& warn) {
   // Check every reference first: on error nothing has changed.
   std::unordered_map<std::string, int32_t> class_value;
   std::optional<int32_t> global_default;
@@ -346,10 +354,15 @@ void complete(model::ClusterObjects& objects, const Origins* origins) {
     const model::PodGroup& g = objects.pod_groups[i];
     const Origin* o = origin_of(origins ? &origins->pod_groups : nullptr, i);
     groups.insert(g.key());
-    if (!g.priority_class_name.empty() && !class_exists(g.priority_class_name)) {
-      fail_at(o, "PodGroup", g.key(), "spec.priorityClassName",
-              "no PriorityClass " + quote(g.priority_class_name) +
-                  " is defined; define it (kind: PriorityClass) or remove priorityClassName");
+    // No admission checks a PodGroup's class (a pod's is checked below, as
+    // Kubernetes' Priority admission does): Volcano's scheduler gives the
+    // job the default priority, and so does Scoria, saying so.
+    if (!g.priority_class_name.empty() && !class_exists(g.priority_class_name) && warn) {
+      warn(message_at(o, "PodGroup", g.key(), "spec.priorityClassName",
+                      "no PriorityClass " + quote(g.priority_class_name) +
+                          " is defined; the job takes the default priority (the globalDefault "
+                          "class's, else 0), as in Volcano; define the class or remove "
+                          "priorityClassName"));
     }
     if (queues.count(g.queue) == 0) {
       fail_at(o, "PodGroup", g.key(), "spec.queue",
@@ -514,10 +527,10 @@ model::ClusterObjects load_object_files(const std::vector<std::string>& files,
     c.add(std::move(parsed), name);
   }
   warnings.finish();
-  complete(c.objects(), &c.origins());
+  complete(c.objects(), &c.origins(), checks.warn);
   return std::move(c.objects());
 }
 
-void complete_objects(model::ClusterObjects& objects) { complete(objects, nullptr); }
+void complete_objects(model::ClusterObjects& objects) { complete(objects, nullptr, {}); }
 
 }  // namespace scoria::source

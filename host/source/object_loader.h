@@ -42,7 +42,8 @@ void decode_objects(const std::vector<input::Document>& docs, std::string_view o
 /// implicit PodGroups (minMember 1, queue "default") for pods without one,
 /// queue "default" unless defined, pod priorities resolved from
 /// PriorityClasses (globalDefault when unnamed). Validates references
-/// (a pod naming a missing PodGroup is an error). All or nothing.
+/// (a pod naming a missing PodGroup is an error; a PodGroup naming a missing
+/// PriorityClass is warned of through `checks.warn`). All or nothing.
 model::ClusterObjects load_object_files(const std::vector<std::string>& files,
                                         const FieldChecks& checks = {});
 

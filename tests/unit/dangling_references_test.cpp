@@ -124,8 +124,10 @@ TEST(DanglingReferences, PriorityClassesResolveWhenTheyArriveAndChange) {
   model::Pod plain = pod("plain");
   apply(cache, {ObjectChange::upsert(named), ObjectChange::upsert(plain)});
   session::Snapshot snap = cache.snapshot();
-  // Its implicit group names the class too, and says so first.
-  EXPECT_EQ(job(snap, "ns/named")->invalid, "PriorityClass \"high\" does not exist");
+  // Kubernetes' admission would have refused the pod: its job waits. (A
+  // PodGroup's own missing class only gives it the default priority.)
+  EXPECT_EQ(job(snap, "ns/named")->invalid,
+            "PriorityClass \"high\" of pod ns/named does not exist");
   EXPECT_TRUE(job(snap, "ns/plain")->invalid.empty());
 
   model::PriorityClass high;

@@ -881,19 +881,30 @@ items:
                   "PriorityClass \"urgent\" is defined; define it (kind: PriorityClass) or "
                   "remove priorityClassName");
   }
-  // complete_objects alone names the object without a file.
-  ClusterObjects o = parse(
+}
+
+// No admission checks a PodGroup's class: as Volcano's scheduler, the job
+// takes the default priority, and the load says so.
+TEST(ObjectLoaderErrors, UnknownPriorityClassOfAPodGroupIsWarnedOf) {
+  TempFiles tmp;
+  const std::string f =
+      tmp.write("groups.yaml",
+                "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: g}\n"
+                "spec: {priorityClassName: urgent}\n");
+  std::vector<std::string> warnings;
+  FieldChecks checks;
+  checks.warn = [&](const std::string& w) { warnings.push_back(w); };
+  const ClusterObjects o = load_object_files({f}, checks);
+  ASSERT_EQ(o.pod_groups.size(), 1u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(contains(warnings[0], f + ": document 1 (PodGroup default/g): field "
+                                        "spec.priorityClassName: no PriorityClass \"urgent\" is "
+                                        "defined; the job takes the default priority"))
+      << warnings[0];
+  ClusterObjects quiet = parse(
       "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: g}\n"
       "spec: {priorityClassName: urgent}\n");
-  try {
-    complete_objects(o);
-    FAIL() << "unknown class accepted";
-  } catch (const InputError& e) {
-    EXPECT_TRUE(contains(e.what(),
-                         "PodGroup default/g: field spec.priorityClassName: no "
-                         "PriorityClass \"urgent\""))
-        << e.what();
-  }
+  EXPECT_NO_THROW(complete_objects(quiet));
 }
 
 TEST(ObjectLoaderErrors, MissingPodGroupNamesPodAndGroup) {
