@@ -285,10 +285,11 @@ session::Snapshot ClusterCache::snapshot() const {
     for (uint32_t i : g.pods) {
       const PodHot& p = pods_.hot(i);
       if (!p.listed || p.gone) continue;
+      // A pod bound to a node the cache does not know is on no node of the
+      // session but still its job's, as in Volcano (whose cache gives it a
+      // node of its own that no session lists): it counts toward the gang
+      // and the queue, and is no victim.
       const int32_t node = p.node == kNone ? -1 : node_at[p.node];
-      // A pod bound to a node the cache does not know stays out of the
-      // session: it cannot be accounted anywhere.
-      if (node < 0 && p.status != SCORIA_TASK_PENDING) continue;
       s.tasks.push_back({&pods_.at(i).pod, &pods_.at(i).views, p.status, node, p.priority,
                          p.features, resreq_of(i), init_resreq_of(i)});
     }
