@@ -54,6 +54,7 @@ namespace ds = scoria_deviceshare;
 constexpr const char* kPolicies[] = {"binpack", "spread", nullptr};
 constexpr std::string_view kGroupNameKey = "scheduling.k8s.io/group-name";
 constexpr std::string_view kVolcanoGroupNameKey = "scheduling.volcano.sh/group-name";
+constexpr std::string_view kTaskIndexLabel = "volcano.sh/task-index";
 
 constexpr scoria_arg_spec kArgs[] = {
     scoria::declare_arg(SCORIA_ARG_BOOL, "deviceshare.GPUSharingEnable", "false",
@@ -153,6 +154,8 @@ struct Instance {
     }
     std::vector<std::string> problems;
     rules = ds::parse_exclusive_rules(given, &problems);
+    for (const ds::ExclusiveRule& rule : rules)
+      if (rule.labels.contains(kTaskIndexLabel)) rules_read_task_index = true;
     for (const std::string& p : problems) log_line(SCORIA_LOG_WARNING, p);
     if (!rules.empty() && !vgpu)
       log_line(SCORIA_LOG_WARNING, ds::kGpuExclusiveRulesArgument,
@@ -163,6 +166,9 @@ struct Instance {
   std::string policy;
   int64_t weight = 0;
   std::vector<ds::ExclusiveRule> rules;
+  // Some rule names the label volcano.sh/task-index, which the host leaves
+  // out of a pod's equivalence class (see cache_policy).
+  bool rules_read_task_index = false;
   // Across sessions: the cards chosen for pods a rule matches, until each
   // pod stands on its node (Volcano's persistedGPUs); this instance's own.
   ds::RememberedPlacements remembered;
@@ -404,6 +410,47 @@ uint32_t shape_of(std::unordered_map<std::string, uint32_t>& shapes, const Reque
   return shapes.try_emplace(std::move(key), static_cast<uint32_t>(shapes.size())).first->second;
 }
 
+// What a pending pod asks of the devices. Everything read here is in the
+// pod's equivalence class (its spec, labels and annotations) except its
+// PodGroup (`group`, and `spread_group` through it), which cache_policy
+// therefore keeps out of the answers it declares.
+Request read_request(Instance& self, const scoria_task* task, const scoria_task_info& ti) {
+  Request r;
+  if (self.sharing || self.number) {
+    r.share.memory =
+        static_cast<uint64_t>(std::llround(at(ti.init_resreq, self.dims.gpu_memory) / 1000));
+    r.share.number =
+        static_cast<uint64_t>(std::llround(at(ti.init_resreq, self.dims.gpu_number) / 1000));
+    // Volcano's HasDeviceRequest.
+    r.wants_share = (self.sharing && r.share.memory > 0) || (self.number && r.share.number > 0);
+  }
+  if (self.vgpu &&
+      (at(ti.resreq, self.dims.vgpu_number) > 0 || at(ti.resreq, self.dims.vgpu_memory) > 0)) {
+    std::string bad;
+    r.vgpu.containers = ds::vgpu_containers(scoria::view(api().task_object_json(task)), &bad);
+    if (!bad.empty())
+      report_once(self, "pod " + std::string(scoria::view(ti.uid)) + ": " + bad +
+                            " is not a quantity; read as not given");
+    r.wants_vgpu = !r.vgpu.containers.empty();
+    if (r.wants_vgpu) {
+      if (auto v = task_annotation(task, ds::kVgpuModeAnnotation)) r.vgpu.mode = std::string(*v);
+      if (auto v = task_annotation(task, ds::kUseGpuTypeAnnotation))
+        r.vgpu.use_types = std::string(*v);
+      if (auto v = task_annotation(task, ds::kNoUseGpuTypeAnnotation))
+        r.vgpu.no_use_types = std::string(*v);
+      if (auto v = task_annotation(task, ds::kUseUuidAnnotation))
+        r.vgpu.use_uuids = ds::split_list(*v);
+      if (auto v = task_annotation(task, ds::kNoUseUuidAnnotation))
+        r.vgpu.no_use_uuids = ds::split_list(*v);
+      r.group = group_of(task, scoria::view(ti.namespace_));
+      if (task_annotation(task, ds::kPodGroupPolicyAnnotation) == std::string_view("spread"))
+        r.vgpu.spread_group = r.group;
+      if (!self.rules.empty()) r.rules = rules_of(self, task);
+    }
+  }
+  return r;
+}
+
 void read_requests(Instance& self) {
   std::unordered_map<std::string, uint32_t> shapes;
   const size_t jobs = api().job_count(self.ssn);
@@ -415,40 +462,7 @@ void read_requests(Instance& self) {
       const scoria_task* task = api().job_task_at(job, k);
       const scoria_task_info ti = scoria::info(task);
       if (ti.status != SCORIA_TASK_PENDING) continue;
-      Request r;
-      if (self.sharing || self.number) {
-        r.share.memory =
-            static_cast<uint64_t>(std::llround(at(ti.init_resreq, self.dims.gpu_memory) / 1000));
-        r.share.number =
-            static_cast<uint64_t>(std::llround(at(ti.init_resreq, self.dims.gpu_number) / 1000));
-        // Volcano's HasDeviceRequest.
-        r.wants_share = (self.sharing && r.share.memory > 0) || (self.number && r.share.number > 0);
-      }
-      if (self.vgpu &&
-          (at(ti.resreq, self.dims.vgpu_number) > 0 || at(ti.resreq, self.dims.vgpu_memory) > 0)) {
-        std::string bad;
-        r.vgpu.containers = ds::vgpu_containers(scoria::view(api().task_object_json(task)), &bad);
-        if (!bad.empty())
-          report_once(self, "pod " + std::string(scoria::view(ti.uid)) + ": " + bad +
-                                " is not a quantity; read as not given");
-        r.wants_vgpu = !r.vgpu.containers.empty();
-        if (r.wants_vgpu) {
-          if (auto v = task_annotation(task, ds::kVgpuModeAnnotation))
-            r.vgpu.mode = std::string(*v);
-          if (auto v = task_annotation(task, ds::kUseGpuTypeAnnotation))
-            r.vgpu.use_types = std::string(*v);
-          if (auto v = task_annotation(task, ds::kNoUseGpuTypeAnnotation))
-            r.vgpu.no_use_types = std::string(*v);
-          if (auto v = task_annotation(task, ds::kUseUuidAnnotation))
-            r.vgpu.use_uuids = ds::split_list(*v);
-          if (auto v = task_annotation(task, ds::kNoUseUuidAnnotation))
-            r.vgpu.no_use_uuids = ds::split_list(*v);
-          r.group = group_of(task, scoria::view(ti.namespace_));
-          if (task_annotation(task, ds::kPodGroupPolicyAnnotation) == std::string_view("spread"))
-            r.vgpu.spread_group = r.group;
-          if (!self.rules.empty()) r.rules = rules_of(self, task);
-        }
-      }
+      Request r = read_request(self, task, ti);
       if (r.wants_share || r.wants_vgpu) {
         r.shape = shape_of(shapes, r);
         self.requests.emplace(task, std::move(r));
@@ -514,6 +528,45 @@ scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
     if (m.fit) scores[i] = std::floor(m.score + 0.5) * static_cast<double>(self.weight);
   }
   return SCORIA_OK;
+}
+
+// Cache policy (ABI 1.7). Both hooks answer for a node from that node's
+// cards alone: what the node registers (or its gpu-memory and gpu-number),
+// less what the pods on it hold, and with GPUExclusiveRules the cards its
+// rules' pods hold there. Those are counted at session open from the node
+// and the pods on it (with the placements remembered from earlier sessions,
+// which change only at session open, and the host's cache lasts one
+// session); afterwards they change only in on_allocate and on_deallocate of
+// a task on that node (allocate, release, take), which the host counts as a
+// change of that node. The memo is keyed by the same changes. Nothing the
+// predicate computes is kept for allocate, which chooses the cards again.
+// The score is the node's own (Volcano's GPUScore of the cards the pod would
+// take, times ScheduleWeight), not normalised over the candidates. So the
+// answers are pure for a pod whose request its class determines, which is
+// every pod but:
+// - one asking vGPU with volcano.sh/vgpu-podgroup-policy: spread, which
+//   avoids the cards its own PodGroup holds, and the PodGroup is not in the
+//   class (two jobs' alike pods must not share answers);
+// - one asking vGPU when a GPU exclusivity rule names volcano.sh/task-index,
+//   a label the class leaves out (which rules a pod matches could differ).
+// A pod asking for no device passes every node and scores 0: cacheable.
+uint32_t cache_policy(void* user_data, const scoria_task* task) {
+  constexpr uint32_t kBoth = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER;
+  auto& self = *static_cast<Instance*>(user_data);
+  const Request* r = request_of(self, task);
+  if (r == nullptr) {
+    // Not a pod that was pending at session open and asks: the hooks pass
+    // it everywhere with 0. That is its whole class's answer only when the
+    // class asks for no device, which its spec says.
+    const Request probe = read_request(self, task, scoria::info(task));
+    return probe.wants_share || probe.wants_vgpu ? 0 : kBoth;
+  }
+  if (r->wants_vgpu) {
+    if (task_annotation(task, ds::kPodGroupPolicyAnnotation) == std::string_view("spread"))
+      return 0;
+    if (self.rules_read_task_index) return 0;
+  }
+  return kBoth;
 }
 
 void set_annotation(const Instance& self, const scoria_task* task, std::string_view key,
@@ -661,6 +714,8 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     if (self.vgpu && self.weight > 0) hooks->on_node_order_batch = on_node_order_batch;
     hooks->on_allocate = on_allocate;
     hooks->on_deallocate = on_deallocate;
+    if (hooks->struct_size >= offsetof(scoria_hooks, on_cache_policy) + sizeof(void*))
+      hooks->on_cache_policy = cache_policy;
   });
 }
 
