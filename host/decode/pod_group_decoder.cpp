@@ -86,6 +86,8 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   g.queue = queue.empty() ? std::string("default") : queue;
   g.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
   g.network_topology = network_topology(r, spec, spec_path);
+  if (const Node& sub = FieldReader::get(spec, "subGroupPolicy"); sub.is_array())
+    g.sub_group_policies = static_cast<uint32_t>(sub.size());
   const FieldPath status_path = f.root.field("status");
   const Node& status = r.map_field(f.obj, "status", f.root);
   g.phase =

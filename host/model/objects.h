@@ -162,6 +162,9 @@ struct PodGroup {
   // last wrote it (so that a restarted one does not write it again).
   std::string unschedulable;
   std::optional<NetworkTopology> network_topology;  // spec.networkTopology
+  // How many spec.subGroupPolicy entries (Volcano HEAD's sub-jobs): not
+  // modelled, so a session reports them (Session::unsupported()).
+  uint32_t sub_group_policies = 0;
 
   std::string key() const { return namespace_ + "/" + name; }
 };
@@ -256,8 +259,8 @@ struct HyperNodeMember {
   enum class Match : uint8_t { Exact, Regex, Label };
   Type type = Type::Node;
   Match match = Match::Exact;
-  std::string name;     // exactMatch.name
-  std::string pattern;  // regexMatch.pattern (checked to compile)
+  std::string name;      // exactMatch.name
+  std::string pattern;   // regexMatch.pattern (checked to compile)
   LabelSelector labels;  // labelMatch
 };
 

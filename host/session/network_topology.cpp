@@ -59,6 +59,17 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
   }
 }
 
+std::vector<std::string> Session::unsupported() const {
+  std::vector<std::string> lines;
+  for (const Job& job : jobs_)
+    if (job.group->sub_group_policies > 0)
+      lines.push_back("PodGroup " + std::string(job.uid) + ": spec.subGroupPolicy (" +
+                      std::to_string(job.group->sub_group_policies) +
+                      " policies) is not supported and is ignored: the job is scheduled as one "
+                      "gang of minMember, under its own spec.networkTopology only");
+  return lines;
+}
+
 void Session::hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes,
                                double* scores) {
   std::fill_n(scores, hypernodes.size(), 0.0);

@@ -340,6 +340,9 @@ class Session {
   int64_t now_ms() const { return now_ms_; }
   /// HyperNodes resolved for this session (the cluster top last).
   const HyperNodeTopology& topology() const { return topology_; }
+  /// What the session's jobs ask that Scoria does not model (a PodGroup's
+  /// subGroupPolicy), a line each, for the scheduler to report once.
+  std::vector<std::string> unsupported() const;
 
   // --- state changes (statements use these) ----------------------------------
   /// Moves a task to `status`, keeping the job's counts and allocated sums.
