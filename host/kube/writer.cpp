@@ -1,5 +1,6 @@
 #include "kube/writer.h"
 
+#include <algorithm>
 #include <random>
 
 #include "http/client.h"
@@ -110,6 +111,24 @@ void Writer::settle(const std::string& pod, bool bound) {
     ++stats_.bind_failures;
 }
 
+namespace {
+
+// The object a status op writes, or empty for any other op.
+std::string status_target(const WriteOp& op) {
+  if (op.type == WriteOp::Type::PodGroupStatus) return "PodGroup " + op.key;
+  if (op.type == WriteOp::Type::QueueStatus) return "Queue " + op.key;
+  return {};
+}
+
+}  // namespace
+
+std::deque<WriteOp>::iterator Writer::next_op(std::deque<WriteOp>& from) {
+  return std::find_if(from.begin(), from.end(), [this](const WriteOp& op) {
+    const std::string target = status_target(op);
+    return target.empty() || !statuses_in_flight_.contains(target);
+  });
+}
+
 void Writer::work() {
   std::unique_ptr<Connection> connection = client_.connect();
   {
@@ -118,13 +137,20 @@ void Writer::work() {
   }
   for (;;) {
     WriteOp op;
+    std::string target;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || !queue_.empty() || !background_.empty(); });
+      wake_.wait(lock, [&] {
+        return stop_ || next_op(queue_) != queue_.end() ||
+               next_op(background_) != background_.end();
+      });
       if (stop_) break;
-      std::deque<WriteOp>& from = queue_.empty() ? background_ : queue_;
-      op = std::move(from.front());
-      from.pop_front();
+      std::deque<WriteOp>& from = next_op(queue_) != queue_.end() ? queue_ : background_;
+      const auto it = next_op(from);
+      op = std::move(*it);
+      from.erase(it);
+      target = status_target(op);
+      if (!target.empty()) statuses_in_flight_.insert(target);
       ++in_flight_;
     }
     try {
@@ -139,8 +165,12 @@ void Writer::work() {
       log::write(log::kWarning, kKubernetesLog, std::string("a write failed: ") + e.what());
       if (op.type == WriteOp::Type::Bind) settle(op.key, false);
     }
-    std::lock_guard lock(mutex_);
-    --in_flight_;
+    {
+      std::lock_guard lock(mutex_);
+      --in_flight_;
+      if (!target.empty()) statuses_in_flight_.erase(target);
+    }
+    if (!target.empty()) wake_.notify_all();  // a status of the same object may wait
   }
   std::lock_guard lock(mutex_);
   std::erase(connections_, connection.get());
