@@ -113,19 +113,17 @@ void Writer::settle(const std::string& pod, bool bound) {
 
 namespace {
 
-// The object a status op writes, or empty for any other op.
-std::string status_target(const WriteOp& op) {
-  if (op.type == WriteOp::Type::PodGroupStatus) return "PodGroup " + op.key;
-  if (op.type == WriteOp::Type::QueueStatus) return "Queue " + op.key;
-  return {};
+bool is_status(const WriteOp& op) {
+  return op.type == WriteOp::Type::PodGroupStatus || op.type == WriteOp::Type::QueueStatus;
 }
 
 }  // namespace
 
 std::deque<WriteOp>::iterator Writer::next_op(std::deque<WriteOp>& from) {
   return std::find_if(from.begin(), from.end(), [this](const WriteOp& op) {
-    const std::string target = status_target(op);
-    return target.empty() || !statuses_in_flight_.contains(target);
+    return !is_status(op) ||
+           std::none_of(statuses_in_flight_.begin(), statuses_in_flight_.end(),
+                        [&](const WriteOp* w) { return w->type == op.type && w->key == op.key; });
   });
 }
 
@@ -137,20 +135,23 @@ void Writer::work() {
   }
   for (;;) {
     WriteOp op;
-    std::string target;
     {
       std::unique_lock lock(mutex_);
+      std::deque<WriteOp>* from = nullptr;
+      std::deque<WriteOp>::iterator it;
       wake_.wait(lock, [&] {
-        return stop_ || next_op(queue_) != queue_.end() ||
-               next_op(background_) != background_.end();
+        if (stop_) return true;
+        for (std::deque<WriteOp>* q : {&queue_, &background_})
+          if (it = next_op(*q); it != q->end()) {
+            from = q;
+            return true;
+          }
+        return false;
       });
       if (stop_) break;
-      std::deque<WriteOp>& from = next_op(queue_) != queue_.end() ? queue_ : background_;
-      const auto it = next_op(from);
       op = std::move(*it);
-      from.erase(it);
-      target = status_target(op);
-      if (!target.empty()) statuses_in_flight_.insert(target);
+      from->erase(it);
+      if (is_status(op)) statuses_in_flight_.push_back(&op);
       ++in_flight_;
     }
     try {
@@ -168,9 +169,9 @@ void Writer::work() {
     {
       std::lock_guard lock(mutex_);
       --in_flight_;
-      if (!target.empty()) statuses_in_flight_.erase(target);
+      std::erase(statuses_in_flight_, &op);
     }
-    if (!target.empty()) wake_.notify_all();  // a status of the same object may wait
+    if (is_status(op)) wake_.notify_all();  // a status of the same object may wait
   }
   std::lock_guard lock(mutex_);
   std::erase(connections_, connection.get());

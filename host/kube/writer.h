@@ -23,7 +23,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -108,10 +107,10 @@ class Writer {
   std::deque<WriteOp> queue_;
   std::deque<WriteOp> background_;
   size_t in_flight_ = 0;
-  // Objects whose status a worker is writing: a later status of the same
-  // object waits for it, so that statuses land in the order sessions made
-  // them (two at once could put an older one last).
-  std::unordered_set<std::string> statuses_in_flight_;
+  // The status writes under way (one per worker at most): a later status of
+  // the same object waits for its own, so that statuses land in the order
+  // sessions made them (two at once could put an older one last).
+  std::vector<const WriteOp*> statuses_in_flight_;
   /// The next op a worker may take from `from` (queue_ or background_),
   /// or from.end(); guarded by mutex_.
   std::deque<WriteOp>::iterator next_op(std::deque<WriteOp>& from);
