@@ -22,6 +22,11 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
     scoria_network_topology& t = job.topology;
     t.struct_size = sizeof t;
     t.allocated_hypernode = kNoHyperNode;
+    if (job.group->sub_group_policies > 0)
+      unsupported_.push_back("PodGroup " + std::string(job.uid) + ": spec.subGroupPolicy (" +
+                             std::to_string(job.group->sub_group_policies) +
+                             " policies) is not supported and is ignored: the job is scheduled "
+                             "as one gang of minMember, under its own spec.networkTopology only");
     const auto& spec = job.group->network_topology;
     if (!spec) continue;
     const bool soft = spec->mode == model::NetworkTopology::Mode::Soft;
@@ -57,17 +62,6 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
       if (t.allocated_hypernode == kNoHyperNode || all[h].tier < all[t.allocated_hypernode].tier)
         t.allocated_hypernode = h;
   }
-}
-
-std::vector<std::string> Session::unsupported() const {
-  std::vector<std::string> lines;
-  for (const Job& job : jobs_)
-    if (job.group->sub_group_policies > 0)
-      lines.push_back("PodGroup " + std::string(job.uid) + ": spec.subGroupPolicy (" +
-                      std::to_string(job.group->sub_group_policies) +
-                      " policies) is not supported and is ignored: the job is scheduled as one "
-                      "gang of minMember, under its own spec.networkTopology only");
-  return lines;
 }
 
 void Session::hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes,

@@ -342,7 +342,7 @@ class Session {
   const HyperNodeTopology& topology() const { return topology_; }
   /// What the session's jobs ask that Scoria does not model (a PodGroup's
   /// subGroupPolicy), a line each, for the scheduler to report once.
-  std::vector<std::string> unsupported() const;
+  const std::vector<std::string>& unsupported() const { return unsupported_; }
 
   // --- state changes (statements use these) ----------------------------------
   /// Moves a task to `status`, keeping the job's counts and allocated sums.
@@ -497,6 +497,7 @@ class Session {
   std::vector<const model::Namespace*> namespaces_;  // by name
   std::vector<Snapshot::KindObjects> objects_;
   HyperNodeTopology topology_;
+  std::vector<std::string> unsupported_;  // see unsupported(); found with the topologies
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
