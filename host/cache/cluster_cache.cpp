@@ -233,7 +233,20 @@ void ClusterCache::vectorize_group(uint32_t slot) {
 
 session::Snapshot ClusterCache::snapshot() const {
   session::Snapshot s;
+  snapshot(s);
+  return s;
+}
+
+void ClusterCache::snapshot(session::Snapshot& s) const {
   s.dims = dims_;
+  s.namespaces.clear();
+  s.objects.clear();
+  s.hyper_nodes.clear();
+  s.nodes.clear();
+  s.queues.clear();
+  s.jobs.clear();
+  s.tasks.clear();
+  s.now_ms = 0;
   s.namespaces.reserve(namespaces_.size());
   for (const auto& [name, ns] : namespaces_) s.namespaces.push_back(&ns);
   const auto add_kind = [&s](std::string_view kind, const auto& objects) {
@@ -314,7 +327,6 @@ session::Snapshot ClusterCache::snapshot() const {
     return groups_.at(a).group.key() < groups_.at(b).group.key();
   });
   for (uint32_t slot : placeholders) add_job(slot);
-  return s;
 }
 
 // ---------------------------------------------------------------------------

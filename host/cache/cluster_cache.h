@@ -66,6 +66,8 @@ class ClusterCache {
 
   /// The input of the next session. Valid until the cache changes.
   session::Snapshot snapshot() const;
+  /// The same, written over `out`, whose storage serves again.
+  void snapshot(session::Snapshot& out) const;
 
   /// Applies what a session decided: binds place pods on their nodes,
   /// evictions take pods out of the session, PodGroups take their new phase.

@@ -140,6 +140,13 @@ Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerCo
 Scheduler::~Scheduler() = default;
 
 session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionTimings* timings) {
+  session::Outcome out;
+  run_once(snapshot, out, timings);
+  return out;
+}
+
+void Scheduler::run_once(const session::Snapshot& snapshot, session::Outcome& out,
+                         SessionTimings* timings) {
   const auto start = Clock::now();
   session::Session ssn(snapshot, config_, &workers_);
   for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
@@ -196,12 +203,11 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionClose", ms_since(t)});
   }
   if (tracker_) tracker_->leave();
-  session::Outcome out = ssn.close();
+  ssn.close(out);
   if (timings) {
     timings->close_ms = ms_since(close_start);
     timings->total_ms = ms_since(start);
   }
-  return out;
 }
 
 std::vector<std::pair<std::string, uint64_t>> Scheduler::plugin_errors() const {

@@ -45,6 +45,10 @@ class Scheduler {
 
   /// Runs one session over `snapshot` and returns its outcome.
   session::Outcome run_once(const session::Snapshot& snapshot, SessionTimings* timings = nullptr);
+  /// The same, written over `out` (Session::close(Outcome&): a caller that
+  /// runs session after session hands back the last outcome's storage).
+  void run_once(const session::Snapshot& snapshot, session::Outcome& out,
+                SessionTimings* timings = nullptr);
 
   const config::SchedulerConfig& config() const { return config_; }
 

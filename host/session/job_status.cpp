@@ -159,10 +159,16 @@ std::string Session::unschedulable_message(const Job& job) {
 
 Outcome Session::close() {
   Outcome out;
+  close(out);
+  return out;
+}
+
+void Session::close(Outcome& out) {
   out.dims = dim_names_;
   out.now_ms = now_ms_;
   out.binds = binds_;
   out.evictions = evictions_;
+  out.pipelined.clear();
   for (Task& t : tasks_) {
     // The cluster source has confirmed the binds of committed statements by
     // now: they count as Bound, as they will in the next snapshot.
@@ -173,12 +179,17 @@ Outcome Session::close() {
       out.pipelined.push_back({t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name});
   }
 
-  out.pod_groups.reserve(jobs_.size());
-  for (const Job& job : jobs_) {
-    Outcome::PodGroupStatus st;
+  // Every field of every entry is written: `out` may hold an earlier
+  // session's outcome, whose strings are reused instead of allocated again.
+  out.unschedulable_tasks = 0;
+  out.pod_groups.resize(jobs_.size());
+  for (size_t j = 0; j < jobs_.size(); ++j) {
+    const Job& job = jobs_[j];
+    Outcome::PodGroupStatus& st = out.pod_groups[j];
     st.key = job.uid;
     st.source = job.source;
-    st.phase = model::PodGroupPhase::Pending;
+    st.unschedulable.clear();
+    st.pending.clear();
     bool unschedulable = false;
     const int32_t releasing = releasing_placed(job, tasks_);
     // A gang whose only missing members are terminating on their nodes is
@@ -201,15 +212,20 @@ Outcome Session::close() {
     st.running = job.status_count[5];
     st.succeeded = job.status_count[7];
     st.failed = job.status_count[8];
-    if (job.queue >= 0) st.queue = queues_[static_cast<size_t>(job.queue)].spec->name;
+    if (job.queue >= 0)
+      st.queue = queues_[static_cast<size_t>(job.queue)].spec->name;
+    else
+      st.queue.clear();
     st.creation_ms = job.group->creation_ms;
-    if (unschedulable) st.unready = unready_tasks(job);
+    st.unready = unschedulable ? unready_tasks(job) : 0;
+    st.placed = 0;
     for (uint32_t t : job.tasks)
       if (tasks_[t].committed || tasks_[t].status == SCORIA_TASK_PIPELINED) ++st.placed;
-    out.pod_groups.push_back(std::move(st));
   }
-  for (const Queue& q : queues_) {
-    Outcome::QueueStatus qs;
+  out.queues.resize(queues_.size());
+  for (size_t i = 0; i < queues_.size(); ++i) {
+    const Queue& q = queues_[i];
+    Outcome::QueueStatus& qs = out.queues[i];
     qs.name = q.spec->name;
     qs.allocated.assign(q.allocated, q.allocated + dims());
     qs.deserved = q.status_deserved;
@@ -218,7 +234,6 @@ Outcome Session::close() {
     qs.capability.assign(q.capability, q.capability + dims());
     qs.weight = q.spec->weight;
     qs.overused = q.overused;
-    out.queues.push_back(std::move(qs));
   }
   // Proportion's request (what allocated and pending tasks ask for) and
   // inqueue (the minResources of admitted jobs) per queue.
@@ -236,8 +251,8 @@ Outcome Session::close() {
   out.preemption_attempts = preemption_attempts_;
   out.preemption_victims = preemption_victims_;
   out.eviction_transactions = eviction_transactions_;
+  out.explanation.reset();
   if (explain_ != nullptr) explain_close(out);
-  return out;
 }
 
 }  // namespace scoria::session

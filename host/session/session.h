@@ -420,6 +420,10 @@ class Session {
   // --- close ---------------------------------------------------------------------
   /// Computes PodGroup phases and conditions and everything the cache needs.
   Outcome close();
+  /// The same, written over `out`: an earlier session's outcome given back
+  /// keeps its storage, so a session with a job per PodGroup allocates
+  /// nothing per job.
+  void close(Outcome& out);
 
   /// Messages of job_valid failures, kept alive until close for the ABI.
   std::string& keep_message(std::string message);

@@ -160,7 +160,8 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   if (snapshot.dims.size() > dims_.size()) dims_ = snapshot.dims;
   const size_t dims = dims_.size();
   const size_t nodes = snapshot.nodes.size();
-  std::vector<double> used(nodes * dims, 0.0);
+  std::vector<double>& used = used_;
+  used.assign(nodes * dims, 0.0);
   map_nodes(snapshot);
 
   // Pending tasks by key, to place the session's binds and to know what
@@ -195,22 +196,24 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   }
   shapes = minimal_shapes(std::move(shapes));
 
-  Sample s{t_ms,
-           std::vector<double>(dims, 0.0),
-           std::vector<double>(dims, 0.0),
-           std::vector<double>(dims, 0.0),
-           std::vector<double>(dims, 0.0),
-           {}};
+  Sample s{t_ms, values_.size(), static_cast<uint32_t>(dims),
+           static_cast<uint32_t>(sample_queues_.size()), 0};
+  values_.resize(values_.size() + (kFields + 2 * outcome.queues.size()) * dims, 0.0);
+  double* const field = values_.data() + s.at;
+  double* const capacity = field + kCapacity * dims;
+  double* const used_sum = field + kUsed * dims;
+  double* const fragmented = field + kFragmented * dims;
+  double* const free_sum = field + kFree * dims;
   std::vector<double> free(dims);
   for (size_t n = 0; n < nodes; ++n) {
     const auto& node = snapshot.nodes[n];
     if (!node.spec->ready || node.spec->unschedulable) continue;
     for (size_t d = 0; d < dims; ++d) {
       const double cap = d < node.allocatable.size() ? node.allocatable[d] : 0.0;
-      s.capacity[d] += cap;
-      s.used[d] += used[n * dims + d];
+      capacity[d] += cap;
+      used_sum[d] += used[n * dims + d];
       free[d] = std::max(0.0, cap - used[n * dims + d]);
-      s.free[d] += free[d];
+      free_sum[d] += free[d];
     }
     const bool fits_some = std::any_of(shapes.begin(), shapes.end(), [&](const auto& shape) {
       for (size_t d = 0; d < dims; ++d)
@@ -218,7 +221,7 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
       return true;
     });
     if (!fits_some && !shapes.empty())
-      for (size_t d = 0; d < dims; ++d) s.fragmented[d] += free[d];
+      for (size_t d = 0; d < dims; ++d) fragmented[d] += free[d];
   }
   // Occupancy per node, from now until the next sample.
   std::fill(occupancy_now_.begin(), occupancy_now_.end(), 0.0f);
@@ -230,9 +233,23 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
         share = std::max(share, used[n * dims + d] / node.allocatable[d]);
     occupancy_now_[row_of_[n]] = static_cast<float>(std::min(share, 1.0));
   }
-  for (const auto& q : outcome.queues) s.queues[q.name] = {q.allocated, q.deserved};
-  samples_.push_back(std::move(s));
+  for (const auto& q : outcome.queues) {
+    const auto [id, added] = queue_ids_.try_emplace(q.name, queue_names_.size());
+    if (added) queue_names_.push_back(q.name);
+    double* const allocated = field + (kFields + 2 * s.queues) * dims;
+    std::copy_n(q.allocated.begin(), std::min(q.allocated.size(), dims), allocated);
+    std::copy_n(q.deserved.begin(), std::min(q.deserved.size(), dims), allocated + dims);
+    sample_queues_.push_back(id->second);
+    ++s.queues;
+  }
+  samples_.push_back(s);
   return still_pending;
+}
+
+std::optional<size_t> RunMetrics::queue_in(const Sample& s, uint32_t q) const {
+  for (size_t i = 0; i < s.queues; ++i)
+    if (sample_queues_[s.first_queue + i] == q) return i;
+  return std::nullopt;
 }
 
 void RunMetrics::map_nodes(const session::Snapshot& snapshot) {
@@ -338,23 +355,22 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
     return bucketed(times, v, end_ms, buckets);
   };
   const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
-  const auto at = [](const std::vector<double>& v, size_t d) { return d < v.size() ? v[d] : 0.0; };
   // The dimensions worth charting: cpu, memory and any extended resource
   // the cluster has (pods is a count, not a resource).
   std::vector<size_t> shown;
   for (size_t d = 0; d < dims_.size(); ++d) {
     if (d == SCORIA_DIM_PODS) continue;
     const bool present = std::any_of(samples_.begin(), samples_.end(),
-                                     [&](const Sample& s) { return at(s.capacity, d) > 0; });
+                                     [&](const Sample& s) { return value(s, kCapacity, d) > 0; });
     if (d < SCORIA_DIM_PODS || present) shown.push_back(d);
   }
   Json util = {{"t_s", t_s}}, frag = {{"t_s", t_s}};
   Json mean_util = Json::object(), mean_frag = Json::object();
   for (size_t d : shown) {
     util[dims_[d]] =
-        series([&](const Sample& s) { return ratio(at(s.used, d), at(s.capacity, d)); });
-    frag[dims_[d]] =
-        series([&](const Sample& s) { return ratio(at(s.fragmented, d), at(s.free, d)); });
+        series([&](const Sample& s) { return ratio(value(s, kUsed, d), value(s, kCapacity, d)); });
+    frag[dims_[d]] = series(
+        [&](const Sample& s) { return ratio(value(s, kFragmented, d), value(s, kFree, d)); });
     double u = 0, f = 0;
     for (double v : util[dims_[d]]) u += v;
     for (double v : frag[dims_[d]]) f += v;
@@ -367,8 +383,7 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
   // its deserved dominant share; Jain's index is taken over those.
   std::set<std::string> queue_names;
   for (const auto& [q, n] : queue_jobs) queue_names.insert(q);
-  for (const auto& s : samples_)
-    for (const auto& [q, v] : s.queues) queue_names.insert(q);
+  queue_names.insert(queue_names_.begin(), queue_names_.end());
   Json queues = Json::object();
   std::vector<double> fairness;
   for (const auto& q : queue_names) {
@@ -381,12 +396,17 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
         wait_stats(completions.count(q) ? completions.at(q) : std::vector<double>{});
     Json share = {{"t_s", t_s}}, allocated = Json::object(), deserved = Json::object();
     bool any_deserved = false;
+    const auto id = queue_ids_.find(q);
+    // Where the queue sits in each sample (SIZE_MAX: absent).
+    std::vector<size_t> position(samples_.size(), SIZE_MAX);
+    if (id != queue_ids_.end())
+      for (size_t i = 0; i < samples_.size(); ++i)
+        position[i] = queue_in(samples_[i], id->second).value_or(SIZE_MAX);
     for (size_t d : shown) {
       const auto part = [&](const Sample& s, bool want_deserved) {
-        const auto it = s.queues.find(q);
-        if (it == s.queues.end()) return 0.0;
-        const auto& v = want_deserved ? it->second.second : it->second.first;
-        return ratio(at(v, d), at(s.capacity, d));
+        const size_t at = position[static_cast<size_t>(&s - samples_.data())];
+        if (at == SIZE_MAX) return 0.0;
+        return ratio(queue_value(s, at, want_deserved, d), value(s, kCapacity, d));
       };
       allocated[dims_[d]] = series([&](const Sample& s) { return part(s, false); });
       deserved[dims_[d]] = series([&](const Sample& s) { return part(s, true); });
@@ -399,13 +419,14 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
     // entitled to something.
     double sum = 0;
     size_t n = 0;
-    for (const auto& s : samples_) {
-      const auto it = s.queues.find(q);
-      if (it == s.queues.end()) continue;
+    for (size_t i = 0; i < samples_.size(); ++i) {
+      const Sample& s = samples_[i];
+      if (position[i] == SIZE_MAX) continue;
       double alloc = 0, want = 0;
       for (size_t d : shown) {
-        alloc = std::max(alloc, ratio(at(it->second.first, d), at(s.capacity, d)));
-        want = std::max(want, ratio(at(it->second.second, d), at(s.capacity, d)));
+        alloc =
+            std::max(alloc, ratio(queue_value(s, position[i], false, d), value(s, kCapacity, d)));
+        want = std::max(want, ratio(queue_value(s, position[i], true, d), value(s, kCapacity, d)));
       }
       if (want <= 0) continue;
       sum += std::min(alloc / want, 1.0);

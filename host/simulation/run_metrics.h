@@ -64,16 +64,37 @@ class RunMetrics {
     std::optional<int64_t> ready_ms;
     std::optional<int64_t> done_ms;
   };
+  // One sample's values sit in values_ from `at`: used, capacity,
+  // fragmented and free (`dims` each), then each of its queues' allocated
+  // and deserved (`dims` each). Flat, because a week-long run takes a
+  // sample per session, 170,000 of them.
+  enum Field : size_t { kUsed, kCapacity, kFragmented, kFree, kFields };
   struct Sample {
     int64_t t_ms;
-    std::vector<double> used, capacity, fragmented, free;
-    // Per queue (by name): allocated and deserved, by dimension.
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> queues;
+    size_t at;             // in values_
+    uint32_t dims;         // dims_ may grow later: what lies past reads 0
+    uint32_t first_queue;  // its queues' ids in sample_queues_
+    uint32_t queues;
   };
+  double value(const Sample& s, Field f, size_t d) const {
+    return d < s.dims ? values_[s.at + f * s.dims + d] : 0.0;
+  }
+  /// Queue `q`'s position among `s`'s queues, if it has it.
+  std::optional<size_t> queue_in(const Sample& s, uint32_t q) const;
+  /// Allocated (or deserved) of the queue at `position` in `s`.
+  double queue_value(const Sample& s, size_t position, bool deserved, size_t d) const {
+    return d < s.dims ? values_[s.at + (kFields + 2 * position + deserved) * s.dims + d] : 0.0;
+  }
 
   std::vector<std::string> dims_;
   std::map<std::string, Job> jobs_;
   std::vector<Sample> samples_;
+  std::vector<double> values_;
+  std::vector<uint32_t> sample_queues_;
+  std::vector<std::string> queue_names_;  // by id
+  std::unordered_map<std::string, uint32_t> queue_ids_;
+  // sample()'s buffers, kept between sessions.
+  std::vector<double> used_;
   std::map<std::string, uint64_t> evictions_;  // by action
   uint64_t evicted_pods_ = 0;
   uint64_t node_removal_losses_ = 0;  // pods whose node left under them

@@ -83,6 +83,9 @@ class TimedRun {
   std::set<std::string> last_pipelined_;
   // result_.groups' entry of the group last reported in each cache slot.
   std::vector<session::Outcome::PodGroupStatus*> group_at_;
+  // Kept from session to session for their storage.
+  session::Snapshot snapshot_;
+  session::Outcome spare_;
 };
 
 void TimedRun::index_objects() {
@@ -287,9 +290,12 @@ TimedRunResult TimedRun::run() {
     due(now, changes);
     if (!changes.empty()) cache_.apply_changes(changes);
     scheduler::SessionTimings timing;
-    session::Snapshot snapshot = cache_.snapshot();
-    snapshot.now_ms = t_.start_ms + now;
-    session::Outcome outcome = scheduler_.run_once(snapshot, &timing);
+    cache_.snapshot(snapshot_);
+    const session::Snapshot& snapshot = snapshot_;
+    snapshot_.now_ms = t_.start_ms + now;
+    // Written over the outcome before last: its storage serves again.
+    scheduler_.run_once(snapshot, spare_, &timing);
+    const session::Outcome& outcome = spare_;
     ++result_.sessions;
     const bool changed = record(now, outcome);
     metrics_->evicted(outcome);
@@ -304,7 +310,7 @@ TimedRunResult TimedRun::run() {
                                  {"close_ms", timing.close_ms},
                                  {"total_ms", timing.total_ms}});
     }
-    result_.last = std::move(outcome);
+    std::swap(result_.last, spare_);
     result_.end_ms = now;
 
     if (limits_.sessions && result_.sessions >= *limits_.sessions) break;
