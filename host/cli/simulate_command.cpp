@@ -269,7 +269,7 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
     scheduler::SessionTimings t;
     session::Snapshot snapshot = cache.snapshot();
     snapshot.now_ms = start_ms + c * sched.config().schedule_period_ms;
-    last = sched.run_once(snapshot, &t);
+    sched.run_once(snapshot, last, &t);  // over the last one: its storage serves again
     if (last.explanation) {
       explanation = std::move(last.explanation);
       if (!explanation->action.empty()) sched.set_explain(std::nullopt);

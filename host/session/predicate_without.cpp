@@ -40,7 +40,7 @@ class TakenOff {
                                       [&](const SavedNode& s) { return s.node == &node; });
       if (saved == saved_.end()) {
         saved_.push_back({&node,
-                          node.tasks,
+                          {node.tasks.begin(), node.tasks.end()},
                           {node.idle, node.idle + d},
                           {node.used, node.used + d},
                           {node.releasing, node.releasing + d},
@@ -55,7 +55,7 @@ class TakenOff {
   ~TakenOff() {
     for (size_t i = 0; i < moved_.size(); ++i) moved_[i]->node = from_[i];
     for (SavedNode& s : saved_) {
-      s.node->tasks = std::move(s.tasks);
+      s.node->tasks.assign(s.tasks.begin(), s.tasks.end());
       std::copy(s.idle.begin(), s.idle.end(), s.node->idle);
       std::copy(s.used.begin(), s.used.end(), s.node->used);
       std::copy(s.releasing.begin(), s.releasing.end(), s.node->releasing);

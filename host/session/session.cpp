@@ -74,10 +74,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     q.allocated = take();
   }
 
-  nodes_.resize(snap.nodes.size());
+  nodes_.reserve(snap.nodes.size());
   for (size_t i = 0; i < snap.nodes.size(); ++i) {
     const auto& in = snap.nodes[i];
-    Node& n = nodes_[i];
+    Node& n = nodes_.emplace_back(&node_task_memory_);
     n.ssn = this;
     n.spec = in.spec;
     n.index = static_cast<uint32_t>(i);

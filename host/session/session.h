@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -108,10 +109,15 @@ struct scoria_job {
 };
 
 struct scoria_node {
+  scoria_node() = default;
+  explicit scoria_node(std::pmr::memory_resource* task_memory) : tasks(task_memory) {}
+
   scoria::session::Session* ssn = nullptr;
   const scoria::model::Node* spec = nullptr;
   uint32_t index = 0;
-  std::vector<uint32_t> tasks;
+  // Its tasks, from the session's node_task_memory_ (one buffer for all
+  // nodes instead of an allocation each).
+  std::pmr::vector<uint32_t> tasks;
   const double* allocatable = nullptr;
   double* idle = nullptr;
   double* used = nullptr;
@@ -496,6 +502,7 @@ class Session {
   std::vector<Task> tasks_;
   std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
   std::vector<Job> jobs_;
+  std::pmr::monotonic_buffer_resource node_task_memory_;  // before nodes_: outlives them
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;
   std::vector<const model::Namespace*> namespaces_;  // by name

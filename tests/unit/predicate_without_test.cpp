@@ -100,7 +100,8 @@ TEST_F(PredicateWithout, HooksSeeTheTasksOffTheirNode) {
 TEST_F(PredicateWithout, EverythingIsBackAfterwards) {
   ASSERT_EQ(ask({&ssn->tasks()[1], nullptr, &ssn->tasks()[1], &ssn->tasks()[3]}), SCORIA_OK);
   const Node& n = ssn->nodes()[0];
-  EXPECT_EQ(n.tasks, (std::vector<uint32_t>{0, 1, 2}));  // order kept
+  EXPECT_EQ(std::vector<uint32_t>(n.tasks.begin(), n.tasks.end()),
+            (std::vector<uint32_t>{0, 1, 2}));  // order kept
   EXPECT_DOUBLE_EQ(n.used[0], 3000);
   EXPECT_DOUBLE_EQ(n.idle[0], 1000);
   for (size_t i = 0; i < 3; ++i) {
