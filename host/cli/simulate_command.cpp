@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -391,7 +392,8 @@ int simulate(std::span<const std::string_view> args) {
       if (out.contains("explanation"))
         std::printf("\n%s", scheduler::explanation_table(out["explanation"]).c_str());
     } else {
-      std::cout << out.dump(2) << "\n";
+      // Streamed: a week-long run's output is tens of megabytes.
+      std::cout << std::setw(2) << out << "\n";
     }
     return 0;
   }
@@ -399,7 +401,7 @@ int simulate(std::span<const std::string_view> args) {
   if (opt.output == "table") {
     std::printf("%s", simulation::comparison_table(compared).c_str());
   } else {
-    std::cout << compared.dump(2) << "\n";
+    std::cout << std::setw(2) << compared << "\n";
   }
   return 0;
 }

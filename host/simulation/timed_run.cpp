@@ -19,10 +19,10 @@ using Json = nlohmann::ordered_json;
 
 // Where each pod of the run is.
 struct PodState {
-  const model::Pod* spec = nullptr;  // as the files gave it
-  std::string job;                   // its metrics key
-  uint32_t incarnation = 0;          // bumped when it is lost: older completions are void
-  std::string node;                  // where it runs; empty if it does not
+  model::Pod* spec = nullptr;  // as the files gave it; emptied once its job is collected
+  std::string job;             // its metrics key
+  uint32_t incarnation = 0;    // bumped when it is lost: older completions are void
+  std::string node;            // where it runs; empty if it does not
   bool succeeded = false;
 };
 
@@ -52,6 +52,7 @@ class TimedRun {
   void index_objects();
   void due(int64_t now, std::vector<cache::ObjectChange>& changes);
   void lose(const std::string& pod, bool node_removed);
+  void forget_pod(const std::string& pod);
   bool record(int64_t now, const session::Outcome& outcome);
   std::optional<int64_t> next_event() const;
 
@@ -68,7 +69,7 @@ class TimedRun {
   // Every pod as the files gave it: those present from zero copied (the
   // cache takes the originals), those arriving later in the timeline.
   std::vector<model::Pod> initial_pods_;
-  std::vector<const model::Pod*> pod_specs_;
+  std::vector<model::Pod*> pod_specs_;
   std::unordered_map<std::string, PodState> pods_;
   std::unordered_map<std::string, model::Node> nodes_;
   std::unordered_map<std::string, std::vector<std::string>> job_pods_;
@@ -91,7 +92,7 @@ class TimedRun {
 void TimedRun::index_objects() {
   initial_pods_ = t_.initial.pods;
   pod_specs_.reserve(initial_pods_.size() + t_.later_pods.size());
-  for (const auto& p : initial_pods_) pod_specs_.push_back(&p);
+  for (auto& p : initial_pods_) pod_specs_.push_back(&p);
   // In arrival order, as before the timeline kept them in input order.
   for (const auto& l : t_.later)
     if (l.is_pod) pod_specs_.push_back(&t_.later_pods[l.index]);
@@ -108,10 +109,10 @@ void TimedRun::index_objects() {
     int64_t arrival = INT64_MAX;
   };
   std::map<std::string, JobSeen> jobs;
-  for (const model::Pod* spec : pod_specs_) {
+  for (model::Pod* spec : pod_specs_) {
     const model::Pod& p = *spec;
     PodState& s = pods_[p.key()];
-    s.spec = &p;
+    s.spec = spec;
     s.job = job_key(p);
     s.node = p.node_name;
     job_pods_[s.job].push_back(p.key());
@@ -154,13 +155,31 @@ void TimedRun::lose(const std::string& pod, bool node_removed) {
   recreate_.push_back(pod);
 }
 
+// `pod`'s job is done and out of the cluster: nothing reads its spec or
+// state again, and a week's worth of them would otherwise stay to the end.
+void TimedRun::forget_pod(const std::string& pod) {
+  const auto it = pods_.find(pod);
+  if (it == pods_.end()) return;
+  *it->second.spec = model::Pod{};
+  pods_.erase(it);
+  t_.duration_ms.erase(pod);
+  t_.arrival_ms.erase(pod);
+}
+
 // Everything due at or before `now`, as changes for the cache.
 void TimedRun::due(int64_t now, std::vector<cache::ObjectChange>& changes) {
   for (const auto& job : collect_) {
-    for (const auto& pod : job_pods_[job])
+    const auto members = job_pods_.find(job);
+    if (members == job_pods_.end()) continue;
+    for (const auto& pod : members->second) {
       changes.push_back(cache::ObjectChange::remove(cache::Kind::Pod, pod));
-    if (const auto g = job_group_.find(job); g != job_group_.end())
+      forget_pod(pod);
+    }
+    job_pods_.erase(members);
+    if (const auto g = job_group_.find(job); g != job_group_.end()) {
       changes.push_back(cache::ObjectChange::remove(cache::Kind::PodGroup, g->second));
+      job_group_.erase(g);
+    }
   }
   collect_.clear();
   for (; next_later_ < t_.later.size() && t_.later[next_later_].at_ms <= now; ++next_later_) {
@@ -332,6 +351,15 @@ TimedRunResult TimedRun::run() {
     now = next;
   }
   result_.dims = cache_.dims();
+  // The inputs are done with: their memory serves the metrics' JSON.
+  t_ = Timeline{};
+  initial_pods_ = {};
+  pod_specs_ = {};
+  pods_ = {};
+  job_pods_ = {};
+  job_group_ = {};
+  snapshot_ = {};
+  spare_ = {};
   result_.metrics = metrics_->to_json(result_.end_ms);
   return std::move(result_);
 }
