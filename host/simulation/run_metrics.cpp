@@ -415,9 +415,11 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
     share["allocated"] = std::move(allocated);
     if (any_deserved) share["deserved"] = std::move(deserved);
     e["share"] = std::move(share);
-    // Dominant shares, averaged over the samples in which the queue was
-    // entitled to something.
-    double sum = 0;
+    // Dominant shares, averaged over the time in which the queue was
+    // entitled to something: a sample holds until the next one (sessions
+    // the run skipped changed nothing), the last until the end. A run of
+    // no duration takes its samples as they are.
+    double weighted = 0, time = 0, sum = 0;
     size_t n = 0;
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
@@ -429,10 +431,18 @@ nlohmann::ordered_json RunMetrics::to_json(int64_t end_ms, size_t points) {
         want = std::max(want, ratio(queue_value(s, position[i], true, d), value(s, kCapacity, d)));
       }
       if (want <= 0) continue;
-      sum += std::min(alloc / want, 1.0);
+      const double dominant = std::min(alloc / want, 1.0);
+      const int64_t until = i + 1 < samples_.size() ? samples_[i + 1].t_ms : end_ms;
+      const auto held = static_cast<double>(std::max<int64_t>(0, until - s.t_ms));
+      weighted += dominant * held;
+      time += held;
+      sum += dominant;
       ++n;
     }
-    if (n > 0) fairness.push_back(sum / static_cast<double>(n));
+    if (time > 0)
+      fairness.push_back(weighted / time);
+    else if (n > 0)
+      fairness.push_back(sum / static_cast<double>(n));
     queues[q] = std::move(e);
   }
   double jain = 1.0;
