@@ -27,9 +27,10 @@ std::string string_or_empty(const Node& m, std::string_view key) {
   return std::string(v->str());
 }
 
-/// spec.networkTopology, refused where Volcano's CRD validation refuses it:
-/// a mode other than hard or soft, a negative highestTierAllowed, both
-/// highestTierAllowed and highestTierName.
+/// networkTopology of `spec` (a PodGroup's, or a sub-group policy's),
+/// refused where Volcano's CRD and admission refuse it: a mode other than
+/// hard or soft, a negative highestTierAllowed, both highestTierAllowed and
+/// highestTierName.
 std::optional<model::NetworkTopology> network_topology(const FieldReader& r, const Node& spec,
                                                        const FieldPath& spec_path) {
   const Node& n = FieldReader::get(spec, "networkTopology");
@@ -56,6 +57,37 @@ std::optional<model::NetworkTopology> network_topology(const FieldReader& r, con
            "cannot be set with highestTierAllowed; give one of highestTierAllowed and "
            "highestTierName");
   return t;
+}
+
+/// One spec.subGroupPolicy entry, refused where Volcano's CRD refuses it:
+/// a subGroupSize below 1, a negative minSubGroups, matchLabelKeys that are
+/// not strings, and whatever its networkTopology or labelSelector gets
+/// wrong.
+model::SubGroupPolicy sub_group_policy(const FieldReader& r, const Node& m, const FieldPath& at) {
+  model::SubGroupPolicy p;
+  p.name = r.text_field(m, "name", at);
+  if (const std::optional<int32_t> size = r.int_field(m, "subGroupSize", at)) {
+    if (*size < 1)
+      r.fail(
+          at.field("subGroupSize"),
+          std::to_string(*size) + " is below 1; write how many pods make a sub-group, 1 or more");
+    p.sub_group_size = *size;
+  }
+  if (const std::optional<int32_t> min = r.int_field(m, "minSubGroups", at)) {
+    if (*min < 0)
+      r.fail(at.field("minSubGroups"), std::to_string(*min) + " is negative; write 0 or more");
+    p.min_sub_groups = *min;
+  }
+  if (const Node& sel = FieldReader::get(m, "labelSelector"); FieldReader::present(sel))
+    p.selector =
+        label_selector(r, r.mapping(sel, at.field("labelSelector")), at.field("labelSelector"));
+  r.each(m, "matchLabelKeys", at, [&](const Node& key, const FieldPath& key_at) {
+    if (!key.is_string())
+      r.fail(key_at, "is " + FieldReader::describe(key) + ", not a label key; write a string");
+    p.match_label_keys.emplace_back(key.str());
+  });
+  p.network_topology = network_topology(r, m, at);
+  return p;
 }
 
 }  // namespace
@@ -86,8 +118,9 @@ model::PodGroup decode_pod_group(const ObjectFields& f) {
   g.queue = queue.empty() ? std::string("default") : queue;
   g.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
   g.network_topology = network_topology(r, spec, spec_path);
-  if (const Node& sub = FieldReader::get(spec, "subGroupPolicy"); sub.is_array())
-    g.sub_group_policies = static_cast<uint32_t>(sub.size());
+  r.each_map(spec, "subGroupPolicy", spec_path, [&](const Node& m, const FieldPath& at) {
+    g.sub_group_policy.push_back(sub_group_policy(r, m, at));
+  });
   const FieldPath status_path = f.root.field("status");
   const Node& status = r.map_field(f.obj, "status", f.root);
   g.phase =

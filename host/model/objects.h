@@ -52,6 +52,15 @@ struct SelectorRequirement {
   bool is_field = false;  // matchFields rather than matchExpressions
 };
 
+/// A metav1.LabelSelector: matchLabels and matchExpressions (In, NotIn,
+/// Exists, DoesNotExist), all of which a pod's labels must meet.
+struct LabelSelector {
+  std::map<std::string, std::string> match_labels;
+  std::vector<SelectorRequirement> match_expressions;
+
+  bool empty() const { return match_labels.empty() && match_expressions.empty(); }
+};
+
 /// A node selector term; `weight` is set for preferred terms only.
 struct NodeSelectorTerm {
   std::vector<SelectorRequirement> requirements;
@@ -136,9 +145,23 @@ constexpr const char* phase_name(PodGroupPhase p) {
 /// A PodGroup's spec.networkTopology (Volcano's NetworkTopologySpec).
 struct NetworkTopology {
   enum class Mode : uint8_t { Hard = 1, Soft = 2 };
+
   Mode mode = Mode::Hard;
   std::optional<int32_t> highest_tier_allowed;
   std::string highest_tier_name;  // translated by the session via spec.tierName
+};
+
+/// One entry of a PodGroup's spec.subGroupPolicy (Volcano's
+/// SubGroupPolicySpec): the pods its selector takes, grouped by the values
+/// of matchLabelKeys, form sub-jobs of subGroupSize; minSubGroups of them
+/// must be ready for the job to be.
+struct SubGroupPolicy {
+  std::string name;
+  int32_t sub_group_size = 1;  // at least 1 (the CRD's default and minimum)
+  int32_t min_sub_groups = 0;
+  std::optional<LabelSelector> selector;  // absent: every pod
+  std::vector<std::string> match_label_keys;
+  std::optional<NetworkTopology> network_topology;
 };
 
 struct PodGroup {
@@ -162,9 +185,10 @@ struct PodGroup {
   // last wrote it (so that a restarted one does not write it again).
   std::string unschedulable;
   std::optional<NetworkTopology> network_topology;  // spec.networkTopology
-  // How many spec.subGroupPolicy entries (Volcano HEAD's sub-jobs): not
-  // modelled, so a session reports them (Session::unsupported()).
-  uint32_t sub_group_policies = 0;
+  // spec.subGroupPolicy (Volcano HEAD's sub-jobs), in their order. Decoded
+  // and checked, not scheduled by yet: a session reports them
+  // (Session::unsupported()).
+  std::vector<SubGroupPolicy> sub_group_policy;
 
   std::string key() const { return namespace_ + "/" + name; }
 };
@@ -195,15 +219,6 @@ struct PriorityClass {
 struct Namespace {
   std::string name;
   std::map<std::string, std::string> labels;
-};
-
-/// A metav1.LabelSelector: matchLabels and matchExpressions (In, NotIn,
-/// Exists, DoesNotExist), all of which a pod's labels must meet.
-struct LabelSelector {
-  std::map<std::string, std::string> match_labels;
-  std::vector<SelectorRequirement> match_expressions;
-
-  bool empty() const { return match_labels.empty() && match_expressions.empty(); }
 };
 
 /// An IntOrString that counts pods: a number, or a percentage ("50%").

@@ -22,9 +22,9 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
     scoria_network_topology& t = job.topology;
     t.struct_size = sizeof t;
     t.allocated_hypernode = kNoHyperNode;
-    if (job.group->sub_group_policies > 0)
+    if (!job.group->sub_group_policy.empty())
       unsupported_.push_back("PodGroup " + std::string(job.uid) + ": spec.subGroupPolicy (" +
-                             std::to_string(job.group->sub_group_policies) +
+                             std::to_string(job.group->sub_group_policy.size()) +
                              " policies) is not supported and is ignored: the job is scheduled "
                              "as one gang of minMember, under its own spec.networkTopology only");
     const auto& spec = job.group->network_topology;
