@@ -4,6 +4,8 @@
 #include <regex>
 #include <unordered_map>
 
+#include "model/label_selector.h"
+
 namespace scoria::session {
 
 namespace {
@@ -12,36 +14,9 @@ constexpr std::string_view kTopName = "<cluster-top-hypernode>";
 
 using Member = model::HyperNodeMember;
 
-bool requirement_met(const model::SelectorRequirement& r,
-                     const std::map<std::string, std::string>& labels) {
-  const auto it = labels.find(r.key);
-  const bool has = it != labels.end();
-  const auto in = [&] {
-    return has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
-  };
-  switch (r.op) {
-    case model::SelectorOp::In:
-      return in();
-    case model::SelectorOp::NotIn:
-      return !in();
-    case model::SelectorOp::Exists:
-      return has;
-    case model::SelectorOp::DoesNotExist:
-      return !has;
-    default:
-      return false;
-  }
-}
-
 // Volcano's GetMembers: an empty labelMatch selects nothing.
 bool labels_match(const model::LabelSelector& s, const std::map<std::string, std::string>& labels) {
-  if (s.empty()) return false;
-  for (const auto& [k, v] : s.match_labels) {
-    const auto it = labels.find(k);
-    if (it == labels.end() || it->second != v) return false;
-  }
-  return std::all_of(s.match_expressions.begin(), s.match_expressions.end(),
-                     [&](const auto& r) { return requirement_met(r, labels); });
+  return !s.empty() && model::selects(s, labels);
 }
 
 }  // namespace
