@@ -113,8 +113,12 @@ void Writer::settle(const std::string& pod, bool bound) {
 
 namespace {
 
+// Writes whose order matters per object: a PodGroup's or a Queue's status,
+// and a pod's PodScheduled condition. Each is sent only when it changed,
+// so one that lands out of order is never put right.
 bool is_status(const WriteOp& op) {
-  return op.type == WriteOp::Type::PodGroupStatus || op.type == WriteOp::Type::QueueStatus;
+  return op.type == WriteOp::Type::PodGroupStatus || op.type == WriteOp::Type::QueueStatus ||
+         op.type == WriteOp::Type::PodCondition;
 }
 
 }  // namespace

@@ -107,8 +107,9 @@ class Writer {
   std::deque<WriteOp> queue_;
   std::deque<WriteOp> background_;
   size_t in_flight_ = 0;
-  // The status writes under way (one per worker at most): a later status of
-  // the same object waits for its own, so that statuses land in the order
+  // The status writes under way (PodGroup and Queue statuses, pods'
+  // PodScheduled conditions; one per worker at most): a later status of the
+  // same object waits for its own, so that statuses land in the order
   // sessions made them (two at once could put an older one last).
   std::vector<const WriteOp*> statuses_in_flight_;
   /// The next op a worker may take from `from` (queue_ or background_),

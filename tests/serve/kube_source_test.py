@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -286,6 +287,55 @@ class Schedules(KubeSourceCase):
         before = failed_scheduling()
         time.sleep(1)  # ten more sessions, the same message: no more events
         self.assertEqual(failed_scheduling(), before)
+
+    def test_a_pods_conditions_land_in_the_order_sessions_wrote_them(self):
+        # A pod's PodScheduled condition is written only when it changes, so
+        # one that lands after a newer one would stay. The pods come before
+        # their PodGroup: sessions first say it does not exist; each pod's
+        # first write is held 2 s by the proxy while the PodGroup arrives and
+        # later sessions write the conditions the test above expects.
+        self.base_cluster(nodes=1)
+        held = set()
+        in_flight = threading.Event()
+
+        def hold_first_write(method, path, query, body):
+            pod = path.rsplit("/", 2)[-2] if path.endswith("/status") else ""
+            if method != "PATCH" or not pod.startswith("big-") or pod in held:
+                return None
+            held.add(pod)
+            in_flight.set()
+            return {"delay": 2}
+        self.proxy.add_rule(hold_first_write)
+        s = self.start_scheduler()
+        for i in range(3):
+            self.cluster.pod(f"big-{i}", cpu="2", group="big")
+        self.assertTrue(in_flight.wait(20), s.text())
+        self.cluster.custom.create_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": "big", "namespace": "default"},
+             "spec": {"minMember": 3, "queue": "default"}})
+        time.sleep(3)  # every held write has landed by now
+
+        def conditions():
+            out = []
+            for name in ("big-0", "big-1", "big-2"):
+                status = self.cluster.core.read_namespaced_pod(name, "default").status
+                found = [(c.reason, c.message) for c in
+                         ((status and status.conditions) or []) if c.type == "PodScheduled"]
+                out.append(found[0] if found else None)
+            return out
+
+        def settled():
+            got = conditions()
+            return got if [c and c[0] for c in got].count("Schedulable") == 2 else None
+        self.assertIsNotNone(wait_for(settled), (conditions(), s.text()))
+        got = conditions()
+        self.assertEqual(sorted(c[0] for c in got), ["Schedulable", "Schedulable", "Unschedulable"],
+                         got)
+        self.assertNotIn("does not exist", json.dumps(got))
+        self.assertIn("3 minAvailable; Pending: 1 Unschedulable, 2 Schedulable",
+                      [c for c in got if c[0] == "Unschedulable"][0][1])
 
     def test_pods_of_other_schedulers_occupy_their_nodes_and_are_not_placed(self):
         self.base_cluster(nodes=1)
