@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <tuple>
 #include <unordered_map>
 
 #include "model/label_selector.h"
@@ -70,10 +71,11 @@ SubJobs make_sub_jobs(const model::PodGroup& group, std::string_view job,
   SubJobs out;
   out.of_pod.resize(pods.size());
   std::unordered_map<std::string, uint32_t> by_uid;
-  const auto sub_job = [&](std::string uid, const auto& make) {
-    const auto [it, fresh] = by_uid.try_emplace(std::move(uid), out.sub_jobs.size());
-    if (fresh) out.sub_jobs.push_back(make(it->first));
-    return it->second;
+  // The sub-job under `uid`, added with only its uid when new; whether it was.
+  const auto find_or_add = [&](std::string uid) -> std::pair<uint32_t, bool> {
+    const auto [it, fresh] = by_uid.try_emplace(uid, static_cast<uint32_t>(out.sub_jobs.size()));
+    if (fresh) out.sub_jobs.emplace_back().uid = std::move(uid);
+    return {it->second, fresh};
   };
   for (size_t p = 0; p < pods.size(); ++p) {
     uint32_t at = UINT32_MAX;
@@ -81,23 +83,23 @@ SubJobs make_sub_jobs(const model::PodGroup& group, std::string_view job,
       const model::SubGroupPolicy& policy = group.sub_group_policy[i];
       const std::vector<std::string> values = sub_job_match_values(policy, *pods[p]);
       if (values.empty()) continue;
-      at = sub_job(sub_job_uid(job, policy.name, values), [&](const std::string& uid) {
-        SubJob s;
-        s.uid = uid;
-        s.gid = std::string(job) + "/" + policy.name;
-        s.policy = static_cast<int32_t>(i);
-        s.min_available = policy.sub_group_size;
-        s.match_index = match_index(values.front());
-        return s;
-      });
+      bool fresh = false;
+      std::tie(at, fresh) = find_or_add(sub_job_uid(job, policy.name, values));
+      if (!fresh) continue;
+      SubJob& s = out.sub_jobs[at];
+      s.gid = std::string(job) + "/" + policy.name;
+      s.policy = static_cast<int32_t>(i);
+      s.min_available = policy.sub_group_size;
+      s.match_index = match_index(values.front());
     }
     if (at == UINT32_MAX) {
-      at = sub_job(std::string(job), [&](const std::string& uid) {
-        SubJob s;
-        s.uid = s.gid = uid;
+      bool fresh = false;
+      std::tie(at, fresh) = find_or_add(std::string(job));
+      if (fresh) {
+        SubJob& s = out.sub_jobs[at];
+        s.gid = s.uid;
         s.min_available = group.sub_group_policy.empty() ? group.min_member : 1;
-        return s;
-      });
+      }
     }
     SubJob& s = out.sub_jobs[at];
     s.members.push_back(static_cast<uint32_t>(p));
