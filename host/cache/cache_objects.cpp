@@ -300,7 +300,6 @@ void ClusterCache::upsert_pod(model::Pod pod) {
   if (implicit) pod.group_name = groups_.at(h.group).group.name;
   e.pod = std::move(pod);
   h.features = e.pod.features;
-  h.gone = false;
   e.views.uid = key;
   e.views.required = value_views(e.pod.required_affinity);
   e.views.preferred = value_views(e.pod.preferred_affinity);

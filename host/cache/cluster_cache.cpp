@@ -297,7 +297,7 @@ void ClusterCache::snapshot(session::Snapshot& s) const {
     const size_t first = s.tasks.size();
     for (uint32_t i : g.pods) {
       const PodHot& p = pods_.hot(i);
-      if (!p.listed || p.gone) continue;
+      if (!p.listed) continue;
       // A pod bound to a node the cache does not know is on no node of the
       // session but still its job's, as in Volcano (whose cache gives it a
       // node of its own that no session lists): it counts toward the gang
@@ -350,12 +350,22 @@ void ClusterCache::apply(const session::Outcome& outcome) {
     h.status = SCORIA_TASK_BOUND;
     h.listed = true;
   }
-  // An evicted pod leaves the session at once; its source deletes it.
+  // An evicted pod keeps its node, releasing it, until its source deletes
+  // it: what a session pipelined there is bound only once it has gone, and
+  // an eviction the server refuses leaves the pod where it runs.
   for (const auto& key : outcome.evictions)
-    if (const uint32_t p = pods_.find(key); p != kNone) pods_.hot(p).gone = true;
+    if (const uint32_t p = pods_.find(key); p != kNone) pods_.hot(p).status = SCORIA_TASK_RELEASING;
   for (const auto& st : outcome.pod_groups)
     if (const uint32_t g = group_slot(st.source, st.key); g != kNone)
       groups_.at(g).phase = st.phase;
+}
+
+void ClusterCache::remove_evicted(const session::Outcome& outcome) {
+  if (outcome.evictions.empty()) return;
+  std::vector<ObjectChange> gone;
+  gone.reserve(outcome.evictions.size());
+  for (const auto& pod : outcome.evictions) gone.push_back(ObjectChange::remove(Kind::Pod, pod));
+  apply_changes(gone);
 }
 
 std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {

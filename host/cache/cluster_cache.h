@@ -70,8 +70,14 @@ class ClusterCache {
   void snapshot(session::Snapshot& out) const;
 
   /// Applies what a session decided: binds place pods on their nodes,
-  /// evictions take pods out of the session, PodGroups take their new phase.
+  /// evicted pods release theirs (Releasing, as Volcano's cache marks them,
+  /// until their source reports them deleted or running again), PodGroups
+  /// take their new phase.
   void apply(const session::Outcome& outcome);
+  /// Deletes the pods `outcome` evicted, for a source that deletes them as
+  /// it evicts them (files, the local store). The Kubernetes source does
+  /// not: its watch says when a pod has gone.
+  void remove_evicted(const session::Outcome& outcome);
 
   /// metadata.uid of a pod or PodGroup by key; empty if unknown.
   std::string uid_of(Kind kind, const std::string& key) const;
@@ -100,7 +106,6 @@ class ClusterCache {
     int32_t priority = 0;   // pod.priority, resolved
     uint32_t features = 0;  // pod.features
     bool listed = false;    // a task of the session: ours, or on a node
-    bool gone = false;      // evicted by a session, not yet deleted by its source
   };
   struct PodEntry {
     model::Pod pod;  // completed: priority, preemptionPolicy, group name resolved

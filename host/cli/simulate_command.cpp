@@ -284,6 +284,7 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
     }
     for (const auto& e : last.evictions) evictions.insert(e);
     cache.apply(last);
+    cache.remove_evicted(last);  // "eviction removes it" (DESIGN.md, simulate)
     Json actions = Json::object();
     for (const auto& [name, ms] : t.actions_ms) actions[name] = ms;
     sessions.push_back({{"open_ms", t.open_ms},

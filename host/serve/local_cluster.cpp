@@ -511,10 +511,7 @@ std::vector<double> LocalCluster::record(const session::Outcome& outcome,
   // Drafts of binds not in this piece wait for the next one.
   cache.apply(outcome);
   // Evicted pods are deleted from the store: from the cache too.
-  std::vector<cache::ObjectChange> gone;
-  for (const auto& pod : outcome.evictions)
-    gone.push_back(cache::ObjectChange::remove(cache::Kind::Pod, pod));
-  if (!gone.empty()) cache.apply_changes(gone);
+  cache.remove_evicted(outcome);
   // The cache already holds what this batch wrote: the log need not be read
   // back. If others wrote since the cache was refreshed, the next refresh
   // reads theirs, and of ours only the objects theirs changed too (the

@@ -442,8 +442,48 @@ class Schedules(KubeSourceCase):
         self.assertTrue(wait_for(lambda: cluster.bound(["urgent-0"]), 30), s.text())
         left = sorted(n for n in cluster.placement() if n.startswith("batch"))
         # 2 cpu idle, 4 needed: the two lowest-priority pods go.
-        self.assertEqual(left, ["batch-p30", "batch-p40"])
+        self.assertEqual(left, ["batch-p30", "batch-p40"], s.text())
         self.assertIn(("create", "pods/eviction", ""), self.proxy.verbs)
+
+    def test_a_preemptor_is_bound_only_once_its_victims_have_gone(self):
+        # The victims release the node until the API server has deleted
+        # them, as Volcano's cache marks an evicted pod Releasing: a session
+        # that took them for gone would bind the preemptor onto a node they
+        # still hold (the kubelet would refuse it: OutOfcpu). Each eviction
+        # is held 2 s by the proxy; twenty sessions run meanwhile.
+        cluster = self.cluster
+        cluster.node("node-a", "6")
+        cluster.queue()
+        cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
+                                             "kind": "PriorityClass",
+                                             "metadata": {"name": "high"}, "value": 100000})
+        cluster.custom.create_namespaced_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": "batch", "namespace": "default"},
+             "spec": {"minMember": 1}})
+        for p in (10, 20, 30, 40):
+            cluster.pod(f"batch-p{p}", cpu="1", group="batch", node="node-a", priority=p)
+        evicting = threading.Event()
+
+        def hold_evictions(method, path, query, body):
+            if method != "POST" or not path.endswith("/eviction"):
+                return None
+            evicting.set()
+            return {"delay": 2}
+        self.proxy.add_rule(hold_evictions)
+        config = os.path.join(SOURCE, "tests/scenarios/preempt-lowest-victims-only/scheduler.toml")
+        s = self.start_scheduler("scheduler", config=config)
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        cluster.gang("urgent", 1, cpu="4", priority_class="high")
+        self.assertTrue(evicting.wait(20), s.text())
+        time.sleep(1.5)
+        where = cluster.placement()
+        self.assertIsNone(where["urgent-0"], s.text())
+        self.assertIn("batch-p10", where)
+        self.assertTrue(wait_for(lambda: cluster.bound(["urgent-0"]), 30), s.text())
+        left = sorted(n for n in cluster.placement() if n.startswith("batch"))
+        self.assertEqual(left, ["batch-p30", "batch-p40"], s.text())
 
 
 class Quotas(KubeSourceCase):
