@@ -185,9 +185,8 @@ struct PodGroup {
   // last wrote it (so that a restarted one does not write it again).
   std::string unschedulable;
   std::optional<NetworkTopology> network_topology;  // spec.networkTopology
-  // spec.subGroupPolicy (Volcano HEAD's sub-jobs), in their order. Decoded
-  // and checked, not scheduled by yet: a session reports them
-  // (Session::unsupported()).
+  // spec.subGroupPolicy (Volcano HEAD's sub-jobs), in their order: the
+  // session forms sub-jobs from them (session/sub_jobs.h).
   std::vector<SubGroupPolicy> sub_group_policy;
 
   std::string key() const { return namespace_ + "/" + name; }

@@ -13,6 +13,8 @@
 
 #include "log/log.h"
 #include "plugin/argument_text.h"
+#include "plugin/host_api_adapters.h"
+#include "plugin/host_api_sub_jobs.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -26,13 +28,8 @@ using scoria::session::Task;
 
 namespace {
 
-scoria_str S(std::string_view s) { return scoria_str{s.data(), s.size()}; }
-std::string_view V(scoria_str s) { return s.len ? std::string_view(s.data, s.len) : ""; }
-Session* mut(const scoria_session* s) {
-  return const_cast<Session*>(reinterpret_cast<const Session*>(s));
-}
-Task* mut(const scoria_task* t) { return const_cast<Task*>(t); }
-Node* mut(const scoria_node* n) { return const_cast<Node*>(n); }
+using namespace scoria::plugin::adapters;
+namespace sub_job_api = scoria::plugin::sub_job_api;
 scoria::session::Statement* stmt_of(scoria_statement* s) {
   return static_cast<scoria::session::Statement*>(s);
 }
@@ -40,10 +37,7 @@ template <class T>
 bool fits(const T* out, size_t end_offset) {
   return out != nullptr && out->struct_size >= end_offset;
 }
-#define FILL(out, field, value)                                                          \
-  if ((out)->struct_size >=                                                              \
-      offsetof(std::remove_reference_t<decltype(*(out))>, field) + sizeof((out)->field)) \
-  (out)->field = (value)
+#define FILL SCORIA_FILL
 
 // --- logging ---------------------------------------------------------------
 void api_log(const scoria_plugin_ctx* ctx, int level, scoria_str msg) {
@@ -433,12 +427,7 @@ uint32_t api_hypernode_find(const scoria_session* s, scoria_str name) {
 }
 scoria_code api_job_network_topology(const scoria_job* j, scoria_network_topology* out) {
   if (j == nullptr || out == nullptr) return SCORIA_INVALID_ARGUMENT;
-  const scoria_network_topology& t = j->topology;
-  FILL(out, mode, t.mode);
-  FILL(out, declared_mode, t.declared_mode);
-  FILL(out, highest_tier_allowed, t.highest_tier_allowed);
-  FILL(out, has_highest_tier_allowed, t.has_highest_tier_allowed);
-  FILL(out, allocated_hypernode, t.allocated_hypernode);
+  scoria::plugin::fill_network_topology(j->topology, out);
   return SCORIA_OK;
 }
 scoria_code api_job_set_allocated_hypernode(scoria_session* s, const scoria_job* j, uint32_t h) {
@@ -710,6 +699,21 @@ const scoria_host_api kApi = {
     api_hypernode_scores,
     api_hypernode_gradient,
     api_tasks_with_features,
+    sub_job_api::job_sub_job_count,
+    sub_job_api::job_sub_job_at,
+    sub_job_api::task_sub_job,
+    sub_job_api::sub_job_info,
+    sub_job_api::sub_job_task_count,
+    sub_job_api::sub_job_task_at,
+    sub_job_api::job_sub_group_policy_count,
+    sub_job_api::job_sub_group_policy_at,
+    sub_job_api::sub_job_network_topology,
+    sub_job_api::set_allocated_hypernode,
+    sub_job_api::ready,
+    sub_job_api::pipelined,
+    sub_job_api::less,
+    sub_job_api::hypernode_scores,
+    sub_job_api::hypernode_gradient,
 };
 
 }  // namespace

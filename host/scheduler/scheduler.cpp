@@ -151,8 +151,6 @@ void Scheduler::run_once(const session::Snapshot& snapshot, session::Outcome& ou
   session::Session ssn(snapshot, config_, &workers_);
   for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
     log::write(log::kWarning, "hypernodes", line);
-  for (const std::string& line : unsupported_.fresh(ssn.unsupported()))
-    log::write(log::kWarning, "podgroups", line);
   if (explain_) ssn.explain(*explain_);
   auto* handle = reinterpret_cast<scoria_session*>(&ssn);
 

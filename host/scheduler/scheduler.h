@@ -79,7 +79,6 @@ class Scheduler {
   std::vector<TierPlugin> plugins_;
   session::WorkerPool workers_;
   log::ReportOnce topology_problems_;  // HyperNodes' unresolved members
-  log::ReportOnce unsupported_;        // what jobs ask that is not modelled
   HookTracker* tracker_ = nullptr;
   std::optional<std::string> explain_;
 };

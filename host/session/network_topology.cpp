@@ -1,7 +1,8 @@
 // HyperNodes in the session, and what Volcano's session open does with them
 // for each job with a networkTopology: a highestTierName translated into
-// its tier, soft mode searched as hard up to the cluster top's tier, and the
-// HyperNode it already occupies recovered from where its tasks are.
+// its tier, soft mode searched as hard up to the cluster top's tier (a
+// sub-job's up to its job's tier), and the HyperNode it already occupies
+// recovered from where its sub-jobs' tasks are.
 #include <algorithm>
 
 #include "config/scheduler_config.h"
@@ -11,6 +12,47 @@
 
 namespace scoria::session {
 
+namespace {
+
+// spec.networkTopology as Volcano's session open leaves it: a
+// highestTierName read as its tier, and soft searched as hard up to
+// `soft_tier`.
+scoria_network_topology prepared(const std::optional<model::NetworkTopology>& spec,
+                                 int32_t soft_tier, const HyperNodeTopology& topology) {
+  scoria_network_topology t{};
+  t.struct_size = sizeof t;
+  t.allocated_hypernode = kNoHyperNode;
+  if (!spec) return t;
+  const bool soft = spec->mode == model::NetworkTopology::Mode::Soft;
+  t.declared_mode = soft ? SCORIA_TOPOLOGY_SOFT : SCORIA_TOPOLOGY_HARD;
+  t.mode = SCORIA_TOPOLOGY_HARD;
+  if (soft) {
+    t.highest_tier_allowed = soft_tier;
+    t.has_highest_tier_allowed = 1;
+  } else if (spec->highest_tier_allowed) {
+    t.highest_tier_allowed = *spec->highest_tier_allowed;
+    t.has_highest_tier_allowed = 1;
+  } else if (const int32_t tier = topology.tier_of_name(spec->highest_tier_name); tier >= 0) {
+    t.highest_tier_allowed = tier;
+    t.has_highest_tier_allowed = 1;
+  }
+  return t;
+}
+
+// The lowest common ancestor of two HyperNodes; either one when the other is
+// none (Volcano's GetLCAHyperNode).
+uint32_t lca(const HyperNodeTopology& topology, uint32_t a, uint32_t b) {
+  if (a == kNoHyperNode) return b;
+  if (b == kNoHyperNode) return a;
+  const std::span<const HyperNodeView> all = topology.all();
+  for (uint32_t x = a; x != kNoHyperNode; x = all[x].parent)
+    for (uint32_t y = b; y != kNoHyperNode; y = all[y].parent)
+      if (x == y) return x;
+  return kNoHyperNode;
+}
+
+}  // namespace
+
 void Session::prepare_network_topologies(std::span<const model::HyperNode* const> hyper_nodes) {
   std::vector<const model::Node*> specs;
   specs.reserve(nodes_.size());
@@ -18,50 +60,63 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
   topology_ = HyperNodeTopology(hyper_nodes, specs);
 
   const std::span<const HyperNodeView> all = topology_.all();
+  const int32_t top_tier = all.back().tier;
+  std::vector<uint32_t> holding;
   for (Job& job : jobs_) {
-    scoria_network_topology& t = job.topology;
-    t.struct_size = sizeof t;
-    t.allocated_hypernode = kNoHyperNode;
-    if (!job.group->sub_group_policy.empty())
-      unsupported_.push_back("PodGroup " + std::string(job.uid) + ": spec.subGroupPolicy (" +
-                             std::to_string(job.group->sub_group_policy.size()) +
-                             " policies) is not supported and is ignored: the job is scheduled "
-                             "as one gang of minMember, under its own spec.networkTopology only");
-    const auto& spec = job.group->network_topology;
-    if (!spec) continue;
-    const bool soft = spec->mode == model::NetworkTopology::Mode::Soft;
-    t.declared_mode = soft ? SCORIA_TOPOLOGY_SOFT : SCORIA_TOPOLOGY_HARD;
-    t.mode = SCORIA_TOPOLOGY_HARD;
-    if (soft) {
-      t.highest_tier_allowed = all.back().tier;
-      t.has_highest_tier_allowed = 1;
-    } else if (spec->highest_tier_allowed) {
-      t.highest_tier_allowed = *spec->highest_tier_allowed;
-      t.has_highest_tier_allowed = 1;
-    } else if (const int32_t tier = topology_.tier_of_name(spec->highest_tier_name); tier >= 0) {
-      t.highest_tier_allowed = tier;
-      t.has_highest_tier_allowed = 1;
-    }
-    // The lowest HyperNode holding every task already placed (Volcano's
-    // recoverAllocatedHyperNode), ties to the first by name.
-    std::vector<uint32_t> holding;
-    bool first = true;
-    for (uint32_t ti : job.tasks) {
-      const Task& task = tasks_[ti];
-      if ((task.status & kAllocatedMask) == 0 || task.node < 0) continue;
-      const auto node = static_cast<uint32_t>(task.node);
-      if (first) {
-        for (uint32_t h = 0; h < all.size(); ++h)
-          if (topology_.holds(h, node)) holding.push_back(h);
-        first = false;
-      } else {
-        std::erase_if(holding, [&](uint32_t h) { return !topology_.holds(h, node); });
+    job.topology = prepared(job.group->network_topology, top_tier, topology_);
+    // Soft sub-jobs are bounded by the job's tier (convertSoftToHardTopology).
+    const int32_t sub_job_tier =
+        job.topology.has_highest_tier_allowed != 0 ? job.topology.highest_tier_allowed : top_tier;
+    const bool any =
+        job.topology.mode != SCORIA_TOPOLOGY_NONE ||
+        std::any_of(job.group->sub_group_policy.begin(), job.group->sub_group_policy.end(),
+                    [](const auto& p) { return p.network_topology.has_value(); });
+    for (uint32_t k = 0; k < job.sub_job_count; ++k) {
+      SubJob& sj = sub_jobs_[job.first_sub_job + k];
+      sj.topology = sj.policy == SCORIA_NO_SUB_GROUP_POLICY
+                        ? job.topology
+                        : prepared(job.group->sub_group_policy[sj.policy].network_topology,
+                                   sub_job_tier, topology_);
+      if (!any || sj.topology.mode == SCORIA_TOPOLOGY_NONE) continue;
+      // The lowest HyperNode holding every task of the sub-job already placed
+      // (Volcano's recoverAllocatedHyperNode), ties to the first by name.
+      holding.clear();
+      bool first = true;
+      for (size_t i = 0; i < sj.size(); ++i) {
+        const Task& task = tasks_[sj.task(i)];
+        if ((task.status & kAllocatedMask) == 0 || task.node < 0) continue;
+        const auto node = static_cast<uint32_t>(task.node);
+        if (first) {
+          for (uint32_t h = 0; h < all.size(); ++h)
+            if (topology_.holds(h, node)) holding.push_back(h);
+          first = false;
+        } else {
+          std::erase_if(holding, [&](uint32_t h) { return !topology_.holds(h, node); });
+        }
       }
+      for (uint32_t h : holding)
+        if (sj.topology.allocated_hypernode == kNoHyperNode ||
+            all[h].tier < all[sj.topology.allocated_hypernode].tier)
+          sj.topology.allocated_hypernode = h;
+      // The job's: where all its sub-jobs with a topology are.
+      job.topology.allocated_hypernode =
+          lca(topology_, job.topology.allocated_hypernode, sj.topology.allocated_hypernode);
     }
-    for (uint32_t h : holding)
-      if (t.allocated_hypernode == kNoHyperNode || all[h].tier < all[t.allocated_hypernode].tier)
-        t.allocated_hypernode = h;
   }
+}
+
+// What the action reads must be HyperNodes of this session: a gradient
+// naming any other is dropped whole.
+size_t Session::checked_gradient(PluginHooks& p, int64_t n, const uint32_t* hypernodes,
+                                 size_t capacity) const {
+  const size_t count = std::min(static_cast<size_t>(n), capacity);
+  const auto bad = std::find_if(hypernodes, hypernodes + count,
+                                [&](uint32_t h) { return h >= topology_.size(); });
+  if (bad != hypernodes + count) {
+    plugin::count_error(p.ctx, "a HyperNode gradient named a HyperNode out of range");
+    return 0;
+  }
+  return count;
 }
 
 void Session::hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes,
@@ -92,15 +147,60 @@ size_t Session::hypernode_gradient(const Job& job, uint32_t root, uint32_t purpo
       const int64_t n = call(p, "on_hypernode_gradient", p.hooks.on_hypernode_gradient, &job, root,
                              purpose, hypernodes, gradient, capacity);
       if (n < 0) continue;  // no opinion
-      const size_t count = std::min(static_cast<size_t>(n), capacity);
-      // What the action reads must be HyperNodes of this session.
-      const auto bad = std::find_if(hypernodes, hypernodes + count,
-                                    [&](uint32_t h) { return h >= topology_.size(); });
-      if (bad != hypernodes + count) {
-        plugin::count_error(p.ctx, "on_hypernode_gradient named a HyperNode out of range");
-        return 0;
+      return checked_gradient(p, n, hypernodes, capacity);
+    }
+  }
+  if (capacity == 0) return 0;
+  hypernodes[0] = root;
+  gradient[0] = 0;
+  return 1;
+}
+
+// A plugin built before 1.9 registers only the job's hooks: it is asked
+// those for the sub-job of a job without subGroupPolicy, which is the job.
+void Session::sub_job_hypernode_scores(const SubJob& sub_job, std::span<const uint32_t> hypernodes,
+                                       double* scores) {
+  const Job& job = jobs_[sub_job.job];
+  std::fill_n(scores, hypernodes.size(), 0.0);
+  std::vector<double> part(hypernodes.size());
+  for (auto& tier : tiers_) {
+    for (auto& p : tier) {
+      if (!on(p, config::Flag::HyperNodeOrder)) continue;
+      std::fill(part.begin(), part.end(), 0.0);
+      scoria_code c = SCORIA_SKIP;
+      if (p.hooks.on_sub_job_hypernode_order != nullptr)
+        c = call(p, "on_sub_job_hypernode_order", p.hooks.on_sub_job_hypernode_order, &sub_job,
+                 hypernodes.data(), hypernodes.size(), part.data());
+      else if (p.hooks.on_hypernode_order != nullptr && !job.has_sub_group_policy)
+        c = call(p, "on_hypernode_order", p.hooks.on_hypernode_order, &job, hypernodes.data(),
+                 hypernodes.size(), part.data());
+      else
+        continue;
+      if (c != SCORIA_OK) {
+        if (c != SCORIA_SKIP) plugin::count_error(p.ctx, "on_sub_job_hypernode_order failed");
+        continue;
       }
-      return count;
+      for (size_t i = 0; i < part.size(); ++i) scores[i] += part[i];
+    }
+  }
+}
+
+size_t Session::sub_job_hypernode_gradient(const SubJob& sub_job, uint32_t root, uint32_t purpose,
+                                           uint32_t* hypernodes, uint32_t* gradient,
+                                           size_t capacity) {
+  const Job& job = jobs_[sub_job.job];
+  for (auto& tier : tiers_) {
+    for (auto& p : tier) {
+      if (!on(p, config::Flag::HyperNodeGradient)) continue;
+      int64_t n = -1;
+      if (p.hooks.on_sub_job_hypernode_gradient != nullptr)
+        n = call(p, "on_sub_job_hypernode_gradient", p.hooks.on_sub_job_hypernode_gradient,
+                 &sub_job, root, purpose, hypernodes, gradient, capacity);
+      else if (p.hooks.on_hypernode_gradient != nullptr && !job.has_sub_group_policy)
+        n = call(p, "on_hypernode_gradient", p.hooks.on_hypernode_gradient, &job, root, purpose,
+                 hypernodes, gradient, capacity);
+      if (n < 0) continue;  // no opinion
+      return checked_gradient(p, n, hypernodes, capacity);
     }
   }
   if (capacity == 0) return 0;

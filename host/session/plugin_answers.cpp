@@ -44,6 +44,8 @@ std::string_view hook_name(Answer hook) {
       return "on_reclaimable";
     case Answer::Evictable:
       return "on_evictable";
+    case Answer::SubJobPipelined:
+      return "on_sub_job_pipelined";
   }
   return "a hook";
 }

@@ -25,6 +25,7 @@ enum class Answer : uint8_t {
   Preemptable,
   Reclaimable,
   Evictable,
+  SubJobPipelined,
 };
 
 /// The hook's name in scoria_hooks ("on_predicate"); a string literal.

@@ -8,6 +8,7 @@
 #include "plugin/crash_report.h"
 #include "plugin/reason_table.h"
 #include "session/statement.h"
+#include "session/sub_jobs.h"
 #include "session/task_status.h"
 
 namespace scoria::session {
@@ -116,6 +117,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
     j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));
+    add_sub_jobs(j, in, t);
     for (const auto& tin : in.tasks) {
       Task& task = tasks_[t];
       task.ssn = this;
@@ -133,6 +135,9 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       // accounting rules live in one place.
       task.status = SCORIA_TASK_PENDING;
       ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
+      SubJob& sj = sub_jobs_[task.sub_job];
+      ++sj.status_count[status_bit(SCORIA_TASK_PENDING)];
+      if (!j.has_sub_group_policy) sj.priority = std::max(sj.priority, task.priority);
       set_task_status(task, tin.status);
       // Finished pods hold nothing on their node (Volcano's cache skips them).
       if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
@@ -154,6 +159,52 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
 }
 
 Session::~Session() = default;
+
+void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task) {
+  job.first_sub_job = static_cast<uint32_t>(sub_jobs_.size());
+  job.has_sub_group_policy = !in.group->sub_group_policy.empty();
+  const auto add = [&]() -> SubJob& {
+    SubJob& s = sub_jobs_.emplace_back();
+    s.ssn = this;
+    s.job = job.index;
+    s.index = job.sub_job_count++;
+    return s;
+  };
+  if (!job.has_sub_group_policy) {
+    // One default sub-job of every task: nothing to match, nothing to list.
+    if (job.tasks.empty()) return;
+    SubJob& s = add();
+    s.uid = s.gid = job.uid;
+    s.min_available = job.min_member;
+    s.range = job.tasks;
+    for (uint32_t t : job.tasks) tasks_[t].sub_job = job.first_sub_job;
+    return;
+  }
+  std::vector<const model::Pod*> pods;
+  std::vector<int32_t> priorities;
+  pods.reserve(in.tasks.size());
+  priorities.reserve(in.tasks.size());
+  for (const auto& tin : in.tasks) {
+    pods.push_back(tin.pod);
+    priorities.push_back(tin.priority);
+  }
+  SubJobs made = make_sub_jobs(*in.group, job.uid, pods, priorities);
+  for (FormedSubJob& m : made.sub_jobs) {
+    SubJob& s = add();
+    s.uid = made_keys_.emplace_back(std::move(m.uid));
+    s.gid = m.policy < 0 ? s.uid : std::string_view(made_keys_.emplace_back(std::move(m.gid)));
+    s.policy = m.policy < 0 ? SCORIA_NO_SUB_GROUP_POLICY : static_cast<uint32_t>(m.policy);
+    s.min_available = m.min_available;
+    s.match_index = m.match_index;
+    s.priority = m.priority;
+    s.whole_job = false;
+    s.members.reserve(m.members.size());
+    for (uint32_t p : m.members) {
+      s.members.push_back(first_task + p);
+      tasks_[first_task + p].sub_job = job.first_sub_job + s.index;
+    }
+  }
+}
 
 void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
   if (tiers_.size() <= tier) tiers_.resize(tier + 1);
@@ -203,6 +254,9 @@ void Session::set_task_status(Task& task, uint32_t status) {
   const bool now = is_allocated_status(status);
   --job.status_count[status_bit(task.status)];
   ++job.status_count[status_bit(status)];
+  SubJob& sub_job = sub_jobs_[task.sub_job];
+  --sub_job.status_count[status_bit(task.status)];
+  ++sub_job.status_count[status_bit(status)];
   task.status = status;
   if (task.node >= 0) node_changed(nodes_[static_cast<size_t>(task.node)]);
   if (was == now) return;

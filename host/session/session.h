@@ -59,7 +59,8 @@ struct scoria_task {
   const scoria::session::TaskViews* views = nullptr;
   uint32_t index = 0;
   uint32_t job = 0;
-  int32_t node = -1;  // index of the node it occupies or is headed to
+  uint32_t sub_job = 0;  // index into the session's sub-jobs
+  int32_t node = -1;     // index of the node it occupies or is headed to
   uint32_t status = SCORIA_TASK_PENDING;
   int32_t priority = 0;
   bool best_effort = false;
@@ -106,6 +107,34 @@ struct scoria_job {
   // spec.networkTopology as the session prepares it (hyper_nodes.h), with
   // the allocated HyperNode the allocating action keeps up to date.
   scoria_network_topology topology{};
+  // Its sub-jobs: sub_job_count of the session's, from first_sub_job.
+  uint32_t first_sub_job = 0;
+  uint32_t sub_job_count = 0;
+  bool has_sub_group_policy = false;  // spec.subGroupPolicy is not empty
+};
+
+// A sub-job (Volcano's SubJobInfo; session/sub_jobs.h forms them).
+struct scoria_sub_job {
+  scoria::session::Session* ssn = nullptr;
+  uint32_t job = 0;    // the session's job index
+  uint32_t index = 0;  // among its job's sub-jobs
+  std::string_view uid, gid;
+  uint32_t policy = SCORIA_NO_SUB_GROUP_POLICY;
+  int32_t min_available = 1;
+  int64_t match_index = 0;
+  int32_t priority = 0;
+  // Its tasks: the job's whole range for a job's only sub-job when the job
+  // has no policy (no list to build), else `members`, in task order.
+  scoria::session::TaskRange range;
+  std::vector<uint32_t> members;
+  bool whole_job = true;
+  int32_t status_count[10] = {};
+  // Its policy's networkTopology (the job's for the default sub-job), as
+  // the session prepares it.
+  scoria_network_topology topology{};
+
+  size_t size() const { return whole_job ? range.size() : members.size(); }
+  uint32_t task(size_t i) const { return whole_job ? range[i] : members[i]; }
 };
 
 struct scoria_node {
@@ -146,6 +175,7 @@ using Task = scoria_task;
 using Job = scoria_job;
 using Node = scoria_node;
 using Queue = scoria_queue;
+using SubJob = scoria_sub_job;
 
 /// Hooks of one plugin in one tier, with the config flags that gate them.
 struct PluginHooks {
@@ -330,6 +360,7 @@ class Session {
   /// how many there are.
   size_t tasks_with_features(uint32_t features, const Task** out, size_t capacity) const;
   std::vector<Job>& jobs() { return jobs_; }
+  std::vector<SubJob>& sub_jobs() { return sub_jobs_; }
   std::vector<Node>& nodes() { return nodes_; }
   std::vector<Queue>& queues() { return queues_; }
   std::span<const Node* const> all_nodes() const { return all_nodes_; }
@@ -346,9 +377,6 @@ class Session {
   int64_t now_ms() const { return now_ms_; }
   /// HyperNodes resolved for this session (the cluster top last).
   const HyperNodeTopology& topology() const { return topology_; }
-  /// What the session's jobs ask that Scoria does not model (a PodGroup's
-  /// subGroupPolicy), a line each, for the scheduler to report once.
-  const std::vector<std::string>& unsupported() const { return unsupported_; }
 
   // --- state changes (statements use these) ----------------------------------
   /// Moves a task to `status`, keeping the job's counts and allocated sums.
@@ -399,6 +427,15 @@ class Session {
   /// The first plugin's gradient (on_hypernode_gradient), else `root` alone.
   size_t hypernode_gradient(const Job& job, uint32_t root, uint32_t purpose, uint32_t* hypernodes,
                             uint32_t* gradient, size_t capacity);
+  /// Sub-jobs (ABI 1.9): ready and pipelined fall back to the job's when it
+  /// has no subGroupPolicy; the order falls back to match index, then uid.
+  bool sub_job_ready(const SubJob& sub_job);
+  bool sub_job_pipelined(const SubJob& sub_job);
+  bool sub_job_less(const SubJob& l, const SubJob& r);
+  void sub_job_hypernode_scores(const SubJob& sub_job, std::span<const uint32_t> hypernodes,
+                                double* scores);
+  size_t sub_job_hypernode_gradient(const SubJob& sub_job, uint32_t root, uint32_t purpose,
+                                    uint32_t* hypernodes, uint32_t* gradient, size_t capacity);
 
   bool action_enabled(std::string_view action) const;
   /// The action running now (its name), for what is counted per action.
@@ -486,8 +523,14 @@ class Session {
   std::optional<Outcome::PodGroupStatus::Pending> unplaced(const Task& task,
                                                            const std::string& job_message) const;
 
+  // `n` entries of a plugin's gradient, or 0 if one is out of range.
+  size_t checked_gradient(PluginHooks& p, int64_t n, const uint32_t* hypernodes,
+                          size_t capacity) const;
   // HyperNodes and each job's network topology (network_topology.cpp).
   void prepare_network_topologies(std::span<const model::HyperNode* const> hyper_nodes);
+  // The job's sub-jobs (sub_jobs.h), appended to sub_jobs_ and named in its
+  // tasks, before their statuses are counted.
+  void add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task);
 
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;
@@ -502,13 +545,13 @@ class Session {
   std::vector<Task> tasks_;
   std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
   std::vector<Job> jobs_;
+  std::vector<SubJob> sub_jobs_;                          // job after job
   std::pmr::monotonic_buffer_resource node_task_memory_;  // before nodes_: outlives them
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;
   std::vector<const model::Namespace*> namespaces_;  // by name
   std::vector<Snapshot::KindObjects> objects_;
   HyperNodeTopology topology_;
-  std::vector<std::string> unsupported_;  // see unsupported(); found with the topologies
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned

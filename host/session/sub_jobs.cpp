@@ -86,7 +86,7 @@ SubJobs make_sub_jobs(const model::PodGroup& group, std::string_view job,
       bool fresh = false;
       std::tie(at, fresh) = find_or_add(sub_job_uid(job, policy.name, values));
       if (!fresh) continue;
-      SubJob& s = out.sub_jobs[at];
+      FormedSubJob& s = out.sub_jobs[at];
       s.gid = std::string(job) + "/" + policy.name;
       s.policy = static_cast<int32_t>(i);
       s.min_available = policy.sub_group_size;
@@ -96,12 +96,12 @@ SubJobs make_sub_jobs(const model::PodGroup& group, std::string_view job,
       bool fresh = false;
       std::tie(at, fresh) = find_or_add(std::string(job));
       if (fresh) {
-        SubJob& s = out.sub_jobs[at];
+        FormedSubJob& s = out.sub_jobs[at];
         s.gid = s.uid;
         s.min_available = group.sub_group_policy.empty() ? group.min_member : 1;
       }
     }
-    SubJob& s = out.sub_jobs[at];
+    FormedSubJob& s = out.sub_jobs[at];
     s.members.push_back(static_cast<uint32_t>(p));
     if (p < priorities.size()) s.priority = std::max(s.priority, priorities[p]);
     out.of_pod[p] = at;

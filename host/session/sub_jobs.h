@@ -17,7 +17,7 @@
 
 namespace scoria::session {
 
-struct SubJob {
+struct FormedSubJob {
   /// "<job>/<policy name>-<values joined by ->" (Volcano's SubJobID); the
   /// job's key for the default sub-job.
   std::string uid;
@@ -39,7 +39,7 @@ struct SubJob {
 
 struct SubJobs {
   /// In the order their first pod came.
-  std::vector<SubJob> sub_jobs;
+  std::vector<FormedSubJob> sub_jobs;
   /// Each pod's sub-job, by position.
   std::vector<uint32_t> of_pod;
 };

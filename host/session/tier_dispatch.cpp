@@ -457,15 +457,15 @@ bool Session::job_ready(const Job& job) {
 namespace {
 // Votes: a reject wins at once; a permit ends the walk after its tier;
 // all abstaining means yes. A vote outside the enum rejects (fails closed).
-template <class Hook>
+template <class Hook, class Subject>
 bool vote(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, Answer answer,
-          const Job& job) {
+          const Subject& subject) {
   for (auto& tier : tiers) {
     bool permitted = false;
     for (auto& p : tier) {
       auto fn = p.hooks.*hook;
       if (fn == nullptr || !on(p, flag)) continue;
-      const int v = static_cast<int>(call(p, hook_name(answer).data(), fn, &job));
+      const int v = static_cast<int>(call(p, hook_name(answer).data(), fn, &subject));
       if (!defined_vote(v)) {
         undefined_code(p, answer, v, "it counts as a reject");
         return false;
@@ -530,6 +530,35 @@ void select_victims(std::vector<std::vector<PluginHooks>>& tiers, std::optional<
 bool Session::job_pipelined(const Job& job) {
   return vote(tiers_, Flag::JobPipelined, &scoria_hooks::on_job_pipelined, Answer::JobPipelined,
               job);
+}
+
+bool Session::sub_job_ready(const SubJob& sub_job) {
+  const Job& job = jobs_[sub_job.job];
+  if (!job.has_sub_group_policy) return job_ready(job);
+  bool ready = true;
+  each(tiers_, Flag::SubJobReady, [&](PluginHooks& p) {
+    if (ready && p.hooks.on_sub_job_ready &&
+        !call(p, "on_sub_job_ready", p.hooks.on_sub_job_ready, &sub_job))
+      ready = false;
+  });
+  return ready;
+}
+
+bool Session::sub_job_pipelined(const SubJob& sub_job) {
+  const Job& job = jobs_[sub_job.job];
+  if (!job.has_sub_group_policy) return job_pipelined(job);
+  return vote(tiers_, Flag::SubJobPipelined, &scoria_hooks::on_sub_job_pipelined,
+              Answer::SubJobPipelined, sub_job);
+}
+
+// Volcano's SubJobOrderFn: the plugins, then the match index, then the uid.
+bool Session::sub_job_less(const SubJob& l, const SubJob& r) {
+  if (int c = first_order(tiers_, Flag::SubJobOrder, &scoria_hooks::on_sub_job_order,
+                          "on_sub_job_order", &l, &r);
+      c != 0)
+    return c < 0;
+  if (l.match_index != r.match_index) return l.match_index < r.match_index;
+  return l.uid < r.uid;
 }
 
 bool Session::job_enqueueable(const Job& job) {

@@ -2,8 +2,9 @@
 // job, and binds a job's placements only once its gang is ready (Volcano's
 // allocate without sub-job policies). A job's per-role minimums
 // (minTaskMember, ABI 1.4) decide, as in Volcano, whether a task that fits
-// nowhere ends the job's attempt. A job with a network topology (ABI 1.6) is
-// placed within one HyperNode (topology_search.h).
+// nowhere ends the job's attempt. A job with sub-jobs (spec.subGroupPolicy,
+// ABI 1.9) or a network topology (ABI 1.6) is placed sub-job by sub-job,
+// each within the HyperNodes its topology allows (topology_search.h).
 #include <scoria/scoria.h>
 #include <scoria/hypernodes.hpp>
 #include <scoria/scoria.hpp>
@@ -45,14 +46,40 @@ struct TaskWork {
   std::string_view uid;
 };
 
-// A job with tasks to place. Its tasks are tasks_[next, end) in task order.
+// Where the placement of a job's (or a sub-job's) tasks stands: the ones
+// left are tasks_[next, end), in task order.
+struct Cursor {
+  size_t next = 0;
+  size_t end = 0;
+  // Roles (task-spec) with a task that fit nowhere this session: the other
+  // tasks of a named role are taken to be alike and are not tried again.
+  // The unnamed role ("") is listed too but never skipped, as in Volcano.
+  std::vector<std::string_view> failed_roles;
+
+  bool done() const { return next >= end; }
+};
+
+// A sub-job with tasks to place (Volcano's SubJobWorksheet).
+struct SubJobWork {
+  const scoria_sub_job* sj;
+  Cursor cursor;
+  int32_t min_available;
+  int32_t task_count;
+  bool topology;  // a network topology to keep (its allocated HyperNode)
+  // One of the not-ready sub-jobs the job needs for its policies'
+  // minSubGroups: placed before the others.
+  bool required = false;
+  bool alive = true;  // still in the worksheet
+};
+
+// A job with tasks to place.
 struct JobWork {
   const scoria_job* job;
   const scoria_queue* queue;
   std::string_view uid;
-  size_t next;
-  size_t end;
+  Cursor cursor;  // the job's tasks, unless it is placed by sub-job
   int32_t min_available;
+  int32_t task_count;
   // minAvailable is below the job's task count: not every task is needed, so
   // a task that fits nowhere need not end the attempt (see need_continue).
   bool may_skip_unfit;
@@ -60,13 +87,12 @@ struct JobWork {
   // the sum of its minimums.
   std::vector<scoria::RoleMinimum> role_mins;
   int64_t role_min_total;
-  // Roles (task-spec) with a task that fit nowhere this session: the other
-  // tasks of a named role are taken to be alike and are not tried again.
-  // The unnamed role ("") is listed too but never skipped, as in Volcano.
-  std::vector<std::string_view> failed_roles;
-  // A hard network topology (soft ones arrive as hard, ABI 1.6): placed
-  // HyperNode by HyperNode.
-  bool topology = false;
+  // spec.subGroupPolicy is not empty (ABI 1.9).
+  bool policies = false;
+  // Placed sub-job by sub-job and HyperNode by HyperNode (Volcano's
+  // allocateForJob): a job with policies, or with a hard network topology
+  // (soft ones arrive as hard, ABI 1.6). Empty: placed as one gang.
+  std::vector<SubJobWork> subs;
 };
 
 // A queue with jobs to place; `jobs` is a heap of positions in jobs_.
@@ -92,8 +118,6 @@ struct Choice {
   bool idle = false;
 };
 
-using scoria_allocate::Attempt;
-using scoria_allocate::Scope;
 using Index = uint32_t;
 
 // One run of the action over one session.
@@ -176,7 +200,16 @@ class Allocate {
       }
 
       const size_t begin = tasks_.size();
-      collect_tasks(job);
+      const bool policies =
+          scoria::host_has_sub_jobs() && api().job_sub_group_policy_count(job) > 0;
+      const scoria_network_topology topo = scoria::network_topology(job);
+      std::vector<SubJobWork> subs;
+      if (policies || (topo.mode == SCORIA_TOPOLOGY_HARD && topo.has_highest_tier_allowed != 0)) {
+        subs = collect_sub_jobs(job);
+      } else {
+        collect_tasks(api().job_task_count(job),
+                      [job](size_t k) { return api().job_task_at(job, k); });
+      }
       if (tasks_.size() == begin) continue;
 
       if (slot_of[qi.index] < 0) {
@@ -187,19 +220,10 @@ class Allocate {
       std::vector<scoria::RoleMinimum> role_mins = scoria::min_task_members(job);
       int64_t role_min_total = 0;
       for (const scoria::RoleMinimum& m : role_mins) role_min_total += m.min;
-      const scoria_network_topology topo = scoria::network_topology(job);
-      jobs_.push_back(
-          JobWork{job,
-                  ji.queue,
-                  uid,
-                  begin,
-                  tasks_.size(),
-                  ji.min_available,
-                  ji.min_available < ji.task_count,
-                  std::move(role_mins),
-                  role_min_total,
-                  {},
-                  topo.mode == SCORIA_TOPOLOGY_HARD && topo.has_highest_tier_allowed != 0});
+      jobs_.push_back(JobWork{job, ji.queue, uid, Cursor{begin, tasks_.size(), {}},
+                              ji.min_available, ji.task_count, ji.min_available < ji.task_count,
+                              std::move(role_mins), role_min_total, policies, std::move(subs)});
+      if (policies) organize_worksheet(jobs_.back());
       std::vector<size_t>& heap = queues_[static_cast<size_t>(slot_of[qi.index])].jobs;
       heap.push_back(jobs_.size() - 1);
       std::push_heap(heap.begin(), heap.end(), after);
@@ -208,14 +232,14 @@ class Allocate {
     }
   }
 
-  // Appends the job's Pending tasks that ask for resources, in task order.
-  // Best-effort tasks are left to backfill; a pod held by scheduling gates
-  // waits until they are removed.
-  void collect_tasks(const scoria_job* job) {
+  // Appends the Pending tasks that ask for resources among `count` given by
+  // task_at(k), in task order. Best-effort tasks are left to backfill; a pod
+  // held by scheduling gates waits until they are removed.
+  template <class TaskAt>
+  void collect_tasks(size_t count, TaskAt&& task_at) {
     const size_t begin = tasks_.size();
-    const size_t count = api().job_task_count(job);
     for (size_t k = 0; k < count; ++k) {
-      const scoria_task* task = api().job_task_at(job, k);
+      const scoria_task* task = task_at(k);
       const scoria_task_info ti = scoria::info(task);
       if (ti.status != SCORIA_TASK_PENDING || ti.best_effort != 0) continue;
       if (ti.scheduling_gated != 0) continue;
@@ -233,6 +257,67 @@ class Allocate {
     };
     std::make_heap(first, tasks_.end(), less);
     std::sort_heap(first, tasks_.end(), less);
+  }
+
+  // Each sub-job's Pending tasks, side by side; the sub-jobs with any.
+  std::vector<SubJobWork> collect_sub_jobs(const scoria_job* job) {
+    std::vector<SubJobWork> subs;
+    const size_t count = api().job_sub_job_count(job);
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_sub_job* sj = api().job_sub_job_at(job, i);
+      const size_t begin = tasks_.size();
+      collect_tasks(api().sub_job_task_count(sj),
+                    [sj](size_t k) { return api().sub_job_task_at(sj, k); });
+      if (tasks_.size() == begin) continue;
+      const scoria_sub_job_info si = scoria::info(sj);
+      subs.push_back(SubJobWork{sj, Cursor{begin, tasks_.size(), {}}, si.min_available,
+                                si.task_count,
+                                scoria::network_topology(sj).mode != SCORIA_TOPOLOGY_NONE});
+    }
+    return subs;
+  }
+
+  // Volcano's organizeJobWorksheet: of the sub-jobs not yet ready, in
+  // sub-job order, as many of each policy as its minSubGroups still asks
+  // for are required, and go before the others.
+  void organize_worksheet(JobWork& jw) {
+    const std::vector<scoria::SubGroupPolicy> policies = scoria::sub_group_policies(jw.job);
+    // Ready sub-jobs (then required ones) counted by policy name, against
+    // the last minSubGroups given for that name.
+    std::vector<std::pair<std::string_view, int32_t>> counted, mins;
+    const auto at = [](auto& list, std::string_view name) -> int32_t& {
+      for (auto& [n, v] : list)
+        if (n == name) return v;
+      return list.emplace_back(name, 0).second;
+    };
+    for (const scoria::SubGroupPolicy& p : policies) at(mins, p.name) = p.min_sub_groups;
+    const auto policy_of = [&](const scoria_sub_job* sj) -> std::string_view {
+      const uint32_t p = scoria::info(sj).policy;
+      return p < policies.size() ? policies[p].name : std::string_view{};
+    };
+    std::vector<const scoria_sub_job*> not_ready;
+    const size_t count = api().job_sub_job_count(jw.job);
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_sub_job* sj = api().job_sub_job_at(jw.job, i);
+      if (api().session_sub_job_ready(ssn_, sj) != 0)
+        ++at(counted, policy_of(sj));
+      else
+        not_ready.push_back(sj);
+    }
+    const auto less = [this](const scoria_sub_job* l, const scoria_sub_job* r) {
+      return api().session_sub_job_less(ssn_, l, r) != 0;
+    };
+    std::make_heap(not_ready.begin(), not_ready.end(), less);
+    std::sort_heap(not_ready.begin(), not_ready.end(), less);
+    for (const scoria_sub_job* sj : not_ready) {
+      const uint32_t p = scoria::info(sj).policy;
+      if (p >= policies.size()) continue;  // the default sub-job is never required
+      int32_t& have = at(counted, policies[p].name);
+      if (have >= at(mins, policies[p].name)) continue;
+      ++have;
+      for (SubJobWork& s : jw.subs)
+        if (s.sj == sj) s.required = true;
+    }
   }
 
   // Heap order for std::*_heap (a max-heap): `a` sorts below `b` when b goes first.
@@ -280,28 +365,34 @@ class Allocate {
   // nowhere. Returns true when the job was committed and has tasks left, so
   // that it competes again for the rest.
   bool allocate_job(JobWork& jw) {
-    if (jw.topology) return allocate_topology_job(jw);
+    if (!jw.subs.empty()) return allocate_sub_jobs(jw);
     scoria::Statement stmt(ssn_);
     if (!stmt) {
       log_line(SCORIA_LOG_ERROR, "cannot open a statement for job <", jw.uid, ">; job skipped");
       return false;
     }
-    place_tasks(jw, stmt.get(), nullptr);
-    return finish(jw, stmt);
+    place_tasks(jw, jw.cursor, stmt.get(), nullptr, nullptr);
+    return finish(jw, stmt) && !jw.cursor.done();
   }
 
-  // Places the job's tasks in order, from jw.next, until it is ready or a
-  // needed task fits nowhere. With `scope`, only on the scope's nodes, each
-  // placement recorded, and the job's allocated HyperNode kept current for
-  // node scoring (Volcano's JobAllocatedHyperNode).
-  void place_tasks(JobWork& jw, scoria_statement* stmt, scoria_allocate::Scope* scope) {
-    while (jw.next < jw.end) {
-      const TaskWork& t = tasks_[jw.next++];
+  // Places tasks from `at` in order until the job (with `sub`, the sub-job)
+  // is ready or a needed task fits nowhere. With `scope`, only on the
+  // scope's nodes, each placement recorded, and the sub-job's allocated
+  // HyperNode kept current for node scoring (Volcano's
+  // JobAllocatedHyperNode).
+  void place_tasks(const JobWork& jw, Cursor& at, scoria_statement* stmt,
+                   scoria_allocate::Scope* scope, const SubJobWork* sub) {
+    const auto ready = [&] {
+      return (sub ? api().session_sub_job_ready(ssn_, sub->sj)
+                  : api().session_job_ready(ssn_, jw.job)) != 0;
+    };
+    while (!at.done()) {
+      const TaskWork& t = tasks_[at.next++];
       if (api().session_allocatable(ssn_, jw.queue, t.task) == 0) {
         log_line(SCORIA_LOG_V3, "queue of job <", jw.uid, "> cannot take task <", t.uid, ">");
         continue;
       }
-      if (!t.role.empty() && role_failed(jw, t.role)) {
+      if (!t.role.empty() && role_failed(at, t.role)) {
         log_line(SCORIA_LOG_V5, "task <", t.uid, "> skipped: role <", t.role,
                  "> already fits nowhere");
         continue;
@@ -314,8 +405,8 @@ class Allocate {
       fit_count = std::min(fit_count, fit_.size());
       if (fit_count == 0) {
         log_line(SCORIA_LOG_V3, "task <", t.uid, "> fits no node");
-        if (!role_failed(jw, t.role)) jw.failed_roles.push_back(t.role);
-        if (need_continue(jw) || api().session_job_ready(ssn_, jw.job) != 0) continue;
+        if (!role_failed(at, t.role)) at.failed_roles.push_back(t.role);
+        if (need_continue(jw, at, sub) || ready()) continue;
         break;
       }
       const Choice choice = choose_node(t, fit_count);
@@ -332,22 +423,22 @@ class Allocate {
         log_line(SCORIA_LOG_V3, choice.idle ? "allocated" : "pipelined", " task <", t.uid,
                  "> on node <", scoria::view(scoria::info(choice.node).name), ">");
       }
-      if (scope != nullptr) scope->placed(jw.job, t.task, choice.node, choice.idle);
+      if (scope != nullptr) scope->placed(t.task, choice.node, choice.idle);
       // Stop at the gang minimum so that other jobs get their turn.
-      if (api().session_job_ready(ssn_, jw.job) != 0) break;
+      if (ready()) break;
     }
   }
 
   // Commits the job's statement once its gang is ready, keeps a pipelined
-  // one open, undoes the rest. True when committed with tasks left.
-  bool finish(JobWork& jw, scoria::Statement& stmt) {
+  // one open, undoes the rest. True when committed.
+  bool finish(const JobWork& jw, scoria::Statement& stmt) {
     if (api().session_job_ready(ssn_, jw.job) != 0) {
       const scoria_code rc = stmt.commit();
       if (rc != SCORIA_OK) {
         log_line(SCORIA_LOG_ERROR, "commit for job <", jw.uid, "> failed: code ",
                  static_cast<int>(rc));
       }
-      return jw.next < jw.end;
+      return true;
     }
     if (stmt.size() > 0 && api().session_job_pipelined(ssn_, jw.job) != 0) {
       // As Volcano: the placements hold their nodes for the rest of this
@@ -361,72 +452,171 @@ class Allocate {
     return false;
   }
 
-  // --- network topology (ABI 1.6) ---------------------------------------------
+  // --- sub-jobs and network topology (ABI 1.9, 1.6) ------------------------------
+
+  // A sub-job placed within one HyperNode on a dry run.
+  struct SubJobTrial {
+    Index hypernode;
+    std::vector<scoria_allocate::Placement> plan;
+    Cursor cursor;    // where the sub-job's tasks would stand after it
+    Index allocated;  // the sub-job's allocated HyperNode then
+    double score = 0;
+  };
+  // The job placed within one HyperNode on a dry run, sub-job by sub-job.
+  struct JobTrial {
+    Index hypernode;
+    std::vector<scoria_allocate::Placement> plan;
+    std::vector<SubJobWork> subs;  // the worksheet after it
+    std::vector<Index> allocated;  // each sub-job's allocated HyperNode then
+    double score = 0;              // the sum of its sub-jobs' HyperNode scores
+  };
+
+  Index allocated_of(const scoria_sub_job* sj) const {
+    return scoria::network_topology(sj).allocated_hypernode;
+  }
+  void set_allocated(const scoria_sub_job* sj, Index h) {
+    api().session_sub_job_set_allocated_hypernode(ssn_, sj, h);
+  }
+
+  // Places `plan` again into `stmt`; false if the session refuses a step.
+  bool replay(const JobWork& jw, const std::vector<scoria_allocate::Placement>& plan,
+              scoria_statement* stmt) {
+    for (const scoria_allocate::Placement& p : plan) {
+      const scoria_code rc = p.idle ? api().statement_allocate(stmt, p.task, p.node)
+                                    : api().statement_pipeline(stmt, p.task, p.node);
+      if (rc != SCORIA_OK) {
+        log_line(SCORIA_LOG_ERROR, "placing job <", jw.uid, "> again failed: code ",
+                 static_cast<int>(rc));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The next sub-job of a worksheet: required ones first, then the sub-job
+  // order, asked afresh as placements change readiness.
+  const SubJobWork* next_sub_job(std::vector<SubJobWork>& ws) const {
+    SubJobWork* best = nullptr;
+    for (SubJobWork& s : ws) {
+      if (!s.alive) continue;
+      if (best == nullptr ||
+          (s.required != best->required ? s.required
+                                        : api().session_sub_job_less(ssn_, s.sj, best->sj) != 0)) {
+        best = &s;
+      }
+    }
+    return best;
+  }
 
   // Volcano's allocateForJob: each HyperNode of the job's gradients (from
-  // the cluster top) is tried as its sub-job would be (allocateForSubJob:
-  // the gradients under it, the best by HyperNode order), on a dry run; the
-  // first gradient with a HyperNode where the job is ready (or pipelined)
-  // decides, its best-scored HyperNode wins, and its placements are made
-  // again for real.
-  bool allocate_topology_job(JobWork& jw) {
+  // the cluster top) is tried on a dry run, placing its sub-jobs one after
+  // another (each by allocate_sub_job, and left in place for the next to
+  // see) until the job is ready; the first gradient with a HyperNode where
+  // the job is ready or pipelined decides, the HyperNode whose sub-jobs
+  // scored best wins, and its placements are made again for real.
+  bool allocate_sub_jobs(JobWork& jw) {
     if (!tree_) tree_.emplace(ssn_);
-    const Index before = scoria::network_topology(jw.job).allocated_hypernode;
-    const size_t next = jw.next;
-    const std::vector<std::string_view> failed = jw.failed_roles;
+    if (std::none_of(jw.subs.begin(), jw.subs.end(), [](const SubJobWork& s) { return s.alive; }))
+      return false;
+    const Index job_before = scoria::network_topology(jw.job).allocated_hypernode;
+    std::vector<Index> before;
+    for (const SubJobWork& s : jw.subs) before.push_back(allocated_of(s.sj));
     const auto restore = [&] {
-      jw.next = next;
-      jw.failed_roles = failed;
-      api().session_job_set_allocated_hypernode(ssn_, jw.job, before);
+      for (size_t k = 0; k < jw.subs.size(); ++k) set_allocated(jw.subs[k].sj, before[k]);
     };
-    const auto try_in = [&](Index h) -> std::optional<Attempt> {
-      Scope scope(ssn_, *tree_, h, before);
+    const auto try_in = [&](Index h) -> std::optional<JobTrial> {
+      JobTrial trial{h, {}, jw.subs, {}, 0};
       scoria::Statement stmt(ssn_);
       if (!stmt) return std::nullopt;
-      place_tasks(jw, stmt.get(), &scope);
-      const bool ok = stmt.size() > 0 && (api().session_job_ready(ssn_, jw.job) != 0 ||
-                                          api().session_job_pipelined(ssn_, jw.job) != 0);
-      Attempt a{h, std::move(scope.plan), jw.next, jw.failed_roles, tree_->lca(before, h), 0};
-      stmt.discard();
+      while (const SubJobWork* next = next_sub_job(trial.subs)) {
+        SubJobWork& s = *const_cast<SubJobWork*>(next);
+        std::optional<SubJobTrial> r = allocate_sub_job(jw, s, h);
+        if (!r || r->plan.empty() || !replay(jw, r->plan, stmt.get())) {
+          s.alive = false;  // gone from this trial's worksheet
+          continue;
+        }
+        s.cursor = std::move(r->cursor);
+        s.alive = !s.cursor.done();
+        set_allocated(s.sj, r->allocated);
+        trial.plan.insert(trial.plan.end(), r->plan.begin(), r->plan.end());
+        trial.score += r->score;
+        if (api().session_job_ready(ssn_, jw.job) != 0) break;
+      }
+      for (const SubJobWork& s : jw.subs) trial.allocated.push_back(allocated_of(s.sj));
       restore();
+      const bool ok = !trial.plan.empty() && (api().session_job_ready(ssn_, jw.job) != 0 ||
+                                              api().session_job_pipelined(ssn_, jw.job) != 0);
+      stmt.discard();
       if (!ok) return std::nullopt;
-      return a;
+      return trial;
     };
-    const auto for_sub_job = [&](Index h) {
-      return scoria_allocate::best_in_gradients(ssn_, jw.job, h, *tree_, try_in, true);
-    };
-    std::optional<Attempt> best =
-        scoria_allocate::best_in_gradients(ssn_, jw.job, tree_->top(), *tree_, for_sub_job, false);
+    std::optional<JobTrial> best = scoria_allocate::best_in_gradients(
+        tree_->size(),
+        [&](Index* hypernodes, uint32_t* gradient, size_t capacity) {
+          return api().session_hypernode_gradient(
+              ssn_, jw.job, tree_->top(), SCORIA_SEARCH_ALLOCATE, hypernodes, gradient, capacity);
+        },
+        [](const Index*, size_t, double*) {}, try_in);
     if (!best) {
       log_line(SCORIA_LOG_V3, "job <", jw.uid, "> fits in no HyperNode its topology allows");
       return false;
     }
     scoria::Statement stmt(ssn_);
-    if (!stmt) return false;
-    for (const scoria_allocate::Placement& p : best->plan) {
-      const scoria_code rc = p.idle ? api().statement_allocate(stmt.get(), p.task, p.node)
-                                    : api().statement_pipeline(stmt.get(), p.task, p.node);
-      if (rc != SCORIA_OK) {
-        log_line(SCORIA_LOG_ERROR, "placing job <", jw.uid, "> in HyperNode <",
-                 tree_->name(best->hypernode), "> again failed: code ", static_cast<int>(rc));
-        return false;
-      }
-    }
-    jw.next = best->next;
-    jw.failed_roles = std::move(best->failed_roles);
-    api().session_job_set_allocated_hypernode(ssn_, jw.job, best->allocated);
+    if (!stmt || !replay(jw, best->plan, stmt.get())) return false;
+    jw.subs = std::move(best->subs);
     log_line(SCORIA_LOG_V3, "job <", jw.uid, "> placed in HyperNode <",
              tree_->name(best->hypernode), ">");
-    return finish(jw, stmt);
+    if (!finish(jw, stmt)) return false;
+    // Committed: where the job and its sub-jobs now are (Volcano's
+    // UpdateDecisionToJob).
+    api().session_job_set_allocated_hypernode(ssn_, jw.job,
+                                              tree_->lca(job_before, best->hypernode));
+    for (size_t k = 0; k < jw.subs.size(); ++k) set_allocated(jw.subs[k].sj, best->allocated[k]);
+    return std::any_of(jw.subs.begin(), jw.subs.end(), [](const SubJobWork& s) { return s.alive; });
   }
 
-  static bool role_failed(const JobWork& jw, std::string_view role) {
-    return std::find(jw.failed_roles.begin(), jw.failed_roles.end(), role) != jw.failed_roles.end();
+  // Volcano's allocateForSubJob: each HyperNode of the sub-job's gradients
+  // under `h` is tried on a dry run; the first gradient with a HyperNode
+  // where the sub-job is ready (or pipelined) decides, and the best by
+  // HyperNode order wins.
+  std::optional<SubJobTrial> allocate_sub_job(const JobWork& jw, const SubJobWork& s, Index h) {
+    const Index before = allocated_of(s.sj);
+    const auto try_in = [&](Index within) -> std::optional<SubJobTrial> {
+      scoria_allocate::Scope scope(ssn_, *tree_, within, s.sj, s.topology, before);
+      scoria::Statement stmt(ssn_);
+      if (!stmt) return std::nullopt;
+      Cursor cursor = s.cursor;
+      place_tasks(jw, cursor, stmt.get(), &scope, &s);
+      const bool ok = stmt.size() > 0 && (api().session_sub_job_ready(ssn_, s.sj) != 0 ||
+                                          api().session_sub_job_pipelined(ssn_, s.sj) != 0);
+      SubJobTrial a{within, std::move(scope.plan), std::move(cursor), tree_->lca(before, within),
+                    0};
+      stmt.discard();
+      set_allocated(s.sj, before);
+      if (!ok) return std::nullopt;
+      return a;
+    };
+    return scoria_allocate::best_in_gradients(
+        tree_->size(),
+        [&](Index* hypernodes, uint32_t* gradient, size_t capacity) {
+          return api().session_sub_job_hypernode_gradient(ssn_, s.sj, h, SCORIA_SEARCH_ALLOCATE,
+                                                          hypernodes, gradient, capacity);
+        },
+        [&](const Index* which, size_t count, double* scores) {
+          api().session_sub_job_hypernode_scores(ssn_, s.sj, which, count, scores);
+        },
+        try_in);
+  }
+
+  static bool role_failed(const Cursor& at, std::string_view role) {
+    return std::find(at.failed_roles.begin(), at.failed_roles.end(), role) != at.failed_roles.end();
   }
 
   // Volcano's JobInfo.NeedContinueAllocating, asked when a task fits no
-  // node: may the job's other tasks still make its gang?
+  // node: may the job's (sub-job's) other tasks still make its gang?
   //  - every task is needed (minAvailable >= task count): no;
+  //  - a sub-job of a job with policies: yes unless every task of the
+  //    sub-job is needed (subGroupSize >= its task count);
   //  - no per-role minimums: yes, the others may make minAvailable;
   //  - minAvailable below the sum of the minimums (the roles are not
   //    enforced): yes while the ready tasks and the Pending tasks of roles
@@ -434,22 +624,23 @@ class Allocate {
   //  - else: no once a failed role (one with a minimum) has fewer tasks
   //    placed (or done, or best-effort) than its minimum, because its other
   //    tasks will not fit either.
-  bool need_continue(const JobWork& jw) const {
+  bool need_continue(const JobWork& jw, const Cursor& at, const SubJobWork* sub) const {
     if (!jw.may_skip_unfit) return false;
+    if (sub != nullptr && jw.policies) return sub->min_available < sub->task_count;
     if (jw.role_mins.empty()) return true;
     const size_t count = api().job_task_count(jw.job);
     if (jw.min_available < jw.role_min_total) {
       int64_t reachable = scoria::count_status(scoria::info(jw.job), scoria::kReadyStatuses);
       for (size_t i = 0; i < count; ++i) {
         const scoria_task_info ti = scoria::info(api().job_task_at(jw.job, i));
-        if (ti.status == SCORIA_TASK_PENDING && !role_failed(jw, scoria::view(ti.role))) {
+        if (ti.status == SCORIA_TASK_PENDING && !role_failed(at, scoria::view(ti.role))) {
           ++reachable;
         }
       }
       return reachable >= jw.min_available;
     }
     for (const scoria::RoleMinimum& m : jw.role_mins) {
-      if (m.min == 0 || !role_failed(jw, m.role)) continue;
+      if (m.min == 0 || !role_failed(at, m.role)) continue;
       int32_t placed = 0;
       for (size_t i = 0; i < count; ++i) {
         const scoria_task_info ti = scoria::info(api().job_task_at(jw.job, i));

@@ -1,8 +1,8 @@
-// What the allocate action does for a job with a network topology (Volcano's
-// allocateForJob and allocateForSubJob): each HyperNode a gradient offers is
-// tried on a dry run, and the first gradient with a HyperNode that can hold
-// the job decides. Only the actions's own bookkeeping; the session is
-// reached through the ABI.
+// What the allocate action does for a job with sub-jobs or a network
+// topology (Volcano's allocateForJob and allocateForSubJob): each HyperNode
+// a gradient offers is tried on a dry run, and the first gradient with a
+// HyperNode that can hold the job (or sub-job) decides. Only the action's
+// own bookkeeping; the session is reached through the ABI.
 #pragma once
 
 #include <scoria/scoria.h>
@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace scoria_allocate {
@@ -26,76 +28,66 @@ struct Placement {
 };
 
 /// The nodes of one HyperNode that one attempt may use, what it placed, and
-/// the job's allocated HyperNode as the placements move it (Volcano's
+/// the sub-job's allocated HyperNode as the placements move it (Volcano's
 /// getNewAllocatedHyperNode), told to the session so that node scoring
-/// reads it.
+/// reads it. A sub-job without a topology keeps none.
 struct Scope {
   Scope(scoria_session* session, const scoria::HyperNodeTree& hypernodes, Index h,
-        Index allocated_before)
-      : ssn(session), tree(hypernodes), allocated(allocated_before) {
+        const scoria_sub_job* sub_job, bool topology, Index allocated_before)
+      : ssn(session), tree(hypernodes), sj(sub_job), track(topology), allocated(allocated_before) {
     for (uint32_t n : tree.nodes(h)) nodes.push_back(scoria::api().node_at(ssn, n));
   }
 
-  void placed(const scoria_job* job, const scoria_task* task, const scoria_node* node, bool idle) {
+  void placed(const scoria_task* task, const scoria_node* node, bool idle) {
     plan.push_back({task, node, idle});
+    if (!track) return;
     const Index lowest = tree.lowest_of_node(scoria::info(node).index);
     if (lowest == SCORIA_NO_HYPERNODE) return;
     allocated = tree.lca(lowest, allocated);
-    scoria::api().session_job_set_allocated_hypernode(ssn, job, allocated);
+    scoria::api().session_sub_job_set_allocated_hypernode(ssn, sj, allocated);
   }
 
   scoria_session* ssn;
   const scoria::HyperNodeTree& tree;
+  const scoria_sub_job* sj;
+  bool track;
   Index allocated;
   std::vector<const scoria_node*> nodes;
   std::vector<Placement> plan;
 };
 
-/// A HyperNode where the job can be placed: the placements, where the
-/// job's task list and failed roles would stand after them, the job's
-/// allocated HyperNode then, and its score.
-struct Attempt {
-  Index hypernode;
-  std::vector<Placement> plan;
-  size_t next;
-  std::vector<std::string_view> failed_roles;
-  Index allocated;
-  double score;
-};
-
-/// Walks the job's gradients under `root` (session_hypernode_gradient),
-/// calling try_in(h) -> std::optional<Attempt> for each HyperNode of a
-/// gradient; the first gradient with any success decides. With `rank`,
-/// the successes are scored by HyperNode order (session_hypernode_scores)
-/// and the score kept in the attempt; the highest score wins, the first
+/// Walks the gradients `gradient(hypernodes, gradient, capacity)` writes
+/// (session_hypernode_gradient or its sub-job form), calling try_in(h) ->
+/// std::optional<R> for each HyperNode of a gradient, R with members
+/// `hypernode` and `score`; the first gradient with any success decides.
+/// `rank(which, count, scores)` scores the successes (HyperNode order; a
+/// no-op keeps the scores try_in gave). The highest score wins, the first
 /// offered on ties (Volcano picks among ties at random).
-template <class TryIn>
-std::optional<Attempt> best_in_gradients(scoria_session* ssn, const scoria_job* job, Index root,
-                                         const scoria::HyperNodeTree& tree, TryIn&& try_in,
-                                         bool rank) {
-  std::vector<Index> hypernodes(tree.size());
-  std::vector<uint32_t> gradient(tree.size());
-  const size_t count = scoria::api().session_hypernode_gradient(
-      ssn, job, root, SCORIA_SEARCH_ALLOCATE, hypernodes.data(), gradient.data(), tree.size());
+template <class Gradient, class Rank, class TryIn>
+auto best_in_gradients(size_t capacity, Gradient&& gradient, Rank&& rank, TryIn&& try_in)
+    -> std::invoke_result_t<TryIn, Index> {
+  using Found = typename std::invoke_result_t<TryIn, Index>::value_type;
+  std::vector<Index> hypernodes(capacity);
+  std::vector<uint32_t> tiers(capacity);
+  const size_t count = gradient(hypernodes.data(), tiers.data(), capacity);
   size_t begin = 0;
   while (begin < count) {
     size_t end = begin;
-    while (end < count && gradient[end] == gradient[begin]) ++end;
-    std::vector<Attempt> found;
+    while (end < count && tiers[end] == tiers[begin]) ++end;
+    std::vector<Found> found;
     for (size_t i = begin; i < end; ++i)
-      if (std::optional<Attempt> a = try_in(hypernodes[i])) found.push_back(std::move(*a));
+      if (auto a = try_in(hypernodes[i])) found.push_back(std::move(*a));
     begin = end;
     if (found.empty()) continue;
-    if (rank) {
-      std::vector<Index> which;
-      for (const Attempt& a : found) which.push_back(a.hypernode);
-      std::vector<double> scores(which.size(), 0.0);
-      scoria::api().session_hypernode_scores(ssn, job, which.data(), which.size(), scores.data());
-      for (size_t i = 0; i < found.size(); ++i) found[i].score = scores[i];
-    }
+    std::vector<Index> which;
+    for (const Found& a : found) which.push_back(a.hypernode);
+    std::vector<double> scores(which.size(), 0.0);
+    for (size_t i = 0; i < found.size(); ++i) scores[i] = found[i].score;
+    rank(which.data(), which.size(), scores.data());
     size_t best = 0;
     for (size_t i = 1; i < found.size(); ++i)
-      if (found[i].score > found[best].score) best = i;
+      if (scores[i] > scores[best]) best = i;
+    found[best].score = scores[best];
     return std::move(found[best]);
   }
   return std::nullopt;

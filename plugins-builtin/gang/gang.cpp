@@ -11,8 +11,14 @@
 // CheckTaskReady and CheckTaskPipelined check them: every role with a
 // minimum must have that many tasks, unless minAvailable is below the sum of
 // the minimums (Volcano then enforces only minAvailable). On an older host
-// the minimums are not visible and only minAvailable is enforced. Sub-group
-// policies are not visible through the ABI at all.
+// the minimums are not visible and only minAvailable is enforced.
+//
+// Sub-jobs (PodGroup spec.subGroupPolicy, ABI 1.9) as Volcano HEAD's gang
+// weighs them: a sub-job is ready when subGroupSize of its tasks are, and a
+// job is ready only when, besides minAvailable, each policy with a
+// minSubGroups has that many ready sub-jobs (CheckSubJobReady); a job is
+// valid only when each policy has that many sub-jobs at all. Sub-jobs that
+// are not ready go first.
 #include <scoria/scoria.h>
 #include <scoria/scoria.hpp>
 
@@ -141,17 +147,115 @@ bool roles_reach_min_guarded(const scoria_job* job, int32_t min_available, RoleC
   }
 }
 
+// --- sub-jobs (ABI 1.9) ----------------------------------------------------------
+
+// Pending tasks of the sub-job that ask for nothing, walked only when they
+// can change the answer.
+bool sub_job_reaches_min(const scoria_sub_job* sj, const scoria_sub_job_info& si, int32_t base) {
+  if (base >= si.min_available) return true;
+  const int32_t pending = si.status_count[0];
+  if (pending == 0 || base + pending < si.min_available) return false;
+  int32_t n = base;
+  const size_t count = api().sub_job_task_count(sj);
+  for (size_t i = 0; i < count && n < si.min_available; ++i) {
+    const scoria_task_info ti = scoria::info(api().sub_job_task_at(sj, i));
+    if (ti.status == SCORIA_TASK_PENDING && ti.best_effort != 0) ++n;
+  }
+  return n >= si.min_available;
+}
+
+// Volcano's SubJobInfo.IsReady and IsPipelined.
+bool sub_job_is_ready(const scoria_sub_job* sj) {
+  const scoria_sub_job_info si = scoria::info(sj);
+  return sub_job_reaches_min(sj, si, scoria::count_status(si, scoria::kReadyStatuses));
+}
+bool sub_job_is_pipelined(const scoria_sub_job* sj) {
+  const scoria_sub_job_info si = scoria::info(sj);
+  return sub_job_reaches_min(
+      sj, si, scoria::count_status(si, scoria::kReadyStatuses | SCORIA_TASK_PIPELINED));
+}
+
+// Volcano's checkSubJobCondition: for each policy name with a minSubGroups
+// (the last policy of a name decides, as Volcano's map of them keeps it),
+// at least that many of the job's sub-jobs of that name pass `counts`. The
+// default sub-job belongs to no policy and never counts. True without
+// policies, and on a host older than ABI 1.9.
+template <class Counts>
+bool sub_groups_reach_min(const scoria_job* job, Counts&& counts) {
+  const std::vector<scoria::SubGroupPolicy> policies = scoria::sub_group_policies(job);
+  if (policies.empty()) return true;
+  std::vector<std::pair<std::string_view, int32_t>> mins;  // name -> minSubGroups
+  for (const scoria::SubGroupPolicy& p : policies) {
+    auto it =
+        std::find_if(mins.begin(), mins.end(), [&](const auto& m) { return m.first == p.name; });
+    if (it == mins.end()) it = mins.insert(mins.end(), {p.name, 0});
+    it->second = p.min_sub_groups;
+  }
+  std::vector<int32_t> counted(mins.size(), 0);
+  const size_t count = api().job_sub_job_count(job);
+  for (size_t i = 0; i < count; ++i) {
+    const scoria_sub_job* sj = api().job_sub_job_at(job, i);
+    const scoria_sub_job_info si = scoria::info(sj);
+    if (si.policy == SCORIA_NO_SUB_GROUP_POLICY || si.policy >= policies.size()) continue;
+    const std::string_view name = policies[si.policy].name;
+    const auto it =
+        std::find_if(mins.begin(), mins.end(), [&](const auto& m) { return m.first == name; });
+    if (it->second > 0 && counts(sj)) ++counted[static_cast<size_t>(it - mins.begin())];
+  }
+  for (size_t m = 0; m < mins.size(); ++m) {
+    if (counted[m] >= mins[m].second) continue;
+    log_line(SCORIA_LOG_V4, "job <", scoria::view(scoria::info(job).uid), ">: policy <",
+             mins[m].first, "> has ", counted[m], " sub-groups, below its minSubGroups ",
+             mins[m].second);
+    return false;
+  }
+  return true;
+}
+
+// sub_groups_reach_min for a hook: an exception counts as "not reached".
+template <class Counts>
+bool sub_groups_reach_min_guarded(const scoria_job* job, Counts&& counts) {
+  try {
+    return sub_groups_reach_min(job, counts);
+  } catch (const std::exception& e) {
+    scoria::report_error(e.what());
+    return false;
+  }
+}
+
+int on_sub_job_ready(void* /*user_data*/, const scoria_sub_job* sj) {
+  return sub_job_is_ready(sj) ? 1 : 0;
+}
+
+scoria_vote on_sub_job_pipelined(void* /*user_data*/, const scoria_sub_job* sj) {
+  return sub_job_is_pipelined(sj) ? SCORIA_VOTE_PERMIT : SCORIA_VOTE_REJECT;
+}
+
+// Sub-jobs not yet ready go first.
+int on_sub_job_order(void* /*user_data*/, const scoria_sub_job* l, const scoria_sub_job* r) {
+  const bool l_ready = sub_job_is_ready(l);
+  const bool r_ready = sub_job_is_ready(r);
+  if (l_ready == r_ready) return 0;
+  return l_ready ? 1 : -1;
+}
+
 // The gang takes no arguments; the instance exists for the lifecycle only.
 struct Instance {};
 
-// Volcano's gang JobValidFn: each role's minimum first (reason
-// NotEnoughPodsOfTask there), then minAvailable (NotEnoughPods).
+// Volcano's gang JobValidFn: each role's minimum first and each policy's
+// minSubGroups (reason NotEnoughPodsOfTask there), then minAvailable
+// (NotEnoughPods).
 scoria_code on_job_valid(void* /*user_data*/, const scoria_job* job, char* message,
                          size_t message_capacity) {
   const GangCounts c(scoria::info(job));
   if (!roles_reach_min_guarded(job, c.min_available, kValidRoles)) {
     scoria::write_message(message, message_capacity,
                           "Not enough valid pods of each task for gang-scheduling");
+    return SCORIA_UNSCHEDULABLE;
+  }
+  if (!sub_groups_reach_min_guarded(job, [](const scoria_sub_job*) { return true; })) {
+    scoria::write_message(message, message_capacity,
+                          "Not enough valid subGroups of each task for gang-scheduling");
     return SCORIA_UNSCHEDULABLE;
   }
   if (c.valid >= c.min_available) return SCORIA_OK;
@@ -163,20 +267,25 @@ scoria_code on_job_valid(void* /*user_data*/, const scoria_job* job, char* messa
   return SCORIA_UNSCHEDULABLE;
 }
 
-// Volcano's gang JobReadyFn: CheckTaskReady and IsReady. The cheap count
-// goes first; the roles are only walked when it passes.
+// Volcano's gang JobReadyFn: CheckTaskReady, CheckSubJobReady and IsReady.
+// The cheap count goes first; roles and sub-jobs are only walked when it
+// passes.
 int on_job_ready(void* /*user_data*/, const scoria_job* job) {
   const GangCounts c(scoria::info(job));
-  return reaches_min(job, c, c.ready) && roles_reach_min_guarded(job, c.min_available, kReadyRoles)
+  return reaches_min(job, c, c.ready) &&
+                 roles_reach_min_guarded(job, c.min_available, kReadyRoles) &&
+                 sub_groups_reach_min_guarded(job, sub_job_is_ready)
              ? 1
              : 0;
 }
 
-// Volcano's gang JobPipelinedFn: CheckTaskPipelined and IsPipelined.
+// Volcano's gang JobPipelinedFn: CheckTaskPipelined, CheckSubJobPipelined
+// and IsPipelined.
 scoria_vote on_job_pipelined(void* /*user_data*/, const scoria_job* job) {
   const GangCounts c(scoria::info(job));
   return reaches_min(job, c, c.ready + c.waiting) &&
-                 roles_reach_min_guarded(job, c.min_available, kPipelinedRoles)
+                 roles_reach_min_guarded(job, c.min_available, kPipelinedRoles) &&
+                 sub_groups_reach_min_guarded(job, sub_job_is_pipelined)
              ? SCORIA_VOTE_PERMIT
              : SCORIA_VOTE_REJECT;
 }
@@ -272,6 +381,11 @@ scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hook
   hooks->on_preemptable = on_preemptable;
   hooks->on_reclaimable = on_reclaimable;
   hooks->on_evictable = on_evictable;
+  if (scoria::host_has_sub_jobs()) {
+    hooks->on_sub_job_ready = on_sub_job_ready;
+    hooks->on_sub_job_pipelined = on_sub_job_pipelined;
+    hooks->on_sub_job_order = on_sub_job_order;
+  }
   return SCORIA_OK;
 }
 

@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -163,15 +164,27 @@ double packing(const Instance& self, Index h, std::span<const double> request) {
   return weights > 0 ? total / static_cast<double>(weights) : 0;
 }
 
-// The job's tasks on nodes of `h`, over all its tasks (Volcano's
-// scoreWithTaskNum).
-double task_share(const Instance& self, const scoria_job* job, Index h) {
-  const size_t count = api().job_task_count(job);
+// The tasks a score weighs: a job's, or (ABI 1.9) a sub-job's.
+struct Tasks {
+  const scoria_job* job = nullptr;
+  const scoria_sub_job* sub_job = nullptr;
+
+  size_t size() const {
+    return sub_job ? api().sub_job_task_count(sub_job) : api().job_task_count(job);
+  }
+  const scoria_task* at(size_t i) const {
+    return sub_job ? api().sub_job_task_at(sub_job, i) : api().job_task_at(job, i);
+  }
+};
+
+// The tasks on nodes of `h`, over all of them (Volcano's scoreWithTaskNum).
+double task_share(const Instance& self, const Tasks& tasks, Index h) {
+  const size_t count = tasks.size();
   if (count == 0) return 0;
   if (h == SCORIA_NO_HYPERNODE) return 0;
   size_t on = 0;
   for (size_t i = 0; i < count; ++i) {
-    const scoria_task_info ti = scoria::info(api().job_task_at(job, i));
+    const scoria_task_info ti = scoria::info(tasks.at(i));
     if (ti.node_name.len == 0) continue;
     const scoria_node* node = api().node_find(self.ssn, ti.node_name);
     if (node != nullptr && self.tree.holds(h, scoria::info(node).index)) ++on;
@@ -186,27 +199,40 @@ double scale(const Instance& self, double score) {
 // Adds the task-share score to every candidate that ties at the top, when
 // more than one does.
 template <class HyperNodeOf>
-void break_ties(const Instance& self, const scoria_job* job, double* scores, size_t count,
+void break_ties(const Instance& self, const Tasks& tasks, double* scores, size_t count,
                 HyperNodeOf hypernode_of) {
   if (count == 0) return;
   const double top = *std::max_element(scores, scores + count);
   if (std::count(scores, scores + count, top) < 2) return;
   for (size_t i = 0; i < count; ++i)
-    if (scores[i] == top) scores[i] += task_share(self, job, hypernode_of(i));
+    if (scores[i] == top) scores[i] += task_share(self, tasks, hypernode_of(i));
+}
+
+// Volcano's HyperNodeOrderFn: how full each candidate would be with all the
+// tasks' requests (any status) added.
+scoria_code hypernode_order(const Instance& self, const Tasks& tasks, const Index* hypernodes,
+                            size_t count, double* scores) {
+  return scoria::guarded([&] {
+    std::vector<double> request(self.dims, 0.0);
+    const size_t n = tasks.size();
+    for (size_t i = 0; i < n; ++i)
+      add_to(request, span(scoria::info(tasks.at(i)).resreq, self.dims), 1);
+    for (size_t i = 0; i < count; ++i) scores[i] = packing(self, hypernodes[i], request);
+    break_ties(self, tasks, scores, count, [&](size_t i) { return hypernodes[i]; });
+    for (size_t i = 0; i < count; ++i) scores[i] = scale(self, scores[i]);
+  });
 }
 
 scoria_code on_hypernode_order(void* user_data, const scoria_job* job, const Index* hypernodes,
                                size_t count, double* scores) {
-  const auto& self = *static_cast<const Instance*>(user_data);
-  return scoria::guarded([&] {
-    std::vector<double> request(self.dims, 0.0);
-    const size_t tasks = api().job_task_count(job);
-    for (size_t i = 0; i < tasks; ++i)
-      add_to(request, span(scoria::info(api().job_task_at(job, i)).resreq, self.dims), 1);
-    for (size_t i = 0; i < count; ++i) scores[i] = packing(self, hypernodes[i], request);
-    break_ties(self, job, scores, count, [&](size_t i) { return hypernodes[i]; });
-    for (size_t i = 0; i < count; ++i) scores[i] = scale(self, scores[i]);
-  });
+  return hypernode_order(*static_cast<const Instance*>(user_data), Tasks{job, nullptr}, hypernodes,
+                         count, scores);
+}
+
+scoria_code on_sub_job_hypernode_order(void* user_data, const scoria_sub_job* sub_job,
+                                       const Index* hypernodes, size_t count, double* scores) {
+  return hypernode_order(*static_cast<const Instance*>(user_data), Tasks{nullptr, sub_job},
+                         hypernodes, count, scores);
 }
 
 // Volcano's networkTopologyAwareScore: 1 in the job's own HyperNode, else
@@ -226,7 +252,11 @@ scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
                                 const scoria_node* const* nodes, size_t count, double* scores) {
   const auto& self = *static_cast<const Instance*>(user_data);
   const scoria_task_info ti = scoria::info(task);
-  const scoria_network_topology topo = scoria::network_topology(ti.job);
+  // The task's sub-job's topology (ABI 1.9; the job's for a job without
+  // subGroupPolicy), as Volcano keys node scoring on the sub-job.
+  const Tasks tasks{ti.job, scoria::host_has_sub_jobs() ? api().task_sub_job(task) : nullptr};
+  const scoria_network_topology topo =
+      tasks.sub_job ? scoria::network_topology(tasks.sub_job) : scoria::network_topology(ti.job);
   std::fill_n(scores, count, 0.0);
   if (topo.mode != SCORIA_TOPOLOGY_NONE) {
     if (topo.allocated_hypernode == SCORIA_NO_HYPERNODE) return SCORIA_OK;
@@ -235,7 +265,7 @@ scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
       of[i] = self.tree.lowest_of_node(scoria::info(nodes[i]).index);
       scores[i] = closeness(self, of[i], topo.allocated_hypernode);
     }
-    break_ties(self, ti.job, scores, count, [&](size_t i) { return of[i]; });
+    break_ties(self, tasks, scores, count, [&](size_t i) { return of[i]; });
     for (size_t i = 0; i < count; ++i) scores[i] = scale(self, scores[i]);
     return SCORIA_OK;
   }
@@ -258,14 +288,27 @@ scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
 
 // --- gradients -------------------------------------------------------------------
 
-int64_t on_hypernode_gradient(void* user_data, const scoria_job* job, Index root, uint32_t purpose,
-                              Index* hypernodes, uint32_t* gradient, size_t capacity) {
-  const auto& self = *static_cast<const Instance*>(user_data);
-  const scoria_network_topology topo = scoria::network_topology(job);
+// Runs a gradient hook's body: an exception (out of memory) is reported and
+// gives no opinion, so the next plugin or the root alone decides.
+template <class F>
+int64_t no_opinion_on_throw(F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    scoria::report_error(e.what());
+  } catch (...) {
+    scoria::report_error("unknown exception");
+  }
+  return -1;
+}
+
+// Volcano's hyperNodeGradientFn for a job or sub-job whose topology is
+// `topo` and which needs `min` where nothing of it is placed yet.
+int64_t gradient_of(const Instance& self, const scoria_network_topology& topo,
+                    std::span<const double> min, std::string_view uid, Index root, uint32_t purpose,
+                    Index* hypernodes, uint32_t* gradient, size_t capacity) {
   std::vector<scoria_nta::Found> found;
   if (topo.mode == SCORIA_TOPOLOGY_HARD && topo.has_highest_tier_allowed != 0) {
-    const scoria_job_info ji = scoria::info(job);
-    const std::span<const double> min = span(ji.min_resources, self.dims);
     const auto fits = [&](uint32_t h) {
       const Status& s = self.status[h];
       if (purpose == SCORIA_SEARCH_EVICT) return scoria::less_equal(min, s.allocatable);
@@ -276,9 +319,8 @@ int64_t on_hypernode_gradient(void* user_data, const scoria_job* job, Index root
     if (purpose == SCORIA_SEARCH_EVICT)
       found = scoria_nta::reverse_and_cap(found, self.config.evict_max);
     if (api().log_enabled(scoria::host().ctx, SCORIA_LOG_V4)) {
-      log_line(SCORIA_LOG_V4, "job <", scoria::view(ji.uid), "> may use ", found.size(),
-               " HyperNodes under <", self.tree.name(root), "> up to tier ",
-               topo.highest_tier_allowed);
+      log_line(SCORIA_LOG_V4, "<", uid, "> may use ", found.size(), " HyperNodes under <",
+               self.tree.name(root), "> up to tier ", topo.highest_tier_allowed);
     }
   } else {
     found.push_back({root, 0});
@@ -289,6 +331,36 @@ int64_t on_hypernode_gradient(void* user_data, const scoria_job* job, Index root
     gradient[i] = found[i].gradient;
   }
   return static_cast<int64_t>(n);
+}
+
+// The job's: what its PodGroup's minResources asks for.
+int64_t on_hypernode_gradient(void* user_data, const scoria_job* job, Index root, uint32_t purpose,
+                              Index* hypernodes, uint32_t* gradient, size_t capacity) {
+  const auto& self = *static_cast<const Instance*>(user_data);
+  const scoria_job_info ji = scoria::info(job);
+  return no_opinion_on_throw([&] {
+    return gradient_of(self, scoria::network_topology(job), span(ji.min_resources, self.dims),
+                       scoria::view(ji.uid), root, purpose, hypernodes, gradient, capacity);
+  });
+}
+
+// A sub-job's: what its Pending tasks need to start (Volcano's
+// SubJobInfo.GetMinResources).
+int64_t on_sub_job_hypernode_gradient(void* user_data, const scoria_sub_job* sub_job, Index root,
+                                      uint32_t purpose, Index* hypernodes, uint32_t* gradient,
+                                      size_t capacity) {
+  const auto& self = *static_cast<const Instance*>(user_data);
+  return no_opinion_on_throw([&] {
+    std::vector<double> min(self.dims, 0.0);
+    const size_t count = api().sub_job_task_count(sub_job);
+    for (size_t i = 0; i < count; ++i) {
+      const scoria_task_info ti = scoria::info(api().sub_job_task_at(sub_job, i));
+      if (ti.status == SCORIA_TASK_PENDING) add_to(min, span(ti.init_resreq, self.dims), 1);
+    }
+    return gradient_of(self, scoria::network_topology(sub_job), min,
+                       scoria::view(scoria::info(sub_job).uid), root, purpose, hypernodes, gradient,
+                       capacity);
+  });
 }
 
 // --- events ------------------------------------------------------------------------
@@ -406,6 +478,10 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     hooks->user_data = &self;
     hooks->on_hypernode_order = on_hypernode_order;
     hooks->on_hypernode_gradient = on_hypernode_gradient;
+    if (scoria::host_has_sub_jobs()) {
+      hooks->on_sub_job_hypernode_order = on_sub_job_hypernode_order;
+      hooks->on_sub_job_hypernode_gradient = on_sub_job_hypernode_gradient;
+    }
     hooks->on_node_order_batch = on_node_order_batch;
     hooks->on_allocate = on_allocate;
     hooks->on_deallocate = on_deallocate;

@@ -1,5 +1,6 @@
 // The priority plugin: higher priority goes first, for tasks (pod priority)
-// and for jobs (PodGroup priority); a preemptor may only evict tasks of
+// and for jobs (PodGroup priority) and a job's sub-jobs (their highest
+// task's); a preemptor may only evict tasks of
 // lower-priority jobs, or lower-priority tasks of its own job (Volcano's
 // priority). It registers no reclaimable hook: reclaim is about fair shares
 // between queues, not priority. For the gang actions (on_evictable) a victim's
@@ -107,6 +108,12 @@ scoria_vote on_evictable(void* /*user_data*/, const scoria_eviction_context* ctx
   return SCORIA_VOTE_PERMIT;
 }
 
+// Sub-jobs of one job (ABI 1.9): the one with the higher priority (its
+// highest task's) first.
+int on_sub_job_order(void* /*user_data*/, const scoria_sub_job* l, const scoria_sub_job* r) {
+  return higher_first(scoria::info(l).priority, scoria::info(r).priority);
+}
+
 // A job starves while some of its tasks are neither ready nor pipelined.
 int on_job_starving(void* /*user_data*/, const scoria_job* job) {
   const scoria_job_info ji = scoria::info(job);
@@ -123,6 +130,7 @@ scoria_code on_session_open(void* instance, scoria_session* /*ssn*/, scoria_hook
   hooks->on_preemptable = on_preemptable;
   hooks->on_job_starving = on_job_starving;
   hooks->on_evictable = on_evictable;
+  if (scoria::host_has_sub_jobs()) hooks->on_sub_job_order = on_sub_job_order;
   return SCORIA_OK;
 }
 

@@ -156,6 +156,8 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_eviction_context);
   EXPECT_SAME_SIZE(scoria_hypernode_info);
   EXPECT_SAME_SIZE(scoria_network_topology);
+  EXPECT_SAME_SIZE(scoria_sub_job_info);
+  EXPECT_SAME_SIZE(scoria_sub_group_policy_info);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -178,6 +180,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 232, 832, 96, 40, 48, 48},  // 1.6
     {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},  // 1.7
     {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},  // 1.8
+    {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},  // 1.9
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -379,6 +382,12 @@ TEST(AbiLayout, OffsetsOfHooks) {
   EXPECT_OFFSET(scoria_hooks, on_hypernode_order, 216);
   EXPECT_OFFSET(scoria_hooks, on_hypernode_gradient, 224);
   EXPECT_OFFSET(scoria_hooks, on_cache_policy, 232);
+  // 1.9
+  EXPECT_OFFSET(scoria_hooks, on_sub_job_ready, 240);
+  EXPECT_OFFSET(scoria_hooks, on_sub_job_pipelined, 248);
+  EXPECT_OFFSET(scoria_hooks, on_sub_job_order, 256);
+  EXPECT_OFFSET(scoria_hooks, on_sub_job_hypernode_order, 264);
+  EXPECT_OFFSET(scoria_hooks, on_sub_job_hypernode_gradient, 272);
 }
 
 TEST(AbiLayout, OffsetsOfHostApi) {
@@ -496,6 +505,22 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_hypernode_gradient, 824);
   // 1.8
   EXPECT_OFFSET(scoria_host_api, session_tasks_with_features, 832);
+  // 1.9
+  EXPECT_OFFSET(scoria_host_api, job_sub_job_count, 840);
+  EXPECT_OFFSET(scoria_host_api, job_sub_job_at, 848);
+  EXPECT_OFFSET(scoria_host_api, task_sub_job, 856);
+  EXPECT_OFFSET(scoria_host_api, sub_job_info, 864);
+  EXPECT_OFFSET(scoria_host_api, sub_job_task_count, 872);
+  EXPECT_OFFSET(scoria_host_api, sub_job_task_at, 880);
+  EXPECT_OFFSET(scoria_host_api, job_sub_group_policy_count, 888);
+  EXPECT_OFFSET(scoria_host_api, job_sub_group_policy_at, 896);
+  EXPECT_OFFSET(scoria_host_api, sub_job_network_topology, 904);
+  EXPECT_OFFSET(scoria_host_api, session_sub_job_set_allocated_hypernode, 912);
+  EXPECT_OFFSET(scoria_host_api, session_sub_job_ready, 920);
+  EXPECT_OFFSET(scoria_host_api, session_sub_job_pipelined, 928);
+  EXPECT_OFFSET(scoria_host_api, session_sub_job_less, 936);
+  EXPECT_OFFSET(scoria_host_api, session_sub_job_hypernode_scores, 944);
+  EXPECT_OFFSET(scoria_host_api, session_sub_job_hypernode_gradient, 952);
 }
 
 // Born in 1.6: their whole layouts are pinned.
@@ -520,6 +545,32 @@ TEST(AbiLayout, NetworkTopologyLayout) {
   EXPECT_OFFSET(scoria_network_topology, highest_tier_allowed, 12);
   EXPECT_OFFSET(scoria_network_topology, has_highest_tier_allowed, 16);
   EXPECT_OFFSET(scoria_network_topology, allocated_hypernode, 20);
+}
+
+// Born in 1.9: their whole layouts are pinned.
+TEST(AbiLayout, SubJobInfoLayout) {
+  EXPECT_EQ(sizeof(scoria_sub_job_info), 112u);
+  EXPECT_OFFSET(scoria_sub_job_info, struct_size, 0);
+  EXPECT_OFFSET(scoria_sub_job_info, index, 4);
+  EXPECT_OFFSET(scoria_sub_job_info, job, 8);
+  EXPECT_OFFSET(scoria_sub_job_info, uid, 16);
+  EXPECT_OFFSET(scoria_sub_job_info, gid, 32);
+  EXPECT_OFFSET(scoria_sub_job_info, policy, 48);
+  EXPECT_OFFSET(scoria_sub_job_info, min_available, 52);
+  EXPECT_OFFSET(scoria_sub_job_info, match_index, 56);
+  EXPECT_OFFSET(scoria_sub_job_info, priority, 64);
+  EXPECT_OFFSET(scoria_sub_job_info, task_count, 68);
+  EXPECT_OFFSET(scoria_sub_job_info, status_count, 72);
+  EXPECT_EQ(SCORIA_NO_SUB_GROUP_POLICY, 0xFFFFFFFFu);
+}
+
+TEST(AbiLayout, SubGroupPolicyInfoLayout) {
+  EXPECT_EQ(sizeof(scoria_sub_group_policy_info), 32u);
+  EXPECT_OFFSET(scoria_sub_group_policy_info, struct_size, 0);
+  EXPECT_OFFSET(scoria_sub_group_policy_info, sub_group_size, 4);
+  EXPECT_OFFSET(scoria_sub_group_policy_info, name, 8);
+  EXPECT_OFFSET(scoria_sub_group_policy_info, min_sub_groups, 24);
+  EXPECT_OFFSET(scoria_sub_group_policy_info, reserved0, 28);
 }
 
 // Born in 1.3: its whole layout is pinned.

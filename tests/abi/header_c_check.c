@@ -47,6 +47,8 @@ size_t scoria_abi_c_sizeof(const char* type) {
       {"scoria_eviction_context", sizeof(scoria_eviction_context)},
       {"scoria_hypernode_info", sizeof(scoria_hypernode_info)},
       {"scoria_network_topology", sizeof(scoria_network_topology)},
+      {"scoria_sub_job_info", sizeof(scoria_sub_job_info)},
+      {"scoria_sub_group_policy_info", sizeof(scoria_sub_group_policy_info)},
   };
   size_t i;
   for (i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)

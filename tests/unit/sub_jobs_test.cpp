@@ -111,7 +111,7 @@ TEST(MakeSubJobs, EachPodGoesToTheFirstPolicyThatTakesIt) {
 
   ASSERT_EQ(s.sub_jobs.size(), 4u);
   EXPECT_EQ(s.of_pod, (std::vector<uint32_t>{0, 1, 2, 0, 3, 1}));
-  const SubJob& p1 = s.sub_jobs[0];
+  const FormedSubJob& p1 = s.sub_jobs[0];
   EXPECT_EQ(p1.uid, "ml/train/worker-1");
   EXPECT_EQ(p1.gid, "ml/train/worker");
   EXPECT_EQ(p1.policy, 0);
@@ -121,7 +121,7 @@ TEST(MakeSubJobs, EachPodGoesToTheFirstPolicyThatTakesIt) {
   EXPECT_EQ(p1.members, (std::vector<uint32_t>{0, 3}));
   // The default sub-job: the job's key, 1 (not minMember) since the
   // PodGroup has policies, its priority never below 0.
-  const SubJob& def = s.sub_jobs[1];
+  const FormedSubJob& def = s.sub_jobs[1];
   EXPECT_EQ(def.uid, "ml/train");
   EXPECT_EQ(def.gid, "ml/train");
   EXPECT_EQ(def.policy, -1);
@@ -132,7 +132,7 @@ TEST(MakeSubJobs, EachPodGoesToTheFirstPolicyThatTakesIt) {
   EXPECT_EQ(s.sub_jobs[2].match_index, 0);
   // An empty partition label fails the worker policy; the next that takes
   // the pod does, with a value that is not a number (index 0).
-  const SubJob& r2 = s.sub_jobs[3];
+  const FormedSubJob& r2 = s.sub_jobs[3];
   EXPECT_EQ(r2.uid, "ml/train/rack-r2");
   EXPECT_EQ(r2.policy, 2);
   EXPECT_EQ(r2.min_available, 1);

@@ -30,6 +30,16 @@ inline scoria_network_topology network_topology(const scoria_job* job) {
   return t;
 }
 
+/// The sub-job's network topology (ABI 1.9), prepared as the job's is; mode
+/// SCORIA_TOPOLOGY_NONE on an older host.
+inline scoria_network_topology network_topology(const scoria_sub_job* sub_job) {
+  scoria_network_topology t{};
+  t.struct_size = sizeof t;
+  t.allocated_hypernode = SCORIA_NO_HYPERNODE;
+  if (host_has_sub_jobs()) api().sub_job_network_topology(sub_job, &t);
+  return t;
+}
+
 class HyperNodeTree {
  public:
   using Index = uint32_t;

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 8
+#define SCORIA_ABI_VERSION_MINOR 9
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -484,6 +484,72 @@ typedef struct scoria_network_topology {
                                       none */
 } scoria_network_topology;
 
+/* --- Sub-jobs (1.9) --------------------------------------------------------- */
+
+/**
+ * A sub-job (1.9; Volcano's SubJobInfo): a gang within a job, formed from its
+ * PodGroup's spec.subGroupPolicy. Valid for its session.
+ *
+ * Every task of a job is in exactly one of its sub-jobs, formed as Volcano
+ * forms them: a pod goes to the first policy (in spec order) whose
+ * labelSelector selects it (no selector selects every pod) and whose
+ * matchLabelKeys it carries, each with a non-empty value; the pods of one
+ * policy with the same values form one sub-job. A policy without
+ * matchLabelKeys takes no pod. Pods no policy takes form the job's default
+ * sub-job. A job without spec.subGroupPolicy therefore has exactly one
+ * sub-job, its default one, holding all its tasks, whose min_available is
+ * the job's minMember.
+ */
+typedef struct scoria_sub_job scoria_sub_job;
+
+/** scoria_sub_job_info.policy of a job's default sub-job (1.9). */
+#define SCORIA_NO_SUB_GROUP_POLICY 0xFFFFFFFFu
+
+/**
+ * What a sub-job is (1.9), filled by host_api.sub_job_info (caller sets
+ * struct_size). Strings are owned by the host, valid for the session.
+ */
+typedef struct scoria_sub_job_info {
+  uint32_t struct_size;
+  uint32_t index;          /**< position among its job's sub-jobs
+                                (job_sub_job_at), in the order their first
+                                task comes in the job */
+  const scoria_job* job;   /**< the job it belongs to */
+  scoria_str uid;          /**< "namespace/podgroup/policy-v1-v2..." (the
+                                values of its matchLabelKeys, joined by "-";
+                                over 128 characters they are replaced by a
+                                hash, as Volcano's getSubJobID does); the
+                                job's uid for the default sub-job */
+  scoria_str gid;          /**< "namespace/podgroup/policy", shared by the
+                                sub-jobs of one policy name; the job's uid
+                                for the default sub-job */
+  uint32_t policy;         /**< index of its policy (job_sub_group_policy_at),
+                                or SCORIA_NO_SUB_GROUP_POLICY */
+  int32_t min_available;   /**< subGroupSize (default 1); for the default
+                                sub-job, the job's minMember when the job has
+                                no policy, else 1 */
+  int64_t match_index;     /**< its first matchLabelKeys value read as a
+                                decimal number, else 0; the order's fallback */
+  int32_t priority;        /**< highest priority of its tasks, at least 0 */
+  int32_t task_count;      /**< its tasks */
+  /** Counts of its tasks per status, as scoria_job_info.status_count, live. */
+  int32_t status_count[10];
+} scoria_sub_job_info;
+
+/**
+ * One entry of a PodGroup's spec.subGroupPolicy (1.9), filled by
+ * host_api.job_sub_group_policy_at (caller sets struct_size). The name is
+ * owned by the host, valid for the session.
+ */
+typedef struct scoria_sub_group_policy_info {
+  uint32_t struct_size;
+  int32_t sub_group_size;  /**< subGroupSize (default 1): each sub-job's gang */
+  scoria_str name;         /**< name */
+  int32_t min_sub_groups;  /**< minSubGroups (default 0): how many of its
+                                sub-jobs must be ready for the job to be */
+  int32_t reserved0;
+} scoria_sub_group_policy_info;
+
 /* ------------------------------------------------------------------------ */
 /* Hooks a plugin registers (Volcano's ssn.AddXxxFn)                          */
 /* ------------------------------------------------------------------------ */
@@ -721,6 +787,46 @@ typedef struct scoria_hooks {
    * path, and the host's differential tests compare both.
    */
   uint32_t (*on_cache_policy)(void* user_data, const scoria_task* task);
+
+  /* --- since 1.9 --------------------------------------------------------- */
+
+  /**
+   * Sub-job ready (Volcano's AddSubJobReadyFn): 1 if `sub_job` has what it
+   * needs to run (gang: its ready tasks reach its min_available). Asked only
+   * for jobs with spec.subGroupPolicy; for the others
+   * session_sub_job_ready is session_job_ready. Every plugin must agree
+   * (enable flag enabledSubJobReady).
+   */
+  int (*on_sub_job_ready)(void* user_data, const scoria_sub_job* sub_job);
+  /** Sub-job pipelined (AddSubJobPipelinedFn): a vote, as on_job_pipelined,
+      for a sub-job of a job with spec.subGroupPolicy (enable flag
+      enabledSubJobPipelined). */
+  scoria_vote (*on_sub_job_pipelined)(void* user_data, const scoria_sub_job* sub_job);
+  /** Sub-job order (AddSubJobOrderFn), between two sub-jobs of one job:
+      <0 if l goes first, >0 if r does, 0 if no opinion (enable flag
+      enabledSubJobOrder). */
+  int (*on_sub_job_order)(void* user_data, const scoria_sub_job* l, const scoria_sub_job* r);
+  /**
+   * HyperNode order for a sub-job: as on_hypernode_order, for the tasks of
+   * `sub_job` (enable flag enabledHyperNodeOrder). A plugin that registers
+   * only on_hypernode_order is asked that, with the sub-job's job, for the
+   * sub-job of a job without spec.subGroupPolicy.
+   */
+  scoria_code (*on_sub_job_hypernode_order)(void* user_data, const scoria_sub_job* sub_job,
+                                            const uint32_t* hypernodes, size_t count,
+                                            double* scores);
+  /**
+   * HyperNode gradient for a sub-job (AddHyperNodeGradientForSubJobFn): as
+   * on_hypernode_gradient, the HyperNodes under `root` that `sub_job` may be
+   * placed in, by the sub-job's own topology (sub_job_network_topology).
+   * A plugin that registers only on_hypernode_gradient is asked that, with
+   * the sub-job's job, for the sub-job of a job without
+   * spec.subGroupPolicy.
+   */
+  int64_t (*on_sub_job_hypernode_gradient)(void* user_data, const scoria_sub_job* sub_job,
+                                           uint32_t root, uint32_t purpose,
+                                           uint32_t* hypernodes, uint32_t* gradient,
+                                           size_t capacity);
 } scoria_hooks;
 
 /** on_cache_policy (1.7): predicate answers may be cached. */
@@ -1234,6 +1340,75 @@ typedef struct scoria_host_api {
    */
   size_t (*session_tasks_with_features)(const scoria_session* ssn, uint32_t features,
                                         const scoria_task** out, size_t capacity);
+
+  /* --- since 1.9 (check SCORIA_HOST_HAS before calling) --------------------- */
+
+  /** Number of sub-jobs of `job` (scoria_sub_job): at least 1 when the job
+      has a task; 0 if `job` is NULL. */
+  size_t (*job_sub_job_count)(const scoria_job* job);
+  /** Sub-job `i` of `job` (0 <= i < job_sub_job_count); NULL if out of
+      range. */
+  const scoria_sub_job* (*job_sub_job_at)(const scoria_job* job, size_t i);
+  /** The sub-job `task` is in; NULL if `task` is NULL. */
+  const scoria_sub_job* (*task_sub_job)(const scoria_task* task);
+  /** Fills *out (caller sets out->struct_size first). */
+  scoria_code (*sub_job_info)(const scoria_sub_job* sub_job, scoria_sub_job_info* out);
+  /** Number of tasks of `sub_job`. */
+  size_t (*sub_job_task_count)(const scoria_sub_job* sub_job);
+  /** Task `i` of `sub_job`, in its job's task order; NULL if out of range. */
+  const scoria_task* (*sub_job_task_at)(const scoria_sub_job* sub_job, size_t i);
+  /** Number of entries in the job's spec.subGroupPolicy (0 for none). A
+      policy may have no sub-job in the session (none of the job's pods
+      matched it); gang counts it against its minSubGroups all the same. */
+  size_t (*job_sub_group_policy_count)(const scoria_job* job);
+  /** Fills *out with entry `i` of the job's spec.subGroupPolicy (caller sets
+      out->struct_size first); SCORIA_INVALID_ARGUMENT if out of range. */
+  scoria_code (*job_sub_group_policy_at)(const scoria_job* job, size_t i,
+                                         scoria_sub_group_policy_info* out);
+  /**
+   * The sub-job's network topology into *out (caller sets out->struct_size
+   * first), prepared as job_network_topology prepares the job's: its
+   * policy's networkTopology (mode NONE without one), with a highestTierName
+   * read as its tier; a soft one is given as hard up to the job's highest
+   * allowed tier (after the job's own soft-to-hard), else the cluster top's
+   * tier. The default sub-job has the job's topology. allocated_hypernode is
+   * the lowest HyperNode holding the sub-job's placed tasks, then as the
+   * allocating action sets it.
+   */
+  scoria_code (*sub_job_network_topology)(const scoria_sub_job* sub_job,
+                                          scoria_network_topology* out);
+  /** Sets the sub-job's allocated HyperNode for the rest of the session (as
+      session_job_set_allocated_hypernode does the job's); node scoring of
+      its tasks reads it. SCORIA_NO_HYPERNODE clears it. */
+  scoria_code (*session_sub_job_set_allocated_hypernode)(scoria_session* ssn,
+                                                         const scoria_sub_job* sub_job,
+                                                         uint32_t hypernode);
+  /** 1 if the sub-job is ready: session_job_ready of its job when the job has
+      no spec.subGroupPolicy, else every on_sub_job_ready agrees (1 when
+      none is registered). */
+  int (*session_sub_job_ready)(scoria_session* ssn, const scoria_sub_job* sub_job);
+  /** 1 if the sub-job is pipelined: session_job_pipelined of its job when the
+      job has no spec.subGroupPolicy, else the on_sub_job_pipelined votes
+      (a reject wins; all abstaining means yes). */
+  int (*session_sub_job_pipelined)(scoria_session* ssn, const scoria_sub_job* sub_job);
+  /** 1 if sub-job `l` goes before `r` (two sub-jobs of one job): the first
+      non-zero on_sub_job_order, else the lower match_index, then the lower
+      uid. */
+  int (*session_sub_job_less)(scoria_session* ssn, const scoria_sub_job* l,
+                              const scoria_sub_job* r);
+  /** Sum of every plugin's on_sub_job_hypernode_order for `sub_job` over
+      `hypernodes` into scores[i] (caller-owned arrays of `count`; 0 where no
+      plugin answers). */
+  scoria_code (*session_sub_job_hypernode_scores)(scoria_session* ssn,
+                                                  const scoria_sub_job* sub_job,
+                                                  const uint32_t* hypernodes, size_t count,
+                                                  double* scores);
+  /** The first plugin's on_sub_job_hypernode_gradient, else `root` alone as
+      gradient 0; as session_hypernode_gradient. */
+  size_t (*session_sub_job_hypernode_gradient)(scoria_session* ssn,
+                                               const scoria_sub_job* sub_job, uint32_t root,
+                                               uint32_t purpose, uint32_t* hypernodes,
+                                               uint32_t* gradient, size_t capacity);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

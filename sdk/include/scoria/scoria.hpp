@@ -23,8 +23,8 @@
 
 #include <scoria/scoria.h>
 #include <scoria/duration.hpp>
-#include <scoria/rfc3339.hpp>
 #include <scoria/quantity.hpp>
+#include <scoria/rfc3339.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -237,6 +237,51 @@ inline std::vector<RoleMinimum> min_task_members(const scoria_job* job) {
     int32_t min = 0;
     api().job_min_task_member_at(job, i, &role, &min);
     out.push_back(RoleMinimum{view(role), min});
+  }
+  return out;
+}
+
+// --- sub-jobs (ABI 1.9) --------------------------------------------------------
+
+/// Whether the host forms sub-jobs (ABI 1.9).
+inline bool host_has_sub_jobs() {
+  return SCORIA_HOST_HAS(&api(), session_sub_job_hypernode_gradient);
+}
+
+inline scoria_sub_job_info info(const scoria_sub_job* s) {
+  scoria_sub_job_info i{};
+  i.struct_size = sizeof i;
+  api().sub_job_info(s, &i);
+  return i;
+}
+
+/// Count of the sub-job's tasks in any of the statuses in `mask`.
+inline int32_t count_status(const scoria_sub_job_info& s, uint32_t mask) {
+  int32_t n = 0;
+  for (int b = 0; b < 10; ++b)
+    if (mask & (1u << b)) n += s.status_count[b];
+  return n;
+}
+
+/// One entry of the job's spec.subGroupPolicy.
+struct SubGroupPolicy {
+  std::string_view name;  // host-owned, valid for the session
+  int32_t sub_group_size = 1;
+  int32_t min_sub_groups = 0;
+};
+
+/// The job's spec.subGroupPolicy (job_sub_group_policy_at, ABI 1.9), in
+/// spec order; none when it has none, or on an older host.
+inline std::vector<SubGroupPolicy> sub_group_policies(const scoria_job* job) {
+  std::vector<SubGroupPolicy> out;
+  if (!host_has_sub_jobs()) return out;
+  const size_t n = api().job_sub_group_policy_count(job);
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    scoria_sub_group_policy_info p{};
+    p.struct_size = sizeof p;
+    if (api().job_sub_group_policy_at(job, i, &p) != SCORIA_OK) continue;
+    out.push_back(SubGroupPolicy{view(p.name), p.sub_group_size, p.min_sub_groups});
   }
   return out;
 }

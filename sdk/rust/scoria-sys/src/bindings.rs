@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 8;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 9;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -818,6 +818,128 @@ impl scoria_network_topology {
     }
 }
 
+// --- Sub-jobs (1.9) ---------------------------------------------------------
+
+/// A sub-job (1.9; Volcano's SubJobInfo): a gang within a job, formed from its
+/// PodGroup's spec.subGroupPolicy. Valid for its session.
+///
+/// Every task of a job is in exactly one of its sub-jobs, formed as Volcano
+/// forms them: a pod goes to the first policy (in spec order) whose
+/// labelSelector selects it (no selector selects every pod) and whose
+/// matchLabelKeys it carries, each with a non-empty value; the pods of one
+/// policy with the same values form one sub-job. A policy without
+/// matchLabelKeys takes no pod. Pods no policy takes form the job's default
+/// sub-job. A job without spec.subGroupPolicy therefore has exactly one
+/// sub-job, its default one, holding all its tasks, whose min_available is
+/// the job's minMember.
+#[repr(C)]
+pub struct scoria_sub_job {
+    _private: [u8; 0],
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// scoria_sub_job_info.policy of a job's default sub-job (1.9).
+pub const SCORIA_NO_SUB_GROUP_POLICY: u32 = 0xFFFFFFFF;
+
+/// What a sub-job is (1.9), filled by host_api.sub_job_info (caller sets
+/// struct_size). Strings are owned by the host, valid for the session.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_sub_job_info {
+    pub struct_size: u32,
+    /// position among its job's sub-jobs
+    /// (job_sub_job_at), in the order their first
+    /// task comes in the job
+    pub index: u32,
+    /// the job it belongs to
+    pub job: *const scoria_job,
+    /// "namespace/podgroup/policy-v1-v2..." (the
+    /// values of its matchLabelKeys, joined by "-";
+    /// over 128 characters they are replaced by a
+    /// hash, as Volcano's getSubJobID does); the
+    /// job's uid for the default sub-job
+    pub uid: scoria_str,
+    /// "namespace/podgroup/policy", shared by the
+    /// sub-jobs of one policy name; the job's uid
+    /// for the default sub-job
+    pub gid: scoria_str,
+    /// index of its policy (job_sub_group_policy_at),
+    /// or SCORIA_NO_SUB_GROUP_POLICY
+    pub policy: u32,
+    /// subGroupSize (default 1); for the default
+    /// sub-job, the job's minMember when the job has
+    /// no policy, else 1
+    pub min_available: i32,
+    /// its first matchLabelKeys value read as a
+    /// decimal number, else 0; the order's fallback
+    pub match_index: i64,
+    /// highest priority of its tasks, at least 0
+    pub priority: i32,
+    /// its tasks
+    pub task_count: i32,
+    /// Counts of its tasks per status, as scoria_job_info.status_count, live.
+    pub status_count: [i32; 10],
+}
+
+impl Default for scoria_sub_job_info {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_sub_job_info {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
+/// One entry of a PodGroup's spec.subGroupPolicy (1.9), filled by
+/// host_api.job_sub_group_policy_at (caller sets struct_size). The name is
+/// owned by the host, valid for the session.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_sub_group_policy_info {
+    pub struct_size: u32,
+    /// subGroupSize (default 1): each sub-job's gang
+    pub sub_group_size: i32,
+    /// name
+    pub name: scoria_str,
+    /// minSubGroups (default 0): how many of its
+    /// sub-jobs must be ready for the job to be
+    pub min_sub_groups: i32,
+    pub reserved0: i32,
+}
+
+impl Default for scoria_sub_group_policy_info {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_sub_group_policy_info {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
 // Hooks a plugin registers (Volcano's ssn.AddXxxFn)
 
 /// Filled by a plugin in on_session_open. The host zeroes it and sets
@@ -1176,6 +1298,67 @@ pub struct scoria_hooks {
             user_data: *mut c_void,
             task: *const scoria_task,
         ) -> u32,
+    >,
+    // --- since 1.9 ---------------------------------------------------------
+    /// Sub-job ready (Volcano's AddSubJobReadyFn): 1 if `sub_job` has what it
+    /// needs to run (gang: its ready tasks reach its min_available). Asked only
+    /// for jobs with spec.subGroupPolicy; for the others
+    /// session_sub_job_ready is session_job_ready. Every plugin must agree
+    /// (enable flag enabledSubJobReady).
+    pub on_sub_job_ready: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            sub_job: *const scoria_sub_job,
+        ) -> c_int,
+    >,
+    /// Sub-job pipelined (AddSubJobPipelinedFn): a vote, as on_job_pipelined,
+    /// for a sub-job of a job with spec.subGroupPolicy (enable flag
+    /// enabledSubJobPipelined).
+    pub on_sub_job_pipelined: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            sub_job: *const scoria_sub_job,
+        ) -> scoria_vote,
+    >,
+    /// Sub-job order (AddSubJobOrderFn), between two sub-jobs of one job:
+    /// <0 if l goes first, >0 if r does, 0 if no opinion (enable flag
+    /// enabledSubJobOrder).
+    pub on_sub_job_order: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            l: *const scoria_sub_job,
+            r: *const scoria_sub_job,
+        ) -> c_int,
+    >,
+    /// HyperNode order for a sub-job: as on_hypernode_order, for the tasks of
+    /// `sub_job` (enable flag enabledHyperNodeOrder). A plugin that registers
+    /// only on_hypernode_order is asked that, with the sub-job's job, for the
+    /// sub-job of a job without spec.subGroupPolicy.
+    pub on_sub_job_hypernode_order: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            sub_job: *const scoria_sub_job,
+            hypernodes: *const u32,
+            count: usize,
+            scores: *mut f64,
+        ) -> scoria_code,
+    >,
+    /// HyperNode gradient for a sub-job (AddHyperNodeGradientForSubJobFn): as
+    /// on_hypernode_gradient, the HyperNodes under `root` that `sub_job` may be
+    /// placed in, by the sub-job's own topology (sub_job_network_topology).
+    /// A plugin that registers only on_hypernode_gradient is asked that, with
+    /// the sub-job's job, for the sub-job of a job without
+    /// spec.subGroupPolicy.
+    pub on_sub_job_hypernode_gradient: Option<
+        unsafe extern "C" fn(
+            user_data: *mut c_void,
+            sub_job: *const scoria_sub_job,
+            root: u32,
+            purpose: u32,
+            hypernodes: *mut u32,
+            gradient: *mut u32,
+            capacity: usize,
+        ) -> i64,
     >,
 }
 
@@ -2087,6 +2270,130 @@ pub struct scoria_host_api {
             ssn: *const scoria_session,
             features: u32,
             out: *mut *const scoria_task,
+            capacity: usize,
+        ) -> usize,
+    >,
+    // --- since 1.9 (check SCORIA_HOST_HAS before calling) ---------------------
+    /// Number of sub-jobs of `job` (scoria_sub_job): at least 1 when the job
+    /// has a task; 0 if `job` is NULL.
+    pub job_sub_job_count: Option<unsafe extern "C" fn(job: *const scoria_job) -> usize>,
+    /// Sub-job `i` of `job` (0 <= i < job_sub_job_count); NULL if out of
+    /// range.
+    pub job_sub_job_at: Option<
+        unsafe extern "C" fn(
+            job: *const scoria_job,
+            i: usize,
+        ) -> *const scoria_sub_job,
+    >,
+    /// The sub-job `task` is in; NULL if `task` is NULL.
+    pub task_sub_job: Option<
+        unsafe extern "C" fn(
+            task: *const scoria_task,
+        ) -> *const scoria_sub_job,
+    >,
+    /// Fills *out (caller sets out->struct_size first).
+    pub sub_job_info: Option<
+        unsafe extern "C" fn(
+            sub_job: *const scoria_sub_job,
+            out: *mut scoria_sub_job_info,
+        ) -> scoria_code,
+    >,
+    /// Number of tasks of `sub_job`.
+    pub sub_job_task_count: Option<unsafe extern "C" fn(sub_job: *const scoria_sub_job) -> usize>,
+    /// Task `i` of `sub_job`, in its job's task order; NULL if out of range.
+    pub sub_job_task_at: Option<
+        unsafe extern "C" fn(
+            sub_job: *const scoria_sub_job,
+            i: usize,
+        ) -> *const scoria_task,
+    >,
+    /// Number of entries in the job's spec.subGroupPolicy (0 for none). A
+    /// policy may have no sub-job in the session (none of the job's pods
+    /// matched it); gang counts it against its minSubGroups all the same.
+    pub job_sub_group_policy_count: Option<unsafe extern "C" fn(job: *const scoria_job) -> usize>,
+    /// Fills *out with entry `i` of the job's spec.subGroupPolicy (caller sets
+    /// out->struct_size first); SCORIA_INVALID_ARGUMENT if out of range.
+    pub job_sub_group_policy_at: Option<
+        unsafe extern "C" fn(
+            job: *const scoria_job,
+            i: usize,
+            out: *mut scoria_sub_group_policy_info,
+        ) -> scoria_code,
+    >,
+    /// The sub-job's network topology into *out (caller sets out->struct_size
+    /// first), prepared as job_network_topology prepares the job's: its
+    /// policy's networkTopology (mode NONE without one), with a highestTierName
+    /// read as its tier; a soft one is given as hard up to the job's highest
+    /// allowed tier (after the job's own soft-to-hard), else the cluster top's
+    /// tier. The default sub-job has the job's topology. allocated_hypernode is
+    /// the lowest HyperNode holding the sub-job's placed tasks, then as the
+    /// allocating action sets it.
+    pub sub_job_network_topology: Option<
+        unsafe extern "C" fn(
+            sub_job: *const scoria_sub_job,
+            out: *mut scoria_network_topology,
+        ) -> scoria_code,
+    >,
+    /// Sets the sub-job's allocated HyperNode for the rest of the session (as
+    /// session_job_set_allocated_hypernode does the job's); node scoring of
+    /// its tasks reads it. SCORIA_NO_HYPERNODE clears it.
+    pub session_sub_job_set_allocated_hypernode: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            sub_job: *const scoria_sub_job,
+            hypernode: u32,
+        ) -> scoria_code,
+    >,
+    /// 1 if the sub-job is ready: session_job_ready of its job when the job has
+    /// no spec.subGroupPolicy, else every on_sub_job_ready agrees (1 when
+    /// none is registered).
+    pub session_sub_job_ready: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            sub_job: *const scoria_sub_job,
+        ) -> c_int,
+    >,
+    /// 1 if the sub-job is pipelined: session_job_pipelined of its job when the
+    /// job has no spec.subGroupPolicy, else the on_sub_job_pipelined votes
+    /// (a reject wins; all abstaining means yes).
+    pub session_sub_job_pipelined: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            sub_job: *const scoria_sub_job,
+        ) -> c_int,
+    >,
+    /// 1 if sub-job `l` goes before `r` (two sub-jobs of one job): the first
+    /// non-zero on_sub_job_order, else the lower match_index, then the lower
+    /// uid.
+    pub session_sub_job_less: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            l: *const scoria_sub_job,
+            r: *const scoria_sub_job,
+        ) -> c_int,
+    >,
+    /// Sum of every plugin's on_sub_job_hypernode_order for `sub_job` over
+    /// `hypernodes` into scores[i] (caller-owned arrays of `count`; 0 where no
+    /// plugin answers).
+    pub session_sub_job_hypernode_scores: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            sub_job: *const scoria_sub_job,
+            hypernodes: *const u32,
+            count: usize,
+            scores: *mut f64,
+        ) -> scoria_code,
+    >,
+    /// The first plugin's on_sub_job_hypernode_gradient, else `root` alone as
+    /// gradient 0; as session_hypernode_gradient.
+    pub session_sub_job_hypernode_gradient: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            sub_job: *const scoria_sub_job,
+            root: u32,
+            purpose: u32,
+            hypernodes: *mut u32,
+            gradient: *mut u32,
             capacity: usize,
         ) -> usize,
     >,
