@@ -418,16 +418,18 @@ class Schedules(KubeSourceCase):
         self.cluster.gang("b", 1)
         self.assertTrue(wait_for(lambda: self.cluster.bound(["b-0"]), 30), s.text())
 
-    def test_preemption_evicts_through_the_eviction_subresource(self):
+    def batch_on_one_node(self):
+        """node-a (6 cpu) runs batch-p10 .. batch-p40 (1 cpu each, their
+        priority in their name) of a low-priority PodGroup; PriorityClass
+        high is there for a preemptor. Returns the scheduler, started with
+        the preempting config."""
         cluster = self.cluster
         cluster.node("node-a", "6")
         cluster.queue()
-        cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
-                                             "kind": "PriorityClass",
-                                             "metadata": {"name": "high"}, "value": 100000})
-        cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
-                                             "kind": "PriorityClass",
-                                             "metadata": {"name": "low"}, "value": 10})
+        for name, value in (("high", 100000), ("low", 10)):
+            cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
+                                                 "kind": "PriorityClass",
+                                                 "metadata": {"name": name}, "value": value})
         cluster.custom.create_namespaced_custom_object(
             "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
             {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
@@ -436,7 +438,11 @@ class Schedules(KubeSourceCase):
         for p in (10, 20, 30, 40):
             cluster.pod(f"batch-p{p}", cpu="1", group="batch", node="node-a", priority=p)
         config = os.path.join(SOURCE, "tests/scenarios/preempt-lowest-victims-only/scheduler.toml")
-        s = self.start_scheduler("scheduler", config=config)
+        return self.start_scheduler("scheduler", config=config)
+
+    def test_preemption_evicts_through_the_eviction_subresource(self):
+        cluster = self.cluster
+        s = self.batch_on_one_node()
         self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
         cluster.gang("urgent", 1, cpu="4", priority_class="high")
         self.assertTrue(wait_for(lambda: cluster.bound(["urgent-0"]), 30), s.text())
@@ -452,18 +458,6 @@ class Schedules(KubeSourceCase):
         # still hold (the kubelet would refuse it: OutOfcpu). Each eviction
         # is held 2 s by the proxy; twenty sessions run meanwhile.
         cluster = self.cluster
-        cluster.node("node-a", "6")
-        cluster.queue()
-        cluster.sched.create_priority_class({"apiVersion": "scheduling.k8s.io/v1",
-                                             "kind": "PriorityClass",
-                                             "metadata": {"name": "high"}, "value": 100000})
-        cluster.custom.create_namespaced_custom_object(
-            "scheduling.volcano.sh", "v1beta1", "default", "podgroups",
-            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
-             "metadata": {"name": "batch", "namespace": "default"},
-             "spec": {"minMember": 1}})
-        for p in (10, 20, 30, 40):
-            cluster.pod(f"batch-p{p}", cpu="1", group="batch", node="node-a", priority=p)
         evicting = threading.Event()
 
         def hold_evictions(method, path, query, body):
@@ -472,8 +466,7 @@ class Schedules(KubeSourceCase):
             evicting.set()
             return {"delay": 2}
         self.proxy.add_rule(hold_evictions)
-        config = os.path.join(SOURCE, "tests/scenarios/preempt-lowest-victims-only/scheduler.toml")
-        s = self.start_scheduler("scheduler", config=config)
+        s = self.batch_on_one_node()
         self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
         cluster.gang("urgent", 1, cpu="4", priority_class="high")
         self.assertTrue(evicting.wait(20), s.text())

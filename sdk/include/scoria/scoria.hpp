@@ -159,11 +159,14 @@ inline scoria_node_info info(const scoria_node* n) {
   return i;
 }
 
-/// Count of tasks in any of the statuses in `mask`.
-inline int32_t count_status(const scoria_job_info& j, uint32_t mask) {
+/// Count of tasks in any of the statuses in `mask`, of a job's or (ABI 1.9)
+/// a sub-job's info.
+template <class Info>
+  requires std::same_as<Info, scoria_job_info> || std::same_as<Info, scoria_sub_job_info>
+int32_t count_status(const Info& info, uint32_t mask) {
   int32_t n = 0;
   for (int b = 0; b < 10; ++b)
-    if (mask & (1u << b)) n += j.status_count[b];
+    if (mask & (1u << b)) n += info.status_count[b];
   return n;
 }
 
@@ -253,14 +256,6 @@ inline scoria_sub_job_info info(const scoria_sub_job* s) {
   i.struct_size = sizeof i;
   api().sub_job_info(s, &i);
   return i;
-}
-
-/// Count of the sub-job's tasks in any of the statuses in `mask`.
-inline int32_t count_status(const scoria_sub_job_info& s, uint32_t mask) {
-  int32_t n = 0;
-  for (int b = 0; b < 10; ++b)
-    if (mask & (1u << b)) n += s.status_count[b];
-  return n;
 }
 
 /// One entry of the job's spec.subGroupPolicy.
