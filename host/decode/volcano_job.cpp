@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <variant>
@@ -26,7 +27,31 @@ struct Task {
   int32_t priority = 0;
   model::ResourceList request;  // one pod's, as the scheduler counts it
   std::string topology_policy;  // topologyPolicy: the numa-aware plugin's
+  // partitionPolicy: the task's pods in partitions of `size`, each a
+  // sub-group of the PodGroup (spec.subGroupPolicy).
+  struct Partition {
+    int32_t total = 0;
+    int32_t size = 0;
+    int32_t min = 0;
+    Json network_topology;  // null when unset
+  };
+  std::optional<Partition> partition;
 };
+
+// A networkTopology (the Job's or a partition's) as the PodGroup takes it,
+// refused as Volcano's admission refuses it; null when absent.
+Json network_topology(const FieldReader& r, const Node& parent, const FieldPath& at) {
+  const Node& n = FieldReader::get(parent, "networkTopology");
+  if (!FieldReader::present(n)) return nullptr;
+  const FieldPath path = at.field("networkTopology");
+  const Node& t = r.mapping(n, path);
+  if (FieldReader::present(FieldReader::get(t, "highestTierAllowed")) &&
+      !r.text_field(t, "highestTierName", path).empty())
+    r.fail(path,
+           "must not specify 'highestTierAllowed' and 'highestTierName' simultaneously; "
+           "keep one");
+  return input::to_json(t);
+}
 
 // A map field of strings, or an empty object.
 Json string_map(const Node& object, std::string_view key) {
@@ -92,6 +117,7 @@ std::vector<Json> expand_volcano_job(
   std::string scheduler = r.text_field(spec, "schedulerName", spec_path);
   if (scheduler.empty()) scheduler = "volcano";
   const std::string priority_class = r.text_field(spec, "priorityClassName", spec_path);
+  const Json job_topology = network_topology(r, spec, spec_path);
 
   // The tasks, with the webhook's defaults and checks.
   std::vector<Task> tasks;
@@ -107,13 +133,40 @@ std::vector<Json> expand_volcano_job(
              "\"" + task.name + "\" names another task too; task names are unique");
     task.replicas = r.int_field(t, "replicas", at).value_or(0);
     if (task.replicas < 0) r.fail(at.field("replicas"), "must be >= 0");
+    const Node& partition = FieldReader::get(t, "partitionPolicy");
+    if (FieldReader::present(partition)) {
+      const FieldPath pat = at.field("partitionPolicy");
+      const Node& p = r.mapping(partition, pat);
+      Task::Partition part;
+      part.total = r.int_field(p, "totalPartitions", pat).value_or(0);
+      part.size = r.int_field(p, "partitionSize", pat).value_or(0);
+      part.min = r.int_field(p, "minPartitions", pat).value_or(0);
+      if (part.total <= 0) r.fail(pat.field("totalPartitions"), "must be greater than 0");
+      if (part.size <= 0) r.fail(pat.field("partitionSize"), "must be greater than 0");
+      if (part.min < 0) r.fail(pat.field("minPartitions"), "must be >= 0");
+      if (part.total * part.size != task.replicas)
+        r.fail(pat, "totalPartitions x partitionSize (" + std::to_string(part.total * part.size) +
+                        ") is not the task's replicas (" + std::to_string(task.replicas) +
+                        "); make them equal");
+      part.network_topology = network_topology(r, p, pat);
+      task.partition = std::move(part);
+    }
     if (const auto min = r.int_field(t, "minAvailable", at)) {
       if (*min < 0) r.fail(at.field("minAvailable"), "must be >= 0");
       if (*min > task.replicas)
         r.fail(at.field("minAvailable"),
                "must be <= replicas (" + std::to_string(task.replicas) + ")");
+      if (task.partition && task.partition->min > 0 &&
+          task.partition->min * task.partition->size != *min)
+        r.fail(at.field("minAvailable"),
+               "is not minPartitions x partitionSize (" +
+                   std::to_string(task.partition->min * task.partition->size) +
+                   "); leave it out or make them equal");
       task.min_available = *min;
       task.min_given = true;
+    } else if (task.partition && task.partition->min > 0) {
+      // The webhook's default: the partitions the task needs, whole.
+      task.min_available = task.partition->min * task.partition->size;
     } else {
       task.min_available = task.replicas;
     }
@@ -180,6 +233,8 @@ std::vector<Json> expand_volcano_job(
            {"volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone"})
         if (job_annotations.contains(key)) annotations[key] = job_annotations[key];
       labels["volcano.sh/task-index"] = index;
+      if (task.partition)
+        labels["volcano.sh/partition-id"] = std::to_string(i / task.partition->size);
       labels["volcano.sh/job-name"] = name;
       labels["volcano.sh/task-spec"] = task.name;
       labels["volcano.sh/job-namespace"] = ns;
@@ -261,6 +316,23 @@ std::vector<Json> expand_volcano_job(
                      {"queue", queue},
                      {"minResources", std::move(min_json)}};
   if (!priority_class.empty()) group_spec["priorityClassName"] = priority_class;
+  if (!job_topology.is_null()) group_spec["networkTopology"] = job_topology;
+  // Each partitioned task a sub-group policy (the controller's
+  // getSubGroupPolicy): its pods by task-spec, one sub-group per
+  // partition-id.
+  Json policies = Json::array();
+  for (const Task& t : tasks) {
+    if (!t.partition) continue;
+    Json policy = {{"name", t.name},
+                   {"subGroupSize", t.partition->size},
+                   {"minSubGroups", t.partition->min},
+                   {"labelSelector", {{"matchLabels", {{"volcano.sh/task-spec", t.name}}}}},
+                   {"matchLabelKeys", Json::array({"volcano.sh/partition-id"})}};
+    if (!t.partition->network_topology.is_null())
+      policy["networkTopology"] = t.partition->network_topology;
+    policies.push_back(std::move(policy));
+  }
+  if (!policies.empty()) group_spec["subGroupPolicy"] = std::move(policies);
   out[0] = {{"apiVersion", "scheduling.volcano.sh/v1beta1"},
             {"kind", "PodGroup"},
             {"metadata", std::move(group_meta)},

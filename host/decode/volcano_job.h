@@ -12,7 +12,11 @@
 // job's schedulerName ("volcano") and priorityClassName where the template
 // names none, and the labels and annotations the controller sets
 // (volcano.sh/job-name, volcano.sh/task-spec, volcano.sh/task-index,
-// scheduling.k8s.io/group-name, ...). Policies, plugins (ssh, svc, env),
+// scheduling.k8s.io/group-name, ...). A task's partitionPolicy (Volcano
+// HEAD) gives its pods volcano.sh/partition-id (index / partitionSize) and
+// the PodGroup a subGroupPolicy entry for the task, with the task's
+// minAvailable defaulting to minPartitions x partitionSize; the Job's
+// networkTopology becomes the PodGroup's. Policies, plugins (ssh, svc, env),
 // volumes and retries belong to the controller's running of the job, not
 // to where its pods go, and are not read.
 #pragma once
