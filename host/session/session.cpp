@@ -91,6 +91,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   }
 
   jobs_.resize(snap.jobs.size());
+  sub_jobs_.reserve(snap.jobs.size());  // one each, unless a job has policies
   tasks_.resize(task_count);
   uint32_t t = 0;
   for (size_t i = 0; i < snap.jobs.size(); ++i) {
@@ -135,6 +136,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       // accounting rules live in one place.
       task.status = SCORIA_TASK_PENDING;
       ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
+      if (!j.has_sub_group_policy) task.sub_job = j.first_sub_job;
       SubJob& sj = sub_jobs_[task.sub_job];
       ++sj.status_count[status_bit(SCORIA_TASK_PENDING)];
       if (!j.has_sub_group_policy) sj.priority = std::max(sj.priority, task.priority);
@@ -176,8 +178,7 @@ void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_t
     SubJob& s = add();
     s.uid = s.gid = job.uid;
     s.min_available = job.min_member;
-    s.range = job.tasks;
-    for (uint32_t t : job.tasks) tasks_[t].sub_job = job.first_sub_job;
+    s.range = job.tasks;  // the constructor names it in each task as it goes
     return;
   }
   std::vector<const model::Pod*> pods;
