@@ -40,7 +40,7 @@ struct Task {
 
 // A networkTopology (the Job's or a partition's) as the PodGroup takes it,
 // refused as Volcano's admission refuses it; null when absent.
-Json network_topology(const FieldReader& r, const Node& parent, const FieldPath& at) {
+Json topology_as_given(const FieldReader& r, const Node& parent, const FieldPath& at) {
   const Node& n = FieldReader::get(parent, "networkTopology");
   if (!FieldReader::present(n)) return nullptr;
   const FieldPath path = at.field("networkTopology");
@@ -117,7 +117,7 @@ std::vector<Json> expand_volcano_job(
   std::string scheduler = r.text_field(spec, "schedulerName", spec_path);
   if (scheduler.empty()) scheduler = "volcano";
   const std::string priority_class = r.text_field(spec, "priorityClassName", spec_path);
-  const Json job_topology = network_topology(r, spec, spec_path);
+  const Json job_topology = topology_as_given(r, spec, spec_path);
 
   // The tasks, with the webhook's defaults and checks.
   std::vector<Task> tasks;
@@ -148,7 +148,7 @@ std::vector<Json> expand_volcano_job(
         r.fail(pat, "totalPartitions x partitionSize (" + std::to_string(part.total * part.size) +
                         ") is not the task's replicas (" + std::to_string(task.replicas) +
                         "); make them equal");
-      part.network_topology = network_topology(r, p, pat);
+      part.network_topology = topology_as_given(r, p, pat);
       task.partition = std::move(part);
     }
     if (const auto min = r.int_field(t, "minAvailable", at)) {
