@@ -3,7 +3,9 @@
 // are then scheduled as a gang.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "serve_process.h"
@@ -104,6 +106,54 @@ TEST(VolcanoJob, AppliedAsItsPodGroupAndPodsAndScheduled) {
   EXPECT_NE(refused.body.find("spec.minAvailable: 9 is greater than the tasks' replicas (3)"),
             std::string::npos)
       << refused.body;
+}
+
+// A task's partitionPolicy (Volcano HEAD), applied through the API: the
+// PodGroup gets the task's subGroupPolicy and the pods their partition-id,
+// and the service keeps each partition within one rack (the cluster of
+// scenario volcano-job-partitions-each-in-one-rack: two racks of two 4-cpu
+// nodes, one half-full node in each).
+TEST(VolcanoJob, PartitionsBecomeSubGroupsEachKeptInOneRack) {
+  const std::string scenario =
+      std::string(SCORIA_SOURCE_DIR) + "/tests/scenarios/volcano-job-partitions-each-in-one-rack";
+  std::ifstream in(scenario + "/cluster.yaml");
+  std::stringstream cluster;
+  cluster << in.rdbuf();
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", scenario + "/scheduler.toml", "--schedule-period", "100"});
+  const HttpResult applied = http(serve.port(), "POST", "/api/v1/objects", cluster.str());
+  ASSERT_EQ(applied.status, 200u) << applied.body;
+
+  const auto group =
+      get(serve.port(), "/apis/scheduling.volcano.sh/v1beta1/namespaces/ml/podgroups/train");
+  EXPECT_EQ(group["spec"]["minTaskMember"], nlohmann::json({{"worker", 4}}));
+  const nlohmann::json policy = {
+      {"name", "worker"},
+      {"subGroupSize", 2},
+      {"minSubGroups", 2},
+      {"labelSelector", {{"matchLabels", {{"volcano.sh/task-spec", "worker"}}}}},
+      {"matchLabelKeys", {"volcano.sh/partition-id"}},
+      {"networkTopology", {{"mode", "hard"}, {"highestTierAllowed", 1}}}};
+  EXPECT_EQ(group["spec"]["subGroupPolicy"], nlohmann::json::array({policy}));
+  EXPECT_EQ(
+      get(serve.port(), "/api/v1/namespaces/ml/pods/train-worker-3")["metadata"]["labels"]
+                                                                    ["volcano.sh/partition-id"],
+      "1");
+
+  const auto node_of = [&](int i) {
+    return get(serve.port(), "/api/v1/namespaces/ml/pods/train-worker-" + std::to_string(i))["spec"]
+        .value("nodeName", "");
+  };
+  ASSERT_TRUE(eventually([&] {
+    for (int i = 0; i < 4; ++i)
+      if (node_of(i).empty()) return false;
+    return true;
+  })) << serve.log();
+  // Racks: a0 and a1, b0 and b1. Each partition's two pods share a rack.
+  const auto rack = [](const std::string& node) { return node.substr(0, 1); };
+  EXPECT_EQ(rack(node_of(0)), rack(node_of(1)));
+  EXPECT_EQ(rack(node_of(2)), rack(node_of(3)));
 }
 
 }  // namespace
