@@ -38,18 +38,17 @@ void Allocate::organize_worksheet(JobWork& jw) {
     return list.emplace_back(name, 0).second;
   };
   for (const scoria::SubGroupPolicy& p : policies) at(mins, p.name) = p.min_sub_groups;
-  const auto policy_of = [&](const scoria_sub_job* sj) -> std::string_view {
-    const uint32_t p = scoria::info(sj).policy;
-    return p < policies.size() ? policies[p].name : std::string_view{};
-  };
   std::vector<const scoria_sub_job*> not_ready;
   const size_t count = api().job_sub_job_count(jw.job);
   for (size_t i = 0; i < count; ++i) {
     const scoria_sub_job* sj = api().job_sub_job_at(jw.job, i);
-    if (api().session_sub_job_ready(ssn_, sj) != 0)
-      ++at(counted, policy_of(sj));
-    else
+    if (api().session_sub_job_ready(ssn_, sj) == 0) {
       not_ready.push_back(sj);
+      continue;
+    }
+    // The default sub-job belongs to no policy, whatever a policy is named.
+    const uint32_t p = scoria::info(sj).policy;
+    if (p < policies.size()) ++at(counted, policies[p].name);
   }
   const auto less = [this](const scoria_sub_job* l, const scoria_sub_job* r) {
     return api().session_sub_job_less(ssn_, l, r) != 0;

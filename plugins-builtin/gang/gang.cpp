@@ -51,12 +51,12 @@ struct GangCounts {
         valid(ready + waiting + pending) {}
 };
 
-// Pending tasks that ask for nothing: Volcano counts them towards the gang
-// because they need no node resources to start.
-int32_t pending_best_effort(const scoria_job* job) {
+// Pending tasks that ask for nothing, up to `enough`: Volcano counts them
+// towards the gang because they need no node resources to start.
+int32_t pending_best_effort(const scoria_job* job, int32_t enough) {
   int32_t n = 0;
   const size_t count = api().job_task_count(job);
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i < count && n < enough; ++i) {
     const scoria_task* task = api().job_task_at(job, i);
     if (task == nullptr) continue;
     const scoria_task_info ti = scoria::info(task);
@@ -70,7 +70,7 @@ int32_t pending_best_effort(const scoria_job* job) {
 bool reaches_min(const scoria_job* job, const GangCounts& c, int32_t base) {
   if (base >= c.min_available) return true;
   if (c.pending == 0 || base + c.pending < c.min_available) return false;
-  return base + pending_best_effort(job) >= c.min_available;
+  return base + pending_best_effort(job, c.min_available - base) >= c.min_available;
 }
 
 // Volcano's JobInfo.IsReady: ready tasks and pending best-effort ones reach
