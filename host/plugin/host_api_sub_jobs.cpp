@@ -61,7 +61,7 @@ size_t sub_job_task_count(const scoria_sub_job* s) { return s ? s->size() : 0; }
 
 const scoria_task* sub_job_task_at(const scoria_sub_job* s, size_t i) {
   if (s == nullptr || i >= s->size()) return nullptr;
-  return &s->ssn->tasks()[s->task(i)];
+  return &s->ssn->tasks()[s->ssn->sub_job_task(*s, i)];
 }
 
 size_t job_sub_group_policy_count(const scoria_job* job) {

@@ -93,7 +93,7 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
       holding.clear();
       bool first = true;
       for (size_t i = 0; i < sj.size(); ++i) {
-        const Task& task = tasks_[sj.task(i)];
+        const Task& task = tasks_[sub_job_task(sj, i)];
         if ((task.status & kAllocatedMask) == 0 || task.node < 0) continue;
         const auto node = static_cast<uint32_t>(task.node);
         if (first) {

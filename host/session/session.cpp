@@ -199,11 +199,12 @@ void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_t
     s.match_index = m.match_index;
     s.priority = m.priority;
     s.whole_job = false;
-    s.members.reserve(m.members.size());
+    const auto begin = static_cast<uint32_t>(sub_job_members_.size());
     for (uint32_t p : m.members) {
-      s.members.push_back(first_task + p);
+      sub_job_members_.push_back(first_task + p);
       tasks_[first_task + p].sub_job = job.first_sub_job + s.index;
     }
+    s.range = TaskRange(begin, static_cast<uint32_t>(sub_job_members_.size()));
   }
 }
 

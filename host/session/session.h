@@ -124,17 +124,17 @@ struct scoria_sub_job {
   int64_t match_index = 0;
   int32_t priority = 0;
   // Its tasks: the job's whole range for a job's only sub-job when the job
-  // has no policy (no list to build), else `members`, in task order.
+  // has no policy (no list to build), else `range` indexes the session's
+  // list of sub-job members (Session::sub_job_task), in task order. Nothing
+  // here owns memory: a session has one per job, and builds them each time.
   scoria::session::TaskRange range;
-  std::vector<uint32_t> members;
   bool whole_job = true;
   int32_t status_count[10] = {};
   // Its policy's networkTopology (the job's for the default sub-job), as
   // the session prepares it.
   scoria_network_topology topology{};
 
-  size_t size() const { return whole_job ? range.size() : members.size(); }
-  uint32_t task(size_t i) const { return whole_job ? range[i] : members[i]; }
+  size_t size() const { return range.size(); }
 };
 
 struct scoria_node {
@@ -361,6 +361,10 @@ class Session {
   size_t tasks_with_features(uint32_t features, const Task** out, size_t capacity) const;
   std::vector<Job>& jobs() { return jobs_; }
   std::vector<SubJob>& sub_jobs() { return sub_jobs_; }
+  /// The i-th task of `sub_job` (i < sub_job.size()).
+  uint32_t sub_job_task(const SubJob& sub_job, size_t i) const {
+    return sub_job.whole_job ? sub_job.range[i] : sub_job_members_[sub_job.range[i]];
+  }
   std::vector<Node>& nodes() { return nodes_; }
   std::vector<Queue>& queues() { return queues_; }
   std::span<const Node* const> all_nodes() const { return all_nodes_; }
@@ -545,7 +549,8 @@ class Session {
   std::vector<Task> tasks_;
   std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
   std::vector<Job> jobs_;
-  std::vector<SubJob> sub_jobs_;                          // job after job
+  std::vector<SubJob> sub_jobs_;           // job after job
+  std::vector<uint32_t> sub_job_members_;  // tasks of the sub-jobs of jobs with policies
   std::pmr::monotonic_buffer_resource node_task_memory_;  // before nodes_: outlives them
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;
