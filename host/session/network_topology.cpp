@@ -77,19 +77,17 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
     // Soft sub-jobs are bounded by the job's tier (convertSoftToHardTopology).
     const int32_t sub_job_tier =
         job.topology.has_highest_tier_allowed != 0 ? job.topology.highest_tier_allowed : top_tier;
-    const bool any =
-        job.topology.mode != SCORIA_TOPOLOGY_NONE ||
-        std::any_of(job.group->sub_group_policy.begin(), job.group->sub_group_policy.end(),
-                    [](const auto& p) { return p.network_topology.has_value(); });
     for (uint32_t k = 0; k < job.sub_job_count; ++k) {
       SubJob& sj = sub_jobs_[job.first_sub_job + k];
       sj.topology = sj.policy == SCORIA_NO_SUB_GROUP_POLICY
                         ? job.topology
                         : prepared(job.group->sub_group_policy[sj.policy].network_topology,
                                    sub_job_tier, topology_);
-      if (!any || sj.topology.mode == SCORIA_TOPOLOGY_NONE) continue;
-      // The lowest HyperNode holding every task of the sub-job already placed
-      // (Volcano's recoverAllocatedHyperNode), ties to the first by name.
+      // Only a sub-job with a topology recovers one (Volcano's
+      // recoverAllocatedHyperNode).
+      if (sj.topology.mode == SCORIA_TOPOLOGY_NONE) continue;
+      // The lowest HyperNode holding every task of the sub-job already
+      // placed, ties to the first by name.
       holding.clear();
       bool first = true;
       for (size_t i = 0; i < sj.size(); ++i) {
