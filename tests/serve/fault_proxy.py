@@ -72,6 +72,13 @@ class FaultProxy:
             do_POST = do_PUT = do_PATCH = do_DELETE = do_GET
 
         class Server(http.server.ThreadingHTTPServer):
+            # socketserver's backlog is 5: the scheduler's ten reflectors
+            # connecting at once overflowed it on a loaded machine, and a
+            # dropped SYN is retried after 1 s, then 3, 7, 15: a watch could
+            # open 20 s late. An API server listens with the system's
+            # backlog (Go's default), as Scoria's own does.
+            request_queue_size = 4096
+
             def handle_error(self, request, client_address):
                 # A client that hangs up (the scheduler stopping, a cut the
                 # test made) is not an error of the proxy's.
