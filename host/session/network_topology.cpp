@@ -4,6 +4,8 @@
 // sub-job's up to its job's tier), and the HyperNode it already occupies
 // recovered from where its sub-jobs' tasks are.
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "config/scheduler_config.h"
 #include "session/hook_calls.h"
@@ -127,18 +129,22 @@ size_t Session::checked_gradient(PluginHooks& p, int64_t n, const uint32_t* hype
   return count;
 }
 
-void Session::hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes,
-                               double* scores) {
+// Every plugin's HyperNode scores added up into scores[i]. ask(p, part)
+// asks plugin `p` into `part` and returns the hook's name and code, or a
+// null name when `p` has nothing to say.
+template <class Ask>
+void Session::sum_hypernode_scores(std::span<const uint32_t> hypernodes, double* scores,
+                                   Ask&& ask) {
   std::fill_n(scores, hypernodes.size(), 0.0);
   std::vector<double> part(hypernodes.size());
   for (auto& tier : tiers_) {
     for (auto& p : tier) {
-      if (p.hooks.on_hypernode_order == nullptr || !on(p, config::Flag::HyperNodeOrder)) continue;
+      if (!on(p, config::Flag::HyperNodeOrder)) continue;
       std::fill(part.begin(), part.end(), 0.0);
-      const scoria_code c = call(p, "on_hypernode_order", p.hooks.on_hypernode_order, &job,
-                                 hypernodes.data(), hypernodes.size(), part.data());
+      const auto [hook, c] = ask(p, part.data());
+      if (hook == nullptr) continue;
       if (c != SCORIA_OK) {
-        if (c != SCORIA_SKIP) plugin::count_error(p.ctx, "on_hypernode_order failed");
+        if (c != SCORIA_SKIP) plugin::count_error(p.ctx, std::string(hook) + " failed");
         continue;
       }
       for (size_t i = 0; i < part.size(); ++i) scores[i] += part[i];
@@ -146,14 +152,15 @@ void Session::hypernode_scores(const Job& job, std::span<const uint32_t> hyperno
   }
 }
 
-size_t Session::hypernode_gradient(const Job& job, uint32_t root, uint32_t purpose,
-                                   uint32_t* hypernodes, uint32_t* gradient, size_t capacity) {
+// The first plugin's gradient (ask(p) returns its count, -1 for no opinion
+// or no hook), else `root` alone.
+template <class Ask>
+size_t Session::first_gradient(uint32_t root, uint32_t* hypernodes, uint32_t* gradient,
+                               size_t capacity, Ask&& ask) {
   for (auto& tier : tiers_) {
     for (auto& p : tier) {
-      if (p.hooks.on_hypernode_gradient == nullptr || !on(p, config::Flag::HyperNodeGradient))
-        continue;
-      const int64_t n = call(p, "on_hypernode_gradient", p.hooks.on_hypernode_gradient, &job, root,
-                             purpose, hypernodes, gradient, capacity);
+      if (!on(p, config::Flag::HyperNodeGradient)) continue;
+      const int64_t n = ask(p);
       if (n < 0) continue;  // no opinion
       return checked_gradient(p, n, hypernodes, capacity);
     }
@@ -162,6 +169,28 @@ size_t Session::hypernode_gradient(const Job& job, uint32_t root, uint32_t purpo
   hypernodes[0] = root;
   gradient[0] = 0;
   return 1;
+}
+
+namespace {
+using Asked = std::pair<const char*, scoria_code>;
+}  // namespace
+
+void Session::hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes,
+                               double* scores) {
+  sum_hypernode_scores(hypernodes, scores, [&](PluginHooks& p, double* part) -> Asked {
+    if (p.hooks.on_hypernode_order == nullptr) return {nullptr, SCORIA_SKIP};
+    return {"on_hypernode_order", call(p, "on_hypernode_order", p.hooks.on_hypernode_order, &job,
+                                       hypernodes.data(), hypernodes.size(), part)};
+  });
+}
+
+size_t Session::hypernode_gradient(const Job& job, uint32_t root, uint32_t purpose,
+                                   uint32_t* hypernodes, uint32_t* gradient, size_t capacity) {
+  return first_gradient(root, hypernodes, gradient, capacity, [&](PluginHooks& p) -> int64_t {
+    if (p.hooks.on_hypernode_gradient == nullptr) return -1;
+    return call(p, "on_hypernode_gradient", p.hooks.on_hypernode_gradient, &job, root, purpose,
+                hypernodes, gradient, capacity);
+  });
 }
 
 // A plugin built before 1.9 registers only the job's hooks: it is asked
@@ -169,52 +198,31 @@ size_t Session::hypernode_gradient(const Job& job, uint32_t root, uint32_t purpo
 void Session::sub_job_hypernode_scores(const SubJob& sub_job, std::span<const uint32_t> hypernodes,
                                        double* scores) {
   const Job& job = jobs_[sub_job.job];
-  std::fill_n(scores, hypernodes.size(), 0.0);
-  std::vector<double> part(hypernodes.size());
-  for (auto& tier : tiers_) {
-    for (auto& p : tier) {
-      if (!on(p, config::Flag::HyperNodeOrder)) continue;
-      std::fill(part.begin(), part.end(), 0.0);
-      scoria_code c = SCORIA_SKIP;
-      if (p.hooks.on_sub_job_hypernode_order != nullptr)
-        c = call(p, "on_sub_job_hypernode_order", p.hooks.on_sub_job_hypernode_order, &sub_job,
-                 hypernodes.data(), hypernodes.size(), part.data());
-      else if (p.hooks.on_hypernode_order != nullptr && !job.has_sub_group_policy)
-        c = call(p, "on_hypernode_order", p.hooks.on_hypernode_order, &job, hypernodes.data(),
-                 hypernodes.size(), part.data());
-      else
-        continue;
-      if (c != SCORIA_OK) {
-        if (c != SCORIA_SKIP) plugin::count_error(p.ctx, "on_sub_job_hypernode_order failed");
-        continue;
-      }
-      for (size_t i = 0; i < part.size(); ++i) scores[i] += part[i];
-    }
-  }
+  sum_hypernode_scores(hypernodes, scores, [&](PluginHooks& p, double* part) -> Asked {
+    if (p.hooks.on_sub_job_hypernode_order != nullptr)
+      return {"on_sub_job_hypernode_order",
+              call(p, "on_sub_job_hypernode_order", p.hooks.on_sub_job_hypernode_order, &sub_job,
+                   hypernodes.data(), hypernodes.size(), part)};
+    if (p.hooks.on_hypernode_order != nullptr && !job.has_sub_group_policy)
+      return {"on_hypernode_order", call(p, "on_hypernode_order", p.hooks.on_hypernode_order, &job,
+                                         hypernodes.data(), hypernodes.size(), part)};
+    return {nullptr, SCORIA_SKIP};
+  });
 }
 
 size_t Session::sub_job_hypernode_gradient(const SubJob& sub_job, uint32_t root, uint32_t purpose,
                                            uint32_t* hypernodes, uint32_t* gradient,
                                            size_t capacity) {
   const Job& job = jobs_[sub_job.job];
-  for (auto& tier : tiers_) {
-    for (auto& p : tier) {
-      if (!on(p, config::Flag::HyperNodeGradient)) continue;
-      int64_t n = -1;
-      if (p.hooks.on_sub_job_hypernode_gradient != nullptr)
-        n = call(p, "on_sub_job_hypernode_gradient", p.hooks.on_sub_job_hypernode_gradient,
-                 &sub_job, root, purpose, hypernodes, gradient, capacity);
-      else if (p.hooks.on_hypernode_gradient != nullptr && !job.has_sub_group_policy)
-        n = call(p, "on_hypernode_gradient", p.hooks.on_hypernode_gradient, &job, root, purpose,
-                 hypernodes, gradient, capacity);
-      if (n < 0) continue;  // no opinion
-      return checked_gradient(p, n, hypernodes, capacity);
-    }
-  }
-  if (capacity == 0) return 0;
-  hypernodes[0] = root;
-  gradient[0] = 0;
-  return 1;
+  return first_gradient(root, hypernodes, gradient, capacity, [&](PluginHooks& p) -> int64_t {
+    if (p.hooks.on_sub_job_hypernode_gradient != nullptr)
+      return call(p, "on_sub_job_hypernode_gradient", p.hooks.on_sub_job_hypernode_gradient,
+                  &sub_job, root, purpose, hypernodes, gradient, capacity);
+    if (p.hooks.on_hypernode_gradient != nullptr && !job.has_sub_group_policy)
+      return call(p, "on_hypernode_gradient", p.hooks.on_hypernode_gradient, &job, root, purpose,
+                  hypernodes, gradient, capacity);
+    return -1;
+  });
 }
 
 }  // namespace scoria::session

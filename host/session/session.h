@@ -527,6 +527,13 @@ class Session {
   std::optional<Outcome::PodGroupStatus::Pending> unplaced(const Task& task,
                                                            const std::string& job_message) const;
 
+  // The loops of hypernode_scores and hypernode_gradient and of their
+  // sub-job forms (network_topology.cpp), each plugin asked by `ask`.
+  template <class Ask>
+  void sum_hypernode_scores(std::span<const uint32_t> hypernodes, double* scores, Ask&& ask);
+  template <class Ask>
+  size_t first_gradient(uint32_t root, uint32_t* hypernodes, uint32_t* gradient, size_t capacity,
+                        Ask&& ask);
   // `n` entries of a plugin's gradient, or 0 if one is out of range.
   size_t checked_gradient(PluginHooks& p, int64_t n, const uint32_t* hypernodes,
                           size_t capacity) const;

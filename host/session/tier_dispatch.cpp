@@ -445,13 +445,22 @@ bool Session::job_valid(const Job& job, std::string* message) {
   return true;
 }
 
+namespace {
+// Every enabled plugin with `hook` says yes (none registered: yes).
+template <class Hook, class Subject>
+bool all_agree(std::vector<std::vector<PluginHooks>>& tiers, Flag flag, Hook hook, const char* name,
+               const Subject& subject) {
+  for (auto& tier : tiers)
+    for (auto& p : tier) {
+      auto fn = p.hooks.*hook;
+      if (fn != nullptr && on(p, flag) && !call(p, name, fn, &subject)) return false;
+    }
+  return true;
+}
+}  // namespace
+
 bool Session::job_ready(const Job& job) {
-  bool ready = true;
-  each(tiers_, Flag::JobReady, [&](PluginHooks& p) {
-    if (ready && p.hooks.on_job_ready && !call(p, "on_job_ready", p.hooks.on_job_ready, &job))
-      ready = false;
-  });
-  return ready;
+  return all_agree(tiers_, Flag::JobReady, &scoria_hooks::on_job_ready, "on_job_ready", job);
 }
 
 namespace {
@@ -535,13 +544,8 @@ bool Session::job_pipelined(const Job& job) {
 bool Session::sub_job_ready(const SubJob& sub_job) {
   const Job& job = jobs_[sub_job.job];
   if (!job.has_sub_group_policy) return job_ready(job);
-  bool ready = true;
-  each(tiers_, Flag::SubJobReady, [&](PluginHooks& p) {
-    if (ready && p.hooks.on_sub_job_ready &&
-        !call(p, "on_sub_job_ready", p.hooks.on_sub_job_ready, &sub_job))
-      ready = false;
-  });
-  return ready;
+  return all_agree(tiers_, Flag::SubJobReady, &scoria_hooks::on_sub_job_ready, "on_sub_job_ready",
+                   sub_job);
 }
 
 bool Session::sub_job_pipelined(const SubJob& sub_job) {

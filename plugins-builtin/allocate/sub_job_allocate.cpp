@@ -29,15 +29,10 @@ std::vector<SubJobWork> Allocate::collect_sub_jobs(const scoria_job* job) {
 
 void Allocate::organize_worksheet(JobWork& jw) {
   const std::vector<scoria::SubGroupPolicy> policies = scoria::sub_group_policies(jw.job);
-  // Ready sub-jobs (then required ones) counted by policy name, against
-  // the last minSubGroups given for that name.
-  std::vector<std::pair<std::string_view, int32_t>> counted, mins;
-  const auto at = [](auto& list, std::string_view name) -> int32_t& {
-    for (auto& [n, v] : list)
-      if (n == name) return v;
-    return list.emplace_back(name, 0).second;
-  };
-  for (const scoria::SubGroupPolicy& p : policies) at(mins, p.name) = p.min_sub_groups;
+  // Ready sub-jobs (then required ones) counted by group, against its
+  // minSubGroups.
+  const scoria::SubGroupMinimums groups = scoria::sub_group_minimums(policies);
+  std::vector<int32_t> counted(groups.min.size(), 0);
   std::vector<const scoria_sub_job*> not_ready;
   const size_t count = api().job_sub_job_count(jw.job);
   for (size_t i = 0; i < count; ++i) {
@@ -48,7 +43,7 @@ void Allocate::organize_worksheet(JobWork& jw) {
     }
     // The default sub-job belongs to no policy, whatever a policy is named.
     const uint32_t p = scoria::info(sj).policy;
-    if (p < policies.size()) ++at(counted, policies[p].name);
+    if (p < policies.size()) ++counted[groups.group_of[p]];
   }
   const auto less = [this](const scoria_sub_job* l, const scoria_sub_job* r) {
     return api().session_sub_job_less(ssn_, l, r) != 0;
@@ -58,9 +53,9 @@ void Allocate::organize_worksheet(JobWork& jw) {
   for (const scoria_sub_job* sj : not_ready) {
     const uint32_t p = scoria::info(sj).policy;
     if (p >= policies.size()) continue;  // the default sub-job is never required
-    int32_t& have = at(counted, policies[p].name);
-    if (have >= at(mins, policies[p].name)) continue;
-    ++have;
+    const uint32_t g = groups.group_of[p];
+    if (counted[g] >= groups.min[g]) continue;
+    ++counted[g];
     for (SubJobWork& s : jw.subs)
       if (s.sj == sj) s.required = true;
   }

@@ -184,29 +184,21 @@ template <class Counts>
 bool sub_groups_reach_min(const scoria_job* job, Counts&& counts) {
   const std::vector<scoria::SubGroupPolicy> policies = scoria::sub_group_policies(job);
   if (policies.empty()) return true;
-  std::vector<std::pair<std::string_view, int32_t>> mins;  // name -> minSubGroups
-  for (const scoria::SubGroupPolicy& p : policies) {
-    auto it =
-        std::find_if(mins.begin(), mins.end(), [&](const auto& m) { return m.first == p.name; });
-    if (it == mins.end()) it = mins.insert(mins.end(), {p.name, 0});
-    it->second = p.min_sub_groups;
-  }
-  std::vector<int32_t> counted(mins.size(), 0);
+  const scoria::SubGroupMinimums groups = scoria::sub_group_minimums(policies);
+  std::vector<int32_t> counted(groups.min.size(), 0);
   const size_t count = api().job_sub_job_count(job);
   for (size_t i = 0; i < count; ++i) {
     const scoria_sub_job* sj = api().job_sub_job_at(job, i);
-    const scoria_sub_job_info si = scoria::info(sj);
-    if (si.policy == SCORIA_NO_SUB_GROUP_POLICY || si.policy >= policies.size()) continue;
-    const std::string_view name = policies[si.policy].name;
-    const auto it =
-        std::find_if(mins.begin(), mins.end(), [&](const auto& m) { return m.first == name; });
-    if (it->second > 0 && counts(sj)) ++counted[static_cast<size_t>(it - mins.begin())];
+    const uint32_t p = scoria::info(sj).policy;
+    if (p >= policies.size()) continue;  // the default sub-job
+    const uint32_t g = groups.group_of[p];
+    if (groups.min[g] > 0 && counts(sj)) ++counted[g];
   }
-  for (size_t m = 0; m < mins.size(); ++m) {
-    if (counted[m] >= mins[m].second) continue;
+  for (size_t g = 0; g < groups.min.size(); ++g) {
+    if (counted[g] >= groups.min[g]) continue;
     log_line(SCORIA_LOG_V4, "job <", scoria::view(scoria::info(job).uid), ">: policy <",
-             mins[m].first, "> has ", counted[m], " sub-groups, below its minSubGroups ",
-             mins[m].second);
+             groups.name[g], "> has ", counted[g], " sub-groups, below its minSubGroups ",
+             groups.min[g]);
     return false;
   }
   return true;

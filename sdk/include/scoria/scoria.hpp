@@ -162,8 +162,8 @@ inline scoria_node_info info(const scoria_node* n) {
 /// Count of tasks in any of the statuses in `mask`, of a job's or (ABI 1.9)
 /// a sub-job's info.
 template <class Info>
-  requires std::same_as<Info, scoria_job_info> || std::same_as<Info, scoria_sub_job_info>
-int32_t count_status(const Info& info, uint32_t mask) {
+requires std::same_as<Info, scoria_job_info> || std::same_as<Info, scoria_sub_job_info> int32_t
+count_status(const Info& info, uint32_t mask) {
   int32_t n = 0;
   for (int b = 0; b < 10; ++b)
     if (mask & (1u << b)) n += info.status_count[b];
@@ -275,8 +275,32 @@ inline std::vector<SubGroupPolicy> sub_group_policies(const scoria_job* job) {
   for (size_t i = 0; i < n; ++i) {
     scoria_sub_group_policy_info p{};
     p.struct_size = sizeof p;
-    if (api().job_sub_group_policy_at(job, i, &p) != SCORIA_OK) continue;
+    api().job_sub_group_policy_at(job, i, &p);  // in range: cannot fail
     out.push_back(SubGroupPolicy{view(p.name), p.sub_group_size, p.min_sub_groups});
+  }
+  return out;
+}
+
+/// Policies grouped as Volcano counts sub-groups: by name (the sub-job
+/// group, scoria_sub_job_info.gid), each group's minSubGroups being the last
+/// one given for that name.
+struct SubGroupMinimums {
+  std::vector<std::string_view> name;  // per group
+  std::vector<int32_t> min;            // per group
+  std::vector<uint32_t> group_of;      // per policy index
+};
+
+inline SubGroupMinimums sub_group_minimums(const std::vector<SubGroupPolicy>& policies) {
+  SubGroupMinimums out;
+  for (const SubGroupPolicy& p : policies) {
+    uint32_t g = 0;
+    while (g < out.name.size() && out.name[g] != p.name) ++g;
+    if (g == out.name.size()) {
+      out.name.push_back(p.name);
+      out.min.push_back(0);
+    }
+    out.min[g] = p.min_sub_groups;
+    out.group_of.push_back(g);
   }
   return out;
 }
