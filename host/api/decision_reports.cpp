@@ -154,6 +154,13 @@ void DecisionReports::remember_pod_group(const std::string& key, model::PodGroup
   group_status_[key] = {model::phase_name(phase), std::move(unschedulable)};
 }
 
+void DecisionReports::observe_pod_group(const std::string& key, model::PodGroupPhase phase,
+                                        const std::string& unschedulable) {
+  const auto it = group_status_.find(key);
+  if (it == group_status_.end()) return;
+  it->second = {model::phase_name(phase), unschedulable};
+}
+
 bool DecisionReports::reported(const session::Outcome::PodGroupStatus& status) const {
   if (!status.unschedulable.empty() || !status.pending.empty()) return false;
   if (status.key.empty()) return true;

@@ -66,6 +66,14 @@ class DecisionReports {
   void remember_pod_group(const std::string& key, model::PodGroupPhase phase,
                           std::string unschedulable);
 
+  /// What the server holds now about a PodGroup this process has reported
+  /// on. Another writer may have changed it (a person, a controller, a
+  /// second scheduler): what the server holds is then taken as reported, so
+  /// that the next session writes its own status again, as Volcano writes
+  /// whenever its decision differs from its informer's copy.
+  void observe_pod_group(const std::string& key, model::PodGroupPhase phase,
+                         const std::string& unschedulable);
+
   /// Whether report() would say nothing of `status`: a schedulable job
   /// whose phase was reported already.
   bool reported(const session::Outcome::PodGroupStatus& status) const;

@@ -96,11 +96,16 @@ void KubeCluster::settle_binds(cache::ClusterCache& cache) {
   });
 }
 
-void KubeCluster::note_pods(std::vector<cache::ObjectChange>& changes) {
+void KubeCluster::note_changes(std::vector<cache::ObjectChange>& changes) {
   const Clock::time_point now = Clock::now();
   for (cache::ObjectChange& c : changes) {
-    if (c.kind == cache::Kind::PodGroup && c.type == cache::ObjectChange::Type::Delete)
-      reports_.forget_pod_group(c.key);
+    if (c.kind == cache::Kind::PodGroup) {
+      if (c.type == cache::ObjectChange::Type::Delete) {
+        reports_.forget_pod_group(c.key);
+      } else if (const auto* group = std::get_if<model::PodGroup>(&c.object)) {
+        reports_.observe_pod_group(c.key, group->phase, group->unschedulable);
+      }
+    }
     if (c.kind == cache::Kind::Queue && c.type == cache::ObjectChange::Type::Delete)
       reports_.forget_queue(c.key);
     if (c.kind != cache::Kind::Pod) continue;
@@ -130,7 +135,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   // in what is taken.
   const std::set<std::string> listed = synced_ ? std::set<std::string>() : queue_.listed();
   std::vector<cache::ObjectChange> changes = queue_.take();
-  note_pods(changes);
+  note_changes(changes);
   if (synced_) {
     if (!changes.empty()) cache.apply_changes(changes);
     return std::nullopt;

@@ -76,7 +76,7 @@ class KubeCluster : public cache::ClusterSource {
     bool written = false;  // the server acknowledged the bind
   };
   void settle_binds(cache::ClusterCache& cache);
-  void note_pods(std::vector<cache::ObjectChange>& changes);
+  void note_changes(std::vector<cache::ObjectChange>& changes);
 
   KubeSourceOptions options_;
   ApiClient client_;

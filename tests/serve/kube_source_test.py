@@ -515,6 +515,13 @@ class Quotas(KubeSourceCase):
         self.assertIn("requested: cpu=2, used: cpu=0, limited: cpu=1 (ResourceQuota ml/compute)",
                       message)
         self.assertFalse(cluster.bound(["big-0"], ns="ml"))
+        # Another writer (a person, a controller) clears the condition: the
+        # scheduler's next session writes it again, as Volcano writes when
+        # its decision differs from its informer's copy.
+        cluster.custom.patch_namespaced_custom_object_status(
+            "scheduling.volcano.sh", "v1beta1", "ml", "podgroups", "big",
+            {"status": {"conditions": None}})
+        self.assertIsNotNone(wait_for(refused), s.text())
         # Raised through the status subresource: the watch carries it. The
         # watch opens after the list, and may open late on a loaded machine;
         # the API server's own enqueue could otherwise admit the group first.
