@@ -464,6 +464,19 @@ scoria_code api_node_scores(scoria_session* s, const scoria_task* t,
   mut(s)->node_scores(*t, {nodes, count}, scores);
   return SCORIA_OK;
 }
+scoria_code api_select_node(scoria_session* s, const scoria_task* t,
+                            const scoria_node* const* cands, size_t count,
+                            scoria_node_choice* out) {
+  if (s == nullptr || t == nullptr || out == nullptr || t->ssn != mut(s))
+    return SCORIA_INVALID_ARGUMENT;
+  Session& ssn = *mut(s);
+  const Session::NodeChoice c =
+      ssn.select_node(*mut(t), cands == nullptr ? ssn.all_nodes() : std::span(cands, count));
+  SCORIA_FILL(out, fit_count, static_cast<uint32_t>(c.fit_count));
+  SCORIA_FILL(out, node, c.node);
+  SCORIA_FILL(out, idle, c.idle ? 1 : 0);
+  return SCORIA_OK;
+}
 int64_t api_best_node(scoria_session* s, const scoria_task* t, const scoria_node* const* nodes,
                       const double* scores, size_t count) {
   return mut(s)->best_node(*t, {nodes, count}, scores);
@@ -714,6 +727,7 @@ const scoria_host_api kApi = {
     sub_job_api::less,
     sub_job_api::hypernode_scores,
     sub_job_api::hypernode_gradient,
+    api_select_node,
 };
 
 }  // namespace

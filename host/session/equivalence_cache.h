@@ -7,8 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
+
+#include "session/choice_index.h"
 
 namespace scoria::session {
 
@@ -32,12 +36,22 @@ class EquivalenceCache {
     // resource check, 0: without.
     std::vector<Predicate> predicates[2];
     std::vector<Score> scores;
+    // Allocate's choice for the class (Session::select_node): made on its
+    // second call, then kept current from the nodes changed since `seen`.
+    uint32_t selects = 0;
+    std::optional<ChoiceIndex> choices;
+    size_t seen = 0;  // changed() entries the choices reflect
   };
 
   explicit EquivalenceCache(size_t nodes) : generations_(nodes, 1) {}
 
   uint32_t generation(uint32_t node) const { return generations_[node]; }
-  void node_changed(uint32_t node) { ++generations_[node]; }
+  void node_changed(uint32_t node) {
+    ++generations_[node];
+    changed_.push_back(node);
+  }
+  /// Every node change of the session, in order (a node once per change).
+  std::span<const uint32_t> changed() const { return changed_; }
 
   /// The class numbered `equivalence` (TaskViews::equivalence, not 0).
   Class& of(uint32_t equivalence) { return classes_[equivalence]; }
@@ -55,6 +69,7 @@ class EquivalenceCache {
 
  private:
   std::vector<uint32_t> generations_;  // by node index; starts at 1
+  std::vector<uint32_t> changed_;
   std::unordered_map<uint32_t, Class> classes_;
 };
 

@@ -401,6 +401,17 @@ class Session {
   size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
                          const Node** fit);
   scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
+  /// Allocate's choice of a node for `task` among `candidates`
+  /// (node_choice.cpp; host_api.session_select_node): predicate_nodes with
+  /// the resource check; of the nodes that pass, those where the task fits
+  /// the idle resources now, else those where it fits the future idle;
+  /// among them node_scores and best_node.
+  struct NodeChoice {
+    const Node* node = nullptr;
+    bool idle = false;
+    size_t fit_count = 0;
+  };
+  NodeChoice select_node(Task& task, std::span<const Node* const> candidates);
   /// predicate() as if the tasks of `gone` had left their nodes
   /// (predicate_without.cpp; host_api.session_predicate_without).
   scoria_code predicate_without(const Task& task, const Node& node, std::span<Task* const> gone,
@@ -504,6 +515,15 @@ class Session {
   // given.
   void sum_scores(const Task& task, std::span<const Node* const> nodes, double* scores,
                   std::vector<std::vector<double>>* parts);
+  // select_node as the calls it stands for (the plain path), and from the
+  // class's ChoiceIndex, with the same answer.
+  NodeChoice select_by_calls(Task& task, std::span<const Node* const> candidates);
+  NodeChoice select_by_index(Task& task, EquivalenceCache::Class& klass);
+  // Brings the class's ChoiceIndex up to the nodes changed since it last
+  // looked, asking only those.
+  void refresh_choices(const Task& task, EquivalenceCache::Class& klass);
+  // Whether any enabled plugin has on_best_node (it sees the candidates).
+  bool best_node_hooked();
   void node_changed(const Node& node) {
     if (equivalence_) equivalence_->node_changed(node.index);
   }
@@ -588,6 +608,14 @@ class Session {
   std::vector<uint8_t> stale_pass_;
   std::vector<uint32_t> stale_reasons_;
   std::vector<double> stale_scores_;
+  // select_node's buffers: the nodes that passed (refresh_choices: the
+  // nodes it asks, and those of them that pass), split by idle and future.
+  std::vector<const Node*> choice_nodes_;
+  std::vector<const Node*> choice_fitting_;
+  std::vector<const Node*> choice_idle_;
+  std::vector<const Node*> choice_future_;
+  std::vector<double> choice_scores_;
+  std::optional<bool> best_node_hooked_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
   std::vector<Outcome::Bind> binds_;

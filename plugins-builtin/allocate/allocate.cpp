@@ -18,27 +18,6 @@
 
 namespace scoria_allocate {
 
-void Allocate::read_nodes() {
-  const size_t count = api().node_count(ssn_);
-  nodes_.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    const scoria_node* node = api().node_at(ssn_, i);
-    const scoria_node_info ni = scoria::info(node);
-    if (ni.idle == nullptr || ni.releasing == nullptr || ni.pipelined == nullptr) {
-      // Kept so that positions match the session's; never chosen.
-      log_line(SCORIA_LOG_ERROR, "node ", i, " has no resource vectors; it is not used");
-      nodes_.push_back(NodeState{node, nullptr, nullptr, nullptr});
-      continue;
-    }
-    nodes_.push_back(NodeState{node, ni.idle, ni.releasing, ni.pipelined});
-  }
-  // Sized once: session_predicate_nodes writes up to node_count nodes.
-  fit_.resize(count);
-  idle_nodes_.reserve(count);
-  future_nodes_.reserve(count);
-  scores_.resize(count);
-}
-
 void Allocate::collect() {
   const bool enqueue_enabled = api().session_action_enabled(ssn_, scoria::str("enqueue")) != 0;
   const size_t queue_count = api().queue_count(ssn_);
@@ -169,19 +148,19 @@ void Allocate::place_tasks(const JobWork& jw, Cursor& at, scoria_statement* stmt
                "> already fits nowhere");
       continue;
     }
-    size_t fit_count = scope == nullptr
-                           ? api().session_predicate_nodes(ssn_, t.task, nullptr, 0,
-                                                           /*check_resources=*/1, fit_.data())
-                           : api().session_predicate_nodes(ssn_, t.task, scope->nodes.data(),
-                                                           scope->nodes.size(), 1, fit_.data());
-    fit_count = std::min(fit_count, fit_.size());
-    if (fit_count == 0) {
+    // A scope without nodes has nothing to offer (a NULL list means every node).
+    scoria_node_choice choice{};
+    choice.struct_size = sizeof choice;
+    if (scope == nullptr || !scope->nodes.empty()) {
+      api().session_select_node(ssn_, t.task, scope ? scope->nodes.data() : nullptr,
+                                scope ? scope->nodes.size() : 0, &choice);
+    }
+    if (choice.fit_count == 0) {
       log_line(SCORIA_LOG_V3, "task <", t.uid, "> fits no node");
       if (!role_failed(at, t.role)) at.failed_roles.push_back(t.role);
       if (need_continue(jw, at, sub) || ready()) continue;
       break;
     }
-    const Choice choice = choose_node(t, fit_count);
     if (choice.node == nullptr) continue;
 
     const scoria_code rc = choice.idle ? api().statement_allocate(stmt, t.task, choice.node)
@@ -255,61 +234,6 @@ bool Allocate::need_continue(const JobWork& jw, const Cursor& at, const SubJobWo
     }
   }
   return true;
-}
-
-Choice Allocate::choose_node(const TaskWork& t, size_t fit_count) {
-  idle_nodes_.clear();
-  future_nodes_.clear();
-  const scoria::ResourceView req(t.init_resreq, dims_);
-  size_t cursor = 0;
-  for (size_t k = 0; k < fit_count; ++k) {
-    const NodeState* ns = locate(fit_[k], cursor);
-    if (ns == nullptr || ns->idle == nullptr) continue;
-    if (scoria::less_equal(req, scoria::ResourceView(ns->idle, dims_))) {
-      idle_nodes_.push_back(ns->node);
-    } else if (fits_future_idle(req, *ns)) {
-      future_nodes_.push_back(ns->node);
-    }
-  }
-  if (const scoria_node* node = best_of(t, idle_nodes_)) return Choice{node, true};
-  if (const scoria_node* node = best_of(t, future_nodes_)) return Choice{node, false};
-  return Choice{};
-}
-
-const NodeState* Allocate::locate(const scoria_node* node, size_t& cursor) const {
-  while (cursor < nodes_.size() && nodes_[cursor].node != node) ++cursor;
-  if (cursor < nodes_.size()) return &nodes_[cursor++];
-  const uint32_t index = scoria::info(node).index;
-  if (index >= nodes_.size() || nodes_[index].node != node) return nullptr;
-  // The order is not the session's: look up every further node directly.
-  cursor = nodes_.size();
-  return &nodes_[index];
-}
-
-bool Allocate::fits_future_idle(scoria::ResourceView req, const NodeState& ns) const {
-  for (size_t d = 0; d < dims_; ++d) {
-    const double future = ns.idle[d] + ns.releasing[d] - ns.pipelined[d];
-    if (!(req[d] < future || std::fabs(req[d] - future) < SCORIA_RESOURCE_EPSILON)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-const scoria_node* Allocate::best_of(const TaskWork& t,
-                                     const std::vector<const scoria_node*>& nodes) {
-  if (nodes.empty()) return nullptr;
-  if (nodes.size() == 1) return nodes.front();
-  const std::span<double> scores(scores_.data(), nodes.size());
-  if (api().session_node_scores(ssn_, t.task, nodes.data(), nodes.size(), scores.data()) !=
-      SCORIA_OK) {
-    // Scores failed: let best_node's plugins or the lowest index decide.
-    std::fill(scores.begin(), scores.end(), 0.0);
-  }
-  const int64_t best =
-      api().session_best_node(ssn_, t.task, nodes.data(), scores.data(), nodes.size());
-  if (best < 0 || static_cast<size_t>(best) >= nodes.size()) return nullptr;
-  return nodes[static_cast<size_t>(best)];
 }
 
 }  // namespace scoria_allocate

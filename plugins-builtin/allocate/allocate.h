@@ -88,39 +88,20 @@ struct QueueWork {
   std::vector<size_t> jobs;
 };
 
-// The live resource vectors of a node (host-owned, updated as the session
-// allocates), read once per session instead of once per task and node.
-struct NodeState {
-  const scoria_node* node;
-  const double* idle;
-  const double* releasing;
-  const double* pipelined;
-};
-
-// A node chosen for a task, and whether it has the resources idle now (else
-// they are being released and the task is pipelined).
-struct Choice {
-  const scoria_node* node = nullptr;
-  bool idle = false;
-};
-
 // One run of the action over one session.
 class Allocate {
  public:
-  explicit Allocate(scoria_session* ssn) : ssn_(ssn), dims_(scoria::dims(ssn)) {}
+  explicit Allocate(scoria_session* ssn) : ssn_(ssn) {}
 
   void run() {
-    read_nodes();
     collect();
     log_line(SCORIA_LOG_V3, "try to allocate for ", jobs_.size(), " jobs in ", active_.size(),
-             " queues over ", nodes_.size(), " nodes");
+             " queues over ", api().node_count(ssn_), " nodes");
     allocate_queues();
   }
 
  private:
   // --- setup ----------------------------------------------------------------
-
-  void read_nodes();
 
   // Gathers every job that may be allocated and its Pending tasks in task order,
   // grouped by queue.
@@ -256,35 +237,13 @@ class Allocate {
   //    tasks will not fit either.
   bool need_continue(const JobWork& jw, const Cursor& at, const SubJobWork* sub) const;
 
-  // --- node choice -------------------------------------------------------------
-
-  // Prefers nodes with the resources idle now over nodes where they are being
-  // released; within the first group that has any, the best scored node wins.
-  Choice choose_node(const TaskWork& t, size_t fit_count);
-
-  // The predicate writes fit nodes in session order, so a forward walk finds
-  // them without a host call; anything else is looked up by index.
-  const NodeState* locate(const scoria_node* node, size_t& cursor) const;
-
-  // init_resreq <= idle + releasing - pipelined, with Volcano's tolerance.
-  bool fits_future_idle(scoria::ResourceView req, const NodeState& ns) const;
-
-  const scoria_node* best_of(const TaskWork& t, const std::vector<const scoria_node*>& nodes);
-
   scoria_session* ssn_;
-  const size_t dims_;
 
-  std::vector<NodeState> nodes_;  // session order
   std::vector<TaskWork> tasks_;
   std::vector<JobWork> jobs_;
   std::vector<QueueWork> queues_;
   std::vector<size_t> active_;  // positions in queues_ still served, first seen first
 
-  // Per-task scratch, sized to node_count once per session.
-  std::vector<const scoria_node*> fit_;
-  std::vector<const scoria_node*> idle_nodes_;
-  std::vector<const scoria_node*> future_nodes_;
-  std::vector<double> scores_;
   // Read when the first job with a network topology is met.
   std::optional<scoria::HyperNodeTree> tree_;
 };

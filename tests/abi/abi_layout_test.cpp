@@ -158,6 +158,7 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_network_topology);
   EXPECT_SAME_SIZE(scoria_sub_job_info);
   EXPECT_SAME_SIZE(scoria_sub_group_policy_info);
+  EXPECT_SAME_SIZE(scoria_node_choice);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -181,6 +182,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},  // 1.7
     {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},  // 1.8
     {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},  // 1.9
+    {192, 176, 96, 80, 280, 968, 96, 40, 48, 48},  // 1.10
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -521,6 +523,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_sub_job_less, 936);
   EXPECT_OFFSET(scoria_host_api, session_sub_job_hypernode_scores, 944);
   EXPECT_OFFSET(scoria_host_api, session_sub_job_hypernode_gradient, 952);
+  // 1.10
+  EXPECT_OFFSET(scoria_host_api, session_select_node, 960);
 }
 
 // Born in 1.6: their whole layouts are pinned.
@@ -571,6 +575,16 @@ TEST(AbiLayout, SubGroupPolicyInfoLayout) {
   EXPECT_OFFSET(scoria_sub_group_policy_info, name, 8);
   EXPECT_OFFSET(scoria_sub_group_policy_info, min_sub_groups, 24);
   EXPECT_OFFSET(scoria_sub_group_policy_info, reserved0, 28);
+}
+
+// Born in 1.10: its whole layout is pinned.
+TEST(AbiLayout, NodeChoiceLayout) {
+  EXPECT_EQ(sizeof(scoria_node_choice), 24u);
+  EXPECT_OFFSET(scoria_node_choice, struct_size, 0);
+  EXPECT_OFFSET(scoria_node_choice, fit_count, 4);
+  EXPECT_OFFSET(scoria_node_choice, node, 8);
+  EXPECT_OFFSET(scoria_node_choice, idle, 16);
+  EXPECT_OFFSET(scoria_node_choice, reserved0, 20);
 }
 
 // Born in 1.3: its whole layout is pinned.

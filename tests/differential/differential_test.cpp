@@ -248,14 +248,16 @@ std::string cluster(uint64_t seed) {
                        {"kind", "PriorityClass"},
                        {"metadata", {{"name", name}}},
                        {"value", value}});
-  const int nodes = static_cast<int>(d.between(3, 24));
+  // Some clusters are wider than the adaptive search's minimum of 100
+  // nodes, so that the search rotates (and allocate's choice index with it).
+  const int nodes = static_cast<int>(d.chance(15) ? d.between(110, 220) : d.between(3, 24));
   const int zones = static_cast<int>(d.between(1, 3));
   std::vector<Cards> cards;
   for (int i = 0; i < nodes; ++i) {
     objects.push_back(node(d, i, zones));
     cards.push_back(add_gpus(d, objects.back(), gpu));
   }
-  const int jobs = static_cast<int>(d.between(2, 16));
+  const int jobs = static_cast<int>(nodes > 100 ? d.between(16, 48) : d.between(2, 16));
   std::vector<Template> templates;
   for (int j = 0; j < jobs; ++j) {
     const std::string job = "job" + std::to_string(j);

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 9
+#define SCORIA_ABI_VERSION_MINOR 10
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -549,6 +549,23 @@ typedef struct scoria_sub_group_policy_info {
                                 sub-jobs must be ready for the job to be */
   int32_t reserved0;
 } scoria_sub_group_policy_info;
+
+/* --- Node choice (1.10) ---------------------------------------------------- */
+
+/**
+ * A node chosen for a task (1.10), filled by host_api.session_select_node
+ * (caller sets struct_size).
+ */
+typedef struct scoria_node_choice {
+  uint32_t struct_size;
+  uint32_t fit_count;        /**< nodes that passed the predicates, as many as
+                                  session_predicate_nodes would return */
+  const scoria_node* node;   /**< the chosen node; NULL when none passed */
+  int32_t idle;              /**< 1: the task fits the node's idle resources
+                                  now (allocate it); 0: only once the node's
+                                  releasing resources are free (pipeline it) */
+  int32_t reserved0;
+} scoria_node_choice;
 
 /* ------------------------------------------------------------------------ */
 /* Hooks a plugin registers (Volcano's ssn.AddXxxFn)                          */
@@ -1409,6 +1426,29 @@ typedef struct scoria_host_api {
                                                const scoria_sub_job* sub_job, uint32_t root,
                                                uint32_t purpose, uint32_t* hypernodes,
                                                uint32_t* gradient, size_t capacity);
+
+  /* --- since 1.10 (check SCORIA_HOST_HAS before calling) -------------------- */
+
+  /**
+   * Chooses a node for `task` as Volcano's allocate does, in one call:
+   * session_predicate_nodes over `candidates` (NULL: every node of the
+   * session; else `count` nodes) with the resource check; of the nodes that
+   * pass, those where the task fits the idle resources now, else those
+   * where it fits only the future idle (idle + releasing - pipelined); of
+   * that group, session_node_scores and session_best_node (a group of one
+   * node is chosen without scoring). Writes *out (caller sets
+   * out->struct_size first); out->node is NULL when no node passed.
+   *
+   * The answer, the task's fit errors and the search rotation are what
+   * those calls in turn would give. For a task whose plugins all declared
+   * their predicates and scores cacheable (on_cache_policy), with no
+   * on_best_node and no candidates given, the host answers from an index
+   * of the task's equivalence class kept current as nodes change: a task
+   * then costs O(log nodes) instead of a pass over the sampled nodes.
+   */
+  scoria_code (*session_select_node)(scoria_session* ssn, const scoria_task* task,
+                                     const scoria_node* const* candidates, size_t count,
+                                     scoria_node_choice* out);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

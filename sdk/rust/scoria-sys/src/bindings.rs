@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 9;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 10;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -930,6 +930,47 @@ impl Default for scoria_sub_group_policy_info {
 }
 
 impl scoria_sub_group_policy_info {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
+// --- Node choice (1.10) ----------------------------------------------------
+
+/// A node chosen for a task (1.10), filled by host_api.session_select_node
+/// (caller sets struct_size).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_node_choice {
+    pub struct_size: u32,
+    /// nodes that passed the predicates, as many as
+    /// session_predicate_nodes would return
+    pub fit_count: u32,
+    /// the chosen node; NULL when none passed
+    pub node: *const scoria_node,
+    /// 1: the task fits the node's idle resources
+    /// now (allocate it); 0: only once the node's
+    /// releasing resources are free (pipeline it)
+    pub idle: i32,
+    pub reserved0: i32,
+}
+
+impl Default for scoria_node_choice {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_node_choice {
     /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
     /// side that allocates the struct sets before handing it over.
     pub fn sized() -> Self {
@@ -2396,6 +2437,31 @@ pub struct scoria_host_api {
             gradient: *mut u32,
             capacity: usize,
         ) -> usize,
+    >,
+    // --- since 1.10 (check SCORIA_HOST_HAS before calling) --------------------
+    /// Chooses a node for `task` as Volcano's allocate does, in one call:
+    /// session_predicate_nodes over `candidates` (NULL: every node of the
+    /// session; else `count` nodes) with the resource check; of the nodes that
+    /// pass, those where the task fits the idle resources now, else those
+    /// where it fits only the future idle (idle + releasing - pipelined); of
+    /// that group, session_node_scores and session_best_node (a group of one
+    /// node is chosen without scoring). Writes *out (caller sets
+    /// out->struct_size first); out->node is NULL when no node passed.
+    ///
+    /// The answer, the task's fit errors and the search rotation are what
+    /// those calls in turn would give. For a task whose plugins all declared
+    /// their predicates and scores cacheable (on_cache_policy), with no
+    /// on_best_node and no candidates given, the host answers from an index
+    /// of the task's equivalence class kept current as nodes change: a task
+    /// then costs O(log nodes) instead of a pass over the sampled nodes.
+    pub session_select_node: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            task: *const scoria_task,
+            candidates: *const *const scoria_node,
+            count: usize,
+            out: *mut scoria_node_choice,
+        ) -> scoria_code,
     >,
 }
 

@@ -242,6 +242,12 @@ int main(void) {
   FIELD(scoria_sub_group_policy_info, name);
   FIELD(scoria_sub_group_policy_info, min_sub_groups);
   FIELD(scoria_sub_group_policy_info, reserved0);
+  STRUCT(scoria_node_choice);
+  FIELD(scoria_node_choice, struct_size);
+  FIELD(scoria_node_choice, fit_count);
+  FIELD(scoria_node_choice, node);
+  FIELD(scoria_node_choice, idle);
+  FIELD(scoria_node_choice, reserved0);
   STRUCT(scoria_hooks);
   FIELD(scoria_hooks, struct_size);
   FIELD(scoria_hooks, reserved0);
@@ -404,6 +410,7 @@ int main(void) {
   FIELD(scoria_host_api, session_sub_job_less);
   FIELD(scoria_host_api, session_sub_job_hypernode_scores);
   FIELD(scoria_host_api, session_sub_job_hypernode_gradient);
+  FIELD(scoria_host_api, session_select_node);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

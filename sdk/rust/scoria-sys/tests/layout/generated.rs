@@ -222,6 +222,12 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_sub_group_policy_info, name);
     field_line!(out, scoria_sub_group_policy_info, min_sub_groups);
     field_line!(out, scoria_sub_group_policy_info, reserved0);
+    struct_line!(out, scoria_node_choice);
+    field_line!(out, scoria_node_choice, struct_size);
+    field_line!(out, scoria_node_choice, fit_count);
+    field_line!(out, scoria_node_choice, node);
+    field_line!(out, scoria_node_choice, idle);
+    field_line!(out, scoria_node_choice, reserved0);
     struct_line!(out, scoria_hooks);
     field_line!(out, scoria_hooks, struct_size);
     field_line!(out, scoria_hooks, reserved0);
@@ -384,6 +390,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_sub_job_less);
     field_line!(out, scoria_host_api, session_sub_job_hypernode_scores);
     field_line!(out, scoria_host_api, session_sub_job_hypernode_gradient);
+    field_line!(out, scoria_host_api, session_select_node);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);

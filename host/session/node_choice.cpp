@@ -1,0 +1,200 @@
+// Allocate's choice of a node for a task (host_api.session_select_node,
+// ABI 1.10), Volcano's allocateResourcesForTask: the predicates with the
+// resource check over the adaptive sample, then of the nodes that pass the
+// ones with the task's resources idle now, else the ones where they are
+// being released; the best scored of the first group that has any.
+//
+// A task whose plugins declared both predicates and scores cacheable
+// (SDK 1.7) is answered from its class's ChoiceIndex from the class's
+// second task on: the same sample, counted instead of scanned, and the best
+// node read from the tree instead of a scan. The answer is the one the
+// calls would give; `equivalence_cache = false` makes the calls.
+#include <algorithm>
+
+#include "model/resource.h"
+#include "session/hook_calls.h"
+#include "session/session.h"
+
+namespace scoria::session {
+
+using config::Flag;
+
+namespace {
+// Volcano's search covers at least this many nodes a round (predicate_nodes).
+constexpr size_t kRound = 256;
+}  // namespace
+
+bool Session::best_node_hooked() {
+  if (!best_node_hooked_) {
+    bool hooked = false;
+    for (auto& tier : tiers_)
+      for (auto& p : tier) hooked = hooked || (on(p, Flag::BestNode) && p.hooks.on_best_node);
+    best_node_hooked_ = hooked;
+  }
+  return *best_node_hooked_;
+}
+
+Session::NodeChoice Session::select_node(Task& task, std::span<const Node* const> candidates) {
+  const bool everywhere =
+      candidates.data() == all_nodes_.data() && candidates.size() == all_nodes_.size();
+  if (everywhere && !all_nodes_.empty() && !explaining(task) && !best_node_hooked()) {
+    EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_PREDICATE);
+    if (klass != nullptr && (klass->policy & SCORIA_CACHE_NODE_ORDER) != 0 && ++klass->selects >= 2)
+      return select_by_index(task, *klass);
+  }
+  return select_by_calls(task, candidates);
+}
+
+Session::NodeChoice Session::select_by_calls(Task& task, std::span<const Node* const> candidates) {
+  NodeChoice out;
+  choice_nodes_.resize(candidates.size());
+  out.fit_count = predicate_nodes(task, candidates, /*check_resources=*/true, choice_nodes_.data());
+  choice_idle_.clear();
+  choice_future_.clear();
+  const std::span<const double> need = span(task.init_resreq);
+  // Every node that passed fits the future idle (the resource check).
+  for (size_t i = 0; i < out.fit_count; ++i) {
+    const Node* node = choice_nodes_[i];
+    (model::less_equal(need, span(node->idle)) ? choice_idle_ : choice_future_).push_back(node);
+  }
+  const auto best_of = [&](const std::vector<const Node*>& nodes) -> const Node* {
+    if (nodes.size() <= 1) return nodes.empty() ? nullptr : nodes.front();
+    choice_scores_.resize(nodes.size());
+    node_scores(task, nodes, choice_scores_.data());
+    const int64_t best = best_node(task, nodes, choice_scores_.data());
+    return best < 0 ? nullptr : nodes[static_cast<size_t>(best)];
+  };
+  if ((out.node = best_of(choice_idle_)) != nullptr) {
+    out.idle = true;
+  } else {
+    out.node = best_of(choice_future_);
+  }
+  return out;
+}
+
+void Session::refresh_choices(const Task& task, EquivalenceCache::Class& klass) {
+  const size_t n = all_nodes_.size();
+  EquivalenceCache& cache = *equivalence_;
+  const std::span<const uint32_t> changed = cache.changed();
+  // The nodes whose entry is older than the node: all of them the first
+  // time (or after more changes than nodes), else those changed since.
+  const bool all = !klass.choices || changed.size() - klass.seen > n;
+  if (!klass.choices) klass.choices.emplace(n);
+  ChoiceIndex& index = *klass.choices;
+  // Listed once: its entry takes the node's generation at once.
+  choice_nodes_.clear();
+  const auto consider = [&](uint32_t node) {
+    if (index.generation(node) == cache.generation(node)) return;
+    index.claim(node, cache.generation(node));
+    choice_nodes_.push_back(all_nodes_[node]);
+  };
+  if (all) {
+    for (uint32_t i = 0; i < n; ++i) consider(i);
+  } else {
+    for (size_t k = klass.seen; k < changed.size(); ++k) consider(changed[k]);
+  }
+  klass.seen = changed.size();
+  const size_t m = choice_nodes_.size();
+  if (m == 0) return;
+
+  // Their predicates and scores from the class's answers (asking the
+  // plugins for the ones recorded under an older generation).
+  if (rotated_.size() < m) {
+    rotated_.resize(m);
+    pass_.resize(m);
+    reasons_.resize(m);
+  }
+  std::copy(choice_nodes_.begin(), choice_nodes_.end(), rotated_.begin());
+  cached_predicates(task, /*resources=*/true, klass, 0, m);
+  choice_fitting_.clear();
+  for (size_t i = 0; i < m; ++i)
+    if (pass_[i]) choice_fitting_.push_back(choice_nodes_[i]);
+  choice_scores_.resize(choice_fitting_.size());
+  if (!choice_fitting_.empty()) cached_scores(task, klass, choice_fitting_, choice_scores_.data());
+  const std::span<const double> need = span(task.init_resreq);
+  size_t f = 0;
+  for (size_t i = 0; i < m; ++i) {
+    const Node& node = *choice_nodes_[i];
+    const bool fits = pass_[i] != 0;
+    const bool idle = fits && model::less_equal(need, span(node.idle));
+    index.set(node.index, cache.generation(node.index), fits, idle,
+              fits ? choice_scores_[f++] : 0.0);
+  }
+}
+
+Session::NodeChoice Session::select_by_index(Task& task, EquivalenceCache::Class& klass) {
+  refresh_choices(task, klass);
+  const ChoiceIndex& index = *klass.choices;
+  const size_t n = all_nodes_.size();
+  // Positions [start + a, start + b) of the rotation, as at most two ranges.
+  const auto each_range = [n](size_t start, size_t a, size_t b, auto&& f) {
+    const size_t from = start + a < n ? start + a : start + a - n;
+    const size_t len = b - a;
+    if (from + len <= n) {
+      f(from, from + len);
+    } else {
+      f(from, n);
+      f(0, from + len - n);
+    }
+  };
+  const auto fits_in = [&](size_t start, size_t a, size_t b) {
+    size_t c = 0;
+    if (a < b) each_range(start, a, b, [&](size_t l, size_t r) { c += index.fit_count(l, r); });
+    return c;
+  };
+
+  // predicate_nodes' search, counted: rounds from the rotation cursor
+  // until enough nodes fit; the cursor moves past what the rounds covered.
+  const size_t want = config::feasible_nodes_to_find(config_, n);
+  const size_t start = want < n ? predicate_cursor_ % n : 0;
+  size_t scanned = 0, found = 0;
+  while (scanned < n && found < want) {
+    const size_t round = std::min(n - scanned, std::max(want - found, kRound));
+    found += fits_in(start, scanned, scanned + round);
+    scanned += round;
+  }
+  predicate_cursor_ = start + scanned;
+
+  // The sample: the first `want` fitting nodes from the cursor on.
+  NodeChoice out;
+  out.fit_count = std::min(found, want);
+  size_t window = scanned;
+  if (found >= want && want > 0) {
+    const size_t before = index.fit_count(0, start);
+    const size_t after = index.fit_count(start, n);
+    const size_t last =
+        want <= after ? index.nth_fit(before + want - 1) : index.nth_fit(want - after - 1);
+    window = (last >= start ? last - start : last + n - start) + 1;
+  }
+
+  task.fit.reasons.clear();
+  task.fit.recorded = out.fit_count == 0;
+  task.fit.nodes_tried = static_cast<uint32_t>(scanned);
+  if (out.fit_count == 0) {
+    // Why each node refused, in search order, as predicate_nodes counts.
+    const std::vector<EquivalenceCache::Predicate>& known = equivalence_->predicates(klass, true);
+    for (size_t k = 0; k < scanned; ++k) {
+      const uint32_t reason = known[(start + k) % n].reason;
+      auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
+                             [&](const auto& r) { return r.first == reason; });
+      if (it == task.fit.reasons.end())
+        task.fit.reasons.emplace_back(reason, 1);
+      else
+        ++it->second;
+    }
+    return out;
+  }
+  for (const bool idle : {true, false}) {
+    size_t best = ChoiceIndex::kNone;
+    each_range(start, 0, window,
+               [&](size_t l, size_t r) { best = index.better(best, index.best(l, r, idle)); });
+    if (best != ChoiceIndex::kNone) {
+      out.node = all_nodes_[best];
+      out.idle = idle;
+      return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace scoria::session
