@@ -4,6 +4,8 @@
 // session from the cache's HyperNode objects and the session's nodes.
 #pragma once
 
+#include <scoria/scoria.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -15,6 +17,14 @@
 namespace scoria::session {
 
 inline constexpr uint32_t kNoHyperNode = 0xFFFFFFFFu;
+// The prepared topology of a job or sub-job without one (most of them).
+inline constexpr scoria_network_topology kNoNetworkTopology = {
+    .struct_size = sizeof(scoria_network_topology),
+    .mode = SCORIA_TOPOLOGY_NONE,
+    .declared_mode = SCORIA_TOPOLOGY_NONE,
+    .highest_tier_allowed = 0,
+    .has_highest_tier_allowed = 0,
+    .allocated_hypernode = kNoHyperNode};
 
 struct HyperNodeView {
   std::string_view name;

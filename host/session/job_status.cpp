@@ -38,24 +38,6 @@ std::string fit_error_text(const FitErrors& fit) {
   return out + ".";
 }
 
-// Releasing tasks still on a node keep their gang slot while they terminate.
-int32_t releasing_placed(const Job& job, const std::vector<Task>& tasks) {
-  int32_t n = 0;
-  for (uint32_t t : job.tasks)
-    if (tasks[t].status == SCORIA_TASK_RELEASING && tasks[t].node >= 0) ++n;
-  return n;
-}
-
-// Volcano's JobInfo.IsReady: ready tasks and pending best-effort ones reach
-// minMember. Gang's session close judges a job by this alone, not by its
-// JobReadyFn, which also wants every role's minTaskMember.
-bool ready_count_met(const Job& job, const std::vector<Task>& tasks) {
-  int32_t n = count_in(job.status_count, kReadyMask);
-  for (uint32_t t : job.tasks)
-    if (tasks[t].status == SCORIA_TASK_PENDING && tasks[t].best_effort) ++n;
-  return n >= job.group->min_member;
-}
-
 model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releasing) {
   const int32_t running = job.status_count[5];
   if (running != 0 && unschedulable) return model::PodGroupPhase::Unknown;
@@ -179,49 +161,6 @@ void Session::close(Outcome& out) {
       out.pipelined.push_back({t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name});
   }
 
-  // Every field of every entry is written: `out` may hold an earlier
-  // session's outcome, whose strings are reused instead of allocated again.
-  out.unschedulable_tasks = 0;
-  out.pod_groups.resize(jobs_.size());
-  for (size_t j = 0; j < jobs_.size(); ++j) {
-    const Job& job = jobs_[j];
-    Outcome::PodGroupStatus& st = out.pod_groups[j];
-    st.key = job.uid;
-    st.source = job.source;
-    st.unschedulable.clear();
-    st.pending.clear();
-    bool unschedulable = false;
-    const int32_t releasing = releasing_placed(job, tasks_);
-    // A gang whose only missing members are terminating on their nodes is
-    // not unschedulable: it is shutting down (Volcano's releasing skip).
-    const bool shutting_down =
-        releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
-        count_in(job.status_count, kScheduledMask) + releasing >= job.group->min_member;
-    // Unschedulable when the session's plugins find the job not ready (gang:
-    // its JobReadyFn) and, as gang's close asks, it misses minMember itself:
-    // a job whose only lack is a role's minimum is not marked so in Volcano.
-    if (!job.tasks.empty() && !ready_count_met(job, tasks_) && !job_ready(job) && !shutting_down) {
-      unschedulable = true;
-      st.unschedulable = unschedulable_message(job);
-      out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
-    }
-    if (job.status_count[0] + job.status_count[1] + job.status_count[2] > 0)
-      for (uint32_t t : job.tasks)
-        if (auto why = unplaced(tasks_[t], st.unschedulable)) st.pending.push_back(std::move(*why));
-    st.phase = phase_of(job, unschedulable, releasing);
-    st.running = job.status_count[5];
-    st.succeeded = job.status_count[7];
-    st.failed = job.status_count[8];
-    if (job.queue >= 0)
-      st.queue = queues_[static_cast<size_t>(job.queue)].spec->name;
-    else
-      st.queue.clear();
-    st.creation_ms = job.group->creation_ms;
-    st.unready = unschedulable ? unready_tasks(job) : 0;
-    st.placed = 0;
-    for (uint32_t t : job.tasks)
-      if (tasks_[t].committed || tasks_[t].status == SCORIA_TASK_PIPELINED) ++st.placed;
-  }
   out.queues.resize(queues_.size());
   for (size_t i = 0; i < queues_.size(); ++i) {
     const Queue& q = queues_[i];
@@ -235,18 +174,68 @@ void Session::close(Outcome& out) {
     qs.weight = q.spec->weight;
     qs.overused = q.overused;
   }
-  // Proportion's request (what allocated and pending tasks ask for) and
-  // inqueue (the minResources of admitted jobs) per queue.
-  for (const Job& job : jobs_) {
-    if (job.queue < 0) continue;
-    Outcome::QueueStatus& qs = out.queues[static_cast<size_t>(job.queue)];
+
+  // Every field of every entry is written: `out` may hold an earlier
+  // session's outcome, whose strings are reused instead of allocated again.
+  out.unschedulable_tasks = 0;
+  out.pod_groups.resize(jobs_.size());
+  for (size_t j = 0; j < jobs_.size(); ++j) {
+    const Job& job = jobs_[j];
+    Outcome::PodGroupStatus& st = out.pod_groups[j];
+    // One pass over the job's tasks: releasing tasks still on a node keep
+    // their gang slot while they terminate; pending best-effort tasks count
+    // as ready (Volcano's JobInfo.IsReady); what allocated and pending
+    // tasks ask for is proportion's request of the queue.
+    Outcome::QueueStatus* qs =
+        job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
+    int32_t releasing = 0, best_effort_pending = 0, placed = 0;
     for (uint32_t t : job.tasks) {
       const Task& task = tasks_[t];
-      if (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status))
-        for (size_t d = 0; d < dims(); ++d) qs.request[d] += task.resreq[d];
+      releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
+      best_effort_pending += task.status == SCORIA_TASK_PENDING && task.best_effort;
+      placed += task.committed || task.status == SCORIA_TASK_PIPELINED;
+      if (qs != nullptr && (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status)))
+        for (size_t d = 0; d < dims(); ++d) qs->request[d] += task.resreq[d];
     }
-    if (static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
-      for (size_t d = 0; d < dims(); ++d) qs.inqueue[d] += job.min_resources[d];
+    if (qs != nullptr &&
+        static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
+      for (size_t d = 0; d < dims(); ++d) qs->inqueue[d] += job.min_resources[d];
+
+    st.key = job.uid;
+    st.source = job.source;
+    st.unschedulable.clear();
+    st.pending.clear();
+    bool unschedulable = false;
+    // A gang whose only missing members are terminating on their nodes is
+    // not unschedulable: it is shutting down (Volcano's releasing skip).
+    const bool shutting_down =
+        releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
+        count_in(job.status_count, kScheduledMask) + releasing >= job.group->min_member;
+    // Unschedulable when the session's plugins find the job not ready (gang:
+    // its JobReadyFn) and, as gang's close asks, it misses minMember itself
+    // (ready and pending best-effort tasks): a job whose only lack is a
+    // role's minimum is not marked so in Volcano.
+    const bool ready_count_met =
+        count_in(job.status_count, kReadyMask) + best_effort_pending >= job.group->min_member;
+    if (!job.tasks.empty() && !ready_count_met && !job_ready(job) && !shutting_down) {
+      unschedulable = true;
+      st.unschedulable = unschedulable_message(job);
+      out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
+    }
+    if (job.status_count[0] + job.status_count[1] + job.status_count[2] > 0)
+      for (uint32_t t : job.tasks)
+        if (auto why = unplaced(tasks_[t], st.unschedulable)) st.pending.push_back(std::move(*why));
+    st.phase = phase_of(job, unschedulable, releasing);
+    st.running = job.status_count[5];
+    st.succeeded = job.status_count[7];
+    st.failed = job.status_count[8];
+    if (qs != nullptr)
+      st.queue = qs->name;
+    else
+      st.queue.clear();
+    st.creation_ms = job.group->creation_ms;
+    st.unready = unschedulable ? unready_tasks(job) : 0;
+    st.placed = placed;
   }
   out.preemption_attempts = preemption_attempts_;
   out.preemption_victims = preemption_victims_;

@@ -64,17 +64,9 @@ void Session::prepare_network_topologies(std::span<const model::HyperNode* const
   const std::span<const HyperNodeView> all = topology_.all();
   const int32_t top_tier = all.back().tier;
   std::vector<uint32_t> holding;
-  scoria_network_topology none{};
-  none.struct_size = sizeof none;
-  none.allocated_hypernode = kNoHyperNode;
-  for (Job& job : jobs_) {
-    if (!job.group->network_topology && !job.has_sub_group_policy) {
-      // Most jobs: nothing to prepare or recover.
-      job.topology = none;
-      for (uint32_t k = 0; k < job.sub_job_count; ++k)
-        sub_jobs_[job.first_sub_job + k].topology = none;
-      continue;
-    }
+  // The others keep kNoNetworkTopology: nothing to prepare or recover.
+  for (const uint32_t j : topology_jobs_) {
+    Job& job = jobs_[j];
     job.topology = prepared(job.group->network_topology, top_tier, topology_);
     // Soft sub-jobs are bounded by the job's tier (convertSoftToHardTopology).
     const int32_t sub_job_tier =

@@ -103,10 +103,11 @@ struct scoria_job {
   uint32_t source = UINT32_MAX;  // Snapshot::JobIn::source
   // Why the cache cannot let it be scheduled (something it names is
   // missing); empty if it can. job_valid() refuses it with this reason.
-  std::string invalid;
+  // Snapshot::JobIn::invalid.
+  std::string_view invalid;
   // spec.networkTopology as the session prepares it (hyper_nodes.h), with
   // the allocated HyperNode the allocating action keeps up to date.
-  scoria_network_topology topology{};
+  scoria_network_topology topology = scoria::session::kNoNetworkTopology;
   // Its sub-jobs: sub_job_count of the session's, from first_sub_job.
   uint32_t first_sub_job = 0;
   uint32_t sub_job_count = 0;
@@ -132,7 +133,7 @@ struct scoria_sub_job {
   int32_t status_count[10] = {};
   // Its policy's networkTopology (the job's for the default sub-job), as
   // the session prepares it.
-  scoria_network_topology topology{};
+  scoria_network_topology topology = scoria::session::kNoNetworkTopology;
 
   size_t size() const { return range.size(); }
 };
@@ -584,6 +585,8 @@ class Session {
   std::vector<const model::Namespace*> namespaces_;  // by name
   std::vector<Snapshot::KindObjects> objects_;
   HyperNodeTopology topology_;
+  // The jobs with a network topology or sub-group policies, to prepare.
+  std::vector<uint32_t> topology_jobs_;
   std::vector<const Node*> all_nodes_;
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
