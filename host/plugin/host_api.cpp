@@ -195,6 +195,7 @@ scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
     std::memcpy(o->status_count, j->status_count, sizeof o->status_count);
   FILL(o, allocated, j->allocated);
   FILL(o, total_request, j->total_request);
+  FILL(o, pending_best_effort, j->pending_best_effort);
   return SCORIA_OK;
 }
 scoria_code api_queue_info(const scoria_queue* q, scoria_queue_info* o) {

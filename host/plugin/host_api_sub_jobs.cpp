@@ -54,6 +54,7 @@ scoria_code sub_job_info(const scoria_sub_job* s, scoria_sub_job_info* out) {
   SCORIA_FILL(out, task_count, static_cast<int32_t>(s->size()));
   if (out->struct_size >= offsetof(scoria_sub_job_info, status_count) + sizeof out->status_count)
     std::copy(std::begin(s->status_count), std::end(s->status_count), out->status_count);
+  SCORIA_FILL(out, pending_best_effort, s->pending_best_effort);
   return SCORIA_OK;
 }
 

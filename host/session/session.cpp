@@ -141,6 +141,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       SubJob& sj = sub_jobs_[task.sub_job];
       ++sj.status_count[status_bit(SCORIA_TASK_PENDING)];
       if (!j.has_sub_group_policy) sj.priority = std::max(sj.priority, task.priority);
+      if (task.best_effort) {
+        ++j.pending_best_effort;
+        ++sj.pending_best_effort;
+      }
       set_task_status(task, tin.status);
       // Finished pods hold nothing on their node (Volcano's cache skips them).
       if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
@@ -260,6 +264,11 @@ void Session::set_task_status(Task& task, uint32_t status) {
   SubJob& sub_job = sub_jobs_[task.sub_job];
   --sub_job.status_count[status_bit(task.status)];
   ++sub_job.status_count[status_bit(status)];
+  if (task.best_effort) {
+    const int32_t delta = (status == SCORIA_TASK_PENDING) - (task.status == SCORIA_TASK_PENDING);
+    job.pending_best_effort += delta;
+    sub_job.pending_best_effort += delta;
+  }
   task.status = status;
   if (task.node >= 0) node_changed(nodes_[static_cast<size_t>(task.node)]);
   if (was == now) return;

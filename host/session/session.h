@@ -88,6 +88,7 @@ struct scoria_job {
   int32_t priority = 0;
   scoria::session::TaskRange tasks;  // indices into the session's tasks
   int32_t status_count[10] = {};
+  int32_t pending_best_effort = 0;  // Pending tasks that ask for nothing
   double* allocated = nullptr;
   double* total_request = nullptr;
   const double* min_resources = nullptr;
@@ -131,6 +132,7 @@ struct scoria_sub_job {
   scoria::session::TaskRange range;
   bool whole_job = true;
   int32_t status_count[10] = {};
+  int32_t pending_best_effort = 0;  // Pending tasks that ask for nothing
   // Its policy's networkTopology (the job's for the default sub-job), as
   // the session prepares it.
   scoria_network_topology topology = scoria::session::kNoNetworkTopology;

@@ -42,42 +42,29 @@ struct GangCounts {
   int32_t waiting = 0;  // pipelined
   int32_t pending = 0;
   int32_t valid = 0;  // ready + pipelined + pending: failed and releasing do not count
+  // Pending tasks that ask for nothing: Volcano counts them towards the
+  // gang because they need no node resources to start.
+  int32_t pending_best_effort = 0;
 
   explicit GangCounts(const scoria_job_info& ji)
       : min_available(ji.min_available),
         ready(scoria::count_status(ji, scoria::kReadyStatuses)),
         waiting(scoria::count_status(ji, SCORIA_TASK_PIPELINED)),
         pending(scoria::count_status(ji, SCORIA_TASK_PENDING)),
-        valid(ready + waiting + pending) {}
+        valid(ready + waiting + pending),
+        pending_best_effort(ji.pending_best_effort) {}
 };
 
-// Pending tasks that ask for nothing, up to `enough`: Volcano counts them
-// towards the gang because they need no node resources to start.
-int32_t pending_best_effort(const scoria_job* job, int32_t enough) {
-  int32_t n = 0;
-  const size_t count = api().job_task_count(job);
-  for (size_t i = 0; i < count && n < enough; ++i) {
-    const scoria_task* task = api().job_task_at(job, i);
-    if (task == nullptr) continue;
-    const scoria_task_info ti = scoria::info(task);
-    if (ti.status == SCORIA_TASK_PENDING && ti.best_effort != 0) ++n;
-  }
-  return n;
-}
-
-// base + pending best-effort tasks >= minAvailable. The job's tasks are only
-// walked when the best-effort ones can change the answer.
-bool reaches_min(const scoria_job* job, const GangCounts& c, int32_t base) {
-  if (base >= c.min_available) return true;
-  if (c.pending == 0 || base + c.pending < c.min_available) return false;
-  return base + pending_best_effort(job, c.min_available - base) >= c.min_available;
+// base + pending best-effort tasks >= minAvailable.
+bool reaches_min(const GangCounts& c, int32_t base) {
+  return base + c.pending_best_effort >= c.min_available;
 }
 
 // Volcano's JobInfo.IsReady: ready tasks and pending best-effort ones reach
 // minAvailable. The job order asks only this, not the per-role minimums.
 bool job_is_ready(const scoria_job* job) {
   const GangCounts c(scoria::info(job));
-  return reaches_min(job, c, c.ready);
+  return reaches_min(c, c.ready);
 }
 
 // Which tasks a per-role check counts: those in `statuses`, and pending ones
@@ -149,30 +136,20 @@ bool roles_reach_min_guarded(const scoria_job* job, int32_t min_available, RoleC
 
 // --- sub-jobs (ABI 1.9) ----------------------------------------------------------
 
-// Pending tasks of the sub-job that ask for nothing, walked only when they
-// can change the answer.
-bool sub_job_reaches_min(const scoria_sub_job* sj, const scoria_sub_job_info& si, int32_t base) {
-  if (base >= si.min_available) return true;
-  const int32_t pending = si.status_count[0];
-  if (pending == 0 || base + pending < si.min_available) return false;
-  int32_t n = base;
-  const size_t count = api().sub_job_task_count(sj);
-  for (size_t i = 0; i < count && n < si.min_available; ++i) {
-    const scoria_task_info ti = scoria::info(api().sub_job_task_at(sj, i));
-    if (ti.status == SCORIA_TASK_PENDING && ti.best_effort != 0) ++n;
-  }
-  return n >= si.min_available;
+// base + the sub-job's pending best-effort tasks >= its minAvailable.
+bool sub_job_reaches_min(const scoria_sub_job_info& si, int32_t base) {
+  return base + si.pending_best_effort >= si.min_available;
 }
 
 // Volcano's SubJobInfo.IsReady and IsPipelined.
 bool sub_job_is_ready(const scoria_sub_job* sj) {
   const scoria_sub_job_info si = scoria::info(sj);
-  return sub_job_reaches_min(sj, si, scoria::count_status(si, scoria::kReadyStatuses));
+  return sub_job_reaches_min(si, scoria::count_status(si, scoria::kReadyStatuses));
 }
 bool sub_job_is_pipelined(const scoria_sub_job* sj) {
   const scoria_sub_job_info si = scoria::info(sj);
   return sub_job_reaches_min(
-      sj, si, scoria::count_status(si, scoria::kReadyStatuses | SCORIA_TASK_PIPELINED));
+      si, scoria::count_status(si, scoria::kReadyStatuses | SCORIA_TASK_PIPELINED));
 }
 
 // Volcano's checkSubJobCondition: for each policy name with a minSubGroups
@@ -264,8 +241,7 @@ scoria_code on_job_valid(void* /*user_data*/, const scoria_job* job, char* messa
 // passes.
 int on_job_ready(void* /*user_data*/, const scoria_job* job) {
   const GangCounts c(scoria::info(job));
-  return reaches_min(job, c, c.ready) &&
-                 roles_reach_min_guarded(job, c.min_available, kReadyRoles) &&
+  return reaches_min(c, c.ready) && roles_reach_min_guarded(job, c.min_available, kReadyRoles) &&
                  sub_groups_reach_min_guarded(job, sub_job_is_ready)
              ? 1
              : 0;
@@ -275,7 +251,7 @@ int on_job_ready(void* /*user_data*/, const scoria_job* job) {
 // and IsPipelined.
 scoria_vote on_job_pipelined(void* /*user_data*/, const scoria_job* job) {
   const GangCounts c(scoria::info(job));
-  return reaches_min(job, c, c.ready + c.waiting) &&
+  return reaches_min(c, c.ready + c.waiting) &&
                  roles_reach_min_guarded(job, c.min_available, kPipelinedRoles) &&
                  sub_groups_reach_min_guarded(job, sub_job_is_pipelined)
              ? SCORIA_VOTE_PERMIT

@@ -182,7 +182,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},  // 1.7
     {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},  // 1.8
     {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},  // 1.9
-    {192, 176, 96, 80, 280, 968, 96, 40, 48, 48},  // 1.10
+    {192, 184, 96, 80, 280, 968, 96, 40, 48, 48},  // 1.10
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -290,6 +290,9 @@ TEST(AbiLayout, OffsetsOfJobInfo) {
   EXPECT_OFFSET(scoria_job_info, status_count, 120);
   EXPECT_OFFSET(scoria_job_info, allocated, 160);
   EXPECT_OFFSET(scoria_job_info, total_request, 168);
+  // 1.10
+  EXPECT_OFFSET(scoria_job_info, pending_best_effort, 176);
+  EXPECT_OFFSET(scoria_job_info, reserved0, 180);
 }
 
 TEST(AbiLayout, OffsetsOfQueueInfo) {
@@ -551,9 +554,10 @@ TEST(AbiLayout, NetworkTopologyLayout) {
   EXPECT_OFFSET(scoria_network_topology, allocated_hypernode, 20);
 }
 
-// Born in 1.9: their whole layouts are pinned.
+// Born in 1.9: their whole layouts are pinned (scoria_sub_job_info grew by
+// pending_best_effort in 1.10, from 112 bytes).
 TEST(AbiLayout, SubJobInfoLayout) {
-  EXPECT_EQ(sizeof(scoria_sub_job_info), 112u);
+  EXPECT_EQ(sizeof(scoria_sub_job_info), 120u);
   EXPECT_OFFSET(scoria_sub_job_info, struct_size, 0);
   EXPECT_OFFSET(scoria_sub_job_info, index, 4);
   EXPECT_OFFSET(scoria_sub_job_info, job, 8);
@@ -565,6 +569,8 @@ TEST(AbiLayout, SubJobInfoLayout) {
   EXPECT_OFFSET(scoria_sub_job_info, priority, 64);
   EXPECT_OFFSET(scoria_sub_job_info, task_count, 68);
   EXPECT_OFFSET(scoria_sub_job_info, status_count, 72);
+  EXPECT_OFFSET(scoria_sub_job_info, pending_best_effort, 112);
+  EXPECT_OFFSET(scoria_sub_job_info, reserved0, 116);
   EXPECT_EQ(SCORIA_NO_SUB_GROUP_POLICY, 0xFFFFFFFFu);
 }
 

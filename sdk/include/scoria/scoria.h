@@ -310,6 +310,11 @@ typedef struct scoria_job_info {
   int32_t status_count[10];
   const double* allocated; /**< sum of resreq of tasks in allocated statuses */
   const double* total_request; /**< sum of resreq of all tasks */
+  /* --- since 1.10 --- */
+  int32_t pending_best_effort; /**< its Pending tasks that ask for no
+                                    resources (best-effort), live: Volcano's
+                                    IsReady counts them as ready */
+  int32_t reserved0;
 } scoria_job_info;
 
 /** What a queue is. Filled by host_api.queue_info. */
@@ -534,6 +539,9 @@ typedef struct scoria_sub_job_info {
   int32_t task_count;      /**< its tasks */
   /** Counts of its tasks per status, as scoria_job_info.status_count, live. */
   int32_t status_count[10];
+  /* --- since 1.10 --- */
+  int32_t pending_best_effort; /**< as scoria_job_info.pending_best_effort */
+  int32_t reserved0;
 } scoria_sub_job_info;
 
 /**

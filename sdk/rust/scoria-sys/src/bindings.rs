@@ -405,6 +405,12 @@ pub struct scoria_job_info {
     pub allocated: *const f64,
     /// sum of resreq of all tasks
     pub total_request: *const f64,
+    // --- since 1.10 ---
+    /// its Pending tasks that ask for no
+    /// resources (best-effort), live: Volcano's
+    /// IsReady counts them as ready
+    pub pending_best_effort: i32,
+    pub reserved0: i32,
 }
 
 impl Default for scoria_job_info {
@@ -879,6 +885,10 @@ pub struct scoria_sub_job_info {
     pub task_count: i32,
     /// Counts of its tasks per status, as scoria_job_info.status_count, live.
     pub status_count: [i32; 10],
+    // --- since 1.10 ---
+    /// as scoria_job_info.pending_best_effort
+    pub pending_best_effort: i32,
+    pub reserved0: i32,
 }
 
 impl Default for scoria_sub_job_info {

@@ -136,6 +136,8 @@ int main(void) {
   FIELD(scoria_job_info, status_count);
   FIELD(scoria_job_info, allocated);
   FIELD(scoria_job_info, total_request);
+  FIELD(scoria_job_info, pending_best_effort);
+  FIELD(scoria_job_info, reserved0);
   STRUCT(scoria_queue_info);
   FIELD(scoria_queue_info, struct_size);
   FIELD(scoria_queue_info, index);
@@ -236,6 +238,8 @@ int main(void) {
   FIELD(scoria_sub_job_info, priority);
   FIELD(scoria_sub_job_info, task_count);
   FIELD(scoria_sub_job_info, status_count);
+  FIELD(scoria_sub_job_info, pending_best_effort);
+  FIELD(scoria_sub_job_info, reserved0);
   STRUCT(scoria_sub_group_policy_info);
   FIELD(scoria_sub_group_policy_info, struct_size);
   FIELD(scoria_sub_group_policy_info, sub_group_size);

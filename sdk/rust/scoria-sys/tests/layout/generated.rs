@@ -116,6 +116,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_job_info, status_count);
     field_line!(out, scoria_job_info, allocated);
     field_line!(out, scoria_job_info, total_request);
+    field_line!(out, scoria_job_info, pending_best_effort);
+    field_line!(out, scoria_job_info, reserved0);
     struct_line!(out, scoria_queue_info);
     field_line!(out, scoria_queue_info, struct_size);
     field_line!(out, scoria_queue_info, index);
@@ -216,6 +218,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_sub_job_info, priority);
     field_line!(out, scoria_sub_job_info, task_count);
     field_line!(out, scoria_sub_job_info, status_count);
+    field_line!(out, scoria_sub_job_info, pending_best_effort);
+    field_line!(out, scoria_sub_job_info, reserved0);
     struct_line!(out, scoria_sub_group_policy_info);
     field_line!(out, scoria_sub_group_policy_info, struct_size);
     field_line!(out, scoria_sub_group_policy_info, sub_group_size);
