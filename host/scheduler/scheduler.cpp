@@ -148,7 +148,7 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
 void Scheduler::run_once(const session::Snapshot& snapshot, session::Outcome& out,
                          SessionTimings* timings) {
   const auto start = Clock::now();
-  session::Session ssn(snapshot, config_, &workers_);
+  session::Session ssn(snapshot, config_, &workers_, &memory_);
   for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
     log::write(log::kWarning, "hypernodes", line);
   if (explain_) ssn.explain(*explain_);

@@ -78,6 +78,7 @@ class Scheduler {
   std::vector<Action> actions_;
   std::vector<TierPlugin> plugins_;
   session::WorkerPool workers_;
+  session::SessionMemory memory_;      // the sessions' arrays, one session at a time
   log::ReportOnce topology_problems_;  // HyperNodes' unresolved members
   HookTracker* tracker_ = nullptr;
   std::optional<std::string> explain_;

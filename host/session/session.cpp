@@ -20,13 +20,24 @@ using model::add;
 
 }  // namespace
 
-Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, WorkerPool* workers)
+Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, WorkerPool* workers,
+                 SessionMemory* memory)
     : config_(config),
       workers_(workers),
+      memory_(memory),
       now_ms_(snap.now_ms),
       dim_names_(snap.dims),
       namespaces_(snap.namespaces),
       objects_(snap.objects) {
+  if (memory_ != nullptr) {
+    arena_.swap(memory_->arena);
+    jobs_.swap(memory_->jobs);
+    tasks_.swap(memory_->tasks);
+    sub_jobs_.swap(memory_->sub_jobs);
+    jobs_.clear();
+    tasks_.clear();
+    sub_jobs_.clear();
+  }
   const size_t d = dims();
   // Vectors a session never writes (requests, allocatable, queue bounds,
   // minResources) are read in the snapshot, where the cache keeps them; only
@@ -165,7 +176,13 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
 }
 
-Session::~Session() = default;
+Session::~Session() {
+  if (memory_ == nullptr) return;
+  memory_->arena.swap(arena_);
+  memory_->jobs.swap(jobs_);
+  memory_->tasks.swap(tasks_);
+  memory_->sub_jobs.swap(sub_jobs_);
+}
 
 void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task) {
   job.first_sub_job = static_cast<uint32_t>(sub_jobs_.size());
