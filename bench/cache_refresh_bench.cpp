@@ -17,6 +17,7 @@
 #include "cache/cluster_cache.h"
 #include "decode/object_decoder.h"
 #include "input/documents.h"
+#include "input/tree_json.h"
 #include "serve/local_cluster.h"
 #include "source/object_loader.h"
 #include "store/object_store.h"
@@ -68,12 +69,13 @@ void load(Bench& b, const std::string& file) {
   std::vector<std::vector<store::ObjectWrite>> slots;
   input::stream_documents(
       text.str(), file, input::kFileLimits, [&](size_t n) { slots.assign(n, {}); },
-      [&](size_t slot, input::Document&& doc) {
-        if (!doc.value.is_object()) return;
-        const std::string kind = doc.value.value("kind", "");
+      [&](size_t slot, const input::TreeDocument& doc) {
+        const json value = input::to_json(doc.value);
+        if (!value.is_object()) return;
+        const std::string kind = value.value("kind", "");
         const decode::KindInfo* info = decode::find_kind(kind);
         if (info == nullptr) return;
-        slots[slot].push_back({kind, key_of(doc.value, info->namespaced), doc.value.dump()});
+        slots[slot].push_back({kind, key_of(value, info->namespaced), value.dump()});
       });
   std::vector<store::ObjectWrite> writes;
   for (auto& s : slots)
