@@ -516,7 +516,8 @@ scoria_code api_job_set_phase(scoria_session*, const scoria_job* j, uint32_t pha
   return SCORIA_OK;
 }
 void api_job_set_fit_error(scoria_session*, const scoria_job* j, scoria_str message) {
-  if (j) const_cast<Job*>(j)->fit_error = std::string(V(message));
+  // Kept by the job's own session until it closes.
+  if (j != nullptr) const_cast<Job*>(j)->fit_error = j->ssn->keep_message(std::string(V(message)));
 }
 scoria_code api_session_queue_set_deserved(scoria_session* s, const scoria_queue* q,
                                            const double* deserved) {

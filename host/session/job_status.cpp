@@ -125,7 +125,7 @@ std::string Session::unschedulable_message(const Job& job) {
   std::sort(pending.begin(), pending.end());
   for (size_t i = 0; i < pending.size(); ++i) text += (i == 0 ? "; Pending: " : ", ") + pending[i];
   if (!job.fit_error.empty()) {
-    text += ". Origin reason is: " + job.fit_error;
+    text += ". Origin reason is: " + std::string(job.fit_error);
   } else {
     for (uint32_t t : job.tasks) {
       const Task& task = tasks_[t];

@@ -127,7 +127,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.creation_ms = in.group->creation_ms;
     j.source = in.source;
     j.invalid = in.invalid;
-    if (!in.invalid.empty()) j.fit_error = in.invalid;
+    j.fit_error = in.invalid;
     j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));
     add_sub_jobs(j, in, t);
     if (in.group->network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);

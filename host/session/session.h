@@ -92,8 +92,10 @@ struct scoria_job {
   double* allocated = nullptr;
   double* total_request = nullptr;
   const double* min_resources = nullptr;
-  std::string fit_error;  // job-level reason (enqueue refused, invalid, ...)
-  std::string_view uid;   // "namespace/name": Snapshot::JobIn::key
+  // Job-level reason (enqueue refused, invalid, ...): the cache's text or
+  // one the session keeps (Session::keep_message).
+  std::string_view fit_error;
+  std::string_view uid;  // "namespace/name": Snapshot::JobIn::key
   // What job_info reports of the PodGroup, copied at session open: plugins
   // walk every job several times a session, and this array is all they read.
   std::string_view namespace_, name, queue_name;
