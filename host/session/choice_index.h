@@ -18,6 +18,13 @@ class ChoiceIndex {
 
   explicit ChoiceIndex(size_t nodes);
 
+  /// About what an index over `nodes` nodes holds, in bytes.
+  static size_t bytes_for(size_t nodes) {
+    size_t leaves = 1;
+    while (leaves < nodes) leaves *= 2;
+    return nodes * (sizeof(uint32_t) + sizeof(double)) + 2 * leaves * 3 * sizeof(uint32_t);
+  }
+
   size_t size() const { return generations_.size(); }
 
   /// The generation (EquivalenceCache::generation) node `i`'s entry was

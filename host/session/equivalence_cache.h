@@ -43,7 +43,18 @@ class EquivalenceCache {
     size_t seen = 0;  // changed() entries the choices reflect
   };
 
-  explicit EquivalenceCache(size_t nodes) : generations_(nodes, 1) {}
+  explicit EquivalenceCache(size_t nodes)
+      : generations_(nodes, 1), indexes_left_(kIndexBytes / ChoiceIndex::bytes_for(nodes)) {}
+
+  /// Whether one more class may have a ChoiceIndex this session (and counts
+  /// it): they take about 40 bytes a node each, and a session with
+  /// thousands of alike gangs on thousands of nodes would otherwise hold
+  /// gigabytes. The classes beyond are answered by the calls, alike.
+  bool take_index_budget() {
+    if (indexes_left_ == 0) return false;
+    --indexes_left_;
+    return true;
+  }
 
   uint32_t generation(uint32_t node) const { return generations_[node]; }
   void node_changed(uint32_t node) {
@@ -70,6 +81,8 @@ class EquivalenceCache {
  private:
   std::vector<uint32_t> generations_;  // by node index; starts at 1
   std::vector<uint32_t> changed_;
+  static constexpr size_t kIndexBytes = size_t{128} << 20;  // for all ChoiceIndexes
+  size_t indexes_left_;
   std::unordered_map<uint32_t, Class> classes_;
 };
 

@@ -39,7 +39,8 @@ Session::NodeChoice Session::select_node(Task& task, std::span<const Node* const
       candidates.data() == all_nodes_.data() && candidates.size() == all_nodes_.size();
   if (everywhere && !all_nodes_.empty() && !explaining(task) && !best_node_hooked()) {
     EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_PREDICATE);
-    if (klass != nullptr && (klass->policy & SCORIA_CACHE_NODE_ORDER) != 0 && ++klass->selects >= 2)
+    if (klass != nullptr && (klass->policy & SCORIA_CACHE_NODE_ORDER) != 0 &&
+        ++klass->selects >= 2 && (klass->choices || equivalence_->take_index_budget()))
       return select_by_index(task, *klass);
   }
   return select_by_calls(task, candidates);
