@@ -183,16 +183,14 @@ void Session::close(Outcome& out) {
     const Job& job = jobs_[j];
     Outcome::PodGroupStatus& st = out.pod_groups[j];
     // One pass over the job's tasks: releasing tasks still on a node keep
-    // their gang slot while they terminate; pending best-effort tasks count
-    // as ready (Volcano's JobInfo.IsReady); what allocated and pending
+    // their gang slot while they terminate; what allocated and pending
     // tasks ask for is proportion's request of the queue.
     Outcome::QueueStatus* qs =
         job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
-    int32_t releasing = 0, best_effort_pending = 0, placed = 0;
+    int32_t releasing = 0, placed = 0;
     for (uint32_t t : job.tasks) {
       const Task& task = tasks_[t];
       releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
-      best_effort_pending += task.status == SCORIA_TASK_PENDING && task.best_effort;
       placed += task.committed || task.status == SCORIA_TASK_PIPELINED;
       if (qs != nullptr && (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status)))
         for (size_t d = 0; d < dims(); ++d) qs->request[d] += task.resreq[d];
@@ -213,10 +211,10 @@ void Session::close(Outcome& out) {
         count_in(job.status_count, kScheduledMask) + releasing >= job.group->min_member;
     // Unschedulable when the session's plugins find the job not ready (gang:
     // its JobReadyFn) and, as gang's close asks, it misses minMember itself
-    // (ready and pending best-effort tasks): a job whose only lack is a
-    // role's minimum is not marked so in Volcano.
+    // (ready and pending best-effort tasks, Volcano's JobInfo.IsReady): a
+    // job whose only lack is a role's minimum is not marked so in Volcano.
     const bool ready_count_met =
-        count_in(job.status_count, kReadyMask) + best_effort_pending >= job.group->min_member;
+        count_in(job.status_count, kReadyMask) + job.pending_best_effort >= job.group->min_member;
     if (!job.tasks.empty() && !ready_count_met && !job_ready(job) && !shutting_down) {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);

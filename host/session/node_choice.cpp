@@ -11,18 +11,12 @@
 // calls would give; `equivalence_cache = false` makes the calls.
 #include <algorithm>
 
-#include "model/resource.h"
 #include "session/hook_calls.h"
 #include "session/session.h"
 
 namespace scoria::session {
 
 using config::Flag;
-
-namespace {
-// Volcano's search covers at least this many nodes a round (predicate_nodes).
-constexpr size_t kRound = 256;
-}  // namespace
 
 bool Session::best_node_hooked() {
   if (!best_node_hooked_) {
@@ -52,11 +46,10 @@ Session::NodeChoice Session::select_by_calls(Task& task, std::span<const Node* c
   out.fit_count = predicate_nodes(task, candidates, /*check_resources=*/true, choice_nodes_.data());
   choice_idle_.clear();
   choice_future_.clear();
-  const std::span<const double> need = span(task.init_resreq);
   // Every node that passed fits the future idle (the resource check).
   for (size_t i = 0; i < out.fit_count; ++i) {
     const Node* node = choice_nodes_[i];
-    (model::less_equal(need, span(node->idle)) ? choice_idle_ : choice_future_).push_back(node);
+    (fits_idle(task, *node) ? choice_idle_ : choice_future_).push_back(node);
   }
   const auto best_of = [&](const std::vector<const Node*>& nodes) -> const Node* {
     if (nodes.size() <= 1) return nodes.empty() ? nullptr : nodes.front();
@@ -112,12 +105,11 @@ void Session::refresh_choices(const Task& task, EquivalenceCache::Class& klass) 
     if (pass_[i]) choice_fitting_.push_back(choice_nodes_[i]);
   choice_scores_.resize(choice_fitting_.size());
   if (!choice_fitting_.empty()) cached_scores(task, klass, choice_fitting_, choice_scores_.data());
-  const std::span<const double> need = span(task.init_resreq);
   size_t f = 0;
   for (size_t i = 0; i < m; ++i) {
     const Node& node = *choice_nodes_[i];
     const bool fits = pass_[i] != 0;
-    const bool idle = fits && model::less_equal(need, span(node.idle));
+    const bool idle = fits && fits_idle(task, node);
     index.set(node.index, cache.generation(node.index), fits, idle,
               fits ? choice_scores_[f++] : 0.0);
   }
@@ -150,7 +142,7 @@ Session::NodeChoice Session::select_by_index(Task& task, EquivalenceCache::Class
   const size_t start = want < n ? predicate_cursor_ % n : 0;
   size_t scanned = 0, found = 0;
   while (scanned < n && found < want) {
-    const size_t round = std::min(n - scanned, std::max(want - found, kRound));
+    const size_t round = std::min(n - scanned, std::max(want - found, kSearchRound));
     found += fits_in(start, scanned, scanned + round);
     scanned += round;
   }
@@ -168,23 +160,14 @@ Session::NodeChoice Session::select_by_index(Task& task, EquivalenceCache::Class
     window = (last >= start ? last - start : last + n - start) + 1;
   }
 
-  task.fit.reasons.clear();
-  task.fit.recorded = out.fit_count == 0;
-  task.fit.nodes_tried = static_cast<uint32_t>(scanned);
   if (out.fit_count == 0) {
     // Why each node refused, in search order, as predicate_nodes counts.
     const std::vector<EquivalenceCache::Predicate>& known = equivalence_->predicates(klass, true);
-    for (size_t k = 0; k < scanned; ++k) {
-      const uint32_t reason = known[(start + k) % n].reason;
-      auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
-                             [&](const auto& r) { return r.first == reason; });
-      if (it == task.fit.reasons.end())
-        task.fit.reasons.emplace_back(reason, 1);
-      else
-        ++it->second;
-    }
-    return out;
+    reasons_.resize(std::max(reasons_.size(), scanned));
+    for (size_t k = 0; k < scanned; ++k) reasons_[k] = known[(start + k) % n].reason;
   }
+  record_fit(task, out.fit_count, scanned);
+  if (out.fit_count == 0) return out;
   for (const bool idle : {true, false}) {
     size_t best = ChoiceIndex::kNone;
     each_range(start, 0, window,

@@ -22,6 +22,7 @@
 
 #include "config/scheduler_config.h"
 #include "model/objects.h"
+#include "model/resource.h"
 #include "session/equivalence_cache.h"
 #include "session/explanation.h"
 #include "session/hyper_nodes.h"
@@ -540,6 +541,15 @@ class Session {
   // Brings the class's ChoiceIndex up to the nodes changed since it last
   // looked, asking only those.
   void refresh_choices(const Task& task, EquivalenceCache::Class& klass);
+  // Whether the task's resources are idle on the node now (else a node that
+  // passed the resource check has them only once releasing ones are free).
+  bool fits_idle(const Task& task, const Node& node) const {
+    return model::less_equal(span(task.init_resreq), span(node.idle));
+  }
+  // The task's fit errors after a search of `scanned` nodes that found `fit`
+  // passing: when none did, why each refused (reasons_[k] for the k-th node
+  // searched), counted in search order.
+  void record_fit(Task& task, size_t fit, size_t scanned);
   // Whether any enabled plugin has on_best_node (it sees the candidates).
   bool best_node_hooked();
   void node_changed(const Node& node) {
@@ -611,6 +621,8 @@ class Session {
   uint32_t undefined_answer_reason_ = 0;       // a predicate's undefined code
   // Predicate search state: rotation cursor and buffers reused per task.
   size_t predicate_cursor_ = 0;
+  // Volcano's search covers at least this many nodes a round.
+  static constexpr size_t kSearchRound = 256;
   // Measured cost of one node through every predicate (moving average), and
   // how long a round must be expected to take before it is worth splitting
   // between threads (a hand-off costs tens of microseconds).

@@ -160,7 +160,7 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
     // Each round covers at least what is still wanted. Waking the other
     // thread costs tens of microseconds, so a round is split only when the
     // per-node cost measured so far says it will take much longer than that.
-    const size_t round = std::min(n - scanned, std::max<size_t>(want - found, 256));
+    const size_t round = std::min(n - scanned, std::max(want - found, kSearchRound));
     for (size_t k = scanned; k < scanned + round; ++k) {
       const size_t at = start + k;
       rotated_[k] = candidates[at < n ? at : at - n];
@@ -208,20 +208,23 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
     for (size_t i = 0; i < out; ++i) explain_->nodes[fit[i]->index].examined = true;
   }
 
-  task.fit.reasons.clear();
-  task.fit.recorded = out == 0;
-  task.fit.nodes_tried = static_cast<uint32_t>(scanned);
-  if (out == 0) {
-    for (size_t k = 0; k < scanned; ++k) {
-      auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
-                             [&](const auto& r) { return r.first == reasons_[k]; });
-      if (it == task.fit.reasons.end())
-        task.fit.reasons.emplace_back(reasons_[k], 1);
-      else
-        ++it->second;
-    }
-  }
+  record_fit(task, out, scanned);
   return out;
+}
+
+void Session::record_fit(Task& task, size_t fit, size_t scanned) {
+  task.fit.reasons.clear();
+  task.fit.recorded = fit == 0;
+  task.fit.nodes_tried = static_cast<uint32_t>(scanned);
+  if (fit != 0) return;
+  for (size_t k = 0; k < scanned; ++k) {
+    auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
+                           [&](const auto& r) { return r.first == reasons_[k]; });
+    if (it == task.fit.reasons.end())
+      task.fit.reasons.emplace_back(reasons_[k], 1);
+    else
+      ++it->second;
+  }
 }
 
 void Session::predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
