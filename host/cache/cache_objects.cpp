@@ -246,7 +246,7 @@ void ClusterCache::upsert_group(model::PodGroup group) {
   count_resources(group.min_resources, 1);
   e.group = std::move(group);
   e.phase = e.group.phase;
-  vectorize_group(slot);
+  group_changed(slot);
   index_group(slot, true);
   resolve_group(slot);
 }

@@ -156,7 +156,7 @@ uint32_t ClusterCache::placeholder(const std::string& key) {
   g.group.queue.clear();
   g.placeholder = true;
   g.invalid = "PodGroup " + quote(g.group.name) + " does not exist";
-  vectorize_group(slot);
+  group_changed(slot);
   return slot;
 }
 

@@ -221,6 +221,11 @@ std::span<const double> ClusterCache::min_resources_of(uint32_t slot) const {
   return {group_vectors_.data() + size_t{slot} * dims_.size(), dims_.size()};
 }
 
+void ClusterCache::group_changed(uint32_t slot) {
+  vectorize_group(slot);
+  groups_.hot(slot) = session::GroupFields::of(groups_.at(slot).group);
+}
+
 void ClusterCache::vectorize_group(uint32_t slot) {
   const size_t d = dims_.size();
   const size_t at = size_t{slot} * d;
@@ -308,6 +313,7 @@ void ClusterCache::snapshot(session::Snapshot& s) const {
     }
     j.tasks = std::span(s.tasks).subspan(first);
     j.key = groups_.key(slot);
+    j.fields = groups_.hot(slot);
     s.jobs.push_back(std::move(j));
   };
   // Defined groups in arrival order, then implicit ones in their pods'

@@ -162,6 +162,8 @@ class ClusterCache {
   std::span<const double> init_resreq_of(uint32_t slot) const;
   void vectorize_queue(QueueEntry& e) const;
   void vectorize_group(uint32_t slot);
+  // After a group's PodGroup changed: its vector and its GroupFields.
+  void group_changed(uint32_t slot);
   /// A PodGroup's minResources in group_vectors_.
   std::span<const double> min_resources_of(uint32_t slot) const;
 
@@ -218,7 +220,7 @@ class ClusterCache {
   std::map<std::string, model::HyperNode> hyper_nodes_;  // by name
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
-  SlotTable<GroupEntry> groups_;
+  SlotTable<GroupEntry, session::GroupFields> groups_;
   SlotTable<PodEntry, PodHot> pods_;
   // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
   // side: a snapshot reads them for every pod, in slot order mostly, and a

@@ -49,7 +49,7 @@ void ClusterCache::refresh_implicit_group(uint32_t pod) {
   model::PodGroup g = model::implicit_pod_group(p, ge.group.name);
   ge.group = std::move(g);
   ge.phase = ge.group.phase;
-  vectorize_group(slot);
+  group_changed(slot);
   index_group(slot, true);
   resolve_group(slot);
 }
@@ -127,6 +127,7 @@ void ClusterCache::name_implicit(uint32_t pod) {
     }
     groups_.index(g, key);
     groups_.at(g).group.name = name;
+    groups_.hot(g) = session::GroupFields::of(groups_.at(g).group);
     e.pod.group_name = std::move(name);
     return;
   }

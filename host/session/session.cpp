@@ -118,19 +118,19 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.total_request = take();
     j.min_resources = read(in.min_resources);
     j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
-    j.namespace_ = in.group->namespace_;
-    j.name = in.group->name;
-    j.queue_name = in.group->queue;
-    j.min_member = in.group->min_member;
-    j.preemptable = in.group->preemptable;
-    j.has_min_resources = in.group->has_min_resources;
-    j.creation_ms = in.group->creation_ms;
+    j.namespace_ = in.fields.namespace_;
+    j.name = in.fields.name;
+    j.queue_name = in.fields.queue;
+    j.min_member = in.fields.min_member;
+    j.preemptable = in.fields.preemptable;
+    j.has_min_resources = in.fields.has_min_resources;
+    j.creation_ms = in.fields.creation_ms;
     j.source = in.source;
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
     j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));
     add_sub_jobs(j, in, t);
-    if (in.group->network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
+    if (in.fields.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
     for (const auto& tin : in.tasks) {
       Task& task = tasks_[t];
       task.ssn = this;
@@ -186,7 +186,7 @@ Session::~Session() {
 
 void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task) {
   job.first_sub_job = static_cast<uint32_t>(sub_jobs_.size());
-  job.has_sub_group_policy = !in.group->sub_group_policy.empty();
+  job.has_sub_group_policy = in.fields.has_sub_group_policy;
   const auto add = [&]() -> SubJob& {
     SubJob& s = sub_jobs_.emplace_back();
     s.ssn = this;

@@ -265,6 +265,32 @@ struct Outcome {
   std::optional<Explanation> explanation;
 };
 
+/// What a session reads of every PodGroup, kept by the snapshot's owner
+/// side by side for all of them: a session's walk over its jobs then streams
+/// through these instead of missing the cache on each large PodGroup. The
+/// views point into the PodGroup; the owner refreshes them when it changes.
+struct GroupFields {
+  std::string_view namespace_, name, queue;
+  int64_t creation_ms = 0;
+  int32_t min_member = 1;
+  bool preemptable = false;
+  bool has_min_resources = false;
+  bool has_network_topology = false;
+  bool has_sub_group_policy = false;
+
+  static GroupFields of(const model::PodGroup& g) {
+    return {g.namespace_,
+            g.name,
+            g.queue,
+            g.creation_ms,
+            g.min_member,
+            g.preemptable,
+            g.has_min_resources,
+            g.network_topology.has_value(),
+            !g.sub_group_policy.empty()};
+  }
+};
+
 /// Input of a session: the snapshot the cache hands over. Pointers stay
 /// valid for the session's life (the cache keeps the objects alive).
 /// Jobs' task lists are spans into `tasks`, so a snapshot moves but is never
@@ -306,6 +332,8 @@ struct Snapshot {
     /// group->key(), held by the snapshot's owner (the cache indexes groups
     /// by it); empty: the session makes it.
     std::string_view key = {};
+    /// GroupFields::of(*group), as its owner keeps it.
+    GroupFields fields = {};
   };
   struct NodeIn {
     const model::Node* spec;

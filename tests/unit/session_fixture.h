@@ -42,6 +42,7 @@ class SessionFixture {
     g.creation_ms = created;
     vectors_.push_back({0, 0, 0});
     snap.jobs.push_back({&g, queue, 0, model::PodGroupPhase::Inqueue, vectors_.back(), {}});
+    snap.jobs.back().fields = session::GroupFields::of(g);
     tasks_.emplace_back();
     for (size_t i = 0; i < tasks; ++i)
       task(snap.jobs.size() - 1, name + "-" + std::to_string(i), cpu_m);
