@@ -223,7 +223,8 @@ std::span<const double> ClusterCache::min_resources_of(uint32_t slot) const {
 
 void ClusterCache::group_changed(uint32_t slot) {
   vectorize_group(slot);
-  groups_.hot(slot) = session::GroupFields::of(groups_.at(slot).group);
+  const GroupEntry& g = groups_.at(slot);
+  groups_.hot(slot) = {session::GroupFields::of(g.group), g.owner, g.placeholder};
 }
 
 void ClusterCache::vectorize_group(uint32_t slot) {
@@ -313,22 +314,29 @@ void ClusterCache::snapshot(session::Snapshot& s) const {
     }
     j.tasks = std::span(s.tasks).subspan(first);
     j.key = groups_.key(slot);
-    j.fields = groups_.hot(slot);
+    j.fields = groups_.hot(slot).fields;
     s.jobs.push_back(std::move(j));
   };
   // Defined groups in arrival order, then implicit ones in their pods'
   // order (as completion appends them), then groups only named, by key.
+  // The walks read the groups' hot fields only, in the order of their
+  // slots mostly: the entries are large and would each miss the cache.
   std::vector<uint32_t> placeholders;
-  groups_.each([&](uint32_t slot, const GroupEntry& g) {
-    if (g.placeholder)
+  size_t implicit = 0;
+  groups_.each_slot([&](uint32_t slot) {
+    const GroupHot& h = groups_.hot(slot);
+    if (h.placeholder)
       placeholders.push_back(slot);
-    else if (g.owner == kNone)
+    else if (h.owner == kNone)
       add_job(slot);
+    else
+      ++implicit;
   });
-  pods_.each([&](uint32_t slot, const PodEntry&) {
-    const uint32_t g = pods_.hot(slot).group;
-    if (g != kNone && groups_.at(g).owner == slot) add_job(g);
-  });
+  if (implicit > 0)
+    pods_.each_slot([&](uint32_t slot) {
+      const uint32_t g = pods_.hot(slot).group;
+      if (g != kNone && groups_.hot(g).owner == slot) add_job(g);
+    });
   std::sort(placeholders.begin(), placeholders.end(), [this](uint32_t a, uint32_t b) {
     return groups_.at(a).group.key() < groups_.at(b).group.key();
   });

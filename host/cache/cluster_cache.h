@@ -126,6 +126,13 @@ class ClusterCache {
     uint32_t invalid_pods = 0;  // members with a reason of their own
     bool placeholder = false;   // named by pods, not defined
   };
+  // What every snapshot reads of every group (SlotTable's Hot), mirrored
+  // from its entry by group_changed().
+  struct GroupHot {
+    session::GroupFields fields;
+    uint32_t owner = kNone;
+    bool placeholder = false;
+  };
   struct NodeEntry {
     model::Node node;
     std::vector<double> allocatable;
@@ -162,7 +169,7 @@ class ClusterCache {
   std::span<const double> init_resreq_of(uint32_t slot) const;
   void vectorize_queue(QueueEntry& e) const;
   void vectorize_group(uint32_t slot);
-  // After a group's PodGroup changed: its vector and its GroupFields.
+  // After a group's entry changed: its vector and its GroupHot.
   void group_changed(uint32_t slot);
   /// A PodGroup's minResources in group_vectors_.
   std::span<const double> min_resources_of(uint32_t slot) const;
@@ -220,7 +227,7 @@ class ClusterCache {
   std::map<std::string, model::HyperNode> hyper_nodes_;  // by name
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
-  SlotTable<GroupEntry, session::GroupFields> groups_;
+  SlotTable<GroupEntry, GroupHot> groups_;
   SlotTable<PodEntry, PodHot> pods_;
   // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
   // side: a snapshot reads them for every pod, in slot order mostly, and a

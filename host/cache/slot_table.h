@@ -97,6 +97,12 @@ class SlotTable {
     for (const auto& [seq, slot] : order_)
       if (slot != kNone) f(slot, entries_[slot]);
   }
+  /// Calls f(slot) for live entries in arrival order, touching no entry.
+  template <class F>
+  void each_slot(F&& f) const {
+    for (const auto& [seq, slot] : order_)
+      if (slot != kNone) f(slot);
+  }
   template <class F>
   void each(F&& f) {
     for (const auto& [seq, slot] : order_)

@@ -123,6 +123,8 @@ struct Service::State {
   // What the loop spent before the session under way (for the -v 3 line).
   double refresh_ms = 0;
   double snapshot_ms = 0;
+  // The snapshot sessions are taken into, one at a time (in_flight).
+  std::shared_ptr<session::Snapshot> snapshot_memory = std::make_shared<session::Snapshot>();
   // The timer is set for the next session (none is under way or starting).
   bool armed = false;
   // A write was committed since the last refresh (see wake()).
@@ -299,10 +301,13 @@ struct Service::State {
     // changes the cache while a session is under way (refresh and record
     // run on the loop before and after it), and the loop's own uses of it
     // meanwhile only read.
-    runner.run([this, sched = scheduler, run]() mutable {
+    runner.run([this, sched = scheduler, run, snapshot_memory = snapshot_memory]() mutable {
       try {
         const Clock::time_point snapshot_start = Clock::now();
-        session::Snapshot snapshot = std::as_const(cache).snapshot();
+        // Written over the last session's: its storage serves again (tens
+        // of megabytes on a large cluster, faulted in again otherwise).
+        session::Snapshot& snapshot = *snapshot_memory;
+        std::as_const(cache).snapshot(snapshot);
         snapshot.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::system_clock::now().time_since_epoch())
                               .count();
