@@ -272,9 +272,9 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
     scheduler::SessionTimings t;
     const auto snapshot_start = std::chrono::steady_clock::now();
     cache.snapshot(snapshot);
-    const double snapshot_ms = std::chrono::duration<double, std::milli>(
-                                   std::chrono::steady_clock::now() - snapshot_start)
-                                   .count();
+    const double snapshot_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - snapshot_start)
+            .count();
     snapshot.now_ms = start_ms + c * sched.config().schedule_period_ms;
     sched.run_once(snapshot, last, &t);  // over the last one: its storage serves again
     if (last.explanation) {

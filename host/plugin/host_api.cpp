@@ -595,7 +595,7 @@ scoria_code api_task_set_bind_annotation(scoria_session* s, const scoria_task* t
 }
 scoria_code api_task_bind_annotation(const scoria_task* t, scoria_str key, scoria_str* v) {
   if (!t) return SCORIA_INVALID_ARGUMENT;
-  for (const auto& [k, value] : t->bind_annotations)
+  for (const auto& [k, value] : t->ssn->bind_annotations_of(*t))
     if (k == V(key)) {
       if (v) *v = S(value);
       return SCORIA_OK;

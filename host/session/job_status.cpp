@@ -73,8 +73,8 @@ std::optional<Outcome::PodGroupStatus::Pending> Session::unplaced(
         return Pending{task.views->uid, "Unschedulable",
                        possibly(task.last_discarded_node,
                                 "resource is released and minAvailable is satisfied")};
-      if (task.fit.recorded)
-        return Pending{task.views->uid, "Unschedulable", fit_error_text(task.fit)};
+      if (const FitErrors* fit = fit_of(task); fit != nullptr && fit->recorded)
+        return Pending{task.views->uid, "Unschedulable", fit_error_text(*fit)};
       return Pending{task.views->uid, "Unschedulable",
                      job_message.empty() ? "all nodes are unavailable" : job_message};
     case SCORIA_TASK_ALLOCATED:
@@ -129,8 +129,9 @@ std::string Session::unschedulable_message(const Job& job) {
   } else {
     for (uint32_t t : job.tasks) {
       const Task& task = tasks_[t];
-      if (task.status == SCORIA_TASK_PENDING && task.fit.recorded) {
-        text += ". Origin reason is " + task.pod->name + ": " + fit_error_text(task.fit);
+      const FitErrors* fit = fit_of(task);
+      if (task.status == SCORIA_TASK_PENDING && fit != nullptr && fit->recorded) {
+        text += ". Origin reason is " + task.pod->name + ": " + fit_error_text(*fit);
         break;
       }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <type_traits>
 
 #include "model/resource.h"
 #include "plugin/crash_report.h"
@@ -16,6 +17,12 @@ namespace scoria::session {
 namespace {
 
 size_t status_bit(uint32_t status) { return static_cast<size_t>(std::countr_zero(status)); }
+
+// Sessions drop these by the hundred thousand and build them again: freeing
+// them must cost nothing (what a record would own lives in the session).
+static_assert(std::is_trivially_destructible_v<Task>);
+static_assert(std::is_trivially_destructible_v<Job>);
+static_assert(std::is_trivially_destructible_v<SubJob>);
 using model::add;
 
 }  // namespace
@@ -101,13 +108,15 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     n.tasks.reserve(tasks_on[i]);
   }
 
-  jobs_.resize(snap.jobs.size());
+  // Each record is written once, in place (the arrays keep their memory
+  // from session to session, and their elements own none to free).
+  jobs_.reserve(snap.jobs.size());
   sub_jobs_.reserve(snap.jobs.size());  // one each, unless a job has policies
-  tasks_.resize(task_count);
+  tasks_.reserve(task_count);
   uint32_t t = 0;
   for (size_t i = 0; i < snap.jobs.size(); ++i) {
     const auto& in = snap.jobs[i];
-    Job& j = jobs_[i];
+    Job& j = jobs_.emplace_back();
     j.ssn = this;
     j.group = in.group;
     j.index = static_cast<uint32_t>(i);
@@ -129,24 +138,26 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
     j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));
-    add_sub_jobs(j, in, t);
-    if (in.fields.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
     for (const auto& tin : in.tasks) {
-      Task& task = tasks_[t];
+      Task& task = tasks_.emplace_back();
       task.ssn = this;
       task.pod = tin.pod;
       task.views = tin.views;
-      task.index = t;
+      task.index = static_cast<uint32_t>(tasks_.size() - 1);
       task.job = static_cast<uint32_t>(i);
       task.priority = tin.priority;
       task.resreq = read(tin.resreq);
       task.init_resreq = read(tin.init_resreq);
       task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
+    }
+    add_sub_jobs(j, in, t);
+    if (in.fields.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
+    for (const auto& tin : in.tasks) {
+      Task& task = tasks_[t];
       if (tin.features != 0) featured_.push_back(t);
       add({j.total_request, d}, span(task.resreq), 1);
       // Status is applied through the same path statements use, so the
       // accounting rules live in one place.
-      task.status = SCORIA_TASK_PENDING;
       ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
       if (!j.has_sub_group_policy) task.sub_job = j.first_sub_job;
       SubJob& sj = sub_jobs_[task.sub_job];
@@ -360,7 +371,9 @@ void Session::close_statement(Statement* stmt) {
 
 void Session::record_bind(Task& task) {
   task.committed = true;
-  auto annotations = std::move(task.bind_annotations);
+  Annotations annotations;
+  if (task.bind_annotations != 0)
+    annotations = std::move(bind_annotations_[task.bind_annotations - 1]);
   std::sort(annotations.begin(), annotations.end());
   binds_.push_back(
       {task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name, std::move(annotations)});
@@ -370,12 +383,17 @@ scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::
   if (key.empty() || task.node < 0 ||
       (task.status != SCORIA_TASK_ALLOCATED && task.status != SCORIA_TASK_PIPELINED))
     return SCORIA_INVALID_ARGUMENT;
-  for (auto& [k, v] : task.bind_annotations)
+  if (task.bind_annotations == 0) {
+    bind_annotations_.emplace_back();
+    task.bind_annotations = static_cast<uint32_t>(bind_annotations_.size());
+  }
+  Annotations& annotations = bind_annotations_[task.bind_annotations - 1];
+  for (auto& [k, v] : annotations)
     if (k == key) {
       v.assign(value);
       return SCORIA_OK;
     }
-  task.bind_annotations.emplace_back(key, value);
+  annotations.emplace_back(key, value);
   return SCORIA_OK;
 }
 

@@ -74,10 +74,13 @@ struct scoria_task {
   // The snapshot's (the cache's) vectors: never written in a session.
   const double* resreq = nullptr;
   const double* init_resreq = nullptr;
-  FitErrors fit;
-  // What plugins asked to write on the pod when this allocation is bound
-  // (task_set_bind_annotation), by key; dropped when the allocation is undone.
-  std::vector<std::pair<std::string, std::string>> bind_annotations;
+  // Where the session keeps what is rare and owns memory, so that a task
+  // record is plain data (sessions build and drop hundreds of thousands):
+  // 1 + the index of its predicate failures (Session::fit_of), and of what
+  // plugins asked to write on the pod when this allocation is bound
+  // (Session::bind_annotations_of); 0 for none.
+  uint32_t fit = 0;
+  uint32_t bind_annotations = 0;
 };
 
 struct scoria_job {
@@ -505,6 +508,22 @@ class Session {
   /// A statement with evictions in it was committed.
   void count_eviction_transaction();
 
+  /// The task's predicate failures as its last search recorded them; null
+  /// if none did.
+  const FitErrors* fit_of(const Task& task) const {
+    return task.fit == 0 ? nullptr : &fit_errors_[task.fit - 1];
+  }
+  /// What plugins asked to write on the pod with this allocation's bind
+  /// (task_set_bind_annotation), by key; dropped when it is undone.
+  using Annotations = std::vector<std::pair<std::string, std::string>>;
+  std::span<const std::pair<std::string, std::string>> bind_annotations_of(const Task& task) const {
+    if (task.bind_annotations == 0) return {};
+    return bind_annotations_[task.bind_annotations - 1];
+  }
+  void drop_bind_annotations(Task& task) {
+    if (task.bind_annotations != 0) bind_annotations_[task.bind_annotations - 1].clear();
+  }
+
   // --- statements --------------------------------------------------------------
   Statement* open_statement();
   /// Ends a statement (after commit or discard) and frees it.
@@ -679,6 +698,8 @@ class Session {
   std::optional<bool> best_node_hooked_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
+  std::vector<FitErrors> fit_errors_;          // Task::fit
+  std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   std::vector<Outcome::Bind> binds_;
   std::vector<std::string> evictions_;
   std::unique_ptr<Explanation> explain_;  // set only when asked

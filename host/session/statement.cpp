@@ -77,7 +77,7 @@ void Statement::discard() {
       ssn_.fire_allocate(task);
     } else {
       task.node = -1;
-      task.bind_annotations.clear();  // they belonged to the allocation undone
+      ssn_.drop_bind_annotations(task);  // they belonged to the allocation undone
       ssn_.fire_deallocate(task);
     }
   }

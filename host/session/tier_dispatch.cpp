@@ -212,15 +212,21 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
 }
 
 void Session::record_fit(Task& task, size_t fit, size_t scanned) {
-  task.fit.reasons.clear();
-  task.fit.recorded = fit == 0;
-  task.fit.nodes_tried = static_cast<uint32_t>(scanned);
+  if (task.fit == 0) {
+    if (fit != 0) return;  // nothing to record, nothing recorded before
+    fit_errors_.emplace_back();
+    task.fit = static_cast<uint32_t>(fit_errors_.size());
+  }
+  FitErrors& errors = fit_errors_[task.fit - 1];
+  errors.reasons.clear();
+  errors.recorded = fit == 0;
+  errors.nodes_tried = static_cast<uint32_t>(scanned);
   if (fit != 0) return;
   for (size_t k = 0; k < scanned; ++k) {
-    auto it = std::find_if(task.fit.reasons.begin(), task.fit.reasons.end(),
+    auto it = std::find_if(errors.reasons.begin(), errors.reasons.end(),
                            [&](const auto& r) { return r.first == reasons_[k]; });
-    if (it == task.fit.reasons.end())
-      task.fit.reasons.emplace_back(reasons_[k], 1);
+    if (it == errors.reasons.end())
+      errors.reasons.emplace_back(reasons_[k], 1);
     else
       ++it->second;
   }

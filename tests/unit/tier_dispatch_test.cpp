@@ -209,10 +209,12 @@ TEST_F(TierDispatch, PredicatesMustAllPassAndReasonsAreCounted) {
   EXPECT_EQ(fit[1]->spec->name, "n1");
   add(1, fail);
   EXPECT_EQ(ssn->predicate_nodes(t, ssn->all_nodes(), true, fit.data()), 0u);
-  ASSERT_TRUE(t.fit.recorded);
-  EXPECT_EQ(t.fit.nodes_tried, 3u);
+  const FitErrors* fit_errors = ssn->fit_of(t);
+  ASSERT_NE(fit_errors, nullptr);
+  ASSERT_TRUE(fit_errors->recorded);
+  EXPECT_EQ(fit_errors->nodes_tried, 3u);
   std::map<std::string, uint32_t> counts;
-  for (auto [id, n] : t.fit.reasons) counts[std::string(plugin::reason_text(id))] = n;
+  for (auto [id, n] : fit_errors->reasons) counts[std::string(plugin::reason_text(id))] = n;
   EXPECT_EQ(counts["node(s) had untolerated taint"], 2u);
   EXPECT_EQ(counts["Insufficient cpu"], 1u);
 }
