@@ -12,8 +12,10 @@
 #include <scoria/scoria.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -37,13 +39,16 @@ struct Drf {
       : hierarchical(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)) {}
 
   bool hierarchical;
-  // Per session. Each job's holdings side by side, `dims` values per job,
-  // in arrays kept across sessions: opening a session allocates nothing
-  // per job.
+  // Per session. What a job holds is, as Volcano's drf counts it, the
+  // job's allocated resources (the host's sum) plus what its pipelined
+  // tasks reserve: every allocate and deallocate event drf would add up
+  // is one of those two. So no job is read at open: a share is worked out
+  // the first time it is asked for, and forgotten when an event changes it
+  // (arrays kept across sessions: opening allocates nothing per job).
   std::vector<double> total;
   size_t dims = 0;
-  std::vector<double> allocated;  // by job index, then dimension
-  std::vector<double> shares;     // by job index
+  std::vector<double> shares;  // by job index; NaN: not worked out yet
+  std::vector<double> scratch;
   std::optional<drf::HierarchyTree> tree;
   std::vector<std::string_view> queue_paths;  // by queue index
 
@@ -63,7 +68,26 @@ struct Drf {
     if (index >= shares.size()) return std::nullopt;
     return index;
   }
-  std::span<double> held(uint32_t job) { return {allocated.data() + size_t{job} * dims, dims}; }
+  /// What `job` holds now, into `out` (dims values).
+  void held(const scoria_job* job, std::vector<double>& out) const {
+    const scoria_job_info ji = scoria::info(job);
+    out.assign(ji.allocated, ji.allocated + dims);
+    if (ji.status_count[std::countr_zero(unsigned{SCORIA_TASK_PIPELINED})] == 0) return;
+    const size_t tasks = api().job_task_count(job);
+    for (size_t t = 0; t < tasks; ++t) {
+      const scoria_task_info ti = scoria::info(api().job_task_at(job, t));
+      if (ti.status != SCORIA_TASK_PIPELINED) continue;
+      for (size_t d = 0; d < dims; ++d) out[d] += ti.resreq[d];
+    }
+  }
+  double share(uint32_t index, const scoria_job* job) {
+    double& s = shares[index];
+    if (std::isnan(s)) {
+      held(job, scratch);
+      s = share_of(scratch);
+    }
+    return s;
+  }
 };
 
 Drf& self_of(void* user_data) { return *static_cast<Drf*>(user_data); }
@@ -94,11 +118,14 @@ void build_tree(Drf& self, const scoria_session* ssn) {
 }
 
 int job_order(void* user_data, const scoria_job* l, const scoria_job* r) {
-  const Drf& self = self_of(user_data);
+  Drf& self = self_of(user_data);
   const std::optional<uint32_t> lj = self.of(l);
   const std::optional<uint32_t> rj = self.of(r);
-  if (!lj || !rj || self.shares[*lj] == self.shares[*rj]) return 0;
-  return self.shares[*lj] < self.shares[*rj] ? -1 : 1;
+  if (!lj || !rj) return 0;
+  const double ls = self.share(*lj, l);
+  const double rs = self.share(*rj, r);
+  if (ls == rs) return 0;
+  return ls < rs ? -1 : 1;
 }
 
 scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
@@ -107,8 +134,8 @@ scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
   const scoria_task_info pi = scoria::info(preemptor);
   const std::optional<uint32_t> mine = self.of(pi.job);
   if (!mine) return SCORIA_VOTE_PERMIT;
-  const std::span<const double> mine_held = self.held(*mine);
-  std::vector<double> grown(mine_held.begin(), mine_held.end());
+  std::vector<double> grown;
+  self.held(pi.job, grown);
   for (size_t d = 0; d < grown.size(); ++d) grown[d] += pi.resreq[d];
   const double ls = self.share_of(grown);
 
@@ -121,8 +148,8 @@ scoria_vote preemptable(void* user_data, const scoria_task* preemptor,
     auto it =
         std::find_if(left.begin(), left.end(), [&](const auto& l) { return l.first == ti.job; });
     if (it == left.end()) {
-      const std::span<const double> theirs_held = self.held(*theirs);
-      it = left.insert(left.end(), {ti.job, {theirs_held.begin(), theirs_held.end()}});
+      it = left.insert(left.end(), {ti.job, {}});
+      self.held(ti.job, it->second);
     }
     for (size_t d = 0; d < it->second.size(); ++d) it->second[d] -= ti.resreq[d];
     const double rs = self.share_of(it->second);
@@ -136,9 +163,7 @@ void change(void* user_data, const scoria_task* task, double sign) {
   const scoria_task_info ti = scoria::info(task);
   const std::optional<uint32_t> job = self.of(ti.job);
   if (!job) return;
-  const std::span<double> held = self.held(*job);
-  for (size_t d = 0; d < held.size(); ++d) held[d] += sign * ti.resreq[d];
-  self.shares[*job] = self.share_of(held);
+  self.shares[*job] = std::numeric_limits<double>::quiet_NaN();
   if (self.tree) self.tree->change(*job, {ti.resreq, self.total.size()}, sign);
 }
 
@@ -188,16 +213,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       const scoria_node_info ni = scoria::info(api().node_at(ssn, n));
       for (size_t d = 0; d < dims; ++d) self.total[d] += ni.allocatable[d];
     }
-    const size_t jobs = api().job_count(ssn);
-    self.allocated.assign(jobs * dims, 0);
-    self.shares.assign(jobs, 0);
-    for (size_t j = 0; j < jobs; ++j) {
-      const scoria_job_info ji = scoria::info(api().job_at(ssn, j));
-      if (ji.index >= jobs) continue;
-      const std::span<double> held = self.held(ji.index);
-      std::copy_n(ji.allocated, dims, held.begin());
-      self.shares[ji.index] = self.share_of(held);
-    }
+    self.shares.assign(api().job_count(ssn), std::numeric_limits<double>::quiet_NaN());
     self.tree.reset();
     if (self.hierarchical) {
       if (SCORIA_HOST_HAS(&api(), queue_annotation)) {
