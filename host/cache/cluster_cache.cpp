@@ -314,6 +314,7 @@ void ClusterCache::snapshot(session::Snapshot& s) const {
     }
     j.tasks = std::span(s.tasks).subspan(first);
     j.key = groups_.key(slot);
+    j.source_seq = groups_.seq(slot);
     j.fields = groups_.hot(slot).fields;
     s.jobs.push_back(std::move(j));
   };
@@ -370,7 +371,7 @@ void ClusterCache::apply(const session::Outcome& outcome) {
   for (const auto& key : outcome.evictions)
     if (const uint32_t p = pods_.find(key); p != kNone) pods_.hot(p).status = SCORIA_TASK_RELEASING;
   for (const auto& st : outcome.pod_groups)
-    if (const uint32_t g = group_slot(st.source, st.key); g != kNone)
+    if (const uint32_t g = group_slot(st.source, st.source_seq, st.key); g != kNone)
       groups_.at(g).phase = st.phase;
 }
 
@@ -394,16 +395,18 @@ std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {
   return {};
 }
 
-uint32_t ClusterCache::group_slot(uint32_t source, const std::string& key) const {
-  // The snapshot's id holds while the slot still carries the key; after a
-  // change that freed or reused it, the key decides.
+uint32_t ClusterCache::group_slot(uint32_t source, uint64_t seq, const std::string& key) const {
+  // The snapshot's id holds while the slot still carries the entry it had
+  // (the arrival rank says so without comparing keys) or, after a change
+  // that freed or reused it, while it carries the key; else the key decides.
+  if (groups_.live(source) && seq != 0 && groups_.seq(source) == seq) return source;
   if (groups_.live(source) && groups_.key(source) == key) return source;
   return groups_.find(key);
 }
 
 std::optional<model::PodGroupPhase> ClusterCache::group_phase(const std::string& key,
                                                               uint32_t source) const {
-  const uint32_t g = group_slot(source, key);
+  const uint32_t g = group_slot(source, 0, key);
   if (g == kNone) return std::nullopt;
   return groups_.at(g).phase;
 }

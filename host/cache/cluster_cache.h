@@ -199,7 +199,7 @@ class ClusterCache {
   void index_pod(uint32_t slot, bool add);
   uint32_t placeholder(const std::string& key);
   /// The PodGroup slot `source` if it still holds `key`, else the one that does.
-  uint32_t group_slot(uint32_t source, const std::string& key) const;
+  uint32_t group_slot(uint32_t source, uint64_t seq, const std::string& key) const;
   const std::string& job_reason(const GroupEntry& g) const;
 
   // --- implicit_groups.cpp: a PodGroup for each pod without one -------------

@@ -202,6 +202,7 @@ void Session::close(Outcome& out) {
 
     st.key = job.uid;
     st.source = job.source;
+    st.source_seq = job.source_seq;
     st.unschedulable.clear();
     st.pending.clear();
     bool unschedulable = false;

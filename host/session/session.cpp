@@ -135,6 +135,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.has_min_resources = in.fields.has_min_resources;
     j.creation_ms = in.fields.creation_ms;
     j.source = in.source;
+    j.source_seq = in.source_seq;
     j.invalid = in.invalid;
     j.fit_error = in.invalid;
     j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));

@@ -108,6 +108,7 @@ struct scoria_job {
   bool has_min_resources = false;
   int64_t creation_ms = 0;
   uint32_t source = UINT32_MAX;  // Snapshot::JobIn::source
+  uint64_t source_seq = 0;       // Snapshot::JobIn::source_seq
   // Why the cache cannot let it be scheduled (something it names is
   // missing); empty if it can. job_valid() refuses it with this reason.
   // Snapshot::JobIn::invalid.
@@ -236,6 +237,7 @@ struct Outcome {
     int64_t creation_ms = 0;
     int32_t placed = 0;            // tasks
     uint32_t source = UINT32_MAX;  // the job's Snapshot::JobIn::source
+    uint64_t source_seq = 0;       // and its source_seq
   };
   std::vector<std::string> dims;  // what the resource vectors below hold, by index
   int64_t now_ms = 0;             // the session's clock (Snapshot::now_ms)
@@ -330,8 +332,10 @@ struct Snapshot {
     std::string_view invalid = {};
     /// The snapshot's own id for the job, handed back unchanged in
     /// Outcome::PodGroupStatus::source so that it finds the job again
-    /// without a lookup by name.
+    /// without a lookup by name; `source_seq` (non-zero) tells whether the
+    /// id still means the same job, without comparing names.
     uint32_t source = UINT32_MAX;
+    uint64_t source_seq = 0;
     /// group->key(), held by the snapshot's owner (the cache indexes groups
     /// by it); empty: the session makes it.
     std::string_view key = {};

@@ -263,12 +263,15 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
   last_pipelined_ = std::move(pipelined);
   for (const auto& g : outcome.pod_groups) {
     // Most sessions report the same groups in the same cache slots: the
-    // slot finds the run's entry again with one key comparison, where the
-    // map would hash every key of every session.
+    // slot finds the run's entry again, known to be the same group by the
+    // slot's arrival rank (else by one key comparison), where the map
+    // would hash every key of every session.
     session::Outcome::PodGroupStatus* entry =
         g.source < group_at_.size() ? group_at_[g.source] : nullptr;
     bool added = false;
-    if (entry == nullptr || entry->key != g.key) {
+    const bool same = entry != nullptr && ((g.source_seq != 0 && entry->source_seq == g.source_seq) ||
+                                           entry->key == g.key);
+    if (!same) {
       const auto [it, fresh] = result_.groups.try_emplace(g.key);
       entry = &it->second;  // map nodes stay put: the pointer holds
       added = fresh;
@@ -278,6 +281,7 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
         group_at_[g.source] = entry;
       }
     }
+    entry->source_seq = g.source_seq;
     session::Outcome::PodGroupStatus& seen = *entry;
     changed = changed || added || seen.phase != g.phase;
     seen.phase = g.phase;
