@@ -10,8 +10,8 @@ Each cluster is generated once into --dir, then simulated --runs times with
 the default config (and with --no-cache too, with --plain), for three
 cycles. Prints a Markdown table: median first session, its open and
 allocate times, the steady session (the later cycles: nothing left to
-place, what a service's session costs while the cluster is quiet) and its
-open time, file load, peak RSS (from /usr/bin/time) and pods bound. Run
+place, what a service's session costs while the cluster is quiet), its
+open time and the cache's snapshot before it, file load, peak RSS (from /usr/bin/time) and pods bound. Run
 through scripts/bench.sh.
 """
 import argparse
@@ -57,6 +57,7 @@ def run_once(scoria, config, cluster, plain):
         "allocate": session["actions_ms"].get("allocate", 0.0),
         "steady": statistics.median(s["total_ms"] for s in steady),
         "steady_open": statistics.median(s["open_ms"] for s in steady),
+        "steady_snapshot": statistics.median(s["snapshot_ms"] for s in steady),
         "load": out["timings"]["load_ms"] / 1000.0,
         "rss": peak_kb / 1024.0,
         "bound": len(out["binds"]),
@@ -79,8 +80,8 @@ def main():
 
     print(f"Medians of {args.runs} runs; `scoria simulate --timings`, {args.config}.\n")
     print("| cluster | path | session ms | open ms | allocate ms | steady session ms "
-          "| steady open ms | load s | peak RSS MB | bound |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| steady open ms | steady snapshot ms | load s | peak RSS MB | bound |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in args.clusters:
         cluster = generate(args.gencluster, name, args.dir)
         for plain in ([False, True] if args.plain else [False]):
@@ -88,7 +89,7 @@ def main():
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             print(f"| {name} | {'plain' if plain else 'cached'} | {med['session']:.1f} | "
                   f"{med['open']:.1f} | {med['allocate']:.1f} | {med['steady']:.1f} | "
-                  f"{med['steady_open']:.1f} | {med['load']:.2f} | "
+                  f"{med['steady_open']:.1f} | {med['steady_snapshot']:.1f} | {med['load']:.2f} | "
                   f"{med['rss']:.0f} | {med['bound']:.0f} |", flush=True)
 
 
