@@ -2,6 +2,7 @@
 // as Volcano's gang plugin and framework/session.go jobStatus do, and the
 // outcome handed back to the cache.
 #include <algorithm>
+#include <bit>
 #include <optional>
 
 #include "plugin/reason_table.h"
@@ -152,7 +153,12 @@ void Session::close(Outcome& out) {
   out.binds = binds_;
   out.evictions = evictions_;
   out.pipelined.clear();
-  for (Task& t : tasks_) {
+  // Only a task placed this session (or handed over placed) can be Binding,
+  // Allocated or Pipelined now: the rest are left as they are.
+  std::sort(placed_.begin(), placed_.end());
+  placed_.erase(std::unique(placed_.begin(), placed_.end()), placed_.end());
+  for (uint32_t i : placed_) {
+    Task& t = tasks_[i];
     // The cluster source has confirmed the binds of committed statements by
     // now: they count as Bound, as they will in the next snapshot.
     if (t.status == SCORIA_TASK_BINDING && t.committed) set_task_status(t, SCORIA_TASK_BOUND);
@@ -189,12 +195,22 @@ void Session::close(Outcome& out) {
     Outcome::QueueStatus* qs =
         job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
     int32_t releasing = 0, placed = 0;
-    for (uint32_t t : job.tasks) {
-      const Task& task = tasks_[t];
-      releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
-      placed += task.committed || task.status == SCORIA_TASK_PIPELINED;
-      if (qs != nullptr && (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status)))
-        for (size_t d = 0; d < dims(); ++d) qs->request[d] += task.resreq[d];
+    const int32_t asking = job.status_count[0] + count_in(job.status_count, kAllocatedMask);
+    if (asking == static_cast<int32_t>(job.tasks.size())) {
+      // Every task asks (Pending or holding): what they ask for is the
+      // job's sum (whole units: the same total whichever way it is added).
+      placed = job.committed + job.status_count[std::countr_zero(unsigned{SCORIA_TASK_PIPELINED})];
+      if (qs != nullptr)
+        for (size_t d = 0; d < dims(); ++d) qs->request[d] += job.total_request[d];
+    } else {
+      for (uint32_t t : job.tasks) {
+        const Task& task = tasks_[t];
+        releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
+        placed += task.committed || task.status == SCORIA_TASK_PIPELINED;
+        if (qs != nullptr &&
+            (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status)))
+          for (size_t d = 0; d < dims(); ++d) qs->request[d] += task.resreq[d];
+      }
     }
     if (qs != nullptr &&
         static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)

@@ -169,6 +169,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
         ++sj.pending_best_effort;
       }
       set_task_status(task, tin.status);
+      if ((tin.status & kPlacedMask) != 0) placed_.push_back(t);
       // Finished pods hold nothing on their node (Volcano's cache skips them).
       if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
         node_add_task(nodes_[static_cast<size_t>(tin.node)], task);
@@ -372,6 +373,7 @@ void Session::close_statement(Statement* stmt) {
 
 void Session::record_bind(Task& task) {
   task.committed = true;
+  ++jobs_[task.job].committed;
   Annotations annotations;
   if (task.bind_annotations != 0)
     annotations = std::move(bind_annotations_[task.bind_annotations - 1]);

@@ -93,6 +93,7 @@ struct scoria_job {
   scoria::session::TaskRange tasks;  // indices into the session's tasks
   int32_t status_count[10] = {};
   int32_t pending_best_effort = 0;  // Pending tasks that ask for nothing
+  int32_t committed = 0;            // tasks whose allocation was committed
   double* allocated = nullptr;
   double* total_request = nullptr;
   const double* min_resources = nullptr;
@@ -532,6 +533,8 @@ class Session {
   Statement* open_statement();
   /// Ends a statement (after commit or discard) and frees it.
   void close_statement(Statement* stmt);
+  /// Called by Statement::place for each task it places.
+  void note_placed(const Task& task) { placed_.push_back(task.index); }
   /// Called by Statement::commit for each committed operation.
   void record_bind(Task& task);
   /// Sets a bind annotation on `task`'s allocation (Allocated or Pipelined).
@@ -702,6 +705,9 @@ class Session {
   std::optional<bool> best_node_hooked_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
+  // Tasks placed this session, or handed over Allocated, Pipelined or
+  // Binding (close settles them); may repeat.
+  std::vector<uint32_t> placed_;
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   std::vector<Outcome::Bind> binds_;

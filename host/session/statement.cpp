@@ -12,6 +12,7 @@ scoria_code Statement::place(Task& task, Node& node, uint32_t status, Op op) {
   ops_.push_back({op, &task, task.status, {}});
   ssn_.set_task_status(task, status);
   ssn_.node_add_task(node, task);
+  ssn_.note_placed(task);
   ssn_.fire_allocate(task);
   return SCORIA_OK;
 }

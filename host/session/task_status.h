@@ -14,6 +14,9 @@ inline constexpr uint32_t kAllocatedMask =
 inline constexpr uint32_t kScheduledMask =
     SCORIA_TASK_RUNNING | SCORIA_TASK_BOUND | SCORIA_TASK_FAILED | SCORIA_TASK_SUCCEEDED;
 inline constexpr uint32_t kCompletedMask = SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED;
+/// What a session's placement leaves a task in until close settles it.
+inline constexpr uint32_t kPlacedMask =
+    SCORIA_TASK_ALLOCATED | SCORIA_TASK_PIPELINED | SCORIA_TASK_BINDING;
 /// Counted as ready for gang: allocated ones plus succeeded.
 inline constexpr uint32_t kReadyMask = kAllocatedMask | SCORIA_TASK_SUCCEEDED;
 

@@ -269,8 +269,9 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
     session::Outcome::PodGroupStatus* entry =
         g.source < group_at_.size() ? group_at_[g.source] : nullptr;
     bool added = false;
-    const bool same = entry != nullptr && ((g.source_seq != 0 && entry->source_seq == g.source_seq) ||
-                                           entry->key == g.key);
+    const bool same =
+        entry != nullptr &&
+        ((g.source_seq != 0 && entry->source_seq == g.source_seq) || entry->key == g.key);
     if (!same) {
       const auto [it, fresh] = result_.groups.try_emplace(g.key);
       entry = &it->second;  // map nodes stay put: the pointer holds
