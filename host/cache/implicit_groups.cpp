@@ -127,7 +127,7 @@ void ClusterCache::name_implicit(uint32_t pod) {
     }
     groups_.index(g, key);
     groups_.at(g).group.name = name;
-    groups_.hot(g).fields = session::GroupFields::of(groups_.at(g).group);
+    group_changed(g);
     e.pod.group_name = std::move(name);
     return;
   }

@@ -91,22 +91,20 @@ class SlotTable {
   size_t size() const { return live_; }
   size_t slots() const { return entries_.size(); }
 
-  /// Calls f(slot, entry) for live entries in arrival order.
-  template <class F>
-  void each(F&& f) const {
-    for (const auto& [seq, slot] : order_)
-      if (slot != kNone) f(slot, entries_[slot]);
-  }
   /// Calls f(slot) for live entries in arrival order, touching no entry.
   template <class F>
   void each_slot(F&& f) const {
     for (const auto& [seq, slot] : order_)
       if (slot != kNone) f(slot);
   }
+  /// Calls f(slot, entry) for live entries in arrival order.
+  template <class F>
+  void each(F&& f) const {
+    each_slot([&](uint32_t slot) { f(slot, entries_[slot]); });
+  }
   template <class F>
   void each(F&& f) {
-    for (const auto& [seq, slot] : order_)
-      if (slot != kNone) f(slot, entries_[slot]);
+    each_slot([&](uint32_t slot) { f(slot, entries_[slot]); });
   }
 
   /// Room for `n` entries, so that a full load does not grow (and rehash)

@@ -178,19 +178,19 @@ scoria_code api_task_info(const scoria_task* t, scoria_task_info* o) {
 scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
   if (!j || !fits(o, sizeof(uint32_t))) return SCORIA_INVALID_ARGUMENT;
   FILL(o, phase, j->phase);
-  FILL(o, namespace_, S(j->namespace_));
-  FILL(o, name, S(j->name));
+  FILL(o, namespace_, S(j->spec.namespace_));
+  FILL(o, name, S(j->spec.name));
   FILL(o, uid, S(j->uid));
-  FILL(o, queue_name, S(j->queue_name));
+  FILL(o, queue_name, S(j->spec.queue));
   FILL(o, queue, j->queue >= 0 ? &j->ssn->queues()[static_cast<size_t>(j->queue)] : nullptr);
-  FILL(o, min_available, j->min_member);
+  FILL(o, min_available, j->spec.min_member);
   FILL(o, priority, j->priority);
-  FILL(o, preemptable, j->preemptable ? 1 : 0);
+  FILL(o, preemptable, j->spec.preemptable ? 1 : 0);
   FILL(o, task_count, static_cast<int32_t>(j->tasks.size()));
   FILL(o, min_resources, j->min_resources);
-  FILL(o, has_min_resources, j->has_min_resources ? 1 : 0);
+  FILL(o, has_min_resources, j->spec.has_min_resources ? 1 : 0);
   FILL(o, index, j->index);
-  FILL(o, creation_ms, j->creation_ms);
+  FILL(o, creation_ms, j->spec.creation_ms);
   if (o->struct_size >= offsetof(scoria_job_info, status_count) + sizeof o->status_count)
     std::memcpy(o->status_count, j->status_count, sizeof o->status_count);
   FILL(o, allocated, j->allocated);

@@ -44,7 +44,7 @@ model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releas
   if (running != 0 && unschedulable) return model::PodGroupPhase::Unknown;
   const int32_t scheduled = count_in(job.status_count, kScheduledMask) + releasing;
   const int32_t completed = count_in(job.status_count, kCompletedMask);
-  if (scheduled >= job.min_member) {
+  if (scheduled >= job.spec.min_member) {
     if (scheduled == completed) return model::PodGroupPhase::Completed;
     return model::PodGroupPhase::Running;
   }
@@ -99,7 +99,7 @@ int32_t Session::unready_tasks(const Job& job) const {
     if (tasks_[t].status == SCORIA_TASK_PENDING &&
         tasks_[t].last_discarded == SCORIA_TASK_ALLOCATED)
       ++ready;
-  return std::max(0, job.min_member - ready);
+  return std::max(0, job.spec.min_member - ready);
 }
 
 std::string Session::unschedulable_message(const Job& job) {
@@ -110,7 +110,7 @@ std::string Session::unschedulable_message(const Job& job) {
   for (size_t b = 0; b < 10; ++b)
     if (job.status_count[b] > 0)
       parts.push_back(std::to_string(job.status_count[b]) + " " + status_name(b));
-  parts.push_back(std::to_string(job.min_member) + " minAvailable");
+  parts.push_back(std::to_string(job.spec.min_member) + " minAvailable");
   std::sort(parts.begin(), parts.end());
   std::string text = "pod group is not ready";
   for (const auto& p : parts) text += ", " + p;
@@ -194,19 +194,19 @@ void Session::close(Outcome& out) {
     // tasks ask for is proportion's request of the queue.
     Outcome::QueueStatus* qs =
         job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
-    int32_t releasing = 0, placed = 0;
+    int32_t releasing = 0;
+    const int32_t placed =
+        job.committed + job.status_count[std::countr_zero(unsigned{SCORIA_TASK_PIPELINED})];
     const int32_t asking = job.status_count[0] + count_in(job.status_count, kAllocatedMask);
     if (asking == static_cast<int32_t>(job.tasks.size())) {
       // Every task asks (Pending or holding): what they ask for is the
       // job's sum (whole units: the same total whichever way it is added).
-      placed = job.committed + job.status_count[std::countr_zero(unsigned{SCORIA_TASK_PIPELINED})];
       if (qs != nullptr)
         for (size_t d = 0; d < dims(); ++d) qs->request[d] += job.total_request[d];
     } else {
       for (uint32_t t : job.tasks) {
         const Task& task = tasks_[t];
         releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
-        placed += task.committed || task.status == SCORIA_TASK_PIPELINED;
         if (qs != nullptr &&
             (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status)))
           for (size_t d = 0; d < dims(); ++d) qs->request[d] += task.resreq[d];
@@ -226,13 +226,13 @@ void Session::close(Outcome& out) {
     // not unschedulable: it is shutting down (Volcano's releasing skip).
     const bool shutting_down =
         releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
-        count_in(job.status_count, kScheduledMask) + releasing >= job.min_member;
+        count_in(job.status_count, kScheduledMask) + releasing >= job.spec.min_member;
     // Unschedulable when the session's plugins find the job not ready (gang:
     // its JobReadyFn) and, as gang's close asks, it misses minMember itself
     // (ready and pending best-effort tasks, Volcano's JobInfo.IsReady): a
     // job whose only lack is a role's minimum is not marked so in Volcano.
     const bool ready_count_met =
-        count_in(job.status_count, kReadyMask) + job.pending_best_effort >= job.min_member;
+        count_in(job.status_count, kReadyMask) + job.pending_best_effort >= job.spec.min_member;
     if (!job.tasks.empty() && !ready_count_met && !job_ready(job) && !shutting_down) {
       unschedulable = true;
       st.unschedulable = unschedulable_message(job);
@@ -249,7 +249,7 @@ void Session::close(Outcome& out) {
       st.queue = qs->name;
     else
       st.queue.clear();
-    st.creation_ms = job.creation_ms;
+    st.creation_ms = job.spec.creation_ms;
     st.unready = unschedulable ? unready_tasks(job) : 0;
     st.placed = placed;
   }

@@ -127,13 +127,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.total_request = take();
     j.min_resources = read(in.min_resources);
     j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
-    j.namespace_ = in.fields.namespace_;
-    j.name = in.fields.name;
-    j.queue_name = in.fields.queue;
-    j.min_member = in.fields.min_member;
-    j.preemptable = in.fields.preemptable;
-    j.has_min_resources = in.fields.has_min_resources;
-    j.creation_ms = in.fields.creation_ms;
+    j.spec = in.fields;
     j.source = in.source;
     j.source_seq = in.source_seq;
     j.invalid = in.invalid;
@@ -152,7 +146,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
     }
     add_sub_jobs(j, in, t);
-    if (in.fields.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
+    if (j.spec.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
     for (const auto& tin : in.tasks) {
       Task& task = tasks_[t];
       if (tin.features != 0) featured_.push_back(t);
@@ -199,7 +193,7 @@ Session::~Session() {
 
 void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task) {
   job.first_sub_job = static_cast<uint32_t>(sub_jobs_.size());
-  job.has_sub_group_policy = in.fields.has_sub_group_policy;
+  job.has_sub_group_policy = job.spec.has_sub_group_policy;
   const auto add = [&]() -> SubJob& {
     SubJob& s = sub_jobs_.emplace_back();
     s.ssn = this;
@@ -212,7 +206,7 @@ void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_t
     if (job.tasks.empty()) return;
     SubJob& s = add();
     s.uid = s.gid = job.uid;
-    s.min_available = job.min_member;
+    s.min_available = job.spec.min_member;
     s.range = job.tasks;  // the constructor names it in each task as it goes
     return;
   }

@@ -52,6 +52,32 @@ struct TaskViews {
   /// for every pod alike; 0 for a pod in none (placed ones).
   uint32_t equivalence = 0;
 };
+
+/// What a session reads of every PodGroup, kept by the snapshot's owner
+/// side by side for all of them: a session's walk over its jobs then streams
+/// through these instead of missing the cache on each large PodGroup. The
+/// views point into the PodGroup; the owner refreshes them when it changes.
+struct GroupFields {
+  std::string_view namespace_, name, queue;
+  int64_t creation_ms = 0;
+  int32_t min_member = 1;
+  bool preemptable = false;
+  bool has_min_resources = false;
+  bool has_network_topology = false;
+  bool has_sub_group_policy = false;
+
+  static GroupFields of(const model::PodGroup& g) {
+    return {g.namespace_,
+            g.name,
+            g.queue,
+            g.creation_ms,
+            g.min_member,
+            g.preemptable,
+            g.has_min_resources,
+            g.network_topology.has_value(),
+            !g.sub_group_policy.empty()};
+  }
+};
 }  // namespace scoria::session
 
 struct scoria_task {
@@ -101,13 +127,10 @@ struct scoria_job {
   // one the session keeps (Session::keep_message).
   std::string_view fit_error;
   std::string_view uid;  // "namespace/name": Snapshot::JobIn::key
-  // What job_info reports of the PodGroup, copied at session open: plugins
-  // walk every job several times a session, and this array is all they read.
-  std::string_view namespace_, name, queue_name;
-  int32_t min_member = 1;
-  bool preemptable = false;
-  bool has_min_resources = false;
-  int64_t creation_ms = 0;
+  // What job_info reports of the PodGroup, as the snapshot hands it over:
+  // plugins walk every job several times a session, and this array is all
+  // they read.
+  scoria::session::GroupFields spec;
   uint32_t source = UINT32_MAX;  // Snapshot::JobIn::source
   uint64_t source_seq = 0;       // Snapshot::JobIn::source_seq
   // Why the cache cannot let it be scheduled (something it names is
@@ -269,32 +292,6 @@ struct Outcome {
   std::vector<std::pair<std::string, uint64_t>> eviction_transactions;
   /// Why the task asked about went where it went (Session::explain).
   std::optional<Explanation> explanation;
-};
-
-/// What a session reads of every PodGroup, kept by the snapshot's owner
-/// side by side for all of them: a session's walk over its jobs then streams
-/// through these instead of missing the cache on each large PodGroup. The
-/// views point into the PodGroup; the owner refreshes them when it changes.
-struct GroupFields {
-  std::string_view namespace_, name, queue;
-  int64_t creation_ms = 0;
-  int32_t min_member = 1;
-  bool preemptable = false;
-  bool has_min_resources = false;
-  bool has_network_topology = false;
-  bool has_sub_group_policy = false;
-
-  static GroupFields of(const model::PodGroup& g) {
-    return {g.namespace_,
-            g.name,
-            g.queue,
-            g.creation_ms,
-            g.min_member,
-            g.preemptable,
-            g.has_min_resources,
-            g.network_topology.has_value(),
-            !g.sub_group_policy.empty()};
-  }
 };
 
 /// Input of a session: the snapshot the cache hands over. Pointers stay

@@ -68,7 +68,7 @@ bool Session::job_less(const Job& l, const Job& r) {
           first_order(tiers_, Flag::JobOrder, &scoria_hooks::on_job_order, "on_job_order", &l, &r);
       c != 0)
     return c < 0;
-  if (l.creation_ms != r.creation_ms) return l.creation_ms < r.creation_ms;
+  if (l.spec.creation_ms != r.spec.creation_ms) return l.spec.creation_ms < r.spec.creation_ms;
   return l.uid < r.uid;
 }
 
