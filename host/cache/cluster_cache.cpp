@@ -1,9 +1,11 @@
 // Loading the cache (a full replace or a batch of changes), its resource
-// dimensions, the snapshot a session reads and what a session decided.
+// dimensions and what a session decided. (The snapshot a session reads is
+// cache_snapshot.cpp's.)
 #include "cache/cluster_cache.h"
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace scoria::cache {
 
@@ -29,6 +31,7 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
 ClusterCache::ClusterCache() { clear(); }
 
 void ClusterCache::clear() {
+  kept_.valid = false;
   nodes_.clear();
   queues_.clear();
   classes_.clear();
@@ -235,116 +238,6 @@ void ClusterCache::vectorize_group(uint32_t slot) {
 }
 
 // ---------------------------------------------------------------------------
-// Snapshot
-
-session::Snapshot ClusterCache::snapshot() const {
-  session::Snapshot s;
-  snapshot(s);
-  return s;
-}
-
-void ClusterCache::snapshot(session::Snapshot& s) const {
-  s.dims = dims_;
-  s.namespaces.clear();
-  s.objects.clear();
-  s.hyper_nodes.clear();
-  s.nodes.clear();
-  s.queues.clear();
-  s.jobs.clear();
-  s.tasks.clear();
-  s.now_ms = 0;
-  s.namespaces.reserve(namespaces_.size());
-  for (const auto& [name, ns] : namespaces_) s.namespaces.push_back(&ns);
-  const auto add_kind = [&s](std::string_view kind, const auto& objects) {
-    session::Snapshot::KindObjects& k = s.objects.emplace_back();
-    k.kind = kind;
-    k.json.reserve(objects.size());
-    for (const auto& [name, object] : objects) k.json.emplace_back(object.json);
-  };
-  add_kind(kind_name(Kind::PodDisruptionBudget), disruption_budgets_);
-  add_kind(kind_name(Kind::ResourceQuota), resource_quotas_);
-  add_kind(kind_name(Kind::Numatopology), numa_topologies_);  // by node name
-  s.hyper_nodes.reserve(hyper_nodes_.size());
-  for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
-
-  // Sessions index nodes and queues by position; entries by slot.
-  std::vector<int32_t> node_at(nodes_.slots(), -1);
-  s.nodes.reserve(nodes_.size());
-  nodes_.each([&](uint32_t slot, const NodeEntry& n) {
-    node_at[slot] = static_cast<int32_t>(s.nodes.size());
-    s.nodes.push_back({&n.node, n.allocatable});
-  });
-  std::vector<int32_t> queue_at(queues_.slots(), -1);
-  s.queues.reserve(queues_.size());
-  auto add_queue = [&](uint32_t slot, const QueueEntry& q) {
-    queue_at[slot] = static_cast<int32_t>(s.queues.size());
-    s.queues.push_back({&q.queue, q.capability, q.deserved, q.guarantee});
-  };
-  // The implicit "default" comes after every defined queue, as completion
-  // appends it.
-  uint32_t implicit_default = kNone;
-  queues_.each([&](uint32_t slot, const QueueEntry& q) {
-    if (q.implicit)
-      implicit_default = slot;
-    else
-      add_queue(slot, q);
-  });
-  if (implicit_default != kNone) add_queue(implicit_default, queues_.at(implicit_default));
-
-  s.jobs.reserve(groups_.size());
-  // Never grown past this, so the jobs' spans into it hold.
-  s.tasks.reserve(pods_.size());
-  auto add_job = [&](uint32_t slot) {
-    const GroupEntry& g = groups_.at(slot);
-    const std::string& reason = job_reason(g);
-    const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : queue_at[g.queue];
-    session::Snapshot::JobIn j{&g.group, queue,  g.priority, g.phase, min_resources_of(slot),
-                               {},       reason, slot};
-    const size_t first = s.tasks.size();
-    for (uint32_t i : g.pods) {
-      const PodHot& p = pods_.hot(i);
-      if (!p.listed) continue;
-      // A pod bound to a node the cache does not know is on no node of the
-      // session but still its job's, as in Volcano (whose cache gives it a
-      // node of its own that no session lists): it counts toward the gang
-      // and the queue, and is no victim.
-      const int32_t node = p.node == kNone ? -1 : node_at[p.node];
-      s.tasks.push_back({&pods_.at(i).pod, &pods_.at(i).views, p.status, node, p.priority,
-                         p.features, resreq_of(i), init_resreq_of(i)});
-    }
-    j.tasks = std::span(s.tasks).subspan(first);
-    j.key = groups_.key(slot);
-    j.source_seq = groups_.seq(slot);
-    j.fields = groups_.hot(slot).fields;
-    s.jobs.push_back(std::move(j));
-  };
-  // Defined groups in arrival order, then implicit ones in their pods'
-  // order (as completion appends them), then groups only named, by key.
-  // The walks read the groups' hot fields only, in the order of their
-  // slots mostly: the entries are large and would each miss the cache.
-  std::vector<uint32_t> placeholders;
-  size_t implicit = 0;
-  groups_.each_slot([&](uint32_t slot) {
-    const GroupHot& h = groups_.hot(slot);
-    if (h.placeholder)
-      placeholders.push_back(slot);
-    else if (h.owner == kNone)
-      add_job(slot);
-    else
-      ++implicit;
-  });
-  if (implicit > 0)
-    pods_.each_slot([&](uint32_t slot) {
-      const uint32_t g = pods_.hot(slot).group;
-      if (g != kNone && groups_.hot(g).owner == slot) add_job(g);
-    });
-  std::sort(placeholders.begin(), placeholders.end(), [this](uint32_t a, uint32_t b) {
-    return groups_.at(a).group.key() < groups_.at(b).group.key();
-  });
-  for (uint32_t slot : placeholders) add_job(slot);
-}
-
-// ---------------------------------------------------------------------------
 // What a session decided
 
 void ClusterCache::apply(const session::Outcome& outcome) {
@@ -370,8 +263,11 @@ void ClusterCache::apply(const session::Outcome& outcome) {
   // an eviction the server refuses leaves the pod where it runs.
   for (const auto& key : outcome.evictions)
     if (const uint32_t p = pods_.find(key); p != kNone) pods_.hot(p).status = SCORIA_TASK_RELEASING;
+  // Written only where it changed: a write marks the job for the next
+  // refresh_snapshot(), and most keep their phase.
   for (const auto& st : outcome.pod_groups)
-    if (const uint32_t g = group_slot(st.source, st.source_seq, st.key); g != kNone)
+    if (const uint32_t g = group_slot(st.source, st.source_seq, st.key);
+        g != kNone && std::as_const(groups_).at(g).phase != st.phase)
       groups_.at(g).phase = st.phase;
 }
 

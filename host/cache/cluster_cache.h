@@ -64,10 +64,16 @@ class ClusterCache {
   /// The queue that exists while no Queue object defines it.
   static constexpr std::string_view kDefaultQueue = "default";
 
-  /// The input of the next session. Valid until the cache changes.
+  /// The input of a session, written whole. Valid until the cache changes.
   session::Snapshot snapshot() const;
-  /// The same, written over `out`, whose storage serves again.
-  void snapshot(session::Snapshot& out) const;
+  /// The input of the next session, kept by the cache from call to call and
+  /// brought up to date: only the jobs whose PodGroup or pods changed since
+  /// the last call are written again, the others stay where they are (or,
+  /// when jobs came, went or changed size, are copied as they were). After a
+  /// change of nodes, queues or dimensions, and every time with
+  /// `incremental` false (the plain path), it is written whole. Valid until
+  /// the cache changes; the next call writes over it.
+  const session::Snapshot& refresh_snapshot(int64_t now_ms, bool incremental = true);
 
   /// Applies what a session decided: binds place pods on their nodes,
   /// evicted pods release theirs (Releasing, as Volcano's cache marks them,
@@ -174,6 +180,35 @@ class ClusterCache {
   /// A PodGroup's minResources in group_vectors_.
   std::span<const double> min_resources_of(uint32_t slot) const;
 
+  // --- cache_snapshot.cpp: a session's input, whole or kept up to date ------
+  /// Where each node and queue slot stands among the snapshot's (-1: absent).
+  struct SnapshotPlaces {
+    std::vector<int32_t> node_at, queue_at;
+    bool operator==(const SnapshotPlaces&) const = default;
+  };
+  /// Everything but the jobs and their tasks, into `s`.
+  void snapshot_header(session::Snapshot& s, SnapshotPlaces& places) const;
+  /// Calls emit(group slot) for every job, in snapshot order.
+  template <class Emit>
+  void each_job_slot(Emit&& emit) const;
+  /// Job `slot` as the snapshot shows it, with no tasks yet.
+  session::Snapshot::JobIn job_in(uint32_t slot, const SnapshotPlaces& places) const;
+  /// How many of its pods job `slot` lists as tasks.
+  size_t task_count(uint32_t slot) const;
+  /// Pod `slot` as the snapshot shows it.
+  session::Snapshot::TaskIn task_in(uint32_t slot, const SnapshotPlaces& places) const;
+  /// Where the snapshot's order puts group `slot` (KeptSnapshot::place).
+  uint8_t place_of(uint32_t slot) const;
+  /// Appends job `slot` with its tasks to `s` (whose tasks never reallocate).
+  void add_job(session::Snapshot& s, uint32_t slot, const SnapshotPlaces& places) const;
+  /// Rewrites in place the changed jobs of the kept snapshot; false (having
+  /// written nothing) if one of them came, went, moved or changed size.
+  bool patch_kept(const std::vector<uint32_t>& changed);
+  /// Rewrites the kept snapshot, copying the jobs that did not change.
+  void copy_kept();
+  /// The group slots whose job may differ from the kept snapshot's.
+  std::vector<uint32_t> changed_jobs();
+
   // --- cache_objects.cpp: one upsert and one delete per kind ---------------
   void apply_change(ObjectChange& change);
   void upsert_node(model::Node node);
@@ -251,6 +286,26 @@ class ClusterCache {
   uint64_t generation_ = 0;
   std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),
                                             kDefaultSchedulerNames.end()};
+
+  // The snapshot refresh_snapshot() keeps, and what its jobs were written
+  // against: while nodes, queues and dimensions stay as they were, a job
+  // whose PodGroup and pods did not change (SlotTable::changed()) holds.
+  struct KeptSnapshot {
+    session::Snapshot snapshot;
+    bool valid = false;
+    SnapshotPlaces places;
+    size_t dims = 0;
+    const double* pod_vectors = nullptr;
+    const double* group_vectors = nullptr;
+    uint64_t groups_order = 0, pods_order = 0;
+    std::vector<uint32_t> job_at;  // by group slot: its index in snapshot.jobs, or kNone
+    std::vector<uint8_t> place;    // by group slot: defined, implicit or only named
+    std::vector<uint8_t> changed;  // by group slot, while refreshing
+    // The other side of a copy, kept for its storage.
+    std::vector<session::Snapshot::JobIn> spare_jobs;
+    std::vector<session::Snapshot::TaskIn> spare_tasks;
+  };
+  KeptSnapshot kept_;
 };
 
 }  // namespace scoria::cache

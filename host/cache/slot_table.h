@@ -6,6 +6,10 @@
 // `Hot` is what every snapshot reads of every entry: kept apart, side by
 // side by slot, so that a walk over all entries streams through a few bytes
 // each instead of missing the cache on each large entry.
+//
+// The table also notes which slots may have changed (every write access
+// counts, see changed()), so that what is derived from its entries (the
+// cache's kept snapshot) is brought up to date for those only.
 #pragma once
 
 #include <algorithm>
@@ -48,6 +52,8 @@ class SlotTable {
     seq_[slot] = next_seq_++;
     order_.emplace_back(seq_[slot], slot);
     ++live_;
+    ++order_version_;
+    touch(slot);
     if (!key.empty()) index(slot, key);
     return slot;
   }
@@ -61,14 +67,18 @@ class SlotTable {
     seq_[slot] = 0;
     free_.push_back(slot);
     --live_;
+    ++order_version_;
+    touch(slot);
   }
 
   void index(uint32_t slot, const std::string& key) {
+    touch(slot);
     keys_[slot] = key;
     index_[key] = slot;
   }
   void unindex(uint32_t slot) {
     if (keys_[slot].empty()) return;
+    touch(slot);
     index_.erase(keys_[slot]);
     keys_[slot].clear();
   }
@@ -78,11 +88,21 @@ class SlotTable {
     drop_order(slot);
     seq_[slot] = next_seq_++;
     order_.emplace_back(seq_[slot], slot);
+    ++order_version_;
+    touch(slot);
   }
 
-  Entry& at(uint32_t slot) { return entries_[slot]; }
+  /// Write access: the slot counts as changed (changed()). Read through a
+  /// const table where nothing is written.
+  Entry& at(uint32_t slot) {
+    touch(slot);
+    return entries_[slot];
+  }
   const Entry& at(uint32_t slot) const { return entries_[slot]; }
-  Hot& hot(uint32_t slot) { return hot_[slot]; }
+  Hot& hot(uint32_t slot) {
+    touch(slot);
+    return hot_[slot];
+  }
   const Hot& hot(uint32_t slot) const { return hot_[slot]; }
   const std::string& key(uint32_t slot) const { return keys_[slot]; }
   /// Arrival rank: larger arrived later; 0 for a free slot.
@@ -104,15 +124,25 @@ class SlotTable {
   }
   template <class F>
   void each(F&& f) {
-    each_slot([&](uint32_t slot) { f(slot, entries_[slot]); });
+    each_slot([&](uint32_t slot) { f(slot, at(slot)); });
   }
+
+  /// Slots written since the last forget_changes(), each once: through a
+  /// non-const at() or hot(), or inserted, erased, (un)indexed or moved. A
+  /// slot not listed holds what it held then.
+  const std::vector<uint32_t>& changed() const { return changed_; }
+  void forget_changes() {
+    for (uint32_t slot : changed_) changed_flag_[slot] = 0;
+    changed_.clear();
+  }
+  /// Bumped whenever the arrival order changes (insert, erase, move_last).
+  uint64_t order_version() const { return order_version_; }
 
   /// Room for `n` entries, so that a full load does not grow (and rehash)
   /// the index as it goes. (Entries sit in a deque: they never move.)
   void reserve(size_t n) {
     hot_.reserve(n);
     seq_.reserve(n);
-    keys_.reserve(n);
     order_.reserve(n);
     index_.reserve(n);
   }
@@ -125,11 +155,21 @@ class SlotTable {
     free_.clear();
     index_.clear();
     order_.clear();
+    changed_.clear();
+    changed_flag_.clear();
     holes_ = 0;
     live_ = 0;
+    ++order_version_;
   }
 
  private:
+  void touch(uint32_t slot) {
+    if (slot >= changed_flag_.size()) changed_flag_.resize(entries_.size(), 0);
+    if (changed_flag_[slot] != 0) return;
+    changed_flag_[slot] = 1;
+    changed_.push_back(slot);
+  }
+
   void drop_order(uint32_t slot) {
     // order_ is sorted by seq: every entry is appended with a larger one.
     const auto it = std::lower_bound(order_.begin(), order_.end(), std::make_pair(seq_[slot], 0U));
@@ -146,13 +186,17 @@ class SlotTable {
   std::deque<Entry> entries_;
   std::vector<Hot> hot_;
   std::vector<uint64_t> seq_;
-  std::vector<std::string> keys_;
+  // A deque, as the entries: a snapshot holds views of the keys.
+  std::deque<std::string> keys_;
   std::vector<uint32_t> free_;
   std::unordered_map<std::string, uint32_t> index_;
   std::vector<std::pair<uint64_t, uint32_t>> order_;  // (seq, slot); kNone: a hole
+  std::vector<uint32_t> changed_;
+  std::vector<uint8_t> changed_flag_;  // by slot: listed in changed_
   size_t holes_ = 0;
   size_t live_ = 0;
   uint64_t next_seq_ = 1;
+  uint64_t order_version_ = 0;
 };
 
 }  // namespace scoria::cache

@@ -266,16 +266,15 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
   std::optional<session::Explanation> explanation;
   sched.set_explain(opt.explain);
   const int cycles = opt.cycles.value_or(1);
-  // Kept from cycle to cycle for its storage, as serve keeps its own.
-  session::Snapshot snapshot;
   for (int c = 0; c < cycles; ++c) {
     scheduler::SessionTimings t;
     const auto snapshot_start = std::chrono::steady_clock::now();
-    cache.snapshot(snapshot);
+    // Kept by the cache, written again only where the last cycle changed it.
+    const session::Snapshot& snapshot = cache.refresh_snapshot(
+        start_ms + c * sched.config().schedule_period_ms, sched.config().equivalence_cache);
     const double snapshot_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - snapshot_start)
             .count();
-    snapshot.now_ms = start_ms + c * sched.config().schedule_period_ms;
     sched.run_once(snapshot, last, &t);  // over the last one: its storage serves again
     if (last.explanation) {
       explanation = std::move(last.explanation);

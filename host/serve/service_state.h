@@ -123,8 +123,6 @@ struct Service::State {
   // What the loop spent before the session under way (for the -v 3 line).
   double refresh_ms = 0;
   double snapshot_ms = 0;
-  // The snapshot sessions are taken into, one at a time (in_flight).
-  std::shared_ptr<session::Snapshot> snapshot_memory = std::make_shared<session::Snapshot>();
   // The timer is set for the next session (none is under way or starting).
   bool armed = false;
   // A write was committed since the last refresh (see wake()).
@@ -298,19 +296,21 @@ struct Service::State {
     in_flight = true;
     tick_busy = Clock::now() - session_start;
     // The snapshot is taken on the session thread, off the loop: nothing
-    // changes the cache while a session is under way (refresh and record
-    // run on the loop before and after it), and the loop's own uses of it
-    // meanwhile only read.
-    runner.run([this, sched = scheduler, run, snapshot_memory = snapshot_memory]() mutable {
+    // changes the cache's objects while a session is under way (refresh and
+    // record run on the loop before and after it), the session thread alone
+    // brings the cache's kept snapshot up to date, and the loop's own uses
+    // of the cache meanwhile only read (const: they never reach the kept
+    // snapshot).
+    runner.run([this, sched = scheduler, run]() mutable {
       try {
         const Clock::time_point snapshot_start = Clock::now();
-        // Written over the last session's: its storage serves again (tens
-        // of megabytes on a large cluster, faulted in again otherwise).
-        session::Snapshot& snapshot = *snapshot_memory;
-        std::as_const(cache).snapshot(snapshot);
-        snapshot.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
+        // The cache keeps it from session to session and writes again only
+        // the jobs that changed since the last one.
+        const session::Snapshot& snapshot =
+            cache.refresh_snapshot(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count(),
+                                   sched->config().equivalence_cache);
         run->snapshot_ms = ms_since(snapshot_start);
         run->outcome = sched->run_once(snapshot, &run->timings);
         metrics.observe_decisions(run->outcome);

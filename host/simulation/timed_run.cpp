@@ -84,8 +84,7 @@ class TimedRun {
   std::set<std::string> last_pipelined_;
   // result_.groups' entry of the group last reported in each cache slot.
   std::vector<session::Outcome::PodGroupStatus*> group_at_;
-  // Kept from session to session for their storage.
-  session::Snapshot snapshot_;
+  // Kept from session to session for its storage.
   session::Outcome spare_;
 };
 
@@ -314,9 +313,8 @@ TimedRunResult TimedRun::run() {
     due(now, changes);
     if (!changes.empty()) cache_.apply_changes(changes);
     scheduler::SessionTimings timing;
-    cache_.snapshot(snapshot_);
-    const session::Snapshot& snapshot = snapshot_;
-    snapshot_.now_ms = t_.start_ms + now;
+    const session::Snapshot& snapshot =
+        cache_.refresh_snapshot(t_.start_ms + now, scheduler_.config().equivalence_cache);
     // Written over the outcome before last: its storage serves again.
     scheduler_.run_once(snapshot, spare_, &timing);
     const session::Outcome& outcome = spare_;
@@ -363,7 +361,6 @@ TimedRunResult TimedRun::run() {
   pods_ = {};
   job_pods_ = {};
   job_group_ = {};
-  snapshot_ = {};
   spare_ = {};
   result_.metrics = metrics_->to_json(result_.end_ms);
   return std::move(result_);

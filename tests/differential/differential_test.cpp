@@ -5,8 +5,10 @@
 // reclaim; in some, GPU nodes and pods asking for a share of a card, with
 // the deviceshare plugin in its vGPU, gpushare or gpu-number mode) go
 // through several sessions with the cache on and with it off
-// (equivalence_cache = false, the plain path), in process with the real
-// built-in plugins, and every session must decide the same to the byte.
+// (equivalence_cache = false, the plain path, which also writes each
+// session's snapshot whole instead of keeping it up to date), in process
+// with the real built-in plugins, and every session must decide the same to
+// the byte.
 //
 // SCORIA_DIFFERENTIAL_CLUSTERS sets how many (1000 by default) and
 // SCORIA_DIFFERENTIAL_SEED the first seed (1): a run is reproducible, and
@@ -399,8 +401,10 @@ std::string run(const plugin::PluginRegistry& registry, const std::string& conf_
   cache_.reset(std::move(objects));
   std::string out;
   for (int cycle = 0; cycle < 3; ++cycle) {
-    session::Snapshot snapshot = cache_.snapshot();
-    snapshot.now_ms = 1'700'000'000'000 + cycle * 1000;
+    // The cached path keeps its snapshot up to date from cycle to cycle;
+    // the plain one writes it whole each time.
+    const session::Snapshot& snapshot =
+        cache_.refresh_snapshot(1'700'000'000'000 + cycle * 1000, cache);
     const session::Outcome outcome = sched.run_once(snapshot);
     out += "cycle " + std::to_string(cycle) + "\n" + describe(outcome);
     cache_.apply(outcome);

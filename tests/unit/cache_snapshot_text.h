@@ -17,9 +17,10 @@ inline std::string vector_text(std::span<const double> v) {
   return s.str();
 }
 
-/// Everything a session reads from the snapshot, in snapshot order.
-inline std::string snapshot_text(const cache::ClusterCache& cache) {
-  const session::Snapshot snap = cache.snapshot();
+/// Everything a session reads from a snapshot, in snapshot order; with
+/// `ids`, also the cache's own ids for each job (its slot and arrival rank,
+/// which differ between two caches holding the same objects).
+inline std::string snapshot_text(const session::Snapshot& snap, bool ids = false) {
   std::ostringstream s;
   s << "dims";
   for (const auto& d : snap.dims) s << " " << d;
@@ -45,9 +46,20 @@ inline std::string snapshot_text(const cache::ClusterCache& cache) {
       s << "  task " << t.views->uid << " group=" << t.pod->group_name << " status=" << t.status
         << " node=" << t.node << " prio=" << t.priority
         << " pod.prio=" << t.pod->priority.value_or(-1) << " never=" << t.pod->preempt_never
-        << " req=" << vector_text(t.resreq) << " init=" << vector_text(t.init_resreq) << "\n";
+        << " req=" << vector_text(t.resreq) << " init=" << vector_text(t.init_resreq)
+        << " features=" << t.features << "\n";
+    if (ids) s << "  source=" << j.source << " seq=" << j.source_seq << "\n";
+    s << "  key=" << j.key << " fields=" << j.fields.namespace_ << "/" << j.fields.name << ","
+      << j.fields.queue << "," << j.fields.creation_ms << "," << j.fields.min_member << ","
+      << j.fields.preemptable << j.fields.has_min_resources << j.fields.has_network_topology
+      << j.fields.has_sub_group_policy << "\n";
   }
   return s.str();
+}
+
+/// What the cache's snapshot written whole holds.
+inline std::string snapshot_text(const cache::ClusterCache& cache) {
+  return snapshot_text(cache.snapshot());
 }
 
 }  // namespace scoria::test_support

@@ -1,0 +1,261 @@
+// The input of a session: written whole (snapshot()), or kept by the cache
+// and brought up to date for what changed since the last session
+// (refresh_snapshot()). Both write the same jobs in the same order; the
+// cache-changes test holds them to it after every kind of change.
+#include <algorithm>
+#include <utility>
+
+#include "cache/cluster_cache.h"
+
+namespace scoria::cache {
+
+namespace {
+
+// Where the snapshot's order puts a job: defined PodGroups in arrival order,
+// then implicit ones in their pods' order, then those only named, by key.
+enum Place : uint8_t { kDefined = 0, kImplicit = 1, kNamed = 2 };
+
+}  // namespace
+
+void ClusterCache::snapshot_header(session::Snapshot& s, SnapshotPlaces& places) const {
+  s.dims = dims_;
+  s.namespaces.clear();
+  s.objects.clear();
+  s.hyper_nodes.clear();
+  s.nodes.clear();
+  s.queues.clear();
+  s.now_ms = 0;
+  s.namespaces.reserve(namespaces_.size());
+  for (const auto& [name, ns] : namespaces_) s.namespaces.push_back(&ns);
+  const auto add_kind = [&s](std::string_view kind, const auto& objects) {
+    session::Snapshot::KindObjects& k = s.objects.emplace_back();
+    k.kind = kind;
+    k.json.reserve(objects.size());
+    for (const auto& [name, object] : objects) k.json.emplace_back(object.json);
+  };
+  add_kind(kind_name(Kind::PodDisruptionBudget), disruption_budgets_);
+  add_kind(kind_name(Kind::ResourceQuota), resource_quotas_);
+  add_kind(kind_name(Kind::Numatopology), numa_topologies_);  // by node name
+  s.hyper_nodes.reserve(hyper_nodes_.size());
+  for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
+
+  // Sessions index nodes and queues by position; entries by slot.
+  places.node_at.assign(nodes_.slots(), -1);
+  s.nodes.reserve(nodes_.size());
+  nodes_.each([&](uint32_t slot, const NodeEntry& n) {
+    places.node_at[slot] = static_cast<int32_t>(s.nodes.size());
+    s.nodes.push_back({&n.node, n.allocatable});
+  });
+  places.queue_at.assign(queues_.slots(), -1);
+  s.queues.reserve(queues_.size());
+  auto add_queue = [&](uint32_t slot, const QueueEntry& q) {
+    places.queue_at[slot] = static_cast<int32_t>(s.queues.size());
+    s.queues.push_back({&q.queue, q.capability, q.deserved, q.guarantee});
+  };
+  // The implicit "default" comes after every defined queue, as completion
+  // appends it.
+  uint32_t implicit_default = kNone;
+  queues_.each([&](uint32_t slot, const QueueEntry& q) {
+    if (q.implicit)
+      implicit_default = slot;
+    else
+      add_queue(slot, q);
+  });
+  if (implicit_default != kNone) add_queue(implicit_default, queues_.at(implicit_default));
+}
+
+template <class Emit>
+void ClusterCache::each_job_slot(Emit&& emit) const {
+  // The walks read the groups' hot fields only, in the order of their
+  // slots mostly: the entries are large and would each miss the cache.
+  std::vector<uint32_t> named;
+  size_t implicit = 0;
+  groups_.each_slot([&](uint32_t slot) {
+    const GroupHot& h = groups_.hot(slot);
+    if (h.placeholder)
+      named.push_back(slot);
+    else if (h.owner == kNone)
+      emit(slot);
+    else
+      ++implicit;
+  });
+  if (implicit > 0)
+    pods_.each_slot([&](uint32_t slot) {
+      const uint32_t g = pods_.hot(slot).group;
+      if (g != kNone && groups_.hot(g).owner == slot) emit(g);
+    });
+  std::sort(named.begin(), named.end(),
+            [this](uint32_t a, uint32_t b) { return groups_.key(a) < groups_.key(b); });
+  for (uint32_t slot : named) emit(slot);
+}
+
+uint8_t ClusterCache::place_of(uint32_t slot) const {
+  const GroupHot& h = groups_.hot(slot);
+  return h.placeholder ? kNamed : h.owner != kNone ? kImplicit : kDefined;
+}
+
+session::Snapshot::JobIn ClusterCache::job_in(uint32_t slot, const SnapshotPlaces& places) const {
+  const GroupEntry& g = groups_.at(slot);
+  const std::string& reason = job_reason(g);
+  const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : places.queue_at[g.queue];
+  session::Snapshot::JobIn j{&g.group, queue,  g.priority, g.phase, min_resources_of(slot),
+                             {},       reason, slot};
+  j.key = groups_.key(slot);
+  j.source_seq = groups_.seq(slot);
+  j.fields = groups_.hot(slot).fields;
+  return j;
+}
+
+size_t ClusterCache::task_count(uint32_t slot) const {
+  size_t n = 0;
+  for (uint32_t i : groups_.at(slot).pods) n += pods_.hot(i).listed ? 1 : 0;
+  return n;
+}
+
+session::Snapshot::TaskIn ClusterCache::task_in(uint32_t slot, const SnapshotPlaces& places) const {
+  const PodHot& p = pods_.hot(slot);
+  // A pod bound to a node the cache does not know is on no node of the
+  // session but still its job's, as in Volcano (whose cache gives it a node
+  // of its own that no session lists): it counts toward the gang and the
+  // queue, and is no victim.
+  const int32_t node = p.node == kNone ? -1 : places.node_at[p.node];
+  const PodEntry& e = pods_.at(slot);
+  return {&e.pod,     &e.views,   p.status,        node,
+          p.priority, p.features, resreq_of(slot), init_resreq_of(slot)};
+}
+
+void ClusterCache::add_job(session::Snapshot& s, uint32_t slot,
+                           const SnapshotPlaces& places) const {
+  session::Snapshot::JobIn j = job_in(slot, places);
+  const size_t first = s.tasks.size();
+  for (uint32_t i : groups_.at(slot).pods)
+    if (pods_.hot(i).listed) s.tasks.push_back(task_in(i, places));
+  j.tasks = std::span(s.tasks).subspan(first);
+  s.jobs.push_back(std::move(j));
+}
+
+session::Snapshot ClusterCache::snapshot() const {
+  session::Snapshot s;
+  SnapshotPlaces places;
+  snapshot_header(s, places);
+  s.jobs.reserve(groups_.size());
+  // Never grown past this, so the jobs' spans into it hold.
+  s.tasks.reserve(pods_.size());
+  each_job_slot([&](uint32_t slot) { add_job(s, slot, places); });
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// The kept snapshot
+
+const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool incremental) {
+  KeptSnapshot& k = kept_;
+  SnapshotPlaces places;
+  snapshot_header(k.snapshot, places);
+  k.snapshot.now_ms = now_ms;
+  // What the kept jobs point at and index into must be where it was.
+  const bool holds = incremental && k.valid && places == k.places && k.dims == dims_.size() &&
+                     k.pod_vectors == pod_vectors_.data() &&
+                     k.group_vectors == group_vectors_.data();
+  k.places = std::move(places);
+  if (!holds) {
+    session::Snapshot& s = k.snapshot;
+    s.jobs.clear();
+    s.tasks.clear();
+    s.jobs.reserve(groups_.size());
+    s.tasks.reserve(pods_.size());  // never grown past: the spans hold
+    k.job_at.assign(groups_.slots(), kNone);
+    k.place.assign(groups_.slots(), kDefined);
+    each_job_slot([&](uint32_t slot) {
+      k.job_at[slot] = static_cast<uint32_t>(s.jobs.size());
+      k.place[slot] = place_of(slot);
+      add_job(s, slot, k.places);
+    });
+  } else if (const std::vector<uint32_t> changed = changed_jobs(); !changed.empty()) {
+    if (!patch_kept(changed)) copy_kept();
+    for (uint32_t slot : changed) k.changed[slot] = 0;
+  }
+  k.dims = dims_.size();
+  k.pod_vectors = pod_vectors_.data();
+  k.group_vectors = group_vectors_.data();
+  k.groups_order = groups_.order_version();
+  k.pods_order = pods_.order_version();
+  k.valid = true;
+  groups_.forget_changes();
+  pods_.forget_changes();
+  nodes_.forget_changes();
+  queues_.forget_changes();
+  classes_.forget_changes();
+  return k.snapshot;
+}
+
+std::vector<uint32_t> ClusterCache::changed_jobs() {
+  std::vector<uint8_t>& seen = kept_.changed;
+  if (seen.size() < groups_.slots()) seen.resize(groups_.slots(), 0);
+  std::vector<uint32_t> out;
+  const auto note = [&](uint32_t g) {
+    if (g == kNone || seen[g] != 0) return;
+    seen[g] = 1;
+    out.push_back(g);
+  };
+  for (uint32_t g : groups_.changed()) note(g);
+  // A pod's change is its job's (one that left a job changed that job's
+  // entry too, so it is listed above).
+  const auto& pods = std::as_const(pods_);
+  for (uint32_t p : pods.changed())
+    if (pods.live(p)) note(pods.hot(p).group);
+  return out;
+}
+
+bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed) {
+  KeptSnapshot& k = kept_;
+  const auto& groups = std::as_const(groups_);
+  if (groups.order_version() != k.groups_order || pods_.order_version() != k.pods_order)
+    return false;
+  for (uint32_t g : changed)
+    if (!groups.live(g) || g >= k.job_at.size() || k.job_at[g] == kNone ||
+        k.place[g] != place_of(g) || task_count(g) != k.snapshot.jobs[k.job_at[g]].tasks.size())
+      return false;
+  for (uint32_t g : changed) {
+    session::Snapshot::JobIn& j = k.snapshot.jobs[k.job_at[g]];
+    const size_t first = static_cast<size_t>(j.tasks.data() - k.snapshot.tasks.data());
+    j = job_in(g, k.places);
+    session::Snapshot::TaskIn* out = k.snapshot.tasks.data() + first;
+    size_t n = 0;
+    for (uint32_t i : groups.at(g).pods)
+      if (std::as_const(pods_).hot(i).listed) out[n++] = task_in(i, k.places);
+    j.tasks = std::span(k.snapshot.tasks).subspan(first, n);
+  }
+  return true;
+}
+
+void ClusterCache::copy_kept() {
+  KeptSnapshot& k = kept_;
+  session::Snapshot& s = k.snapshot;
+  std::swap(s.jobs, k.spare_jobs);
+  std::swap(s.tasks, k.spare_tasks);
+  const std::vector<session::Snapshot::JobIn>& was = k.spare_jobs;  // spans into spare_tasks
+  s.jobs.clear();
+  s.tasks.clear();
+  s.jobs.reserve(groups_.size());
+  s.tasks.reserve(pods_.size());  // never grown past: the spans hold
+  const std::vector<uint32_t> was_at = std::exchange(k.job_at, {});
+  k.job_at.assign(groups_.slots(), kNone);
+  k.place.assign(groups_.slots(), kDefined);
+  each_job_slot([&](uint32_t slot) {
+    k.job_at[slot] = static_cast<uint32_t>(s.jobs.size());
+    k.place[slot] = place_of(slot);
+    const uint32_t at = slot < was_at.size() ? was_at[slot] : kNone;
+    if (at == kNone || k.changed[slot] != 0) {
+      add_job(s, slot, k.places);
+      return;
+    }
+    session::Snapshot::JobIn j = was[at];
+    const size_t first = s.tasks.size();
+    s.tasks.insert(s.tasks.end(), j.tasks.begin(), j.tasks.end());
+    j.tasks = std::span(s.tasks).subspan(first);
+    s.jobs.push_back(j);
+  });
+}
+
+}  // namespace scoria::cache
