@@ -245,8 +245,8 @@ void ClusterCache::upsert_group(model::PodGroup group) {
   GroupEntry& e = groups_.at(slot);
   count_resources(group.min_resources, 1);
   e.group = std::move(group);
-  e.phase = e.group.phase;
   group_changed(slot);
+  groups_.hot(slot).phase = e.group.phase;
   index_group(slot, true);
   resolve_group(slot);
 }

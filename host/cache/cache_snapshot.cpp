@@ -98,8 +98,9 @@ session::Snapshot::JobIn ClusterCache::job_in(uint32_t slot, const SnapshotPlace
   const GroupEntry& g = groups_.at(slot);
   const std::string& reason = job_reason(g);
   const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : places.queue_at[g.queue];
-  session::Snapshot::JobIn j{&g.group, queue,  g.priority, g.phase, min_resources_of(slot),
-                             {},       reason, slot};
+  session::Snapshot::JobIn j{
+      &g.group, queue,  g.priority, groups_.hot(slot).phase, min_resources_of(slot),
+      {},       reason, slot};
   j.key = groups_.key(slot);
   j.source_seq = groups_.seq(slot);
   j.fields = groups_.hot(slot).fields;

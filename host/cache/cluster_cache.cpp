@@ -227,7 +227,10 @@ std::span<const double> ClusterCache::min_resources_of(uint32_t slot) const {
 void ClusterCache::group_changed(uint32_t slot) {
   vectorize_group(slot);
   const GroupEntry& g = groups_.at(slot);
-  groups_.hot(slot) = {session::GroupFields::of(g.group), g.owner, g.placeholder};
+  GroupHot& h = groups_.hot(slot);
+  h.fields = session::GroupFields::of(g.group);
+  h.owner = g.owner;
+  h.placeholder = g.placeholder;
 }
 
 void ClusterCache::vectorize_group(uint32_t slot) {
@@ -267,8 +270,8 @@ void ClusterCache::apply(const session::Outcome& outcome) {
   // refresh_snapshot(), and most keep their phase.
   for (const auto& st : outcome.pod_groups)
     if (const uint32_t g = group_slot(st.source, st.source_seq, st.key);
-        g != kNone && std::as_const(groups_).at(g).phase != st.phase)
-      groups_.at(g).phase = st.phase;
+        g != kNone && std::as_const(groups_).hot(g).phase != st.phase)
+      groups_.hot(g).phase = st.phase;
 }
 
 void ClusterCache::remove_evicted(const session::Outcome& outcome) {
@@ -304,7 +307,7 @@ std::optional<model::PodGroupPhase> ClusterCache::group_phase(const std::string&
                                                               uint32_t source) const {
   const uint32_t g = group_slot(source, 0, key);
   if (g == kNone) return std::nullopt;
-  return groups_.at(g).phase;
+  return groups_.hot(g).phase;
 }
 
 void ClusterCache::forget_bind(const std::string& pod) {

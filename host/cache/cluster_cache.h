@@ -123,7 +123,6 @@ class ClusterCache {
   };
   struct GroupEntry {
     model::PodGroup group;
-    model::PodGroupPhase phase = model::PodGroupPhase::Pending;
     std::vector<uint32_t> pods;  // member slots, in pod arrival order
     std::string invalid;         // why it cannot be scheduled; empty if it can
     uint32_t queue = kNone;
@@ -138,6 +137,9 @@ class ClusterCache {
     session::GroupFields fields;
     uint32_t owner = kNone;
     bool placeholder = false;
+    // The phase the cache holds: the source's, until a session sets another
+    // (kept here, not in the entry: applying an outcome compares every job's).
+    model::PodGroupPhase phase = model::PodGroupPhase::Pending;
   };
   struct NodeEntry {
     model::Node node;

@@ -48,8 +48,8 @@ void ClusterCache::refresh_implicit_group(uint32_t pod) {
   index_group(slot, false);
   model::PodGroup g = model::implicit_pod_group(p, ge.group.name);
   ge.group = std::move(g);
-  ge.phase = ge.group.phase;
   group_changed(slot);
+  groups_.hot(slot).phase = ge.group.phase;
   index_group(slot, true);
   resolve_group(slot);
 }
