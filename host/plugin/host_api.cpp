@@ -478,6 +478,37 @@ scoria_code api_select_node(scoria_session* s, const scoria_task* t,
   SCORIA_FILL(out, idle, c.idle ? 1 : 0);
   return SCORIA_OK;
 }
+scoria_code api_queue_job_sums(scoria_session* s, scoria_queue_job_sums* out, size_t count) {
+  if (s == nullptr || (out == nullptr && count > 0) || count > mut(s)->queues().size())
+    return SCORIA_INVALID_ARGUMENT;
+  for (size_t q = 0; q < count; ++q)
+    if (!fits(&out[q], offsetof(scoria_queue_job_sums, running_unallocated) +
+                           sizeof out[q].running_unallocated))
+      return SCORIA_INVALID_ARGUMENT;
+  const auto sums = mut(s)->queue_job_sums();
+  for (size_t q = 0; q < count; ++q) {
+    const Session::QueueJobSums& in = sums[q];
+    scoria_queue_job_sums* o = &out[q];
+    FILL(o, jobs, in.jobs);
+    FILL(o, allocated, in.allocated);
+    FILL(o, request, in.request);
+    FILL(o, elastic, in.elastic);
+    FILL(o, inqueue_minimum, in.inqueue_minimum);
+    FILL(o, inqueue_unallocated, in.inqueue_unallocated);
+    FILL(o, running_unallocated, in.running_unallocated);
+  }
+  return SCORIA_OK;
+}
+const scoria_job* const* api_jobs_where(scoria_session* s, uint32_t which, size_t* count) {
+  static constexpr const scoria_job* kNoJobs[1] = {nullptr};
+  if (s == nullptr) {
+    if (count != nullptr) *count = 0;
+    return kNoJobs;
+  }
+  const auto jobs = mut(s)->jobs_where(which);
+  if (count != nullptr) *count = jobs.size();
+  return jobs.empty() ? kNoJobs : jobs.data();
+}
 int64_t api_best_node(scoria_session* s, const scoria_task* t, const scoria_node* const* nodes,
                       const double* scores, size_t count) {
   return mut(s)->best_node(*t, {nodes, count}, scores);
@@ -512,7 +543,7 @@ void api_victim_tasks(scoria_session* s, const scoria_task* const* c, size_t n, 
 }
 scoria_code api_job_set_phase(scoria_session*, const scoria_job* j, uint32_t phase) {
   if (!j || phase > SCORIA_PHASE_COMPLETED) return SCORIA_INVALID_ARGUMENT;
-  const_cast<Job*>(j)->phase = phase;
+  j->ssn->set_job_phase(*const_cast<Job*>(j), phase);
   return SCORIA_OK;
 }
 void api_job_set_fit_error(scoria_session*, const scoria_job* j, scoria_str message) {
@@ -730,6 +761,8 @@ const scoria_host_api kApi = {
     sub_job_api::hypernode_scores,
     sub_job_api::hypernode_gradient,
     api_select_node,
+    api_queue_job_sums,
+    api_jobs_where,
 };
 
 }  // namespace

@@ -2,7 +2,6 @@
 // as Volcano's gang plugin and framework/session.go jobStatus do, and the
 // outcome handed back to the cache.
 #include <algorithm>
-#include <bit>
 #include <optional>
 
 #include "plugin/reason_table.h"
@@ -195,8 +194,7 @@ void Session::close(Outcome& out) {
     Outcome::QueueStatus* qs =
         job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
     int32_t releasing = 0;
-    const int32_t placed =
-        job.committed + job.status_count[std::countr_zero(unsigned{SCORIA_TASK_PIPELINED})];
+    const int32_t placed = job.committed + job.status_count[status_bit(SCORIA_TASK_PIPELINED)];
     const int32_t asking = job.status_count[0] + count_in(job.status_count, kAllocatedMask);
     if (asking == static_cast<int32_t>(job.tasks.size())) {
       // Every task asks (Pending or holding): what they ask for is the

@@ -16,8 +16,6 @@ namespace scoria::session {
 
 namespace {
 
-size_t status_bit(uint32_t status) { return static_cast<size_t>(std::countr_zero(status)); }
-
 // Sessions drop these by the hundred thousand and build them again: freeing
 // them must cost nothing (what a record would own lives in the session).
 static_assert(std::is_trivially_destructible_v<Task>);
@@ -280,6 +278,7 @@ std::span<const std::string_view> Session::objects_of(std::string_view kind) con
 }
 
 void Session::set_task_status(Task& task, uint32_t status) {
+  ++changes_;
   Job& job = jobs_[task.job];
   const bool was = is_allocated_status(task.status);
   const bool now = is_allocated_status(status);

@@ -412,6 +412,24 @@ class Session {
   /// how many there are.
   size_t tasks_with_features(uint32_t features, const Task** out, size_t capacity) const;
   std::vector<Job>& jobs() { return jobs_; }
+  /// What each queue's jobs hold and ask for as they stand now
+  /// (host_api.session_queue_job_sums; job_sets.cpp): one pass over the
+  /// jobs, by queue index. The vectors live until the next call or close.
+  struct QueueJobSums {
+    uint32_t jobs = 0;
+    const double *allocated, *request, *elastic, *inqueue_minimum, *inqueue_unallocated,
+        *running_unallocated;
+  };
+  std::span<const QueueJobSums> queue_job_sums();
+  /// A job's phase, as an action sets it (job_set_phase).
+  void set_job_phase(Job& job, uint32_t phase) {
+    job.phase = phase;
+    ++changes_;
+  }
+  /// The jobs that match any bit of `which` (SCORIA_JOBS_*) as they stand
+  /// now, in job order (host_api.session_jobs_where; job_sets.cpp). Valid
+  /// until the next call or close.
+  std::span<const Job* const> jobs_where(uint32_t which);
   std::vector<SubJob>& sub_jobs() { return sub_jobs_; }
   /// The i-th task of `sub_job` (i < sub_job.size()).
   uint32_t sub_job_task(const SubJob& sub_job, size_t i) const {
@@ -705,6 +723,15 @@ class Session {
   // Tasks placed this session, or handed over Allocated, Pipelined or
   // Binding (close settles them); may repeat.
   std::vector<uint32_t> placed_;
+  // Bumped by every change of a task's status or a job's phase: what
+  // queue_job_sums() last answered holds while it stays.
+  uint64_t changes_ = 0;
+  // What queue_job_sums() and jobs_where() last answered (their storage),
+  // and the changes_ the sums were taken at (0: never).
+  std::vector<double> queue_sums_memory_;
+  std::vector<QueueJobSums> queue_sums_;
+  uint64_t queue_sums_at_ = 0;
+  std::vector<const Job*> jobs_where_;
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   std::vector<Outcome::Bind> binds_;

@@ -3,6 +3,8 @@
 
 #include <scoria/scoria.h>
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 
 namespace scoria::session {
@@ -21,6 +23,9 @@ inline constexpr uint32_t kPlacedMask =
 inline constexpr uint32_t kReadyMask = kAllocatedMask | SCORIA_TASK_SUCCEEDED;
 
 inline bool is_allocated_status(uint32_t s) { return (s & kAllocatedMask) != 0; }
+
+/// Where a status is counted in a job's status_count: its bit's position.
+inline size_t status_bit(uint32_t status) { return static_cast<size_t>(std::countr_zero(status)); }
 
 /// Sum of the job's task counts over the statuses in `mask`.
 inline int32_t count_in(const int32_t (&counts)[10], uint32_t mask) {

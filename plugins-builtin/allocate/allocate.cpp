@@ -24,9 +24,13 @@ void Allocate::collect() {
   std::vector<int64_t> slot_of(queue_count, -1);  // queue index -> position in queues_
   const auto after = [this](size_t a, size_t b) { return job_after(a, b); };
 
-  const size_t job_count = api().job_count(ssn_);
+  // The jobs it places or admits: those with Pending tasks, and those still
+  // Pending (left to enqueue, or admitted here when there is no enqueue).
+  size_t job_count = 0;
+  const scoria_job* const* jobs = api().session_jobs_where(
+      ssn_, SCORIA_JOBS_PHASE_PENDING | SCORIA_JOBS_WITH_PENDING_TASKS, &job_count);
   for (size_t i = 0; i < job_count; ++i) {
-    const scoria_job* job = api().job_at(ssn_, i);
+    const scoria_job* job = jobs[i];
     const scoria_job_info ji = scoria::info(job);
     const std::string_view uid = scoria::view(ji.uid);
     if (ji.phase == SCORIA_PHASE_PENDING) {

@@ -52,9 +52,11 @@ class Backfill {
   // Jobs past Pending, valid, in a known queue, with Pending best-effort
   // tasks that no scheduling gate holds back.
   void collect() {
-    const size_t job_count = api().job_count(ssn_);
+    size_t job_count = 0;
+    const scoria_job* const* jobs =
+        api().session_jobs_where(ssn_, SCORIA_JOBS_WITH_PENDING_TASKS, &job_count);
     for (size_t i = 0; i < job_count; ++i) {
-      const scoria_job* job = api().job_at(ssn_, i);
+      const scoria_job* job = jobs[i];
       const scoria_job_info ji = scoria::info(job);
       if (ji.phase == SCORIA_PHASE_PENDING || ji.queue == nullptr) continue;
       if (ji.status_count[0] == 0) continue;  // no Pending task: nothing to place

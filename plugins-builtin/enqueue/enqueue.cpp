@@ -46,9 +46,13 @@ class Enqueue {
     std::vector<int64_t> slot_of(queue_count, -1);
     const auto after = [this](const scoria_job* a, const scoria_job* b) { return job_after(a, b); };
 
-    const size_t job_count = api().job_count(ssn_);
+    // Only the jobs it admits or reports on: those still Pending, and
+    // those without a queue (Volcano names each one's missing queue).
+    size_t job_count = 0;
+    const scoria_job* const* candidates = api().session_jobs_where(
+        ssn_, SCORIA_JOBS_PHASE_PENDING | SCORIA_JOBS_WITHOUT_QUEUE, &job_count);
     for (size_t i = 0; i < job_count; ++i) {
-      const scoria_job* job = api().job_at(ssn_, i);
+      const scoria_job* job = candidates[i];
       const scoria_job_info ji = scoria::info(job);
       if (ji.queue == nullptr) {
         log_line(SCORIA_LOG_WARNING, "queue <", scoria::view(ji.queue_name), "> of job <",

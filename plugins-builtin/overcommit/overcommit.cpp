@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstddef>
 #include <iterator>
+#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -46,7 +47,7 @@ struct Overcommit {
   std::vector<double> inqueue;
 };
 
-void open_session(Overcommit& self, const scoria_session* ssn) {
+void open_session(Overcommit& self, scoria_session* ssn) {
   self.dims = scoria::dims(ssn);
   self.idle.assign(self.dims, 0.0);
   self.inqueue.assign(self.dims, 0.0);
@@ -56,19 +57,17 @@ void open_session(Overcommit& self, const scoria_session* ssn) {
     for (size_t d = 0; d < self.dims; ++d)
       self.idle[d] += ni.allocatable[d] * self.factor - ni.used[d];
   }
-  const size_t jobs = api().job_count(ssn);
-  for (size_t j = 0; j < jobs; ++j) {
-    const scoria_job_info ji = scoria::info(api().job_at(ssn, j));
-    if (ji.has_min_resources == 0) continue;
-    if (ji.phase == SCORIA_PHASE_INQUEUE) {
-      for (size_t d = 0; d < self.dims; ++d) self.inqueue[d] += ji.min_resources[d];
-    } else if (ji.phase == SCORIA_PHASE_RUNNING &&
-               scoria::count_status(ji, scoria::kAllocatedStatuses) >= ji.min_available) {
-      // What the running job may still claim towards its minimum.
-      for (size_t d = 0; d < self.dims; ++d)
-        self.inqueue[d] += std::max(0.0, ji.min_resources[d] - ji.allocated[d]);
-    }
-  }
+  // What admitted jobs hold back: an Inqueue job's whole minResources, a
+  // Running one's still unallocated part of it, summed by the host job by
+  // job (jobs without a queue are not in Volcano's session at all).
+  const size_t queues = api().queue_count(ssn);
+  std::vector<scoria_queue_job_sums> sums(queues);
+  for (scoria_queue_job_sums& s : sums) s.struct_size = sizeof s;
+  if (api().session_queue_job_sums(ssn, sums.data(), sums.size()) != SCORIA_OK)
+    throw std::runtime_error("the host could not sum the queues' jobs");
+  for (const scoria_queue_job_sums& s : sums)
+    for (size_t d = 0; d < self.dims; ++d)
+      self.inqueue[d] += s.inqueue_minimum[d] + s.running_unallocated[d];
 }
 
 scoria_vote enqueueable(void* user_data, const scoria_job* job) {

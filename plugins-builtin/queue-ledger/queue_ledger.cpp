@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 
 namespace ledger {
@@ -21,7 +22,7 @@ bool le(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE
 
 }  // namespace
 
-QueueLedger::QueueLedger(const scoria_session* ssn) : dims_(scoria::dims(ssn)), total_(dims_, 0) {
+QueueLedger::QueueLedger(scoria_session* ssn) : dims_(scoria::dims(ssn)), total_(dims_, 0) {
   const size_t nodes = api().node_count(ssn);
   for (size_t n = 0; n < nodes; ++n) add(total_, scoria::info(api().node_at(ssn, n)).allocatable);
 
@@ -51,42 +52,23 @@ QueueLedger::QueueLedger(const scoria_session* ssn) : dims_(scoria::dims(ssn)), 
           std::min(std::max(0.0, total_[d] - total_guarantee[d]) + a.guarantee[d], a.capability[d]);
   }
 
-  const size_t jobs = api().job_count(ssn);
-  for (size_t j = 0; j < jobs; ++j) {
-    const scoria_job* job = api().job_at(ssn, j);
-    const scoria_job_info ji = scoria::info(job);
-    if (ji.queue == nullptr) continue;
-    QueueAccount& a = accounts_[scoria::info(ji.queue).index];
-    a.has_jobs = true;
-    // Allocated and pending tasks count towards the request. When the job
-    // has no others, its sums say it without a walk over its tasks (the
-    // amounts are whole units, so the order they are added in is exact).
-    const int32_t held = scoria::count_status(ji, scoria::kAllocatedStatuses);
-    if (held + ji.status_count[0] == ji.task_count) {
-      add(a.allocated, ji.allocated);
-      add(a.request, ji.total_request);
-    } else {
-      const size_t tasks = api().job_task_count(job);
-      for (size_t t = 0; t < tasks; ++t) {
-        const scoria_task_info ti = scoria::info(api().job_task_at(job, t));
-        if ((ti.status & scoria::kAllocatedStatuses) != 0) {
-          add(a.allocated, ti.resreq);
-          add(a.request, ti.resreq);
-        } else if (ti.status == SCORIA_TASK_PENDING) {
-          add(a.request, ti.resreq);
-        }
-      }
-    }
-    // What an admitted job may still claim towards its minimum.
-    const bool running_at_min =
-        ji.phase == SCORIA_PHASE_RUNNING &&
-        scoria::count_status(ji, scoria::kAllocatedStatuses) >= ji.min_available;
-    if (ji.has_min_resources != 0 && (ji.phase == SCORIA_PHASE_INQUEUE || running_at_min))
-      for (size_t d = 0; d < dims_; ++d)
-        a.inqueue[d] += std::max(0.0, ji.min_resources[d] - ji.allocated[d]);
-    // What it holds beyond its minimum (all of it without minResources).
+  // What the queues' jobs hold and ask for, summed by the host in one pass
+  // job by job (Volcano sums them walking every job at session open).
+  std::vector<scoria_queue_job_sums> sums(queues);
+  for (scoria_queue_job_sums& s : sums) s.struct_size = sizeof s;
+  if (api().session_queue_job_sums(ssn, sums.data(), sums.size()) != SCORIA_OK)
+    throw std::runtime_error("the host could not sum the queues' jobs");
+  for (size_t q = 0; q < queues; ++q) {
+    QueueAccount& a = accounts_[q];
+    const scoria_queue_job_sums& s = sums[q];
+    a.has_jobs = s.jobs > 0;
+    a.allocated.assign(s.allocated, s.allocated + dims_);
+    a.request.assign(s.request, s.request + dims_);
+    a.elastic.assign(s.elastic, s.elastic + dims_);
+    // What admitted jobs may still claim towards their minimum: Inqueue
+    // ones, and Running ones holding their minMember.
     for (size_t d = 0; d < dims_; ++d)
-      a.elastic[d] += std::max(0.0, ji.allocated[d] - ji.min_resources[d]);
+      a.inqueue[d] = s.inqueue_unallocated[d] + s.running_unallocated[d];
   }
 }
 

@@ -42,7 +42,7 @@ struct QueueAccount {
 class QueueLedger {
  public:
   QueueLedger() = default;
-  explicit QueueLedger(const scoria_session* ssn);
+  explicit QueueLedger(scoria_session* ssn);
 
   size_t dims() const { return dims_; }
   const Vec& total() const { return total_; }

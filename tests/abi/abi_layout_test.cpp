@@ -43,6 +43,10 @@ TEST(AbiLayout, MacroValues) {
   EXPECT_EQ(SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY, 0x4u);
   EXPECT_EQ(SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD, 0x8u);
   EXPECT_EQ(SCORIA_TASK_FEATURE_HOST_PORTS, 0x10u);
+  // 1.11
+  EXPECT_EQ(SCORIA_JOBS_PHASE_PENDING, 0x1u);
+  EXPECT_EQ(SCORIA_JOBS_WITH_PENDING_TASKS, 0x2u);
+  EXPECT_EQ(SCORIA_JOBS_WITHOUT_QUEUE, 0x4u);
 }
 
 TEST(AbiLayout, CodeValues) {
@@ -159,6 +163,7 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_sub_job_info);
   EXPECT_SAME_SIZE(scoria_sub_group_policy_info);
   EXPECT_SAME_SIZE(scoria_node_choice);
+  EXPECT_SAME_SIZE(scoria_queue_job_sums);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -183,6 +188,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},  // 1.8
     {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},  // 1.9
     {192, 184, 96, 80, 280, 968, 96, 40, 48, 48},  // 1.10
+    {192, 184, 96, 80, 280, 984, 96, 40, 48, 48},  // 1.11
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -528,6 +534,9 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_sub_job_hypernode_gradient, 952);
   // 1.10
   EXPECT_OFFSET(scoria_host_api, session_select_node, 960);
+  // 1.11
+  EXPECT_OFFSET(scoria_host_api, session_queue_job_sums, 968);
+  EXPECT_OFFSET(scoria_host_api, session_jobs_where, 976);
 }
 
 // Born in 1.6: their whole layouts are pinned.
@@ -591,6 +600,19 @@ TEST(AbiLayout, NodeChoiceLayout) {
   EXPECT_OFFSET(scoria_node_choice, node, 8);
   EXPECT_OFFSET(scoria_node_choice, idle, 16);
   EXPECT_OFFSET(scoria_node_choice, reserved0, 20);
+}
+
+// Born in 1.11: its whole layout is pinned.
+TEST(AbiLayout, QueueJobSumsLayout) {
+  EXPECT_EQ(sizeof(scoria_queue_job_sums), 56u);
+  EXPECT_OFFSET(scoria_queue_job_sums, struct_size, 0);
+  EXPECT_OFFSET(scoria_queue_job_sums, jobs, 4);
+  EXPECT_OFFSET(scoria_queue_job_sums, allocated, 8);
+  EXPECT_OFFSET(scoria_queue_job_sums, request, 16);
+  EXPECT_OFFSET(scoria_queue_job_sums, elastic, 24);
+  EXPECT_OFFSET(scoria_queue_job_sums, inqueue_minimum, 32);
+  EXPECT_OFFSET(scoria_queue_job_sums, inqueue_unallocated, 40);
+  EXPECT_OFFSET(scoria_queue_job_sums, running_unallocated, 48);
 }
 
 // Born in 1.3: its whole layout is pinned.

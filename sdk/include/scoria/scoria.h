@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 10
+#define SCORIA_ABI_VERSION_MINOR 11
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -574,6 +574,45 @@ typedef struct scoria_node_choice {
                                   releasing resources are free (pipeline it) */
   int32_t reserved0;
 } scoria_node_choice;
+
+/* --- Queue sums and job lists (1.11) -------------------------------------- */
+
+/**
+ * What one queue's jobs hold and ask for (1.11), added up job by job as
+ * Volcano's proportion, capacity and overcommit plugins add them up when a
+ * session opens. Filled by host_api.session_queue_job_sums (caller sets
+ * struct_size). Each vector has session_dims values; it belongs to the host
+ * and stays valid until the next session_queue_job_sums call or the
+ * session's close. The allocated statuses are Allocated, Binding, Bound and
+ * Running, as in scoria_job_info.allocated.
+ */
+typedef struct scoria_queue_job_sums {
+  uint32_t struct_size;
+  uint32_t jobs;                     /**< jobs whose job_info.queue is this queue */
+  const double* allocated;           /**< sum of their job_info.allocated */
+  const double* request;             /**< sum of the resreq of their tasks that
+                                          are Pending or in an allocated status */
+  const double* elastic;             /**< sum over them of max(0, allocated -
+                                          min_resources), dimension by dimension
+                                          (all of allocated without minResources) */
+  const double* inqueue_minimum;     /**< sum of min_resources of those Inqueue
+                                          with has_min_resources */
+  const double* inqueue_unallocated; /**< sum over the same Inqueue jobs of
+                                          max(0, min_resources - allocated) */
+  const double* running_unallocated; /**< sum of max(0, min_resources -
+                                          allocated) over those Running with
+                                          has_min_resources and at least
+                                          min_available tasks in an allocated
+                                          status */
+} scoria_queue_job_sums;
+
+/** session_jobs_where (1.11): jobs in phase Pending. */
+#define SCORIA_JOBS_PHASE_PENDING 0x1u
+/** session_jobs_where (1.11): jobs with at least one Pending task. */
+#define SCORIA_JOBS_WITH_PENDING_TASKS 0x2u
+/** session_jobs_where (1.11): jobs without a queue (job_info.queue is NULL:
+    it does not exist, or the job is invalid). */
+#define SCORIA_JOBS_WITHOUT_QUEUE 0x4u
 
 /* ------------------------------------------------------------------------ */
 /* Hooks a plugin registers (Volcano's ssn.AddXxxFn)                          */
@@ -1457,6 +1496,31 @@ typedef struct scoria_host_api {
   scoria_code (*session_select_node)(scoria_session* ssn, const scoria_task* task,
                                      const scoria_node* const* candidates, size_t count,
                                      scoria_node_choice* out);
+
+  /* --- since 1.11 (check SCORIA_HOST_HAS before calling) -------------------- */
+
+  /**
+   * Fills out[i] with the sums over the jobs of queue index i as they stand
+   * now (scoria_queue_job_sums), for i < count; count is at most
+   * queue_count and the caller sets each out[i].struct_size. The host adds
+   * them up in one pass over its own records: a plugin that needs them at
+   * session open calls this instead of reading every job through job_info.
+   * SCORIA_INVALID_ARGUMENT if count exceeds queue_count or a struct_size
+   * is too small for the 1.11 fields.
+   */
+  scoria_code (*session_queue_job_sums)(scoria_session* ssn, scoria_queue_job_sums* out,
+                                        size_t count);
+  /**
+   * The session's jobs that match any bit of `which` (SCORIA_JOBS_*), as they
+   * stand now, in job order (ascending index), with their number in *count:
+   * an array that belongs to the host, valid until the next
+   * session_jobs_where call or the session's close. An action that works on
+   * some jobs only (those with Pending tasks, those still Pending) asks for
+   * them instead of walking every job through job_info. Never NULL; *count
+   * is 0 when none match.
+   */
+  const scoria_job* const* (*session_jobs_where)(scoria_session* ssn, uint32_t which,
+                                                 size_t* count);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

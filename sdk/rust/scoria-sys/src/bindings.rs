@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 10;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 11;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -990,6 +990,75 @@ impl scoria_node_choice {
         }
     }
 }
+
+// --- Queue sums and job lists (1.11) --------------------------------------
+
+/// What one queue's jobs hold and ask for (1.11), added up job by job as
+/// Volcano's proportion, capacity and overcommit plugins add them up when a
+/// session opens. Filled by host_api.session_queue_job_sums (caller sets
+/// struct_size). Each vector has session_dims values; it belongs to the host
+/// and stays valid until the next session_queue_job_sums call or the
+/// session's close. The allocated statuses are Allocated, Binding, Bound and
+/// Running, as in scoria_job_info.allocated.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_queue_job_sums {
+    pub struct_size: u32,
+    /// jobs whose job_info.queue is this queue
+    pub jobs: u32,
+    /// sum of their job_info.allocated
+    pub allocated: *const f64,
+    /// sum of the resreq of their tasks that
+    /// are Pending or in an allocated status
+    pub request: *const f64,
+    /// sum over them of max(0, allocated -
+    /// min_resources), dimension by dimension
+    /// (all of allocated without minResources)
+    pub elastic: *const f64,
+    /// sum of min_resources of those Inqueue
+    /// with has_min_resources
+    pub inqueue_minimum: *const f64,
+    /// sum over the same Inqueue jobs of
+    /// max(0, min_resources - allocated)
+    pub inqueue_unallocated: *const f64,
+    /// sum of max(0, min_resources -
+    /// allocated) over those Running with
+    /// has_min_resources and at least
+    /// min_available tasks in an allocated
+    /// status
+    pub running_unallocated: *const f64,
+}
+
+impl Default for scoria_queue_job_sums {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_queue_job_sums {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
+
+/// session_jobs_where (1.11): jobs in phase Pending.
+pub const SCORIA_JOBS_PHASE_PENDING: u32 = 0x1;
+
+/// session_jobs_where (1.11): jobs with at least one Pending task.
+pub const SCORIA_JOBS_WITH_PENDING_TASKS: u32 = 0x2;
+
+/// session_jobs_where (1.11): jobs without a queue (job_info.queue is NULL:
+/// it does not exist, or the job is invalid).
+pub const SCORIA_JOBS_WITHOUT_QUEUE: u32 = 0x4;
 
 // Hooks a plugin registers (Volcano's ssn.AddXxxFn)
 
@@ -2472,6 +2541,35 @@ pub struct scoria_host_api {
             count: usize,
             out: *mut scoria_node_choice,
         ) -> scoria_code,
+    >,
+    // --- since 1.11 (check SCORIA_HOST_HAS before calling) --------------------
+    /// Fills out[i] with the sums over the jobs of queue index i as they stand
+    /// now (scoria_queue_job_sums), for i < count; count is at most
+    /// queue_count and the caller sets each out[i].struct_size. The host adds
+    /// them up in one pass over its own records: a plugin that needs them at
+    /// session open calls this instead of reading every job through job_info.
+    /// SCORIA_INVALID_ARGUMENT if count exceeds queue_count or a struct_size
+    /// is too small for the 1.11 fields.
+    pub session_queue_job_sums: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            out: *mut scoria_queue_job_sums,
+            count: usize,
+        ) -> scoria_code,
+    >,
+    /// The session's jobs that match any bit of `which` (SCORIA_JOBS_*), as they
+    /// stand now, in job order (ascending index), with their number in *count:
+    /// an array that belongs to the host, valid until the next
+    /// session_jobs_where call or the session's close. An action that works on
+    /// some jobs only (those with Pending tasks, those still Pending) asks for
+    /// them instead of walking every job through job_info. Never NULL; *count
+    /// is 0 when none match.
+    pub session_jobs_where: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            which: u32,
+            count: *mut usize,
+        ) -> *const *const scoria_job,
     >,
 }
 

@@ -252,6 +252,18 @@ int main(void) {
   FIELD(scoria_node_choice, node);
   FIELD(scoria_node_choice, idle);
   FIELD(scoria_node_choice, reserved0);
+  STRUCT(scoria_queue_job_sums);
+  FIELD(scoria_queue_job_sums, struct_size);
+  FIELD(scoria_queue_job_sums, jobs);
+  FIELD(scoria_queue_job_sums, allocated);
+  FIELD(scoria_queue_job_sums, request);
+  FIELD(scoria_queue_job_sums, elastic);
+  FIELD(scoria_queue_job_sums, inqueue_minimum);
+  FIELD(scoria_queue_job_sums, inqueue_unallocated);
+  FIELD(scoria_queue_job_sums, running_unallocated);
+  INT(SCORIA_JOBS_PHASE_PENDING);
+  INT(SCORIA_JOBS_WITH_PENDING_TASKS);
+  INT(SCORIA_JOBS_WITHOUT_QUEUE);
   STRUCT(scoria_hooks);
   FIELD(scoria_hooks, struct_size);
   FIELD(scoria_hooks, reserved0);
@@ -415,6 +427,8 @@ int main(void) {
   FIELD(scoria_host_api, session_sub_job_hypernode_scores);
   FIELD(scoria_host_api, session_sub_job_hypernode_gradient);
   FIELD(scoria_host_api, session_select_node);
+  FIELD(scoria_host_api, session_queue_job_sums);
+  FIELD(scoria_host_api, session_jobs_where);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -232,6 +232,18 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_node_choice, node);
     field_line!(out, scoria_node_choice, idle);
     field_line!(out, scoria_node_choice, reserved0);
+    struct_line!(out, scoria_queue_job_sums);
+    field_line!(out, scoria_queue_job_sums, struct_size);
+    field_line!(out, scoria_queue_job_sums, jobs);
+    field_line!(out, scoria_queue_job_sums, allocated);
+    field_line!(out, scoria_queue_job_sums, request);
+    field_line!(out, scoria_queue_job_sums, elastic);
+    field_line!(out, scoria_queue_job_sums, inqueue_minimum);
+    field_line!(out, scoria_queue_job_sums, inqueue_unallocated);
+    field_line!(out, scoria_queue_job_sums, running_unallocated);
+    int_line!(out, SCORIA_JOBS_PHASE_PENDING);
+    int_line!(out, SCORIA_JOBS_WITH_PENDING_TASKS);
+    int_line!(out, SCORIA_JOBS_WITHOUT_QUEUE);
     struct_line!(out, scoria_hooks);
     field_line!(out, scoria_hooks, struct_size);
     field_line!(out, scoria_hooks, reserved0);
@@ -395,6 +407,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_sub_job_hypernode_scores);
     field_line!(out, scoria_host_api, session_sub_job_hypernode_gradient);
     field_line!(out, scoria_host_api, session_select_node);
+    field_line!(out, scoria_host_api, session_queue_job_sums);
+    field_line!(out, scoria_host_api, session_jobs_where);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
