@@ -19,6 +19,7 @@ enum Place : uint8_t { kDefined = 0, kImplicit = 1, kNamed = 2 };
 
 void ClusterCache::snapshot_header(session::Snapshot& s, SnapshotPlaces& places) const {
   s.dims = dims_;
+  s.exact_vectors = true;  // every vector below holds dims_ values
   s.namespaces.clear();
   s.objects.clear();
   s.hyper_nodes.clear();

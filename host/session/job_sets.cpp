@@ -3,6 +3,7 @@
 // every job through the ABI (host_api.session_queue_job_sums and
 // session_jobs_where, ABI 1.11).
 #include <algorithm>
+#include <bit>
 
 #include "session/session.h"
 #include "session/task_status.h"
@@ -78,13 +79,14 @@ std::span<const Session::QueueJobSums> Session::queue_job_sums() {
 
 std::span<const Job* const> Session::jobs_where(uint32_t which) {
   jobs_where_.clear();
-  const uint32_t pending_bit = status_bit(SCORIA_TASK_PENDING);
-  for (const Job& j : jobs_) {
-    const bool match =
-        ((which & SCORIA_JOBS_PHASE_PENDING) != 0 && j.phase == SCORIA_PHASE_PENDING) ||
-        ((which & SCORIA_JOBS_WITH_PENDING_TASKS) != 0 && j.status_count[pending_bit] > 0) ||
-        ((which & SCORIA_JOBS_WITHOUT_QUEUE) != 0 && j.queue < 0);
-    if (match) jobs_where_.push_back(&j);
+  // A word of 64 jobs at a time: most words are empty.
+  for (size_t w = 0; w < pending_task_jobs_.size(); ++w) {
+    uint64_t word = 0;
+    if ((which & SCORIA_JOBS_PHASE_PENDING) != 0) word |= phase_pending_jobs_[w];
+    if ((which & SCORIA_JOBS_WITH_PENDING_TASKS) != 0) word |= pending_task_jobs_[w];
+    if ((which & SCORIA_JOBS_WITHOUT_QUEUE) != 0) word |= queueless_jobs_[w];
+    for (; word != 0; word &= word - 1)
+      jobs_where_.push_back(&jobs_[w * 64 + static_cast<size_t>(std::countr_zero(word))]);
   }
   return jobs_where_;
 }

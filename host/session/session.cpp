@@ -48,16 +48,22 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   // minResources) are read in the snapshot, where the cache keeps them; only
   // one shorter than the session's dimensions is copied, padded with zeros.
   const auto is_short = [d](std::span<const double> v) -> size_t { return v.size() < d; };
-  size_t task_count = 0;
+  size_t task_count = snap.tasks.size();
   size_t short_vectors = 0;
-  std::vector<uint32_t> tasks_on(snap.nodes.size(), 0);
-  for (const auto& j : snap.jobs) {
-    task_count += j.tasks.size();
-    short_vectors += is_short(j.min_resources);
-    for (const auto& tin : j.tasks) {
-      short_vectors += is_short(tin.resreq) + is_short(tin.init_resreq);
-      if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
-        ++tasks_on[static_cast<size_t>(tin.node)];
+  // Tasks on each node, to size its list; unknown (lists grow) when the
+  // snapshot's writer vouches for its vectors and no pass over them is made.
+  std::vector<uint32_t> tasks_on;
+  if (!snap.exact_vectors) {
+    task_count = 0;
+    tasks_on.assign(snap.nodes.size(), 0);
+    for (const auto& j : snap.jobs) {
+      task_count += j.tasks.size();
+      short_vectors += is_short(j.min_resources);
+      for (const auto& tin : j.tasks) {
+        short_vectors += is_short(tin.resreq) + is_short(tin.init_resreq);
+        if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
+          ++tasks_on[static_cast<size_t>(tin.node)];
+      }
     }
   }
   for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
@@ -103,7 +109,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     n.used = take();
     n.releasing = take();
     n.pipelined = take();
-    n.tasks.reserve(tasks_on[i]);
+    if (!tasks_on.empty()) n.tasks.reserve(tasks_on[i]);
   }
 
   // Each record is written once, in place (the arrays keep their memory
@@ -111,6 +117,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   jobs_.reserve(snap.jobs.size());
   sub_jobs_.reserve(snap.jobs.size());  // one each, unless a job has policies
   tasks_.reserve(task_count);
+  for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
+    bits->assign((snap.jobs.size() + 63) / 64, 0);
   uint32_t t = 0;
   for (size_t i = 0; i < snap.jobs.size(); ++i) {
     const auto& in = snap.jobs[i];
@@ -121,6 +129,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     j.queue = in.queue;
     j.priority = in.priority;
     j.phase = static_cast<uint32_t>(in.phase);
+    mark(phase_pending_jobs_, j.index, j.phase == SCORIA_PHASE_PENDING);
+    mark(queueless_jobs_, j.index, j.queue < 0);
     j.allocated = take();
     j.total_request = take();
     j.min_resources = read(in.min_resources);
@@ -292,6 +302,8 @@ void Session::set_task_status(Task& task, uint32_t status) {
     job.pending_best_effort += delta;
     sub_job.pending_best_effort += delta;
   }
+  if (task.status == SCORIA_TASK_PENDING || status == SCORIA_TASK_PENDING)
+    mark(pending_task_jobs_, job.index, job.status_count[status_bit(SCORIA_TASK_PENDING)] > 0);
   task.status = status;
   if (task.node >= 0) node_changed(nodes_[static_cast<size_t>(task.node)]);
   if (was == now) return;

@@ -362,6 +362,10 @@ struct Snapshot {
   std::vector<KindObjects> objects;
   /// HyperNodes, by name; the session resolves their members.
   std::vector<const model::HyperNode*> hyper_nodes;
+  /// Set by a writer (the cache) whose every job and task vector holds
+  /// dims.size() values and whose `tasks` holds exactly the jobs' tasks: a
+  /// session then sizes its arrays from `tasks` without a pass over them.
+  bool exact_vectors = false;
   /// The session's clock, ms since the epoch: the wall clock in `serve`,
   /// the simulated one in `simulate`. Plugins that judge time (sla, cdp)
   /// read it, so a simulated run decides as a live one would at that time.
@@ -425,6 +429,7 @@ class Session {
   void set_job_phase(Job& job, uint32_t phase) {
     job.phase = phase;
     ++changes_;
+    mark(phase_pending_jobs_, job.index, phase == SCORIA_PHASE_PENDING);
   }
   /// The jobs that match any bit of `which` (SCORIA_JOBS_*) as they stand
   /// now, in job order (host_api.session_jobs_where; job_sets.cpp). Valid
@@ -732,6 +737,13 @@ class Session {
   std::vector<QueueJobSums> queue_sums_;
   uint64_t queue_sums_at_ = 0;
   std::vector<const Job*> jobs_where_;
+  // The jobs jobs_where() finds, a bit per job index, kept as task statuses
+  // and job phases change: with Pending tasks, in phase Pending, queueless.
+  std::vector<uint64_t> pending_task_jobs_, phase_pending_jobs_, queueless_jobs_;
+  static void mark(std::vector<uint64_t>& bits, uint32_t job, bool on) {
+    const uint64_t bit = uint64_t{1} << (job % 64);
+    bits[job / 64] = on ? bits[job / 64] | bit : bits[job / 64] & ~bit;
+  }
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   std::vector<Outcome::Bind> binds_;
