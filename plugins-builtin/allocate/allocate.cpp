@@ -26,11 +26,8 @@ void Allocate::collect() {
 
   // The jobs it places or admits: those with Pending tasks, and those still
   // Pending (left to enqueue, or admitted here when there is no enqueue).
-  size_t job_count = 0;
-  const scoria_job* const* jobs = api().session_jobs_where(
-      ssn_, SCORIA_JOBS_PHASE_PENDING | SCORIA_JOBS_WITH_PENDING_TASKS, &job_count);
-  for (size_t i = 0; i < job_count; ++i) {
-    const scoria_job* job = jobs[i];
+  for (const scoria_job* job :
+       scoria::jobs_where(ssn_, SCORIA_JOBS_PHASE_PENDING | SCORIA_JOBS_WITH_PENDING_TASKS)) {
     const scoria_job_info ji = scoria::info(job);
     const std::string_view uid = scoria::view(ji.uid);
     if (ji.phase == SCORIA_PHASE_PENDING) {

@@ -52,11 +52,7 @@ class Backfill {
   // Jobs past Pending, valid, in a known queue, with Pending best-effort
   // tasks that no scheduling gate holds back.
   void collect() {
-    size_t job_count = 0;
-    const scoria_job* const* jobs =
-        api().session_jobs_where(ssn_, SCORIA_JOBS_WITH_PENDING_TASKS, &job_count);
-    for (size_t i = 0; i < job_count; ++i) {
-      const scoria_job* job = jobs[i];
+    for (const scoria_job* job : scoria::jobs_where(ssn_, SCORIA_JOBS_WITH_PENDING_TASKS)) {
       const scoria_job_info ji = scoria::info(job);
       if (ji.phase == SCORIA_PHASE_PENDING || ji.queue == nullptr) continue;
       if (ji.status_count[0] == 0) continue;  // no Pending task: nothing to place

@@ -48,11 +48,8 @@ class Enqueue {
 
     // Only the jobs it admits or reports on: those still Pending, and
     // those without a queue (Volcano names each one's missing queue).
-    size_t job_count = 0;
-    const scoria_job* const* candidates = api().session_jobs_where(
-        ssn_, SCORIA_JOBS_PHASE_PENDING | SCORIA_JOBS_WITHOUT_QUEUE, &job_count);
-    for (size_t i = 0; i < job_count; ++i) {
-      const scoria_job* job = candidates[i];
+    for (const scoria_job* job :
+         scoria::jobs_where(ssn_, SCORIA_JOBS_PHASE_PENDING | SCORIA_JOBS_WITHOUT_QUEUE)) {
       const scoria_job_info ji = scoria::info(job);
       if (ji.queue == nullptr) {
         log_line(SCORIA_LOG_WARNING, "queue <", scoria::view(ji.queue_name), "> of job <",

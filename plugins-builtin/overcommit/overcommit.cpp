@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstddef>
 #include <iterator>
-#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -60,12 +59,7 @@ void open_session(Overcommit& self, scoria_session* ssn) {
   // What admitted jobs hold back: an Inqueue job's whole minResources, a
   // Running one's still unallocated part of it, summed by the host job by
   // job (jobs without a queue are not in Volcano's session at all).
-  const size_t queues = api().queue_count(ssn);
-  std::vector<scoria_queue_job_sums> sums(queues);
-  for (scoria_queue_job_sums& s : sums) s.struct_size = sizeof s;
-  if (api().session_queue_job_sums(ssn, sums.data(), sums.size()) != SCORIA_OK)
-    throw std::runtime_error("the host could not sum the queues' jobs");
-  for (const scoria_queue_job_sums& s : sums)
+  for (const scoria_queue_job_sums& s : scoria::queue_job_sums(ssn))
     for (size_t d = 0; d < self.dims; ++d)
       self.inqueue[d] += s.inqueue_minimum[d] + s.running_unallocated[d];
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
 namespace ledger {
@@ -54,10 +53,7 @@ QueueLedger::QueueLedger(scoria_session* ssn) : dims_(scoria::dims(ssn)), total_
 
   // What the queues' jobs hold and ask for, summed by the host in one pass
   // job by job (Volcano sums them walking every job at session open).
-  std::vector<scoria_queue_job_sums> sums(queues);
-  for (scoria_queue_job_sums& s : sums) s.struct_size = sizeof s;
-  if (api().session_queue_job_sums(ssn, sums.data(), sums.size()) != SCORIA_OK)
-    throw std::runtime_error("the host could not sum the queues' jobs");
+  const std::vector<scoria_queue_job_sums> sums = scoria::queue_job_sums(ssn);
   for (size_t q = 0; q < queues; ++q) {
     QueueAccount& a = accounts_[q];
     const scoria_queue_job_sums& s = sums[q];

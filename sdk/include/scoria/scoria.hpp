@@ -36,6 +36,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -242,6 +243,28 @@ inline std::vector<RoleMinimum> min_task_members(const scoria_job* job) {
     out.push_back(RoleMinimum{view(role), min});
   }
   return out;
+}
+
+// --- sums and lists of jobs (ABI 1.11) ----------------------------------------------
+
+/// What each queue's jobs hold and ask for as they stand, by queue index
+/// (session_queue_job_sums); the vectors are host-owned, valid until the
+/// next call or the session's close. Throws std::runtime_error when the
+/// host refuses (the plugin's guarded body reports it).
+inline std::vector<scoria_queue_job_sums> queue_job_sums(scoria_session* ssn) {
+  std::vector<scoria_queue_job_sums> out(api().queue_count(ssn));
+  for (scoria_queue_job_sums& s : out) s.struct_size = sizeof s;
+  if (api().session_queue_job_sums(ssn, out.data(), out.size()) != SCORIA_OK)
+    throw std::runtime_error("the host could not sum the queues' jobs");
+  return out;
+}
+
+/// The jobs matching any bit of `which` (SCORIA_JOBS_*), in job order
+/// (session_jobs_where); host-owned, valid until the next call or close.
+inline std::span<const scoria_job* const> jobs_where(scoria_session* ssn, uint32_t which) {
+  size_t count = 0;
+  const scoria_job* const* jobs = api().session_jobs_where(ssn, which, &count);
+  return {jobs, count};
 }
 
 // --- sub-jobs (ABI 1.9) --------------------------------------------------------
