@@ -103,7 +103,7 @@ session::Snapshot::JobIn ClusterCache::job_in(uint32_t slot, const SnapshotPlace
       &g.group, queue,  g.priority, groups_.hot(slot).phase, min_resources_of(slot),
       {},       reason, slot};
   j.key = groups_.key(slot);
-  j.source_seq = groups_.seq(slot);
+  j.source_seq = groups_.identity(slot);
   j.fields = groups_.hot(slot).fields;
   return j;
 }

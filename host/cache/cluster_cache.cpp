@@ -296,9 +296,10 @@ std::string ClusterCache::uid_of(Kind kind, const std::string& key) const {
 
 uint32_t ClusterCache::group_slot(uint32_t source, uint64_t seq, const std::string& key) const {
   // The snapshot's id holds while the slot still carries the entry it had
-  // (the arrival rank says so without comparing keys) or, after a change
-  // that freed or reused it, while it carries the key; else the key decides.
-  if (groups_.live(source) && seq != 0 && groups_.seq(source) == seq) return source;
+  // under the same key (its identity says so without comparing keys) or,
+  // after a change that freed, reused or renamed it, while it carries the
+  // key; else the key decides.
+  if (groups_.live(source) && seq != 0 && groups_.identity(source) == seq) return source;
   if (groups_.live(source) && groups_.key(source) == key) return source;
   return groups_.find(key);
 }

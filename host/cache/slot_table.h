@@ -47,9 +47,11 @@ class SlotTable {
       entries_.emplace_back();
       hot_.emplace_back();
       seq_.push_back(0);
+      identity_.push_back(0);
       keys_.emplace_back();
     }
     seq_[slot] = next_seq_++;
+    identity_[slot] = seq_[slot];
     order_.emplace_back(seq_[slot], slot);
     ++live_;
     ++order_version_;
@@ -65,6 +67,7 @@ class SlotTable {
     entries_[slot] = Entry{};
     hot_[slot] = Hot{};
     seq_[slot] = 0;
+    identity_[slot] = 0;
     free_.push_back(slot);
     --live_;
     ++order_version_;
@@ -73,12 +76,15 @@ class SlotTable {
 
   void index(uint32_t slot, const std::string& key) {
     touch(slot);
+    // Under another key it is another object to whoever held its identity.
+    if (keys_[slot] != key) identity_[slot] = next_seq_++;
     keys_[slot] = key;
     index_[key] = slot;
   }
   void unindex(uint32_t slot) {
     if (keys_[slot].empty()) return;
     touch(slot);
+    identity_[slot] = next_seq_++;
     index_.erase(keys_[slot]);
     keys_[slot].clear();
   }
@@ -107,6 +113,10 @@ class SlotTable {
   const std::string& key(uint32_t slot) const { return keys_[slot]; }
   /// Arrival rank: larger arrived later; 0 for a free slot.
   uint64_t seq(uint32_t slot) const { return seq_[slot]; }
+  /// What the slot holds, as a number unique in the table's life: new with
+  /// each entry and each key it is indexed under again (a rename); 0 for a
+  /// free slot. Equal identities mean the same entry under the same key.
+  uint64_t identity(uint32_t slot) const { return identity_[slot]; }
   bool live(uint32_t slot) const { return slot < seq_.size() && seq_[slot] != 0; }
   size_t size() const { return live_; }
   size_t slots() const { return entries_.size(); }
@@ -143,6 +153,7 @@ class SlotTable {
   void reserve(size_t n) {
     hot_.reserve(n);
     seq_.reserve(n);
+    identity_.reserve(n);
     order_.reserve(n);
     index_.reserve(n);
   }
@@ -151,6 +162,7 @@ class SlotTable {
     entries_.clear();
     hot_.clear();
     seq_.clear();
+    identity_.clear();
     keys_.clear();
     free_.clear();
     index_.clear();
@@ -186,6 +198,7 @@ class SlotTable {
   std::deque<Entry> entries_;
   std::vector<Hot> hot_;
   std::vector<uint64_t> seq_;
+  std::vector<uint64_t> identity_;
   // A deque, as the entries: a snapshot holds views of the keys.
   std::deque<std::string> keys_;
   std::vector<uint32_t> free_;

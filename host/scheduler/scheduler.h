@@ -47,6 +47,8 @@ class Scheduler {
   session::Outcome run_once(const session::Snapshot& snapshot, SessionTimings* timings = nullptr);
   /// The same, written over `out` (Session::close(Outcome&): a caller that
   /// runs session after session hands back the last outcome's storage).
+  /// `out` must be fresh or come from sessions over snapshots of the same
+  /// writer (cache): an entry whose source ids match a job keeps its key.
   void run_once(const session::Snapshot& snapshot, session::Outcome& out,
                 SessionTimings* timings = nullptr);
 

@@ -214,7 +214,11 @@ void Session::close(Outcome& out) {
         static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
       for (size_t d = 0; d < dims(); ++d) qs->inqueue[d] += job.min_resources[d];
 
-    st.key = job.uid;
+    // An entry written for this job before (same cache slot, same identity:
+    // the same PodGroup under the same key) holds its key already: the copy
+    // would read and write two strings scattered over the heap per job.
+    if (job.source_seq == 0 || st.source != job.source || st.source_seq != job.source_seq)
+      st.key = job.uid;
     st.source = job.source;
     st.source_seq = job.source_seq;
     st.unschedulable.clear();

@@ -331,7 +331,9 @@ struct Snapshot {
     /// The snapshot's own id for the job, handed back unchanged in
     /// Outcome::PodGroupStatus::source so that it finds the job again
     /// without a lookup by name; `source_seq` (non-zero) tells whether the
-    /// id still means the same job, without comparing names.
+    /// id still means the same job under the same key, without comparing
+    /// names: a writer never gives two jobs, or one job under two keys, the
+    /// same (source, source_seq).
     uint32_t source = UINT32_MAX;
     uint64_t source_seq = 0;
     /// group->key(), held by the snapshot's owner (the cache indexes groups
@@ -573,7 +575,9 @@ class Session {
   Outcome close();
   /// The same, written over `out`: an earlier session's outcome given back
   /// keeps its storage, so a session with a job per PodGroup allocates
-  /// nothing per job.
+  /// nothing per job. It must be fresh or written by sessions over the same
+  /// writer's snapshots (Snapshot::JobIn::source_seq): an entry whose source
+  /// ids match a job's keeps its key.
   void close(Outcome& out);
 
   /// Messages of job_valid failures, kept alive until close for the ABI.

@@ -263,7 +263,7 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
   for (const auto& g : outcome.pod_groups) {
     // Most sessions report the same groups in the same cache slots: the
     // slot finds the run's entry again, known to be the same group by the
-    // slot's arrival rank (else by one key comparison), where the map
+    // slot's identity (else by one key comparison), where the map
     // would hash every key of every session.
     session::Outcome::PodGroupStatus* entry =
         g.source < group_at_.size() ? group_at_[g.source] : nullptr;
