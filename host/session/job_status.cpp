@@ -146,6 +146,33 @@ Outcome Session::close() {
   return out;
 }
 
+void Session::take_key(std::vector<Outcome::PodGroupStatus>& entries, size_t j, size_t earlier) {
+  const Job& job = jobs_[j];
+  Outcome::PodGroupStatus& st = entries[j];
+  // An entry written for this job's PodGroup under the same key (the same
+  // cache slot and identity) holds its key already: moved here by a swap
+  // with what was here, it saves reading and writing two strings scattered
+  // over the heap per job.
+  const auto same = [&job](const Outcome::PodGroupStatus& e) {
+    return job.source_seq != 0 && e.source == job.source && e.source_seq == job.source_seq;
+  };
+  if (!same(st) && job.source < entry_of_source_.size()) {
+    const uint32_t k = entry_of_source_[job.source];
+    if (k != UINT32_MAX && k > j && k < earlier && same(entries[k])) {
+      Outcome::PodGroupStatus& from = entries[k];
+      std::swap(st.key, from.key);
+      std::swap(st.source, from.source);
+      std::swap(st.source_seq, from.source_seq);
+      // What was here now waits there, for its own job further on.
+      if (from.source != UINT32_MAX && from.source < entry_of_source_.size())
+        entry_of_source_[from.source] = k;
+    }
+  }
+  if (!same(st)) st.key = job.uid;
+  st.source = job.source;
+  st.source_seq = job.source_seq;
+}
+
 void Session::close(Outcome& out) {
   out.dims = dim_names_;
   out.now_ms = now_ms_;
@@ -184,9 +211,21 @@ void Session::close(Outcome& out) {
   // Every field of every entry is written: `out` may hold an earlier
   // session's outcome, whose strings are reused instead of allocated again.
   out.unschedulable_tasks = 0;
-  out.pod_groups.resize(jobs_.size());
+  // Where an earlier session left each job's entry, by the job's cache slot:
+  // jobs shift as others come and go, and an entry found under the same
+  // identity hands its key over by a swap (see take_key) instead of a copy.
+  const size_t earlier = out.pod_groups.size();
+  for (size_t k = 0; k < earlier; ++k)
+    if (const uint32_t s = out.pod_groups[k].source; s != UINT32_MAX) {
+      if (entry_of_source_.size() <= s) entry_of_source_.resize(s + 1, UINT32_MAX);
+      entry_of_source_[s] = static_cast<uint32_t>(k);
+    }
+  // Shrunk only after the loop: an entry past the new end may still give
+  // its key to a job.
+  if (out.pod_groups.size() < jobs_.size()) out.pod_groups.resize(jobs_.size());
   for (size_t j = 0; j < jobs_.size(); ++j) {
     const Job& job = jobs_[j];
+    take_key(out.pod_groups, j, earlier);
     Outcome::PodGroupStatus& st = out.pod_groups[j];
     // One pass over the job's tasks: releasing tasks still on a node keep
     // their gang slot while they terminate; what allocated and pending
@@ -214,13 +253,6 @@ void Session::close(Outcome& out) {
         static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
       for (size_t d = 0; d < dims(); ++d) qs->inqueue[d] += job.min_resources[d];
 
-    // An entry written for this job before (same cache slot, same identity:
-    // the same PodGroup under the same key) holds its key already: the copy
-    // would read and write two strings scattered over the heap per job.
-    if (job.source_seq == 0 || st.source != job.source || st.source_seq != job.source_seq)
-      st.key = job.uid;
-    st.source = job.source;
-    st.source_seq = job.source_seq;
     st.unschedulable.clear();
     st.pending.clear();
     bool unschedulable = false;
@@ -255,6 +287,7 @@ void Session::close(Outcome& out) {
     st.unready = unschedulable ? unready_tasks(job) : 0;
     st.placed = placed;
   }
+  out.pod_groups.resize(jobs_.size());
   out.preemption_attempts = preemption_attempts_;
   out.preemption_victims = preemption_victims_;
   out.eviction_transactions = eviction_transactions_;

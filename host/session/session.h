@@ -645,6 +645,10 @@ class Session {
   void explain_predicates(const Task& task, bool resources);
   void explain_scores(const Task& task, std::span<const Node* const> nodes,
                       const std::vector<std::vector<double>>& parts, const double* totals);
+  // Gives entries[j] (close's entry for job j) the job's key and ids,
+  // taking the key from the entry an earlier session wrote for the job when
+  // it is among the first `earlier` and not yet rewritten (past j).
+  void take_key(std::vector<Outcome::PodGroupStatus>& entries, size_t j, size_t earlier);
   void explain_close(Outcome& out);
   // How many of the job's minMember are not ready (gang's unready count).
   int32_t unready_tasks(const Job& job) const;
@@ -741,6 +745,8 @@ class Session {
   std::vector<QueueJobSums> queue_sums_;
   uint64_t queue_sums_at_ = 0;
   std::vector<const Job*> jobs_where_;
+  // close(): the entry of an earlier outcome written for each cache slot.
+  std::vector<uint32_t> entry_of_source_;
   // The jobs jobs_where() finds, a bit per job index, kept as task statuses
   // and job phases change: with Pending tasks, in phase Pending, queueless.
   std::vector<uint64_t> pending_task_jobs_, phase_pending_jobs_, queueless_jobs_;

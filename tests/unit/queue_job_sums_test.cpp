@@ -14,8 +14,8 @@
 namespace scoria::cache {
 namespace {
 
-std::string group(std::string_view name, std::string_view queue, std::string_view phase,
-                  std::string_view min_cpu) {
+std::string sums_group(std::string_view name, std::string_view queue, std::string_view phase,
+                       std::string_view min_cpu) {
   std::string s =
       "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\n"
       "metadata: {namespace: ml, name: " +
@@ -24,7 +24,8 @@ std::string group(std::string_view name, std::string_view queue, std::string_vie
   return s + "}\nstatus: {phase: " + std::string(phase) + "}\n---\n";
 }
 
-std::string pod(std::string_view name, std::string_view group, std::string_view cpu, bool running) {
+std::string sums_pod(std::string_view name, std::string_view group, std::string_view cpu,
+                     bool running) {
   std::string s =
       "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: ml\n  name: " + std::string(name) +
       "\n  annotations: {scheduling.k8s.io/group-name: " + std::string(group) + "}\nspec:\n";
@@ -35,7 +36,7 @@ std::string pod(std::string_view name, std::string_view group, std::string_view 
   return s + "---\n";
 }
 
-const std::string kObjects =
+const std::string kSumsCluster =
     "apiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
     "status: {allocatable: {cpu: '16', memory: 16Gi, pods: '110'}}\n---\n"
     "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q1}\n"
@@ -43,14 +44,14 @@ const std::string kObjects =
     "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q2}\n"
     "spec: {weight: 1}\n---\n" +
     // Running at its minMember, holding 2 of its 4 cpu minimum.
-    group("run", "q1", "Running", "4") + pod("run-0", "run", "1", true) +
-    pod("run-1", "run", "1", true) +
+    sums_group("run", "q1", "Running", "4") + sums_pod("run-0", "run", "1", true) +
+    sums_pod("run-1", "run", "1", true) +
     // Admitted for 3 cpu, nothing placed yet.
-    group("inq", "q1", "Inqueue", "3") + pod("inq-0", "inq", "1", false) +
+    sums_group("inq", "q1", "Inqueue", "3") + sums_pod("inq-0", "inq", "1", false) +
     // Not admitted, no minimum.
-    group("pend", "q2", "Pending", "") + pod("pend-0", "pend", "2", false) +
+    sums_group("pend", "q2", "Pending", "") + sums_pod("pend-0", "pend", "2", false) +
     // Its queue does not exist: no queue's, and not summed.
-    group("ghost", "nowhere", "Inqueue", "5") + pod("ghost-0", "ghost", "1", false);
+    sums_group("ghost", "nowhere", "Inqueue", "5") + sums_pod("ghost-0", "ghost", "1", false);
 
 class QueueJobSums : public HostTableSession {
  protected:
@@ -58,7 +59,7 @@ class QueueJobSums : public HostTableSession {
   // is kept, with no queue (file loading would refuse it).
   void SetUp() override {
     model::ClusterObjects objects;
-    source::parse_objects(kObjects, "objects.yaml", objects);
+    source::parse_objects(kSumsCluster, "objects.yaml", objects);
     std::vector<ObjectChange> list;
     for (auto& n : objects.nodes) list.push_back(ObjectChange::upsert(std::move(n)));
     for (auto& q : objects.queues) list.push_back(ObjectChange::upsert(std::move(q)));

@@ -14,25 +14,25 @@
 namespace scoria::cache {
 namespace {
 
-struct Entry {
+struct TestEntry {
   int value = 0;
 };
-struct Hot {
+struct TestHot {
   int value = 0;
 };
-using Table = SlotTable<Entry, Hot>;
+using TestTable = SlotTable<TestEntry, TestHot>;
 
-std::vector<uint32_t> changed(const Table& t) {
+std::vector<uint32_t> changed_slots(const TestTable& t) {
   std::vector<uint32_t> out = t.changed();
   std::sort(out.begin(), out.end());
   return out;
 }
 
 TEST(SlotTable, WritesAreNotedOnceAndReadsNotAtAll) {
-  Table t;
+  TestTable t;
   const uint32_t a = t.insert("a");
   const uint32_t b = t.insert("b");
-  EXPECT_EQ(changed(t), (std::vector<uint32_t>{a, b}));
+  EXPECT_EQ(changed_slots(t), (std::vector<uint32_t>{a, b}));
   t.forget_changes();
   EXPECT_TRUE(t.changed().empty());
   // Reads through the const table note nothing.
@@ -41,14 +41,14 @@ TEST(SlotTable, WritesAreNotedOnceAndReadsNotAtAll) {
   EXPECT_TRUE(t.changed().empty());
   t.at(b).value = 1;
   t.hot(b).value = 2;
-  EXPECT_EQ(changed(t), (std::vector<uint32_t>{b}));
+  EXPECT_EQ(changed_slots(t), (std::vector<uint32_t>{b}));
   t.forget_changes();
   t.erase(a);
-  EXPECT_EQ(changed(t), (std::vector<uint32_t>{a}));
+  EXPECT_EQ(changed_slots(t), (std::vector<uint32_t>{a}));
 }
 
 TEST(SlotTable, OrderVersionMovesWithTheArrivalOrderOnly) {
-  Table t;
+  TestTable t;
   const uint32_t a = t.insert("a");
   const uint64_t v = t.order_version();
   t.at(a).value = 5;
@@ -59,7 +59,7 @@ TEST(SlotTable, OrderVersionMovesWithTheArrivalOrderOnly) {
 }
 
 TEST(SlotTable, IdentityNamesOneEntryUnderOneKey) {
-  Table t;
+  TestTable t;
   const uint32_t a = t.insert("a");
   const uint64_t first = t.identity(a);
   EXPECT_NE(first, 0u);
