@@ -85,8 +85,9 @@ constexpr const char* kSimulateUsage =
     "  utilisation, fragmentation, evictions, fairness (a summary in the table).\n"
     "  A second --config runs the same input under both and compares them.\n"
     "  --report FILE.html writes the charts to one self-contained HTML page.\n"
-    "  --no-cache asks every predicate and score for every task (the config's\n"
-    "  equivalence_cache = false): the same decisions, the plain path, to compare.\n";
+    "  --no-cache asks every predicate and score for every task and writes each\n"
+    "  session's snapshot whole (the config's equivalence_cache = false): the\n"
+    "  same decisions, the plain path, to compare.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {

@@ -107,7 +107,8 @@ struct SchedulerConfig {
   /// of the predicates and scores their plugins declare cacheable (ABI 1.7
   /// on_cache_policy), each node's asked again only once it changed. The
   /// decisions are the same either way; false runs every task through every
-  /// hook (the plain path, for comparing).
+  /// hook and writes each session's snapshot whole instead of bringing the
+  /// cache's kept one up to date (the plain path, for comparing).
   bool equivalence_cache = true;
 };
 

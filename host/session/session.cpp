@@ -50,8 +50,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   const auto is_short = [d](std::span<const double> v) -> size_t { return v.size() < d; };
   size_t task_count = snap.tasks.size();
   size_t short_vectors = 0;
-  // Tasks on each node, to size its list; unknown (lists grow) when the
-  // snapshot's writer vouches for its vectors and no pass over them is made.
+  // Tasks on each node, to size its list; when the snapshot's writer vouches
+  // for its vectors and no pass over them is made, each list starts at the
+  // average (from the monotonic buffer: a list that outgrows it moves once or
+  // twice, the rest never).
   std::vector<uint32_t> tasks_on;
   if (!snap.exact_vectors) {
     task_count = 0;
@@ -109,7 +111,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     n.used = take();
     n.releasing = take();
     n.pipelined = take();
-    if (!tasks_on.empty()) n.tasks.reserve(tasks_on[i]);
+    n.tasks.reserve(!tasks_on.empty() ? tasks_on[i] : task_count / snap.nodes.size() + 1);
   }
 
   // Each record is written once, in place (the arrays keep their memory
