@@ -156,6 +156,17 @@ void Session::take_key(std::vector<Outcome::PodGroupStatus>& entries, size_t j, 
   const auto same = [&job](const Outcome::PodGroupStatus& e) {
     return job.source_seq != 0 && e.source == job.source && e.source_seq == job.source_seq;
   };
+  if (!same(st) && !entries_indexed_) {
+    // The first job out of place: where the entries not yet rewritten are,
+    // by cache slot (while jobs keep their places, as in a quiet cluster,
+    // this pass is never made).
+    entries_indexed_ = true;
+    for (size_t k = j + 1; k < earlier; ++k)
+      if (const uint32_t s = entries[k].source; s != UINT32_MAX) {
+        if (entry_of_source_.size() <= s) entry_of_source_.resize(s + 1, UINT32_MAX);
+        entry_of_source_[s] = static_cast<uint32_t>(k);
+      }
+  }
   if (!same(st) && job.source < entry_of_source_.size()) {
     const uint32_t k = entry_of_source_[job.source];
     if (k != UINT32_MAX && k > j && k < earlier && same(entries[k])) {
@@ -211,15 +222,11 @@ void Session::close(Outcome& out) {
   // Every field of every entry is written: `out` may hold an earlier
   // session's outcome, whose strings are reused instead of allocated again.
   out.unschedulable_tasks = 0;
-  // Where an earlier session left each job's entry, by the job's cache slot:
-  // jobs shift as others come and go, and an entry found under the same
-  // identity hands its key over by a swap (see take_key) instead of a copy.
+  // Jobs shift as others come and go: an entry an earlier session wrote for
+  // a job, found where it now sits, hands its key over by a swap (see
+  // take_key) instead of a copy.
   const size_t earlier = out.pod_groups.size();
-  for (size_t k = 0; k < earlier; ++k)
-    if (const uint32_t s = out.pod_groups[k].source; s != UINT32_MAX) {
-      if (entry_of_source_.size() <= s) entry_of_source_.resize(s + 1, UINT32_MAX);
-      entry_of_source_[s] = static_cast<uint32_t>(k);
-    }
+  entries_indexed_ = false;
   // Shrunk only after the loop: an entry past the new end may still give
   // its key to a job.
   if (out.pod_groups.size() < jobs_.size()) out.pod_groups.resize(jobs_.size());

@@ -745,8 +745,10 @@ class Session {
   std::vector<QueueJobSums> queue_sums_;
   uint64_t queue_sums_at_ = 0;
   std::vector<const Job*> jobs_where_;
-  // close(): the entry of an earlier outcome written for each cache slot.
+  // close(): the entry of an earlier outcome written for each cache slot,
+  // indexed once a job is found out of its place.
   std::vector<uint32_t> entry_of_source_;
+  bool entries_indexed_ = false;
   // The jobs jobs_where() finds, a bit per job index, kept as task statuses
   // and job phases change: with Pending tasks, in phase Pending, queueless.
   std::vector<uint64_t> pending_task_jobs_, phase_pending_jobs_, queueless_jobs_;
