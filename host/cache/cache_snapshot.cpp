@@ -161,18 +161,8 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
                      k.group_vectors == group_vectors_.data();
   k.places = std::move(places);
   if (!holds) {
-    session::Snapshot& s = k.snapshot;
-    s.jobs.clear();
-    s.tasks.clear();
-    s.jobs.reserve(groups_.size());
-    s.tasks.reserve(pods_.size());  // never grown past: the spans hold
-    k.job_at.assign(groups_.slots(), kNone);
-    k.place.assign(groups_.slots(), kDefined);
-    each_job_slot([&](uint32_t slot) {
-      k.job_at[slot] = static_cast<uint32_t>(s.jobs.size());
-      k.place[slot] = place_of(slot);
-      add_job(s, slot, k.places);
-    });
+    k.job_at.clear();  // nothing to copy: every job is written
+    copy_kept();
   } else if (const std::vector<uint32_t> changed = changed_jobs(); !changed.empty()) {
     if (!patch_kept(changed)) copy_kept();
     for (uint32_t slot : changed) k.changed[slot] = 0;

@@ -206,7 +206,8 @@ class ClusterCache {
   /// Rewrites in place the changed jobs of the kept snapshot; false (having
   /// written nothing) if one of them came, went, moved or changed size.
   bool patch_kept(const std::vector<uint32_t>& changed);
-  /// Rewrites the kept snapshot, copying the jobs that did not change.
+  /// Rewrites the kept snapshot, copying the jobs that did not change (none,
+  /// with job_at cleared: a whole write).
   void copy_kept();
   /// The group slots whose job may differ from the kept snapshot's.
   std::vector<uint32_t> changed_jobs();

@@ -10,13 +10,28 @@
 
 namespace scoria::session {
 
-namespace {
-
-void add(double* into, const double* v, size_t d) {
-  for (size_t k = 0; k < d; ++k) into[k] += v[k];
+int32_t Session::job_request(const Job& job, double* request, double* allocated) const {
+  const size_t d = dims();
+  const int32_t asking = job.status_count[status_bit(SCORIA_TASK_PENDING)] +
+                         count_in(job.status_count, kAllocatedMask);
+  if (asking == static_cast<int32_t>(job.tasks.size())) {
+    // Every task asks: the job's sums say it without a walk over its tasks
+    // (whole units: the same total whichever way it is added).
+    if (request != nullptr) model::add({request, d}, {job.total_request, d});
+    if (allocated != nullptr) model::add({allocated, d}, {job.allocated, d});
+    return 0;
+  }
+  int32_t releasing = 0;
+  for (uint32_t t : job.tasks) {
+    const Task& task = tasks_[t];
+    releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
+    const bool holds = is_allocated_status(task.status);
+    if (request != nullptr && (holds || task.status == SCORIA_TASK_PENDING))
+      model::add({request, d}, {task.resreq, d});
+    if (allocated != nullptr && holds) model::add({allocated, d}, {task.resreq, d});
+  }
+  return releasing;
 }
-
-}  // namespace
 
 std::span<const Session::QueueJobSums> Session::queue_job_sums() {
   // Proportion and overcommit both ask at session open: one pass serves
@@ -44,23 +59,8 @@ std::span<const Session::QueueJobSums> Session::queue_job_sums() {
     QueueJobSums& s = queue_sums_[static_cast<size_t>(j.queue)];
     double* base = queue_sums_memory_.data() + static_cast<size_t>(j.queue) * kVectors * d;
     ++s.jobs;
+    job_request(j, base + d, base);
     const int32_t held = count_in(j.status_count, kAllocatedMask);
-    const int32_t pending = j.status_count[status_bit(SCORIA_TASK_PENDING)];
-    if (held + pending == static_cast<int32_t>(j.tasks.size())) {
-      // Its sums say it without a walk over its tasks.
-      add(base, j.allocated, d);
-      add(base + d, j.total_request, d);
-    } else {
-      for (uint32_t t : j.tasks) {
-        const Task& task = tasks_[t];
-        if (is_allocated_status(task.status)) {
-          add(base, task.resreq, d);
-          add(base + d, task.resreq, d);
-        } else if (task.status == SCORIA_TASK_PENDING) {
-          add(base + d, task.resreq, d);
-        }
-      }
-    }
     for (size_t k = 0; k < d; ++k)
       base[2 * d + k] += std::max(0.0, j.allocated[k] - j.min_resources[k]);
     if (!j.spec.has_min_resources) continue;

@@ -239,23 +239,9 @@ void Session::close(Outcome& out) {
     // tasks ask for is proportion's request of the queue.
     Outcome::QueueStatus* qs =
         job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
-    int32_t releasing = 0;
     const int32_t placed = job.committed + job.status_count[status_bit(SCORIA_TASK_PIPELINED)];
-    const int32_t asking = job.status_count[0] + count_in(job.status_count, kAllocatedMask);
-    if (asking == static_cast<int32_t>(job.tasks.size())) {
-      // Every task asks (Pending or holding): what they ask for is the
-      // job's sum (whole units: the same total whichever way it is added).
-      if (qs != nullptr)
-        for (size_t d = 0; d < dims(); ++d) qs->request[d] += job.total_request[d];
-    } else {
-      for (uint32_t t : job.tasks) {
-        const Task& task = tasks_[t];
-        releasing += task.status == SCORIA_TASK_RELEASING && task.node >= 0;
-        if (qs != nullptr &&
-            (task.status == SCORIA_TASK_PENDING || is_allocated_status(task.status)))
-          for (size_t d = 0; d < dims(); ++d) qs->request[d] += task.resreq[d];
-      }
-    }
+    const int32_t releasing =
+        job_request(job, qs != nullptr ? qs->request.data() : nullptr, nullptr);
     if (qs != nullptr &&
         static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
       for (size_t d = 0; d < dims(); ++d) qs->inqueue[d] += job.min_resources[d];

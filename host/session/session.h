@@ -427,6 +427,11 @@ class Session {
         *running_unallocated;
   };
   std::span<const QueueJobSums> queue_job_sums();
+  /// Adds what job's Pending and allocated tasks ask for into `request`
+  /// (proportion's request) and its allocated tasks' into `allocated`
+  /// (either may be null); returns how many of its tasks are releasing on a
+  /// node (job_sets.cpp).
+  int32_t job_request(const Job& job, double* request, double* allocated) const;
   /// A job's phase, as an action sets it (job_set_phase).
   void set_job_phase(Job& job, uint32_t phase) {
     job.phase = phase;
