@@ -160,18 +160,38 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
                      k.pod_vectors == pod_vectors_.data() &&
                      k.group_vectors == group_vectors_.data();
   k.places = std::move(places);
+  session::Snapshot::Changes& told = k.snapshot.changes;
+  told.writer = k.writer;
+  told.version = ++k.version;
+  told.jobs.clear();
+  told.nodes.clear();
+  bool moved = !holds;
   if (!holds) {
     k.job_at.clear();  // nothing to copy: every job is written
     copy_kept();
   } else if (const std::vector<uint32_t> changed = changed_jobs(); !changed.empty()) {
-    if (!patch_kept(changed)) copy_kept();
+    if (!patch_kept(changed, told.jobs)) {
+      copy_kept();
+      moved = true;
+    }
     for (uint32_t slot : changed) k.changed[slot] = 0;
+  }
+  if (moved) {
+    told.layout = ++k.layout;
+  } else {
+    std::sort(told.jobs.begin(), told.jobs.end());
+    for (uint32_t slot : std::as_const(nodes_).changed())
+      if (nodes_.live(slot)) told.nodes.push_back(static_cast<uint32_t>(k.places.node_at[slot]));
+    std::sort(told.nodes.begin(), told.nodes.end());
   }
   k.dims = dims_.size();
   k.pod_vectors = pod_vectors_.data();
   k.group_vectors = group_vectors_.data();
   k.groups_order = groups_.order_version();
   k.pods_order = pods_.order_version();
+  k.groups_reorder = groups_.reorder_version();
+  k.pods_reorder = pods_.reorder_version();
+  note_last_job();
   k.valid = true;
   groups_.forget_changes();
   pods_.forget_changes();
@@ -199,26 +219,79 @@ std::vector<uint32_t> ClusterCache::changed_jobs() {
   return out;
 }
 
-bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed) {
+bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
+                              std::vector<uint32_t>& rewritten) {
   KeptSnapshot& k = kept_;
+  session::Snapshot& s = k.snapshot;
   const auto& groups = std::as_const(groups_);
-  if (groups.order_version() != k.groups_order || pods_.order_version() != k.pods_order)
+  const auto& pods = std::as_const(pods_);
+  // Entries only arrived since (no one left or moved): the jobs kept are
+  // where they were.
+  if (groups.reorder_version() != k.groups_reorder || pods.reorder_version() != k.pods_reorder)
     return false;
-  for (uint32_t g : changed)
-    if (!groups.live(g) || g >= k.job_at.size() || k.job_at[g] == kNone ||
-        k.place[g] != place_of(g) || task_count(g) != k.snapshot.jobs[k.job_at[g]].tasks.size())
-      return false;
+  std::vector<uint32_t> arrived;
+  size_t arriving_tasks = 0;
   for (uint32_t g : changed) {
-    session::Snapshot::JobIn& j = k.snapshot.jobs[k.job_at[g]];
-    const size_t first = static_cast<size_t>(j.tasks.data() - k.snapshot.tasks.data());
+    if (!groups.live(g)) return false;
+    const bool kept = g < k.job_at.size() && k.job_at[g] != kNone;
+    if (!kept) {
+      arrived.push_back(g);
+      arriving_tasks += task_count(g);
+    } else if (k.place[g] != place_of(g) || task_count(g) != s.jobs[k.job_at[g]].tasks.size()) {
+      return false;
+    }
+  }
+  // Arrivals go last, in the order a whole write puts them: PodGroups
+  // defined in arrival order, then implicit ones in their pods' (never one
+  // only named: those go by key). Their tasks must fit where the kept ones'
+  // spans into `tasks` hold.
+  const auto owner_seq = [&](uint32_t g) { return pods.seq(groups.hot(g).owner); };
+  std::sort(arrived.begin(), arrived.end(), [&](uint32_t a, uint32_t b) {
+    const uint8_t pa = place_of(a), pb = place_of(b);
+    if (pa != pb) return pa < pb;
+    if (pa == kImplicit) return owner_seq(a) < owner_seq(b);
+    return groups.seq(a) < groups.seq(b);  // (named ones are refused below)
+  });
+  if (!arrived.empty()) {
+    const uint8_t first = place_of(arrived.front());
+    if (place_of(arrived.back()) == kNamed || (!s.jobs.empty() && first < k.last_place) ||
+        (!s.jobs.empty() && first == kImplicit && k.last_place == kImplicit &&
+         owner_seq(arrived.front()) < k.last_owner_seq) ||
+        s.tasks.size() + arriving_tasks > s.tasks.capacity())
+      return false;
+  }
+  for (uint32_t g : changed) {
+    if (g >= k.job_at.size() || k.job_at[g] == kNone) continue;
+    rewritten.push_back(k.job_at[g]);
+    session::Snapshot::JobIn& j = s.jobs[k.job_at[g]];
+    const size_t first = static_cast<size_t>(j.tasks.data() - s.tasks.data());
     j = job_in(g, k.places);
-    session::Snapshot::TaskIn* out = k.snapshot.tasks.data() + first;
+    session::Snapshot::TaskIn* out = s.tasks.data() + first;
     size_t n = 0;
     for (uint32_t i : groups.at(g).pods)
-      if (std::as_const(pods_).hot(i).listed) out[n++] = task_in(i, k.places);
-    j.tasks = std::span(k.snapshot.tasks).subspan(first, n);
+      if (pods.hot(i).listed) out[n++] = task_in(i, k.places);
+    j.tasks = std::span(s.tasks).subspan(first, n);
+  }
+  if (k.job_at.size() < groups.slots()) {
+    k.job_at.resize(groups.slots(), kNone);
+    k.place.resize(groups.slots(), kDefined);
+  }
+  for (uint32_t g : arrived) {
+    k.job_at[g] = static_cast<uint32_t>(s.jobs.size());
+    k.place[g] = place_of(g);
+    add_job(s, g, k.places);
   }
   return true;
+}
+
+void ClusterCache::note_last_job() {
+  KeptSnapshot& k = kept_;
+  k.last_place = kDefined;
+  k.last_owner_seq = 0;
+  if (k.snapshot.jobs.empty()) return;
+  const uint32_t g = k.snapshot.jobs.back().source;
+  k.last_place = place_of(g);
+  if (k.last_place == kImplicit) k.last_owner_seq = pods_.seq(groups_.hot(g).owner);
 }
 
 void ClusterCache::copy_kept() {
@@ -230,7 +303,9 @@ void ClusterCache::copy_kept() {
   s.jobs.clear();
   s.tasks.clear();
   s.jobs.reserve(groups_.size());
-  s.tasks.reserve(pods_.size());  // never grown past: the spans hold
+  // Never grown past, so that the spans hold; with room for jobs that
+  // arrive later to be appended (patch_kept).
+  s.tasks.reserve(pods_.size() + pods_.size() / 8 + 64);
   const std::vector<uint32_t> was_at = std::exchange(k.job_at, {});
   k.job_at.assign(groups_.slots(), kNone);
   k.place.assign(groups_.slots(), kDefined);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <random>
 #include <utility>
 
 namespace scoria::cache {
@@ -28,7 +29,11 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
 
 }  // namespace
 
-ClusterCache::ClusterCache() { clear(); }
+ClusterCache::ClusterCache() {
+  std::random_device seed;
+  kept_.writer = (uint64_t{seed()} << 32 | seed()) | 1;  // never 0: 0 is "no writer"
+  clear();
+}
 
 void ClusterCache::clear() {
   kept_.valid = false;

@@ -203,9 +203,13 @@ class ClusterCache {
   uint8_t place_of(uint32_t slot) const;
   /// Appends job `slot` with its tasks to `s` (whose tasks never reallocate).
   void add_job(session::Snapshot& s, uint32_t slot, const SnapshotPlaces& places) const;
-  /// Rewrites in place the changed jobs of the kept snapshot; false (having
-  /// written nothing) if one of them came, went, moved or changed size.
-  bool patch_kept(const std::vector<uint32_t>& changed);
+  /// Rewrites in place the changed jobs of the kept snapshot, and appends
+  /// those that arrived when they come last in its order; false (having
+  /// written nothing) if one went, moved or changed size, or one arrived
+  /// elsewhere. Lists the positions rewritten in `rewritten`.
+  bool patch_kept(const std::vector<uint32_t>& changed, std::vector<uint32_t>& rewritten);
+  /// Notes where the kept snapshot's last job sits (KeptSnapshot::last_place).
+  void note_last_job();
   /// Rewrites the kept snapshot, copying the jobs that did not change (none,
   /// with job_at cleared: a whole write).
   void copy_kept();
@@ -301,9 +305,19 @@ class ClusterCache {
     const double* pod_vectors = nullptr;
     const double* group_vectors = nullptr;
     uint64_t groups_order = 0, pods_order = 0;
+    uint64_t groups_reorder = 0, pods_reorder = 0;
+    // Where the last job sits in the order (Place), and for an implicit
+    // one, its pod's arrival rank: a job arriving after it is appended.
+    uint8_t last_place = 0;
+    uint64_t last_owner_seq = 0;
     std::vector<uint32_t> job_at;  // by group slot: its index in snapshot.jobs, or kNone
     std::vector<uint8_t> place;    // by group slot: defined, implicit or only named
     std::vector<uint8_t> changed;  // by group slot, while refreshing
+    // Counters of Snapshot::changes (the writer id is drawn once per cache,
+    // so that no two caches' snapshots pass for one another).
+    uint64_t writer = 0;
+    uint64_t version = 0;
+    uint64_t layout = 0;
     // The other side of a copy, kept for its storage.
     std::vector<session::Snapshot::JobIn> spare_jobs;
     std::vector<session::Snapshot::TaskIn> spare_tasks;

@@ -71,6 +71,7 @@ class SlotTable {
     free_.push_back(slot);
     --live_;
     ++order_version_;
+    ++reorder_version_;
     touch(slot);
   }
 
@@ -95,6 +96,7 @@ class SlotTable {
     seq_[slot] = next_seq_++;
     order_.emplace_back(seq_[slot], slot);
     ++order_version_;
+    ++reorder_version_;
     touch(slot);
   }
 
@@ -147,6 +149,10 @@ class SlotTable {
   }
   /// Bumped whenever the arrival order changes (insert, erase, move_last).
   uint64_t order_version() const { return order_version_; }
+  /// Bumped whenever an entry leaves the arrival order or moves in it
+  /// (erase, move_last, clear): while it holds, the order only grew at its
+  /// end.
+  uint64_t reorder_version() const { return reorder_version_; }
 
   /// Room for `n` entries, so that a full load does not grow (and rehash)
   /// the index as it goes. (Entries sit in a deque: they never move.)
@@ -172,6 +178,7 @@ class SlotTable {
     holes_ = 0;
     live_ = 0;
     ++order_version_;
+    ++reorder_version_;
   }
 
  private:
@@ -210,6 +217,7 @@ class SlotTable {
   size_t live_ = 0;
   uint64_t next_seq_ = 1;
   uint64_t order_version_ = 0;
+  uint64_t reorder_version_ = 0;
 };
 
 }  // namespace scoria::cache

@@ -295,6 +295,7 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
     for (const auto& [name, ms] : t.actions_ms) actions[name] = ms;
     sessions.push_back({{"snapshot_ms", snapshot_ms},
                         {"open_ms", t.open_ms},
+                        {"kept_records", t.kept_records},
                         {"actions_ms", actions},
                         {"close_ms", t.close_ms},
                         {"total_ms", t.total_ms}});

@@ -435,6 +435,7 @@ scoria_code api_job_set_allocated_hypernode(scoria_session* s, const scoria_job*
   if (s == nullptr || j == nullptr || j->ssn != mut(s) ||
       (h != SCORIA_NO_HYPERNODE && h >= mut(s)->topology().size()))
     return SCORIA_INVALID_ARGUMENT;
+  mut(s)->touch(*j);
   const_cast<Job*>(j)->topology.allocated_hypernode = h;
   return SCORIA_OK;
 }
@@ -548,7 +549,9 @@ scoria_code api_job_set_phase(scoria_session*, const scoria_job* j, uint32_t pha
 }
 void api_job_set_fit_error(scoria_session*, const scoria_job* j, scoria_str message) {
   // Kept by the job's own session until it closes.
-  if (j != nullptr) const_cast<Job*>(j)->fit_error = j->ssn->keep_message(std::string(V(message)));
+  if (j == nullptr) return;
+  j->ssn->touch(*j);
+  const_cast<Job*>(j)->fit_error = j->ssn->keep_message(std::string(V(message)));
 }
 scoria_code api_session_queue_set_deserved(scoria_session* s, const scoria_queue* q,
                                            const double* deserved) {

@@ -89,6 +89,7 @@ scoria_code sub_job_network_topology(const scoria_sub_job* s, scoria_network_top
 scoria_code set_allocated_hypernode(scoria_session* ssn, const scoria_sub_job* s, uint32_t h) {
   if (!of(ssn, s) || (h != SCORIA_NO_HYPERNODE && h >= mut(ssn)->topology().size()))
     return SCORIA_INVALID_ARGUMENT;
+  mut(ssn)->touch(mut(ssn)->jobs()[s->job]);
   const_cast<SubJob*>(s)->topology.allocated_hypernode = h;
   return SCORIA_OK;
 }

@@ -148,7 +148,11 @@ session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionT
 void Scheduler::run_once(const session::Snapshot& snapshot, session::Outcome& out,
                          SessionTimings* timings) {
   const auto start = Clock::now();
-  session::Session ssn(snapshot, config_, &workers_, &memory_);
+  session::Session& ssn = session_.emplace(snapshot, config_, &workers_, &memory_);
+  struct Ends {
+    std::optional<session::Session>& session;
+    ~Ends() { session.reset(); }
+  } ends{session_};
   for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
     log::write(log::kWarning, "hypernodes", line);
   if (explain_) ssn.explain(*explain_);
@@ -176,7 +180,10 @@ void Scheduler::run_once(const session::Snapshot& snapshot, session::Outcome& ou
     }
     ssn.add_plugin_hooks(p.tier, std::move(hooks));
   }
-  if (timings) timings->open_ms = ms_since(start);
+  if (timings) {
+    timings->open_ms = ms_since(start);
+    timings->kept_records = ssn.kept_records();
+  }
 
   for (auto& a : actions_) {
     const auto t = Clock::now();

@@ -21,6 +21,9 @@ namespace scoria::scheduler {
 /// Where one session's time went, in milliseconds.
 struct SessionTimings {
   double open_ms = 0;
+  /// The session kept the last one's records, written again only where
+  /// they changed (session::SessionMemory).
+  bool kept_records = false;
   std::vector<std::pair<std::string, double>> actions_ms;
   double close_ms = 0;
   double total_ms = 0;
@@ -62,6 +65,10 @@ class Scheduler {
   /// why (Outcome::explanation); std::nullopt stops.
   void set_explain(std::optional<std::string> task) { explain_ = std::move(task); }
 
+  /// Tests: each session that keeps the last one's records checks them
+  /// against records written anew (SessionMemory::verify).
+  void set_verify_kept_records(bool on) { memory_.verify = on; }
+
   /// Hook failures counted so far, per action and plugin instance.
   std::vector<std::pair<std::string, uint64_t>> plugin_errors() const;
 
@@ -80,7 +87,10 @@ class Scheduler {
   std::vector<Action> actions_;
   std::vector<TierPlugin> plugins_;
   session::WorkerPool workers_;
-  session::SessionMemory memory_;      // the sessions' arrays, one session at a time
+  session::SessionMemory memory_;  // the sessions' arrays, one session at a time
+  // Where each session lives: always at this address, since the records
+  // the next one keeps (SessionMemory) point at their session.
+  std::optional<session::Session> session_;
   log::ReportOnce topology_problems_;  // HyperNodes' unresolved members
   HookTracker* tracker_ = nullptr;
   std::optional<std::string> explain_;

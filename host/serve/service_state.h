@@ -486,9 +486,9 @@ struct Service::State {
                "session: " + std::to_string(last.binds.size()) + " binds, " +
                    std::to_string(last.evictions.size()) + " evictions; ms: refresh " +
                    fixed(refresh_ms) + ", snapshot " + fixed(snapshot_ms) + ", open " +
-                   fixed(timings.open_ms) + "," + actions + ", close " + fixed(timings.close_ms) +
-                   ", record " + fixed(record_ms) + " in " + std::to_string(pieces) +
-                   (pieces == 1 ? " piece" : " pieces"));
+                   fixed(timings.open_ms) + (timings.kept_records ? " (kept)" : "") + "," +
+                   actions + ", close " + fixed(timings.close_ms) + ", record " + fixed(record_ms) +
+                   " in " + std::to_string(pieces) + (pieces == 1 ? " piece" : " pieces"));
   }
 
   // The Kubernetes source's leadership and writes, as metrics.

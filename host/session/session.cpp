@@ -35,14 +35,48 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       namespaces_(snap.namespaces),
       objects_(snap.objects) {
   if (memory_ != nullptr) {
-    arena_.swap(memory_->arena);
-    jobs_.swap(memory_->jobs);
-    tasks_.swap(memory_->tasks);
-    sub_jobs_.swap(memory_->sub_jobs);
-    jobs_.clear();
-    tasks_.clear();
-    sub_jobs_.clear();
+    swap_kept(*memory_);
+    node_tasks_ = &memory_->node_tasks;
+  } else {
+    node_tasks_ = &own_node_tasks_.emplace();
   }
+  kept_records_ = memory_ != nullptr && keep_records(snap);
+  if (!kept_records_) write_records(snap);
+
+  if (config_.equivalence_cache) equivalence_.emplace(nodes_.size());
+  all_nodes_.reserve(nodes_.size());
+  for (const Node& n : nodes_) all_nodes_.push_back(&n);
+  prepare_network_topologies(snap.hyper_nodes);
+
+  insufficient_reason_.resize(dims());
+  for (size_t k = 0; k < dims(); ++k)
+    insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
+  undefined_answer_reason_ =
+      plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
+
+  if (memory_ != nullptr) {
+    note_opening(snap);
+    if (kept_records_ && memory_->verify) verify_records(snap);
+    tracking_ = true;  // a session without memory keeps nothing for a next one
+  }
+}
+
+void Session::write_records(const Snapshot& snap) {
+  jobs_.clear();
+  tasks_.clear();
+  sub_jobs_.clear();
+  nodes_.clear();  // their lists first: the buffer they sit in is given back
+  node_tasks_->release();
+  featured_.clear();
+  topology_jobs_.clear();
+  placed_.clear();
+  sub_job_members_.clear();
+  made_keys_.clear();
+  noting_requests_ = memory_ != nullptr && config_.equivalence_cache && snap.exact_vectors &&
+                     snap.changes.writer != 0;
+  whole_requests_ = noting_requests_;
+  request_sum_ = 0;
+
   const size_t d = dims();
   // Vectors a session never writes (requests, allocatable, queue bounds,
   // minResources) are read in the snapshot, where the cache keeps them; only
@@ -52,8 +86,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   size_t short_vectors = 0;
   // Tasks on each node, to size its list; when the snapshot's writer vouches
   // for its vectors and no pass over them is made, each list starts at the
-  // average (from the monotonic buffer: a list that outgrows it moves once or
-  // twice, the rest never).
+  // average (from the node task buffer: a list that outgrows it moves once
+  // or twice, the rest never).
   std::vector<uint32_t> tasks_on;
   if (!snap.exact_vectors) {
     task_count = 0;
@@ -71,21 +105,56 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
   for (const auto& q : snap.queues)
     short_vectors += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
-  // One arena for what a session writes (jobs 2, nodes 4, queues 1) and the
-  // short vectors.
-  arena_.assign(
-      d * (short_vectors + 2 * snap.jobs.size() + 4 * snap.nodes.size() + snap.queues.size()), 0.0);
-  double* next = arena_.data();
-  auto take = [&](std::span<const double> init = {}) {
-    double* v = next;
-    next += d;
-    std::copy_n(init.begin(), std::min(init.size(), d), v);
-    return v;
-  };
-  auto read = [&](std::span<const double> v) -> const double* {
-    return v.size() >= d ? v.data() : take(v);
-  };
+  // One arena for what a session writes and the short vectors: nodes (4
+  // each), then jobs (2 each), at places a later session keeps; then the
+  // queues (1 each) and the short vectors, laid out again each session.
+  // With room for that tail and for jobs that arrive later, so that a later
+  // session keeping these records never moves them.
+  const size_t fixed = d * (4 * snap.nodes.size() + 2 * snap.jobs.size());
+  const size_t tail = d * (short_vectors + snap.queues.size());
+  arena_.clear();
+  arena_.reserve(fixed + tail +
+                 d * (snap.nodes.size() + 4 * snap.queues.size() + 2 * snap.jobs.size() / 8 + 64));
+  arena_.assign(fixed + tail, 0.0);
+  tail_ = arena_.data() + fixed;
 
+  write_queues(snap);
+
+  nodes_.reserve(snap.nodes.size());
+  for (size_t i = 0; i < snap.nodes.size(); ++i) {
+    const auto& in = snap.nodes[i];
+    Node& n = nodes_.emplace_back(node_tasks_->resource());
+    n.ssn = this;
+    n.spec = in.spec;
+    n.index = static_cast<uint32_t>(i);
+    n.allocatable = read(in.allocatable);
+    n.idle = arena_.data() + 4 * d * i;
+    n.used = n.idle + d;
+    n.releasing = n.used + d;
+    n.pipelined = n.releasing + d;
+    std::copy_n(n.allocatable, d, n.idle);
+    n.tasks.reserve(!tasks_on.empty() ? tasks_on[i] : task_count / snap.nodes.size() + 1);
+  }
+
+  // Each record is written once, in place (the arrays keep their memory
+  // from session to session, and their elements own none to free); with
+  // room for jobs that arrive later (session_reuse.cpp).
+  const auto room = [](size_t n) { return n + n / 8 + 64; };
+  jobs_.reserve(room(snap.jobs.size()));
+  sub_jobs_.reserve(room(snap.jobs.size()));  // one each, unless a job has policies
+  tasks_.reserve(room(task_count));
+  for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
+    bits->assign((snap.jobs.size() + 63) / 64, 0);
+  double* job_vectors = arena_.data() + 4 * d * snap.nodes.size();
+  uint32_t t = 0;
+  for (size_t i = 0; i < snap.jobs.size(); ++i) {
+    const auto& in = snap.jobs[i];
+    write_job(static_cast<uint32_t>(i), in, t, job_vectors + 2 * d * i, true);
+    t += static_cast<uint32_t>(in.tasks.size());
+  }
+}
+
+void Session::write_queues(const Snapshot& snap) {
   queues_.resize(snap.queues.size());
   for (size_t i = 0; i < snap.queues.size(); ++i) {
     const auto& in = snap.queues[i];
@@ -98,107 +167,115 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     q.guarantee = read(in.guarantee);
     q.allocated = take();
   }
+}
 
-  nodes_.reserve(snap.nodes.size());
-  for (size_t i = 0; i < snap.nodes.size(); ++i) {
-    const auto& in = snap.nodes[i];
-    Node& n = nodes_.emplace_back(&node_task_memory_);
-    n.ssn = this;
-    n.spec = in.spec;
-    n.index = static_cast<uint32_t>(i);
-    n.allocatable = read(in.allocatable);
-    n.idle = take(in.allocatable);
-    n.used = take();
-    n.releasing = take();
-    n.pipelined = take();
-    n.tasks.reserve(!tasks_on.empty() ? tasks_on[i] : task_count / snap.nodes.size() + 1);
+double* Session::take(std::span<const double> init) {
+  double* v = tail_;
+  tail_ += dims();
+  std::fill_n(v, dims(), 0.0);
+  std::copy_n(init.begin(), std::min(init.size(), dims()), v);
+  return v;
+}
+
+void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t first_task,
+                        double* vectors, bool append) {
+  const size_t d = dims();
+  const uint32_t first_sub_job = append ? 0 : jobs_[index].first_sub_job;
+  Job& j = append ? jobs_.emplace_back() : (jobs_[index] = Job{});
+  j.ssn = this;
+  j.group = in.group;
+  j.index = index;
+  j.queue = in.queue;
+  j.priority = in.priority;
+  j.phase = static_cast<uint32_t>(in.phase);
+  mark(phase_pending_jobs_, index, j.phase == SCORIA_PHASE_PENDING);
+  mark(queueless_jobs_, index, j.queue < 0);
+  mark(pending_task_jobs_, index, false);
+  j.allocated = vectors;
+  j.total_request = vectors + d;
+  if (!append) std::fill_n(vectors, 2 * d, 0.0);
+  j.min_resources = read(in.min_resources);
+  j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
+  j.spec = in.fields;
+  j.source = in.source;
+  j.source_seq = in.source_seq;
+  j.invalid = in.invalid;
+  j.fit_error = in.invalid;
+  j.tasks = TaskRange(first_task, first_task + static_cast<uint32_t>(in.tasks.size()));
+  uint32_t t = first_task;
+  for (const auto& tin : in.tasks) {
+    Task& task = append ? tasks_.emplace_back() : (tasks_[t] = Task{});
+    task.ssn = this;
+    task.pod = tin.pod;
+    task.views = tin.views;
+    task.index = t++;
+    task.job = index;
+    task.priority = tin.priority;
+    task.resreq = read(tin.resreq);
+    task.init_resreq = read(tin.init_resreq);
+    task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
   }
-
-  // Each record is written once, in place (the arrays keep their memory
-  // from session to session, and their elements own none to free).
-  jobs_.reserve(snap.jobs.size());
-  sub_jobs_.reserve(snap.jobs.size());  // one each, unless a job has policies
-  tasks_.reserve(task_count);
-  for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
-    bits->assign((snap.jobs.size() + 63) / 64, 0);
-  uint32_t t = 0;
-  for (size_t i = 0; i < snap.jobs.size(); ++i) {
-    const auto& in = snap.jobs[i];
-    Job& j = jobs_.emplace_back();
-    j.ssn = this;
-    j.group = in.group;
-    j.index = static_cast<uint32_t>(i);
-    j.queue = in.queue;
-    j.priority = in.priority;
-    j.phase = static_cast<uint32_t>(in.phase);
-    mark(phase_pending_jobs_, j.index, j.phase == SCORIA_PHASE_PENDING);
-    mark(queueless_jobs_, j.index, j.queue < 0);
-    j.allocated = take();
-    j.total_request = take();
-    j.min_resources = read(in.min_resources);
-    j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
-    j.spec = in.fields;
-    j.source = in.source;
-    j.source_seq = in.source_seq;
-    j.invalid = in.invalid;
-    j.fit_error = in.invalid;
-    j.tasks = TaskRange(t, t + static_cast<uint32_t>(in.tasks.size()));
-    for (const auto& tin : in.tasks) {
-      Task& task = tasks_.emplace_back();
-      task.ssn = this;
-      task.pod = tin.pod;
-      task.views = tin.views;
-      task.index = static_cast<uint32_t>(tasks_.size() - 1);
-      task.job = static_cast<uint32_t>(i);
-      task.priority = tin.priority;
-      task.resreq = read(tin.resreq);
-      task.init_resreq = read(tin.init_resreq);
-      task.best_effort = model::is_empty(span(task.resreq), SCORIA_DIM_PODS);
+  if (append) {
+    add_sub_jobs(j, in, first_task);
+    if (j.spec.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(index);
+  } else {
+    // A kept job has no policies (keep_records): its only sub-job, if it
+    // has tasks, stays where it was.
+    j.first_sub_job = first_sub_job;
+    if (!j.tasks.empty()) write_default_sub_job(j, sub_jobs_[first_sub_job] = SubJob{});
+  }
+  t = first_task;
+  for (const auto& tin : in.tasks) {
+    Task& task = tasks_[t];
+    if (append && tin.features != 0) featured_.push_back(t);
+    add({j.total_request, d}, span(task.resreq), 1);
+    if (append && noting_requests_) note_request(span(task.resreq));
+    // Status is applied through the same path statements use, so the
+    // accounting rules live in one place.
+    ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
+    if (!j.has_sub_group_policy) task.sub_job = j.first_sub_job;
+    SubJob& sj = sub_jobs_[task.sub_job];
+    ++sj.status_count[status_bit(SCORIA_TASK_PENDING)];
+    if (!j.has_sub_group_policy) sj.priority = std::max(sj.priority, task.priority);
+    if (task.best_effort) {
+      ++j.pending_best_effort;
+      ++sj.pending_best_effort;
     }
-    add_sub_jobs(j, in, t);
-    if (j.spec.has_network_topology || j.has_sub_group_policy) topology_jobs_.push_back(j.index);
-    for (const auto& tin : in.tasks) {
-      Task& task = tasks_[t];
-      if (tin.features != 0) featured_.push_back(t);
-      add({j.total_request, d}, span(task.resreq), 1);
-      // Status is applied through the same path statements use, so the
-      // accounting rules live in one place.
-      ++j.status_count[status_bit(SCORIA_TASK_PENDING)];
-      if (!j.has_sub_group_policy) task.sub_job = j.first_sub_job;
-      SubJob& sj = sub_jobs_[task.sub_job];
-      ++sj.status_count[status_bit(SCORIA_TASK_PENDING)];
-      if (!j.has_sub_group_policy) sj.priority = std::max(sj.priority, task.priority);
-      if (task.best_effort) {
-        ++j.pending_best_effort;
-        ++sj.pending_best_effort;
-      }
-      set_task_status(task, tin.status);
+    set_task_status(task, tin.status);
+    // Finished pods hold nothing on their node (Volcano's cache skips them).
+    const bool on_node = tin.node >= 0 && (tin.status & kCompletedMask) == 0;
+    if (append) {
       if ((tin.status & kPlacedMask) != 0) placed_.push_back(t);
-      // Finished pods hold nothing on their node (Volcano's cache skips them).
-      if (tin.node >= 0 && (tin.status & kCompletedMask) == 0)
-        node_add_task(nodes_[static_cast<size_t>(tin.node)], task);
-      ++t;
+      if (on_node) node_add_task(nodes_[static_cast<size_t>(tin.node)], task);
+    } else if (on_node) {
+      task.node = tin.node;  // its node's list and sums are written apart
     }
+    ++t;
   }
-
-  if (config_.equivalence_cache) equivalence_.emplace(nodes_.size());
-  all_nodes_.reserve(nodes_.size());
-  for (const Node& n : nodes_) all_nodes_.push_back(&n);
-  prepare_network_topologies(snap.hyper_nodes);
-
-  insufficient_reason_.resize(d);
-  for (size_t k = 0; k < d; ++k)
-    insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
-  undefined_answer_reason_ =
-      plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
 }
 
 Session::~Session() {
   if (memory_ == nullptr) return;
-  memory_->arena.swap(arena_);
-  memory_->jobs.swap(jobs_);
-  memory_->tasks.swap(tasks_);
-  memory_->sub_jobs.swap(sub_jobs_);
+  swap_kept(*memory_);
+  memory_->touched_order.swap(touched_order_);
+  memory_->opening_job_allocated.swap(opening_job_allocated_);
+  memory_->touched_jobs.swap(touched_jobs_);
+  memory_->touched_nodes.swap(touched_nodes_);
+}
+
+void Session::swap_kept(SessionMemory& m) {
+  m.arena.swap(arena_);
+  m.jobs.swap(jobs_);
+  m.tasks.swap(tasks_);
+  m.sub_jobs.swap(sub_jobs_);
+  m.nodes.swap(nodes_);
+  m.pending_task_jobs.swap(pending_task_jobs_);
+  m.phase_pending_jobs.swap(phase_pending_jobs_);
+  m.queueless_jobs.swap(queueless_jobs_);
+  m.featured.swap(featured_);
+  m.topology_jobs.swap(topology_jobs_);
+  m.sub_job_members.swap(sub_job_members_);
+  m.made_keys.swap(made_keys_);
 }
 
 void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task) {
@@ -213,11 +290,7 @@ void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_t
   };
   if (!job.has_sub_group_policy) {
     // One default sub-job of every task: nothing to match, nothing to list.
-    if (job.tasks.empty()) return;
-    SubJob& s = add();
-    s.uid = s.gid = job.uid;
-    s.min_available = job.spec.min_member;
-    s.range = job.tasks;  // the constructor names it in each task as it goes
+    if (!job.tasks.empty()) write_default_sub_job(job, sub_jobs_.emplace_back());
     return;
   }
   std::vector<const model::Pod*> pods;
@@ -245,6 +318,15 @@ void Session::add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_t
     }
     s.range = TaskRange(begin, static_cast<uint32_t>(sub_job_members_.size()));
   }
+}
+
+void Session::write_default_sub_job(Job& job, SubJob& s) {
+  s.ssn = this;
+  s.job = job.index;
+  s.index = job.sub_job_count++;
+  s.uid = s.gid = job.uid;
+  s.min_available = job.spec.min_member;
+  s.range = job.tasks;  // write_job names it in each task as it goes
 }
 
 void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
@@ -290,6 +372,7 @@ std::span<const std::string_view> Session::objects_of(std::string_view kind) con
 }
 
 void Session::set_task_status(Task& task, uint32_t status) {
+  if (tracking_) touch_job(task.job);
   ++changes_;
   Job& job = jobs_[task.job];
   const bool was = is_allocated_status(task.status);
@@ -317,34 +400,38 @@ void Session::set_task_status(Task& task, uint32_t status) {
 
 // Volcano's NodeInfo.AddTask: releasing tasks still use their resources and
 // will give them back; pipelined tasks only reserve what is being released.
-void Session::node_add_task(Node& node, Task& task) {
+void Session::node_sums(Node& node, const Task& task, double sign) {
   const size_t d = dims();
   std::span<const double> r = span(task.resreq);
+  if (task.status == SCORIA_TASK_PIPELINED) {
+    add({node.pipelined, d}, r, sign);
+    return;
+  }
+  if (task.status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, sign);
+  add({node.idle, d}, r, -sign);
+  add({node.used, d}, r, sign);
+}
+
+void Session::node_add_task(Node& node, Task& task) {
+  if (tracking_) {
+    touch_job(task.job);
+    touch_node(node.index);
+  }
   task.node = static_cast<int32_t>(node.index);
   node.tasks.push_back(task.index);
   node_changed(node);
-  if (task.status == SCORIA_TASK_PIPELINED) {
-    add({node.pipelined, d}, r, 1);
-    return;
-  }
-  if (task.status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, 1);
-  add({node.idle, d}, r, -1);
-  add({node.used, d}, r, 1);
+  node_sums(node, task, 1);
 }
 
 void Session::node_remove_task(Node& node, Task& task) {
-  const size_t d = dims();
-  std::span<const double> r = span(task.resreq);
+  if (tracking_) {
+    touch_job(task.job);
+    touch_node(node.index);
+  }
   auto it = std::find(node.tasks.begin(), node.tasks.end(), task.index);
   if (it != node.tasks.end()) node.tasks.erase(it);
   node_changed(node);
-  if (task.status == SCORIA_TASK_PIPELINED) {
-    add({node.pipelined, d}, r, -1);
-    return;
-  }
-  if (task.status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, -1);
-  add({node.idle, d}, r, 1);
-  add({node.used, d}, r, -1);
+  node_sums(node, task, -1);
 }
 
 void Session::fire_allocate(const Task& task) {
@@ -379,6 +466,7 @@ void Session::close_statement(Statement* stmt) {
 }
 
 void Session::record_bind(Task& task) {
+  touch(jobs_[task.job]);
   task.committed = true;
   ++jobs_[task.job].committed;
   Annotations annotations;
@@ -393,6 +481,7 @@ scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::
   if (key.empty() || task.node < 0 ||
       (task.status != SCORIA_TASK_ALLOCATED && task.status != SCORIA_TASK_PIPELINED))
     return SCORIA_INVALID_ARGUMENT;
+  touch(jobs_[task.job]);
   if (task.bind_annotations == 0) {
     bind_annotations_.emplace_back();
     task.bind_annotations = static_cast<uint32_t>(bind_annotations_.size());

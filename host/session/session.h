@@ -372,6 +372,21 @@ struct Snapshot {
   /// the simulated one in `simulate`. Plugins that judge time (sla, cdp)
   /// read it, so a simulated run decides as a live one would at that time.
   int64_t now_ms = 0;
+  /// What changed since the writer's previous refresh of this snapshot, so
+  /// that a session keeps the last one's records of everything else
+  /// (session_reuse.cpp). `writer` names a kept snapshot (0: this snapshot
+  /// stands alone), `version` counts its refreshes, and `layout` changes
+  /// whenever a job, task, node or queue may have moved or changed size.
+  /// While `layout` holds, the refresh that made `version` wrote again only
+  /// the jobs at positions `jobs` and changed only the nodes at `nodes`.
+  struct Changes {
+    uint64_t writer = 0;
+    uint64_t version = 0;
+    uint64_t layout = 0;
+    std::vector<uint32_t> jobs;
+    std::vector<uint32_t> nodes;
+  };
+  Changes changes;
 };
 
 class WorkerPool;
@@ -384,15 +399,80 @@ struct PredicateScratch {
   std::vector<uint32_t> reasons;
 };
 
-/// The largest arrays a session fills, kept between sessions by their owner
-/// (the scheduler): each session reuses their memory instead of taking tens
-/// of megabytes from the system and faulting them in again (on S2, 57 MB a
-/// session). Their elements mean nothing between sessions.
+/// Where the nodes' task lists live: one buffer for all of them (instead of
+/// an allocation each), given back whole when the records are written
+/// anew. It counts what it took, so that records kept long enough for
+/// their lists to be rewritten many times are written anew.
+class NodeTaskMemory {
+ public:
+  NodeTaskMemory() = default;
+  NodeTaskMemory(const NodeTaskMemory&) = delete;
+  NodeTaskMemory& operator=(const NodeTaskMemory&) = delete;
+  std::pmr::memory_resource* resource() { return &buffer_; }
+  size_t taken() const { return counter_.taken; }
+  /// Every list in it must be gone.
+  void release() {
+    buffer_.release();
+    counter_.taken = 0;
+  }
+
+ private:
+  struct Counter final : std::pmr::memory_resource {
+    size_t taken = 0;
+    void* do_allocate(size_t bytes, size_t align) override {
+      taken += bytes;
+      return std::pmr::new_delete_resource()->allocate(bytes, align);
+    }
+    void do_deallocate(void* p, size_t bytes, size_t align) override {
+      std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override {
+      return this == &o;
+    }
+  };
+  Counter counter_;
+  std::pmr::monotonic_buffer_resource buffer_{&counter_};
+};
+
+/// What sessions keep between them, held by their owner (the scheduler),
+/// one session at a time. The arrays keep their memory, so a session does
+/// not take tens of megabytes from the system and fault them in again (on
+/// S2, 57 MB a session). And the records themselves are kept, with what the
+/// session changed in them: the next session over the next refresh of the
+/// same kept snapshot writes again only the jobs and nodes that changed or
+/// that the last session touched (session_reuse.cpp).
 struct SessionMemory {
   std::vector<Job> jobs;
   std::vector<Task> tasks;
   std::vector<SubJob> sub_jobs;
+  std::vector<Node> nodes;
   std::vector<double> arena;
+  NodeTaskMemory node_tasks;
+  // Session members kept with the records (Session::keep_records).
+  std::vector<uint64_t> pending_task_jobs, phase_pending_jobs, queueless_jobs;
+  std::vector<uint32_t> featured, topology_jobs, sub_job_members;
+  std::deque<std::string> made_keys;
+  // What the last session's records were at its open: its placed tasks, its
+  // queues' allocated (queue after queue), and for each job it touched (a
+  // bit each, and in the order touched) that job's allocated; the nodes it
+  // touched.
+  std::vector<uint32_t> opening_placed;
+  std::vector<double> opening_queue_allocated;
+  std::vector<uint64_t> touched_jobs, touched_nodes;
+  std::vector<uint32_t> touched_order;
+  std::vector<double> opening_job_allocated;
+  // The snapshot they were written from (Snapshot::Changes) and by which
+  // session object (the records point at it); `kept` while they may serve.
+  uint64_t writer = 0, version = 0, layout = 0;
+  const void* session = nullptr;
+  bool kept = false;
+  // Every task's request is whole numbers (and small enough that sums of
+  // them are exact): queue sums then come out the same in any order.
+  bool whole_requests = false;
+  double request_sum = 0;  // of every task's request, in absolute values: a bound on sums
+  /// Set by tests: a session that kept records compares them with ones
+  /// written anew, and throws std::logic_error naming the first difference.
+  bool verify = false;
 };
 
 class Session {
@@ -434,6 +514,7 @@ class Session {
   int32_t job_request(const Job& job, double* request, double* allocated) const;
   /// A job's phase, as an action sets it (job_set_phase).
   void set_job_phase(Job& job, uint32_t phase) {
+    touch(job);
     job.phase = phase;
     ++changes_;
     mark(phase_pending_jobs_, job.index, phase == SCORIA_PHASE_PENDING);
@@ -459,12 +540,21 @@ class Session {
   std::span<const std::string_view> objects_of(std::string_view kind) const;
   std::span<const double> span(const double* v) const { return {v, dims()}; }
   const config::SchedulerConfig& config() const { return config_; }
+  /// Whether the session kept the last one's records (SessionMemory).
+  bool kept_records() const { return kept_records_; }
   /// The session's clock, ms since the epoch (Snapshot::now_ms).
   int64_t now_ms() const { return now_ms_; }
   /// HyperNodes resolved for this session (the cluster top last).
   const HyperNodeTopology& topology() const { return topology_; }
 
   // --- state changes (statements use these) ----------------------------------
+  /// Notes that `job`'s records (the job, its tasks and sub-jobs) are
+  /// written this session, so that the next one writes them anew from its
+  /// snapshot (session_reuse.cpp). Every write of a record after the
+  /// constructor comes after one.
+  void touch(const Job& job) {
+    if (tracking_) touch_job(job.index);
+  }
   /// Moves a task to `status`, keeping the job's counts and allocated sums.
   void set_task_status(Task& task, uint32_t status);
   /// Puts `task` on node `node` with the task's current status accounting.
@@ -553,6 +643,7 @@ class Session {
     return bind_annotations_[task.bind_annotations - 1];
   }
   void drop_bind_annotations(Task& task) {
+    touch(jobs_[task.job]);
     if (task.bind_annotations != 0) bind_annotations_[task.bind_annotations - 1].clear();
   }
 
@@ -677,6 +768,35 @@ class Session {
   // The job's sub-jobs (sub_jobs.h), appended to sub_jobs_ and named in its
   // tasks, before their statuses are counted.
   void add_sub_jobs(Job& job, const Snapshot::JobIn& in, uint32_t first_task);
+  void write_default_sub_job(Job& job, SubJob& s);
+
+  // --- the records (session.cpp; kept ones: session_reuse.cpp) -------------
+  // Writes every record from the snapshot.
+  void write_records(const Snapshot& snap);
+  void write_queues(const Snapshot& snap);
+  // Writes job `index` and its tasks (from `first_task`) and sub-jobs from
+  // `in`, its two vectors at `vectors`: appended to the arrays, or over the
+  // records there (`append` false: same size, no policies, and the node
+  // lists and the session's lists are written apart).
+  void write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t first_task, double* vectors,
+                 bool append);
+  // A fresh vector from the arena's tail (a copy of `init`, zero-padded).
+  double* take(std::span<const double> init = {});
+  const double* read(std::span<const double> v) { return v.size() >= dims() ? v.data() : take(v); }
+  // Adds (sign 1) or takes away (-1) `task` in its node's sums, as
+  // Volcano's NodeInfo does.
+  void node_sums(Node& node, const Task& task, double sign);
+  // What SessionMemory keeps, traded with it.
+  void swap_kept(SessionMemory& m);
+  // Keeps the last session's records, written again where they changed;
+  // false (having changed nothing) when they cannot serve.
+  bool keep_records(const Snapshot& snap);
+  // Notes in the memory what the records are at open, and starts tracking.
+  void note_opening(const Snapshot& snap);
+  void verify_records(const Snapshot& snap) const;
+  void touch_job(uint32_t job);
+  void touch_node(uint32_t node);
+  void note_request(std::span<const double> request);
 
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;
@@ -692,9 +812,10 @@ class Session {
   std::vector<Task> tasks_;
   std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
   std::vector<Job> jobs_;
-  std::vector<SubJob> sub_jobs_;           // job after job
-  std::vector<uint32_t> sub_job_members_;  // tasks of the sub-jobs of jobs with policies
-  std::pmr::monotonic_buffer_resource node_task_memory_;  // before nodes_: outlives them
+  std::vector<SubJob> sub_jobs_;                  // job after job
+  std::vector<uint32_t> sub_job_members_;         // tasks of the sub-jobs of jobs with policies
+  std::optional<NodeTaskMemory> own_node_tasks_;  // before nodes_: outlives them
+  NodeTaskMemory* node_tasks_ = nullptr;          // the memory's, else own_node_tasks_
   std::vector<Node> nodes_;
   std::vector<Queue> queues_;
   std::vector<const model::Namespace*> namespaces_;  // by name
@@ -761,6 +882,19 @@ class Session {
     const uint64_t bit = uint64_t{1} << (job % 64);
     bits[job / 64] = on ? bits[job / 64] | bit : bits[job / 64] & ~bit;
   }
+  // The records' writing: the arena's tail cursor; whether tasks' requests
+  // are noted (whole numbers, their sum) for a later session to keep them.
+  double* tail_ = nullptr;
+  bool noting_requests_ = false;
+  bool whole_requests_ = true;
+  double request_sum_ = 0;
+  // What this session touched of the records (SessionMemory), tracked once
+  // the constructor is done.
+  bool tracking_ = false;
+  bool kept_records_ = false;
+  std::vector<uint64_t> touched_jobs_, touched_nodes_;
+  std::vector<uint32_t> touched_order_;
+  std::vector<double> opening_job_allocated_;
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   std::vector<Outcome::Bind> binds_;

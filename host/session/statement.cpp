@@ -68,6 +68,7 @@ void Statement::merge(Statement& other) {
 void Statement::discard() {
   for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
     Task& task = *it->task;
+    ssn_.touch(ssn_.jobs()[task.job]);
     task.last_discarded = task.status;
     task.last_discarded_node = task.node;
     Node& node = ssn_.nodes()[static_cast<size_t>(task.node)];

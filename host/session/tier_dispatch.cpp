@@ -214,6 +214,7 @@ size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candida
 void Session::record_fit(Task& task, size_t fit, size_t scanned) {
   if (task.fit == 0) {
     if (fit != 0) return;  // nothing to record, nothing recorded before
+    touch(jobs_[task.job]);
     fit_errors_.emplace_back();
     task.fit = static_cast<uint32_t>(fit_errors_.size());
   }

@@ -328,6 +328,7 @@ TimedRunResult TimedRun::run() {
       for (const auto& [name, ms] : timing.actions_ms) actions[name] = ms;
       result_.timings.push_back({{"t_s", static_cast<double>(now) / 1000.0},
                                  {"open_ms", timing.open_ms},
+                                 {"kept_records", timing.kept_records},
                                  {"actions_ms", actions},
                                  {"close_ms", timing.close_ms},
                                  {"total_ms", timing.total_ms}});

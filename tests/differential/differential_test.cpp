@@ -394,6 +394,9 @@ std::string run(const plugin::PluginRegistry& registry, const std::string& conf_
   config::SchedulerConfig conf = config::parse_config(conf_text, "differential.toml");
   conf.equivalence_cache = cache;
   scheduler::Scheduler sched(registry, conf);
+  // Sessions that keep the last one's records check them against records
+  // written anew (the plain path never keeps them).
+  sched.set_verify_kept_records(true);
   model::ClusterObjects objects;
   source::parse_objects(objects_text, "cluster.yaml", objects);
   source::complete_objects(objects);

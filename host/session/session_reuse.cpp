@@ -1,0 +1,404 @@
+// A session that keeps the last one's records (SessionMemory). The cache's
+// kept snapshot says which jobs and nodes its refresh wrote again
+// (Snapshot::changes); the last session noted which records it touched.
+// Those are written again from the snapshot, exactly as a session writing
+// everything would write them; the rest are what they were at the last
+// open, since nothing changed them. What sums over many records is made
+// again in the order a whole write makes it (a node's from its tasks in
+// task order), or kept only while the order cannot matter (queue sums of
+// whole-number requests). Tests hold a kept session to the records written
+// anew (SessionMemory::verify).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "model/resource.h"
+#include "session/session.h"
+#include "session/task_status.h"
+
+namespace scoria::session {
+
+namespace {
+
+using model::add;
+
+bool has(const std::vector<uint64_t>& bits, size_t i) {
+  return i / 64 < bits.size() && ((bits[i / 64] >> (i % 64)) & 1) != 0;
+}
+
+void set(std::vector<uint64_t>& bits, size_t i) { bits[i / 64] |= uint64_t{1} << (i % 64); }
+
+// Sums of whole numbers stay exact below 2^53: queue sums kept by adding
+// and taking away give then what a sum in task order gives.
+constexpr double kExactSums = 9007199254740992.0;
+
+// `kept` (ascending) without the entries `drop` says, merged with `more`
+// (ascending).
+template <class Drop>
+void patch_list(std::vector<uint32_t>& out, const std::vector<uint32_t>& kept,
+                const std::vector<uint32_t>& more, Drop&& drop) {
+  out.clear();
+  out.reserve(kept.size() + more.size());
+  size_t m = 0;
+  for (uint32_t v : kept) {
+    if (drop(v)) continue;
+    while (m < more.size() && more[m] < v) out.push_back(more[m++]);
+    out.push_back(v);
+  }
+  out.insert(out.end(), more.begin() + static_cast<std::ptrdiff_t>(m), more.end());
+}
+
+}  // namespace
+
+void Session::touch_job(uint32_t j) {
+  const uint64_t bit = uint64_t{1} << (j % 64);
+  uint64_t& word = touched_jobs_[j / 64];
+  if ((word & bit) != 0) return;
+  word |= bit;
+  touched_order_.push_back(j);
+  const double* allocated = jobs_[j].allocated;
+  opening_job_allocated_.insert(opening_job_allocated_.end(), allocated, allocated + dims());
+}
+
+void Session::touch_node(uint32_t n) { set(touched_nodes_, n); }
+
+void Session::note_request(std::span<const double> request) {
+  for (double v : request) {
+    whole_requests_ = whole_requests_ && v == std::trunc(v);
+    request_sum_ += std::fabs(v);
+  }
+}
+
+bool Session::keep_records(const Snapshot& snap) {
+  SessionMemory& m = *memory_;
+  const Snapshot::Changes& c = snap.changes;
+  const size_t d = dims();
+  // The last session's records, over the refresh before this one of the
+  // same kept snapshot, with nothing moved since.
+  const bool kept = std::exchange(m.kept, false);  // again by note_opening, if all goes well
+  if (!kept || !config_.equivalence_cache || !snap.exact_vectors || m.session != this ||
+      c.writer == 0 || c.writer != m.writer || c.version != m.version + 1 || c.layout != m.layout ||
+      !m.whole_requests)
+    return false;
+  // Jobs that arrived since come last, their tasks after every kept one.
+  const size_t jobs = snap.jobs.size();
+  if (jobs < jobs_.size() || nodes_.size() != snap.nodes.size() ||
+      m.opening_queue_allocated.size() != d * snap.queues.size())
+    return false;
+  size_t arrived_tasks = tasks_.size();
+  for (size_t j = jobs_.size(); j < jobs; ++j) {
+    const Snapshot::JobIn& in = snap.jobs[j];
+    if (in.fields.has_sub_group_policy || in.key.empty() ||
+        (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + arrived_tasks))
+      return false;
+    arrived_tasks += in.tasks.size();
+  }
+  if (arrived_tasks != snap.tasks.size()) return false;
+  size_t short_vectors = 0;
+  const auto is_short = [d](std::span<const double> v) -> size_t { return v.size() < d; };
+  for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
+  for (const auto& q : snap.queues)
+    short_vectors += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
+  const size_t kept_fixed = d * (4 * nodes_.size() + 2 * jobs_.size());
+  const size_t fixed = d * (4 * nodes_.size() + 2 * jobs);
+  const size_t size = fixed + d * (short_vectors + snap.queues.size());
+  if (arena_.size() < kept_fixed || arena_.capacity() < size) return false;
+  // Lists rewritten often enough take the buffer many times over: then
+  // everything is written anew, and the buffer given back.
+  if (node_tasks_->taken() >
+      4 * sizeof(uint32_t) * (tasks_.size() + 16 * nodes_.size()) + (1 << 20))
+    return false;
+
+  // The jobs written again: those the refresh changed and those the last
+  // session touched, in order; each the same size as before, without
+  // policies (their sub-jobs keep their places), with its key.
+  std::vector<uint32_t> again = c.jobs;
+  again.insert(again.end(), m.touched_order.begin(), m.touched_order.end());
+  std::sort(again.begin(), again.end());
+  again.erase(std::unique(again.begin(), again.end()), again.end());
+  double added = 0;
+  for (uint32_t j : again) {
+    if (j >= jobs_.size()) return false;
+    const Job& old = jobs_[j];
+    const Snapshot::JobIn& in = snap.jobs[j];
+    if (old.has_sub_group_policy || in.fields.has_sub_group_policy || in.key.empty() ||
+        in.tasks.size() != old.tasks.size() ||
+        (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + *old.tasks.begin()))
+      return false;
+    for (const auto& tin : in.tasks)
+      for (double v : tin.resreq) {
+        if (v != std::trunc(v)) return false;
+        added += std::fabs(v);
+      }
+  }
+  for (size_t j = jobs_.size(); j < jobs; ++j)
+    for (const auto& tin : snap.jobs[j].tasks)
+      for (double v : tin.resreq) {
+        if (v != std::trunc(v)) return false;
+        added += std::fabs(v);
+      }
+  if (!(m.request_sum + added < kExactSums)) return false;
+
+  // Nothing fails from here on.
+  arena_.resize(size);
+  std::fill(arena_.begin() + static_cast<std::ptrdiff_t>(kept_fixed),
+            arena_.begin() + static_cast<std::ptrdiff_t>(fixed), 0.0);
+  tail_ = arena_.data() + fixed;
+  write_queues(snap);
+  for (size_t q = 0; q < queues_.size(); ++q)
+    std::copy_n(m.opening_queue_allocated.data() + q * d, d, queues_[q].allocated);
+  // What the jobs written again held at the last open leaves their queues
+  // (a job the session touched noted it first), and their nodes are made
+  // again; the same goes for what the refresh changed of nodes and what the
+  // session touched.
+  std::vector<std::pair<uint32_t, uint32_t>> touched_at;  // job, its place in touched_order
+  touched_at.reserve(m.touched_order.size());
+  for (size_t k = 0; k < m.touched_order.size(); ++k)
+    touched_at.emplace_back(m.touched_order[k], static_cast<uint32_t>(k));
+  std::sort(touched_at.begin(), touched_at.end());
+  std::vector<uint64_t> dirty = std::move(m.touched_nodes);
+  dirty.resize((nodes_.size() + 63) / 64, 0);
+  std::vector<uint64_t> again_bits((jobs_.size() + 63) / 64, 0);
+  for (uint32_t j : again) {
+    set(again_bits, j);
+    const Job& old = jobs_[j];
+    const auto at = std::lower_bound(touched_at.begin(), touched_at.end(), std::make_pair(j, 0U));
+    const double* held = at != touched_at.end() && at->first == j
+                             ? m.opening_job_allocated.data() + size_t{at->second} * d
+                             : old.allocated;
+    if (old.queue >= 0) add({queues_[static_cast<size_t>(old.queue)].allocated, d}, {held, d}, -1);
+    for (uint32_t t : old.tasks)
+      if (tasks_[t].node >= 0) set(dirty, static_cast<size_t>(tasks_[t].node));
+  }
+  for (uint32_t n : c.nodes) set(dirty, n);
+
+  double* job_vectors = arena_.data() + 4 * d * nodes_.size();
+  std::vector<std::pair<uint32_t, uint32_t>> arrived;  // node, task
+  std::vector<uint32_t> placed, featured, topology;
+  for (uint32_t j : again) {
+    const Snapshot::JobIn& in = snap.jobs[j];
+    const uint32_t first = *jobs_[j].tasks.begin();
+    write_job(j, in, first, job_vectors + 2 * d * j, false);
+    const Job& job = jobs_[j];
+    if (job.spec.has_network_topology) topology.push_back(j);
+    for (size_t i = 0; i < in.tasks.size(); ++i) {
+      const uint32_t t = first + static_cast<uint32_t>(i);
+      const Task& task = tasks_[t];
+      if (task.node >= 0) {
+        set(dirty, static_cast<size_t>(task.node));
+        arrived.emplace_back(static_cast<uint32_t>(task.node), t);
+      }
+      if ((in.tasks[i].status & kPlacedMask) != 0) placed.push_back(t);
+      if (in.tasks[i].features != 0) featured.push_back(t);
+    }
+  }
+  std::sort(arrived.begin(), arrived.end());
+
+  std::vector<uint32_t> list;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    Node& n = nodes_[i];
+    n.spec = snap.nodes[i].spec;
+    n.allocatable = read(snap.nodes[i].allocatable);
+    if (!has(dirty, i)) continue;
+    list.clear();
+    for (uint32_t t : n.tasks)
+      if (!has(again_bits, tasks_[t].job)) list.push_back(t);
+    for (auto it = std::lower_bound(arrived.begin(), arrived.end(),
+                                    std::make_pair(static_cast<uint32_t>(i), 0U));
+         it != arrived.end() && it->first == i; ++it)
+      list.push_back(it->second);
+    std::sort(list.begin(), list.end());
+    n.tasks.assign(list.begin(), list.end());
+    std::copy_n(n.allocatable, d, n.idle);
+    std::fill_n(n.used, 3 * d, 0.0);  // used, releasing and pipelined lie side by side
+    for (uint32_t t : n.tasks) node_sums(n, tasks_[t], 1);
+  }
+
+  const auto dropped_task = [&](uint32_t t) { return has(again_bits, tasks_[t].job); };
+  patch_list(placed_, m.opening_placed, placed, dropped_task);
+  std::vector<uint32_t> kept_list;
+  kept_list.swap(featured_);
+  patch_list(featured_, kept_list, featured, dropped_task);
+  kept_list.swap(topology_jobs_);
+  patch_list(topology_jobs_, kept_list, topology, [&](uint32_t j) { return has(again_bits, j); });
+
+  // The jobs that arrived, as a whole write appends them.
+  for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
+    bits->resize((jobs + 63) / 64, 0);
+  // Grown by an eighth when full, not to the size: arrivals come often.
+  const auto room = [](auto& v, size_t n) {
+    if (v.capacity() < n) v.reserve(n + n / 8 + 64);
+  };
+  room(sub_jobs_, sub_jobs_.size() + (jobs - jobs_.size()));
+  room(jobs_, jobs);
+  room(tasks_, snap.tasks.size());
+  for (size_t j = jobs_.size(); j < jobs; ++j) {
+    const auto first = static_cast<uint32_t>(tasks_.size());
+    write_job(static_cast<uint32_t>(j), snap.jobs[j], first, job_vectors + 2 * d * j, true);
+  }
+  whole_requests_ = true;
+  request_sum_ = m.request_sum + added;
+  return true;
+}
+
+void Session::note_opening(const Snapshot& snap) {
+  SessionMemory& m = *memory_;
+  const size_t d = dims();
+  m.writer = snap.changes.writer;
+  m.version = snap.changes.version;
+  m.layout = snap.changes.layout;
+  m.session = this;
+  m.whole_requests = whole_requests_;
+  m.request_sum = request_sum_;
+  m.kept = config_.equivalence_cache && snap.exact_vectors && snap.changes.writer != 0;
+  m.opening_placed.assign(placed_.begin(), placed_.end());
+  m.opening_queue_allocated.resize(d * queues_.size());
+  for (size_t q = 0; q < queues_.size(); ++q)
+    std::copy_n(queues_[q].allocated, d, m.opening_queue_allocated.data() + q * d);
+  touched_jobs_.assign((jobs_.size() + 63) / 64, 0);
+  touched_nodes_.assign((nodes_.size() + 63) / 64, 0);
+  touched_order_.clear();
+  opening_job_allocated_.clear();
+}
+
+namespace {
+
+// The first difference between the records of two sessions, as a line.
+class Differences {
+ public:
+  explicit Differences(size_t dims) : dims_(dims) {}
+  template <class T>
+  void same(const char* what, size_t i, const T& a, const T& b) {
+    if (first_.empty() && !(a == b)) first_ = std::string(what) + " of #" + std::to_string(i);
+  }
+  void vector(const char* what, size_t i, const double* a, const double* b) {
+    if (first_.empty() && (a == nullptr) != (b == nullptr))
+      first_ = std::string(what) + " of #" + std::to_string(i) + " (null on one side)";
+    if (first_.empty() && a != nullptr && std::memcmp(a, b, dims_ * sizeof(double)) != 0)
+      first_ = std::string(what) + " of #" + std::to_string(i);
+  }
+  void topology(const char* what, size_t i, const scoria_network_topology& a,
+                const scoria_network_topology& b) {
+    same(what, i, a.mode, b.mode);
+    same(what, i, a.declared_mode, b.declared_mode);
+    same(what, i, a.highest_tier_allowed, b.highest_tier_allowed);
+    same(what, i, a.has_highest_tier_allowed, b.has_highest_tier_allowed);
+    same(what, i, a.allocated_hypernode, b.allocated_hypernode);
+  }
+  const std::string& first() const { return first_; }
+
+ private:
+  size_t dims_;
+  std::string first_;
+};
+
+}  // namespace
+
+void Session::verify_records(const Snapshot& snap) const {
+  const Session fresh(snap, config_, workers_, nullptr);
+  Differences diff(dims());
+  diff.same("job count", 0, jobs_.size(), fresh.jobs_.size());
+  diff.same("task count", 0, tasks_.size(), fresh.tasks_.size());
+  diff.same("sub-job count", 0, sub_jobs_.size(), fresh.sub_jobs_.size());
+  diff.same("node count", 0, nodes_.size(), fresh.nodes_.size());
+  if (!diff.first().empty()) throw std::logic_error("kept session records differ: " + diff.first());
+  for (size_t i = 0; i < jobs_.size(); ++i) {
+    const Job &a = jobs_[i], &b = fresh.jobs_[i];
+    diff.same("job group", i, a.group, b.group);
+    diff.same("job index", i, a.index, b.index);
+    diff.same("job queue", i, a.queue, b.queue);
+    diff.same("job phase", i, a.phase, b.phase);
+    diff.same("job priority", i, a.priority, b.priority);
+    diff.same("job tasks", i, a.tasks.begin(), b.tasks.begin());
+    diff.same("job tasks", i, a.tasks.size(), b.tasks.size());
+    for (size_t k = 0; k < 10; ++k)
+      diff.same("job status count", i, a.status_count[k], b.status_count[k]);
+    diff.same("job pending best-effort", i, a.pending_best_effort, b.pending_best_effort);
+    diff.same("job committed", i, a.committed, b.committed);
+    diff.vector("job allocated", i, a.allocated, b.allocated);
+    diff.vector("job total request", i, a.total_request, b.total_request);
+    diff.vector("job min resources", i, a.min_resources, b.min_resources);
+    diff.same("job fit error", i, a.fit_error, b.fit_error);
+    diff.same("job uid", i, a.uid, b.uid);
+    diff.same("job namespace", i, a.spec.namespace_, b.spec.namespace_);
+    diff.same("job name", i, a.spec.name, b.spec.name);
+    diff.same("job spec queue", i, a.spec.queue, b.spec.queue);
+    diff.same("job creation", i, a.spec.creation_ms, b.spec.creation_ms);
+    diff.same("job min member", i, a.spec.min_member, b.spec.min_member);
+    diff.same("job preemptable", i, a.spec.preemptable, b.spec.preemptable);
+    diff.same("job has min resources", i, a.spec.has_min_resources, b.spec.has_min_resources);
+    diff.same("job has topology", i, a.spec.has_network_topology, b.spec.has_network_topology);
+    diff.same("job has policies", i, a.spec.has_sub_group_policy, b.spec.has_sub_group_policy);
+    diff.same("job source", i, a.source, b.source);
+    diff.same("job source seq", i, a.source_seq, b.source_seq);
+    diff.same("job invalid", i, a.invalid, b.invalid);
+    diff.topology("job topology", i, a.topology, b.topology);
+    diff.same("job first sub-job", i, a.first_sub_job, b.first_sub_job);
+    diff.same("job sub-job count", i, a.sub_job_count, b.sub_job_count);
+    diff.same("job sub-group policy", i, a.has_sub_group_policy, b.has_sub_group_policy);
+  }
+  for (size_t i = 0; i < tasks_.size(); ++i) {
+    const Task &a = tasks_[i], &b = fresh.tasks_[i];
+    diff.same("task pod", i, a.pod, b.pod);
+    diff.same("task views", i, a.views, b.views);
+    diff.same("task index", i, a.index, b.index);
+    diff.same("task job", i, a.job, b.job);
+    diff.same("task sub-job", i, a.sub_job, b.sub_job);
+    diff.same("task node", i, a.node, b.node);
+    diff.same("task status", i, a.status, b.status);
+    diff.same("task priority", i, a.priority, b.priority);
+    diff.same("task best effort", i, a.best_effort, b.best_effort);
+    diff.same("task committed", i, a.committed, b.committed);
+    diff.same("task last discarded", i, a.last_discarded, b.last_discarded);
+    diff.same("task last discarded node", i, a.last_discarded_node, b.last_discarded_node);
+    diff.vector("task request", i, a.resreq, b.resreq);
+    diff.vector("task init request", i, a.init_resreq, b.init_resreq);
+    diff.same("task fit", i, a.fit, b.fit);
+    diff.same("task bind annotations", i, a.bind_annotations, b.bind_annotations);
+  }
+  for (size_t i = 0; i < sub_jobs_.size(); ++i) {
+    const SubJob &a = sub_jobs_[i], &b = fresh.sub_jobs_[i];
+    diff.same("sub-job job", i, a.job, b.job);
+    diff.same("sub-job index", i, a.index, b.index);
+    diff.same("sub-job uid", i, a.uid, b.uid);
+    diff.same("sub-job gid", i, a.gid, b.gid);
+    diff.same("sub-job policy", i, a.policy, b.policy);
+    diff.same("sub-job min available", i, a.min_available, b.min_available);
+    diff.same("sub-job match index", i, a.match_index, b.match_index);
+    diff.same("sub-job priority", i, a.priority, b.priority);
+    diff.same("sub-job range", i, a.range.begin(), b.range.begin());
+    diff.same("sub-job range", i, a.range.size(), b.range.size());
+    diff.same("sub-job whole job", i, a.whole_job, b.whole_job);
+    for (size_t k = 0; k < 10; ++k)
+      diff.same("sub-job status count", i, a.status_count[k], b.status_count[k]);
+    diff.same("sub-job pending best-effort", i, a.pending_best_effort, b.pending_best_effort);
+    diff.topology("sub-job topology", i, a.topology, b.topology);
+  }
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node &a = nodes_[i], &b = fresh.nodes_[i];
+    diff.same("node spec", i, a.spec, b.spec);
+    diff.same("node index", i, a.index, b.index);
+    diff.same("node tasks", i, std::vector<uint32_t>(a.tasks.begin(), a.tasks.end()),
+              std::vector<uint32_t>(b.tasks.begin(), b.tasks.end()));
+    diff.vector("node allocatable", i, a.allocatable, b.allocatable);
+    diff.vector("node idle", i, a.idle, b.idle);
+    diff.vector("node used", i, a.used, b.used);
+    diff.vector("node releasing", i, a.releasing, b.releasing);
+    diff.vector("node pipelined", i, a.pipelined, b.pipelined);
+  }
+  for (size_t i = 0; i < queues_.size(); ++i)
+    diff.vector("queue allocated", i, queues_[i].allocated, fresh.queues_[i].allocated);
+  diff.same("placed tasks", 0, placed_, fresh.placed_);
+  diff.same("featured tasks", 0, featured_, fresh.featured_);
+  diff.same("topology jobs", 0, topology_jobs_, fresh.topology_jobs_);
+  diff.same("sub-job members", 0, sub_job_members_, fresh.sub_job_members_);
+  diff.same("jobs with pending tasks", 0, pending_task_jobs_, fresh.pending_task_jobs_);
+  diff.same("jobs in phase pending", 0, phase_pending_jobs_, fresh.phase_pending_jobs_);
+  diff.same("jobs without queue", 0, queueless_jobs_, fresh.queueless_jobs_);
+  if (!diff.first().empty()) throw std::logic_error("kept session records differ: " + diff.first());
+}
+
+}  // namespace scoria::session

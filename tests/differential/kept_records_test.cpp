@@ -1,0 +1,99 @@
+// Sessions that keep the last one's records (session::SessionMemory) decide
+// as sessions that write every record anew, through random change sequences
+// (tests/unit/cache_change_generator.h) with each session's outcome applied
+// between them: every kept set of records is checked against one written
+// anew (Scheduler::set_verify_kept_records, which throws at the first
+// difference), and the decisions against the plain path's, to the byte.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "cache/cluster_cache.h"
+#include "cache_change_generator.h"
+#include "config/scheduler_config.h"
+#include "plugin/plugin_registry.h"
+#include "scheduler/scheduler.h"
+
+namespace {
+
+using namespace scoria;
+
+// Every action that changes what is placed, and plugins that read what is
+// on nodes, in the jobs' queues and their phases.
+constexpr const char* kConfig = R"(
+actions = "enqueue, allocate, preempt, reclaim, backfill"
+[[tiers]]
+plugins = [{ name = "priority" }, { name = "gang" }, { name = "conformance" }]
+[[tiers]]
+plugins = [{ name = "overcommit" }, { name = "drf" }, { name = "predicates" },
+           { name = "proportion" }, { name = "nodeorder" }, { name = "binpack" }]
+)";
+
+std::string outcome_text(const session::Outcome& o) {
+  std::ostringstream s;
+  for (const auto& b : o.binds) s << "bind " << b.pod << " " << b.node << "\n";
+  for (const auto& e : o.evictions) s << "evict " << e << "\n";
+  for (const auto& p : o.pipelined) s << "pipelined " << p.pod << " " << p.node << "\n";
+  for (const auto& g : o.pod_groups) {
+    s << "group " << g.key << " " << static_cast<int>(g.phase) << " " << g.unschedulable << " "
+      << g.running << "/" << g.succeeded << "/" << g.failed << " placed " << g.placed << "\n";
+    for (const auto& p : g.pending) s << "  pending " << p.pod << " " << p.message << "\n";
+  }
+  for (const auto& q : o.queues) {
+    s << "queue " << q.name;
+    for (double a : q.allocated) s << " " << a;
+    s << "\n";
+  }
+  return s.str();
+}
+
+TEST(KeptRecords, DecideAsRecordsWrittenAnewThroughRandomChanges) {
+  plugin::PluginRegistry registry;
+  registry.set_allow_writable(true);  // the build tree's plugins
+  registry.scan({SCORIA_PLUGIN_DIR});
+  size_t sessions = 0, kept = 0;
+  for (int run = 0; run < 150; ++run) {
+    config::SchedulerConfig kept_conf = config::parse_config(kConfig, "kept.toml");
+    config::SchedulerConfig plain_conf = kept_conf;
+    plain_conf.equivalence_cache = false;
+    scheduler::Scheduler kept_sched(registry, kept_conf), plain_sched(registry, plain_conf);
+    kept_sched.set_verify_kept_records(true);
+    test_support::Generator gen(static_cast<uint32_t>(7000 + run));
+    test_support::SourceState state;
+    cache::ClusterCache kept_cache, plain_cache;
+    for (int step = 0; step < 10 + run % 30; ++step) {
+      // Some sessions follow changes, some only their predecessor's outcome.
+      if (step % 3 != 2) {
+        std::vector<cache::ObjectChange> batch;
+        for (int i = 0; i < 1 + step % 3; ++i) {
+          batch.push_back(gen.next(state));
+          state.apply(batch.back());
+        }
+        std::vector<cache::ObjectChange> copy = batch;
+        kept_cache.apply_changes(batch);
+        plain_cache.apply_changes(copy);
+      }
+      const int64_t now = 1'700'000'000'000 + step * 1000;
+      scheduler::SessionTimings timings;
+      session::Outcome kept_out, plain_out;
+      ASSERT_NO_THROW(
+          kept_sched.run_once(kept_cache.refresh_snapshot(now, true), kept_out, &timings))
+          << "sequence " << run << ", step " << step;
+      plain_sched.run_once(plain_cache.refresh_snapshot(now, false), plain_out);
+      ASSERT_EQ(outcome_text(kept_out), outcome_text(plain_out))
+          << "sequence " << run << ", step " << step;
+      ++sessions;
+      kept += timings.kept_records ? 1 : 0;
+      kept_cache.apply(kept_out);
+      plain_cache.apply(plain_out);
+    }
+  }
+  std::cout << kept << " of " << sessions << " sessions kept records\n";
+  // The comparison means something only if records were kept often.
+  EXPECT_GT(kept * 3, sessions) << kept << " of " << sessions << " sessions kept records";
+}
+
+}  // namespace
