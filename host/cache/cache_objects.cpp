@@ -279,6 +279,7 @@ void ClusterCache::remove_group(const std::string& key) {
 void ClusterCache::upsert_pod(model::Pod pod) {
   const std::string key = pod.key();
   uint32_t slot = pods_.find(key);
+  const bool existing = slot != kNone;
   if (slot == kNone) {
     slot = pods_.insert(key);
   } else {
@@ -313,7 +314,7 @@ void ClusterCache::upsert_pod(model::Pod pod) {
               .try_emplace(std::move(klass), static_cast<uint32_t>(equivalence_ids_.size() + 1))
               .first->second;
   }
-  vectorize_pod(slot);
+  vectorize_pod(slot, existing);
   h.status = task_status(e.pod);
   // Pods for another scheduler that are still pending are not ours to
   // place; once on a node they occupy it all the same.

@@ -165,6 +165,7 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
   told.version = ++k.version;
   told.jobs.clear();
   told.nodes.clear();
+  told.vectors_changed = std::exchange(vectors_changed_, false);
   bool moved = !holds;
   if (!holds) {
     k.job_at.clear();  // nothing to copy: every job is written

@@ -166,6 +166,7 @@ void ClusterCache::rebuild_dims() {
   // A resource came or went: every vector is rebuilt from the objects
   // already decoded (nothing is parsed again).
   dims_ = std::move(dims);
+  vectors_changed_ = true;
   dim_index_.clear();
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   nodes_.each([&](uint32_t, NodeEntry& e) { vectorize_node(e); });
@@ -206,17 +207,24 @@ std::span<const double> ClusterCache::init_resreq_of(uint32_t slot) const {
   return {pod_vectors_.data() + (size_t{slot} * 2 + 1) * dims_.size(), dims_.size()};
 }
 
-void ClusterCache::vectorize_pod(uint32_t slot) {
+void ClusterCache::vectorize_pod(uint32_t slot, bool existing) {
   const model::Pod& pod = pods_.at(slot).pod;
   const size_t d = dims_.size();
   const size_t at = size_t{slot} * 2 * d;
   if (pod_vectors_.size() < at + 2 * d) pod_vectors_.resize(at + 2 * d);
-  const std::span<double> resreq(pod_vectors_.data() + at, d);
-  const std::span<double> init(pod_vectors_.data() + at + d, d);
+  const std::span<double> both(pod_vectors_.data() + at, 2 * d);
+  if (existing) vector_before_.assign(both.begin(), both.end());
+  const std::span<double> resreq = both.first(d);
+  const std::span<double> init = both.last(d);
   vectorize_into(pod.requests, 0, resreq);
   vectorize_into(pod.init_requests, 0, init);
   for (size_t k = 0; k < d; ++k) init[k] = std::max(init[k], resreq[k]);
   resreq[SCORIA_DIM_PODS] = init[SCORIA_DIM_PODS] = 1;
+  if (existing) note_vector_change(vector_before_, both);
+}
+
+void ClusterCache::note_vector_change(std::span<const double> before, std::span<const double> v) {
+  if (!std::equal(before.begin(), before.end(), v.begin(), v.end())) vectors_changed_ = true;
 }
 
 void ClusterCache::vectorize_queue(QueueEntry& e) const {
@@ -242,7 +250,12 @@ void ClusterCache::vectorize_group(uint32_t slot) {
   const size_t d = dims_.size();
   const size_t at = size_t{slot} * d;
   if (group_vectors_.size() < at + d) group_vectors_.resize(at + d);
-  vectorize_into(groups_.at(slot).group.min_resources, 0, std::span(group_vectors_).subspan(at, d));
+  const std::span<double> v = std::span(group_vectors_).subspan(at, d);
+  // Only a job the kept snapshot holds can have been summed by a session.
+  const bool kept = slot < kept_.job_at.size() && kept_.job_at[slot] != kNone;
+  if (kept) vector_before_.assign(v.begin(), v.end());
+  vectorize_into(groups_.at(slot).group.min_resources, 0, v);
+  if (kept) note_vector_change(vector_before_, v);
 }
 
 // ---------------------------------------------------------------------------

@@ -171,12 +171,16 @@ class ClusterCache {
   void vectorize_into(const model::ResourceList& list, double absent, std::span<double> v) const;
   std::vector<double> vectorize(const model::ResourceList& list, double absent) const;
   void vectorize_node(NodeEntry& e) const;
-  void vectorize_pod(uint32_t slot);
+  /// `existing`: the pod was there before this change; a change of its
+  /// vectors' values is noted (vectors_changed_).
+  void vectorize_pod(uint32_t slot, bool existing = false);
   /// A pod's resource vectors in pod_vectors_: resreq, then init_resreq.
   std::span<const double> resreq_of(uint32_t slot) const;
   std::span<const double> init_resreq_of(uint32_t slot) const;
   void vectorize_queue(QueueEntry& e) const;
   void vectorize_group(uint32_t slot);
+  // Whether `v` now differs from `before` (as many values); notes it.
+  void note_vector_change(std::span<const double> before, std::span<const double> v);
   // After a group's entry changed: its vector and its GroupHot.
   void group_changed(uint32_t slot);
   /// A PodGroup's minResources in group_vectors_.
@@ -256,6 +260,10 @@ class ClusterCache {
   std::unordered_map<std::string, size_t> dim_index_;
   std::map<std::string, uint32_t> extended_;  // extended resource -> lists naming it
   bool dims_dirty_ = false;
+  // A pod's requests or a kept group's minResources took other values since
+  // the last refresh_snapshot() (Snapshot::Changes::vectors_changed).
+  bool vectors_changed_ = false;
+  std::vector<double> vector_before_;  // scratch of vectorize_pod and vectorize_group
 
   SlotTable<NodeEntry> nodes_;
   SlotTable<QueueEntry> queues_;

@@ -54,6 +54,8 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   undefined_answer_reason_ =
       plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
 
+  changes_at_open_ = changes_;
+  if (kept_sums_) queue_sums_at_ = changes_ + 1;  // what queue_job_sums() answers now
   if (memory_ != nullptr) {
     note_opening(snap);
     if (kept_records_ && memory_->verify) verify_records(snap);
@@ -75,6 +77,7 @@ void Session::write_records(const Snapshot& snap) {
   noting_requests_ = memory_ != nullptr && config_.equivalence_cache && snap.exact_vectors &&
                      snap.changes.writer != 0;
   whole_requests_ = noting_requests_;
+  whole_min_resources_ = noting_requests_;
   request_sum_ = 0;
 
   const size_t d = dims();
@@ -133,6 +136,7 @@ void Session::write_records(const Snapshot& snap) {
     n.releasing = n.used + d;
     n.pipelined = n.releasing + d;
     std::copy_n(n.allocatable, d, n.idle);
+    if (noting_requests_) note_request(span(n.allocatable));
     n.tasks.reserve(!tasks_on.empty() ? tasks_on[i] : task_count / snap.nodes.size() + 1);
   }
 
@@ -195,6 +199,10 @@ void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t firs
   j.total_request = vectors + d;
   if (!append) std::fill_n(vectors, 2 * d, 0.0);
   j.min_resources = read(in.min_resources);
+  if (append && noting_requests_) {
+    whole_min_resources_ = whole_min_resources_ && whole(span(j.min_resources));
+    for (double v : span(j.min_resources)) request_sum_ += std::fabs(v);
+  }
   j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
   j.spec = in.fields;
   j.source = in.source;
@@ -257,10 +265,7 @@ void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t firs
 Session::~Session() {
   if (memory_ == nullptr) return;
   swap_kept(*memory_);
-  memory_->touched_order.swap(touched_order_);
-  memory_->opening_job_allocated.swap(opening_job_allocated_);
-  memory_->touched_jobs.swap(touched_jobs_);
-  memory_->touched_nodes.swap(touched_nodes_);
+  std::swap(memory_->touched, journal_);
 }
 
 void Session::swap_kept(SessionMemory& m) {
@@ -400,14 +405,14 @@ void Session::set_task_status(Task& task, uint32_t status) {
 
 // Volcano's NodeInfo.AddTask: releasing tasks still use their resources and
 // will give them back; pipelined tasks only reserve what is being released.
-void Session::node_sums(Node& node, const Task& task, double sign) {
+void Session::node_sums(Node& node, uint32_t status, const double* resreq, double sign) {
   const size_t d = dims();
-  std::span<const double> r = span(task.resreq);
-  if (task.status == SCORIA_TASK_PIPELINED) {
+  std::span<const double> r = span(resreq);
+  if (status == SCORIA_TASK_PIPELINED) {
     add({node.pipelined, d}, r, sign);
     return;
   }
-  if (task.status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, sign);
+  if (status == SCORIA_TASK_RELEASING) add({node.releasing, d}, r, sign);
   add({node.idle, d}, r, -sign);
   add({node.used, d}, r, sign);
 }
@@ -420,7 +425,7 @@ void Session::node_add_task(Node& node, Task& task) {
   task.node = static_cast<int32_t>(node.index);
   node.tasks.push_back(task.index);
   node_changed(node);
-  node_sums(node, task, 1);
+  node_sums(node, task.status, task.resreq, 1);
 }
 
 void Session::node_remove_task(Node& node, Task& task) {
@@ -431,7 +436,7 @@ void Session::node_remove_task(Node& node, Task& task) {
   auto it = std::find(node.tasks.begin(), node.tasks.end(), task.index);
   if (it != node.tasks.end()) node.tasks.erase(it);
   node_changed(node);
-  node_sums(node, task, -1);
+  node_sums(node, task.status, task.resreq, -1);
 }
 
 void Session::fire_allocate(const Task& task) {

@@ -385,6 +385,9 @@ struct Snapshot {
     uint64_t layout = 0;
     std::vector<uint32_t> jobs;
     std::vector<uint32_t> nodes;
+    /// A request or minResources vector of a job held before took other
+    /// values (what a session summed from it is not known any more).
+    bool vectors_changed = false;
   };
   Changes changes;
 };
@@ -434,6 +437,41 @@ class NodeTaskMemory {
   std::pmr::monotonic_buffer_resource buffer_{&counter_};
 };
 
+/// What a session touched of the records (Session::touch), and what each
+/// touched record was at the session's open, noted at its first touch: the
+/// next session keeping the records puts those back, then writes again what
+/// changed (session_reuse.cpp).
+struct TouchJournal {
+  /// Values a job adds to its queue's sums (Session::QueueJobSums): jobs,
+  /// then allocated, request, elastic, inqueue minimum, inqueue and running
+  /// unallocated, each `dims` values.
+  static constexpr size_t kSumVectors = 6;
+
+  std::vector<uint64_t> job_bits, node_bits;  // touched
+  std::vector<uint32_t> jobs;                 // touched, in the order touched
+  // For each touched job: its first entry in `places`, where its tasks'
+  // (node, status) follow; its allocated (dims values); its share of its
+  // queue's sums (kSumVectors * dims values).
+  std::vector<uint32_t> task_at;
+  std::vector<std::pair<int32_t, uint32_t>> places;
+  std::vector<double> allocated, sums;
+  // The nodes touched, in order: each one's task list (one after another in
+  // `lists`, ending at list_end[i]) and its idle, used, releasing and
+  // pipelined (4 * dims values).
+  std::vector<uint32_t> nodes, lists, list_end;
+  std::vector<double> node_sums;
+
+  void clear(size_t job_count, size_t node_count) {
+    job_bits.assign((job_count + 63) / 64, 0);
+    node_bits.assign((node_count + 63) / 64, 0);
+    for (auto* v : {&jobs, &task_at, &nodes, &lists, &list_end}) v->clear();
+    places.clear();
+    allocated.clear();
+    sums.clear();
+    node_sums.clear();
+  }
+};
+
 /// What sessions keep between them, held by their owner (the scheduler),
 /// one session at a time. The arrays keep their memory, so a session does
 /// not take tens of megabytes from the system and fault them in again (on
@@ -453,14 +491,15 @@ struct SessionMemory {
   std::vector<uint32_t> featured, topology_jobs, sub_job_members;
   std::deque<std::string> made_keys;
   // What the last session's records were at its open: its placed tasks, its
-  // queues' allocated (queue after queue), and for each job it touched (a
-  // bit each, and in the order touched) that job's allocated; the nodes it
-  // touched.
+  // queues' allocated (queue after queue), the records it touched, and, if
+  // it summed its jobs by queue at open (`sums_kept`), those sums (jobs
+  // counted apart) to be kept too.
   std::vector<uint32_t> opening_placed;
   std::vector<double> opening_queue_allocated;
-  std::vector<uint64_t> touched_jobs, touched_nodes;
-  std::vector<uint32_t> touched_order;
-  std::vector<double> opening_job_allocated;
+  TouchJournal touched;
+  std::vector<double> opening_queue_sums;
+  std::vector<uint32_t> opening_queue_jobs;
+  bool sums_kept = false;
   // The snapshot they were written from (Snapshot::Changes) and by which
   // session object (the records point at it); `kept` while they may serve.
   uint64_t writer = 0, version = 0, layout = 0;
@@ -468,8 +507,10 @@ struct SessionMemory {
   bool kept = false;
   // Every task's request is whole numbers (and small enough that sums of
   // them are exact): queue sums then come out the same in any order.
+  // Node allocatables, and every job's minResources for the queue sums.
   bool whole_requests = false;
-  double request_sum = 0;  // of every task's request, in absolute values: a bound on sums
+  bool whole_min_resources = false;
+  double request_sum = 0;  // of all those values, in absolute value: a bound on sums
   /// Set by tests: a session that kept records compares them with ones
   /// written anew, and throws std::logic_error naming the first difference.
   bool verify = false;
@@ -511,7 +552,7 @@ class Session {
   /// (proportion's request) and its allocated tasks' into `allocated`
   /// (either may be null); returns how many of its tasks are releasing on a
   /// node (job_sets.cpp).
-  int32_t job_request(const Job& job, double* request, double* allocated) const;
+  int32_t job_request(const Job& job, double* request, double* allocated, double sign = 1.0) const;
   /// A job's phase, as an action sets it (job_set_phase).
   void set_job_phase(Job& job, uint32_t phase) {
     touch(job);
@@ -783,9 +824,9 @@ class Session {
   // A fresh vector from the arena's tail (a copy of `init`, zero-padded).
   double* take(std::span<const double> init = {});
   const double* read(std::span<const double> v) { return v.size() >= dims() ? v.data() : take(v); }
-  // Adds (sign 1) or takes away (-1) `task` in its node's sums, as
-  // Volcano's NodeInfo does.
-  void node_sums(Node& node, const Task& task, double sign);
+  // Adds (sign 1) or takes away (-1) a task of `status` asking `resreq` in
+  // the node's sums, as Volcano's NodeInfo does.
+  void node_sums(Node& node, uint32_t status, const double* resreq, double sign);
   // What SessionMemory keeps, traded with it.
   void swap_kept(SessionMemory& m);
   // Keeps the last session's records, written again where they changed;
@@ -796,7 +837,16 @@ class Session {
   void verify_records(const Snapshot& snap) const;
   void touch_job(uint32_t job);
   void touch_node(uint32_t node);
+  // Notes values summed across records: whole numbers, and their bound.
   void note_request(std::span<const double> request);
+  bool whole(std::span<const double> v) const;
+  // Notes in the memory the queue sums just taken at open.
+  void note_opening_sums();
+  // Makes queue_sums_ point into zeroed memory for every queue.
+  void prepare_queue_sums();
+  // Adds (sign 1) or takes away (-1) what `job` adds to its queue's sums
+  // (queue_job_sums) into `base` (TouchJournal::kSumVectors vectors).
+  void job_sums(const Job& job, double* base, double sign) const;
 
   const config::SchedulerConfig& config_;
   WorkerPool* workers_;
@@ -892,9 +942,10 @@ class Session {
   // the constructor is done.
   bool tracking_ = false;
   bool kept_records_ = false;
-  std::vector<uint64_t> touched_jobs_, touched_nodes_;
-  std::vector<uint32_t> touched_order_;
-  std::vector<double> opening_job_allocated_;
+  bool whole_min_resources_ = true;
+  bool kept_sums_ = false;  // keep_records brought the queue sums too
+  TouchJournal journal_;
+  uint64_t changes_at_open_ = 0;
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   std::vector<Outcome::Bind> binds_;

@@ -1,16 +1,17 @@
 // A session that keeps the last one's records (SessionMemory). The cache's
 // kept snapshot says which jobs and nodes its refresh wrote again
-// (Snapshot::changes); the last session noted which records it touched.
-// Those are written again from the snapshot, exactly as a session writing
-// everything would write them; the rest are what they were at the last
-// open, since nothing changed them. What sums over many records is made
-// again in the order a whole write makes it (a node's from its tasks in
-// task order), or kept only while the order cannot matter (queue sums of
-// whole-number requests). Tests hold a kept session to the records written
-// anew (SessionMemory::verify).
+// (Snapshot::changes); the last session noted which records it touched and
+// what they were at its open (TouchJournal). Those records are put back as
+// they were; then the jobs that changed or were touched are taken off their
+// nodes and queues as they stood, written again from the snapshot exactly as
+// a session writing everything writes them, and put back on. Sums over many
+// records kept that way (a node's, a queue's) come out as a whole write
+// makes them because every value summed is a whole number well below 2^53
+// (exact in any order); anything else, and every record is written anew.
+// Tests hold a kept session to the records written anew
+// (SessionMemory::verify).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -29,10 +30,15 @@ bool has(const std::vector<uint64_t>& bits, size_t i) {
   return i / 64 < bits.size() && ((bits[i / 64] >> (i % 64)) & 1) != 0;
 }
 
-void set(std::vector<uint64_t>& bits, size_t i) { bits[i / 64] |= uint64_t{1} << (i % 64); }
+// Sets bit i; whether it was clear.
+bool set(std::vector<uint64_t>& bits, size_t i) {
+  const uint64_t bit = uint64_t{1} << (i % 64);
+  const bool was = (bits[i / 64] & bit) == 0;
+  bits[i / 64] |= bit;
+  return was;
+}
 
-// Sums of whole numbers stay exact below 2^53: queue sums kept by adding
-// and taking away give then what a sum in task order gives.
+// Sums of whole numbers stay exact below 2^53.
 constexpr double kExactSums = 9007199254740992.0;
 
 // `kept` (ascending) without the entries `drop` says, merged with `more`
@@ -54,42 +60,60 @@ void patch_list(std::vector<uint32_t>& out, const std::vector<uint32_t>& kept,
 }  // namespace
 
 void Session::touch_job(uint32_t j) {
-  const uint64_t bit = uint64_t{1} << (j % 64);
-  uint64_t& word = touched_jobs_[j / 64];
-  if ((word & bit) != 0) return;
-  word |= bit;
-  touched_order_.push_back(j);
-  const double* allocated = jobs_[j].allocated;
-  opening_job_allocated_.insert(opening_job_allocated_.end(), allocated, allocated + dims());
+  TouchJournal& t = journal_;
+  if (!set(t.job_bits, j)) return;
+  const Job& job = jobs_[j];
+  const size_t d = dims();
+  t.jobs.push_back(j);
+  t.task_at.push_back(static_cast<uint32_t>(t.places.size()));
+  for (uint32_t k : job.tasks) t.places.emplace_back(tasks_[k].node, tasks_[k].status);
+  t.allocated.insert(t.allocated.end(), job.allocated, job.allocated + d);
+  const size_t at = t.sums.size();
+  t.sums.resize(at + TouchJournal::kSumVectors * d, 0.0);
+  job_sums(job, t.sums.data() + at, 1.0);
 }
 
-void Session::touch_node(uint32_t n) { set(touched_nodes_, n); }
+void Session::touch_node(uint32_t n) {
+  TouchJournal& t = journal_;
+  if (!set(t.node_bits, n)) return;
+  const Node& node = nodes_[n];
+  t.nodes.push_back(n);
+  t.lists.insert(t.lists.end(), node.tasks.begin(), node.tasks.end());
+  t.list_end.push_back(static_cast<uint32_t>(t.lists.size()));
+  // idle, used, releasing and pipelined lie side by side (write_records)
+  t.node_sums.insert(t.node_sums.end(), node.idle, node.idle + 4 * dims());
+}
+
+bool Session::whole(std::span<const double> v) const {
+  return std::all_of(v.begin(), v.end(), [](double x) { return x == std::trunc(x); });
+}
 
 void Session::note_request(std::span<const double> request) {
-  for (double v : request) {
-    whole_requests_ = whole_requests_ && v == std::trunc(v);
-    request_sum_ += std::fabs(v);
-  }
+  whole_requests_ = whole_requests_ && whole(request);
+  for (double v : request) request_sum_ += std::fabs(v);
 }
 
 bool Session::keep_records(const Snapshot& snap) {
   SessionMemory& m = *memory_;
+  const TouchJournal& was = m.touched;
   const Snapshot::Changes& c = snap.changes;
   const size_t d = dims();
   // The last session's records, over the refresh before this one of the
-  // same kept snapshot, with nothing moved since.
+  // same kept snapshot, with nothing moved since and no value summed
+  // changed.
   const bool kept = std::exchange(m.kept, false);  // again by note_opening, if all goes well
   if (!kept || !config_.equivalence_cache || !snap.exact_vectors || m.session != this ||
       c.writer == 0 || c.writer != m.writer || c.version != m.version + 1 || c.layout != m.layout ||
-      !m.whole_requests)
+      c.vectors_changed || !m.whole_requests)
     return false;
   // Jobs that arrived since come last, their tasks after every kept one.
   const size_t jobs = snap.jobs.size();
-  if (jobs < jobs_.size() || nodes_.size() != snap.nodes.size() ||
+  const size_t kept_jobs = jobs_.size();
+  if (jobs < kept_jobs || nodes_.size() != snap.nodes.size() ||
       m.opening_queue_allocated.size() != d * snap.queues.size())
     return false;
   size_t arrived_tasks = tasks_.size();
-  for (size_t j = jobs_.size(); j < jobs; ++j) {
+  for (size_t j = kept_jobs; j < jobs; ++j) {
     const Snapshot::JobIn& in = snap.jobs[j];
     if (in.fields.has_sub_group_policy || in.key.empty() ||
         (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + arrived_tasks))
@@ -102,7 +126,7 @@ bool Session::keep_records(const Snapshot& snap) {
   for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
   for (const auto& q : snap.queues)
     short_vectors += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
-  const size_t kept_fixed = d * (4 * nodes_.size() + 2 * jobs_.size());
+  const size_t kept_fixed = d * (4 * nodes_.size() + 2 * kept_jobs);
   const size_t fixed = d * (4 * nodes_.size() + 2 * jobs);
   const size_t size = fixed + d * (short_vectors + snap.queues.size());
   if (arena_.size() < kept_fixed || arena_.capacity() < size) return false;
@@ -114,32 +138,39 @@ bool Session::keep_records(const Snapshot& snap) {
 
   // The jobs written again: those the refresh changed and those the last
   // session touched, in order; each the same size as before, without
-  // policies (their sub-jobs keep their places), with its key.
+  // policies (their sub-jobs keep their places), with its key. Every value
+  // summed whole.
   std::vector<uint32_t> again = c.jobs;
-  again.insert(again.end(), m.touched_order.begin(), m.touched_order.end());
+  again.insert(again.end(), was.jobs.begin(), was.jobs.end());
   std::sort(again.begin(), again.end());
   again.erase(std::unique(again.begin(), again.end()), again.end());
   double added = 0;
+  bool whole_min_resources = m.whole_min_resources;
+  const auto note = [&](const Snapshot::JobIn& in) {
+    for (const auto& tin : in.tasks) {
+      if (!whole(tin.resreq)) return false;
+      for (double v : tin.resreq) added += std::fabs(v);
+    }
+    whole_min_resources = whole_min_resources && whole(in.min_resources);
+    for (double v : in.min_resources) added += std::fabs(v);
+    return true;
+  };
   for (uint32_t j : again) {
-    if (j >= jobs_.size()) return false;
+    if (j >= kept_jobs) return false;
     const Job& old = jobs_[j];
     const Snapshot::JobIn& in = snap.jobs[j];
     if (old.has_sub_group_policy || in.fields.has_sub_group_policy || in.key.empty() ||
         in.tasks.size() != old.tasks.size() ||
-        (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + *old.tasks.begin()))
+        (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + *old.tasks.begin()) ||
+        !note(in))
       return false;
-    for (const auto& tin : in.tasks)
-      for (double v : tin.resreq) {
-        if (v != std::trunc(v)) return false;
-        added += std::fabs(v);
-      }
   }
-  for (size_t j = jobs_.size(); j < jobs; ++j)
-    for (const auto& tin : snap.jobs[j].tasks)
-      for (double v : tin.resreq) {
-        if (v != std::trunc(v)) return false;
-        added += std::fabs(v);
-      }
+  for (size_t j = kept_jobs; j < jobs; ++j)
+    if (!note(snap.jobs[j])) return false;
+  for (uint32_t n : c.nodes) {
+    if (n >= nodes_.size() || !whole(snap.nodes[n].allocatable)) return false;
+    for (double v : snap.nodes[n].allocatable) added += std::fabs(v);
+  }
   if (!(m.request_sum + added < kExactSums)) return false;
 
   // Nothing fails from here on.
@@ -150,71 +181,99 @@ bool Session::keep_records(const Snapshot& snap) {
   write_queues(snap);
   for (size_t q = 0; q < queues_.size(); ++q)
     std::copy_n(m.opening_queue_allocated.data() + q * d, d, queues_[q].allocated);
-  // What the jobs written again held at the last open leaves their queues
-  // (a job the session touched noted it first), and their nodes are made
-  // again; the same goes for what the refresh changed of nodes and what the
-  // session touched.
-  std::vector<std::pair<uint32_t, uint32_t>> touched_at;  // job, its place in touched_order
-  touched_at.reserve(m.touched_order.size());
-  for (size_t k = 0; k < m.touched_order.size(); ++k)
-    touched_at.emplace_back(m.touched_order[k], static_cast<uint32_t>(k));
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    nodes_[i].spec = snap.nodes[i].spec;
+    nodes_[i].allocatable = read(snap.nodes[i].allocatable);
+  }
+  // The nodes the last session touched, as they were at its open.
+  for (size_t k = 0, from = 0; k < was.nodes.size(); from = was.list_end[k++]) {
+    Node& n = nodes_[was.nodes[k]];
+    n.tasks.assign(was.lists.begin() + static_cast<std::ptrdiff_t>(from),
+                   was.lists.begin() + static_cast<std::ptrdiff_t>(was.list_end[k]));
+    std::copy_n(was.node_sums.data() + k * 4 * d, 4 * d, n.idle);
+  }
+  // The queue sums of that open, if it took them (and they can be kept).
+  constexpr size_t kVectors = TouchJournal::kSumVectors;
+  const bool sums = m.sums_kept && whole_min_resources;
+  if (sums) {
+    prepare_queue_sums();
+    std::copy(m.opening_queue_sums.begin(), m.opening_queue_sums.end(), queue_sums_memory_.begin());
+    for (size_t q = 0; q < queues_.size(); ++q) queue_sums_[q].jobs = m.opening_queue_jobs[q];
+  }
+  const auto queue_base = [&](int32_t q) {
+    return queue_sums_memory_.data() + static_cast<size_t>(q) * kVectors * d;
+  };
+  // The jobs written again leave their nodes and queues as they stood at
+  // that open: as the session that touched one noted it, else as its
+  // record still is.
+  std::vector<std::pair<uint32_t, uint32_t>> touched_at;  // job, its place in was.jobs
+  touched_at.reserve(was.jobs.size());
+  for (size_t k = 0; k < was.jobs.size(); ++k)
+    touched_at.emplace_back(was.jobs[k], static_cast<uint32_t>(k));
   std::sort(touched_at.begin(), touched_at.end());
-  std::vector<uint64_t> dirty = std::move(m.touched_nodes);
-  dirty.resize((nodes_.size() + 63) / 64, 0);
-  std::vector<uint64_t> again_bits((jobs_.size() + 63) / 64, 0);
   for (uint32_t j : again) {
-    set(again_bits, j);
     const Job& old = jobs_[j];
     const auto at = std::lower_bound(touched_at.begin(), touched_at.end(), std::make_pair(j, 0U));
-    const double* held = at != touched_at.end() && at->first == j
-                             ? m.opening_job_allocated.data() + size_t{at->second} * d
-                             : old.allocated;
-    if (old.queue >= 0) add({queues_[static_cast<size_t>(old.queue)].allocated, d}, {held, d}, -1);
-    for (uint32_t t : old.tasks)
-      if (tasks_[t].node >= 0) set(dirty, static_cast<size_t>(tasks_[t].node));
+    const bool touched = at != touched_at.end() && at->first == j;
+    const size_t k = touched ? at->second : 0;
+    const double* held = touched ? was.allocated.data() + k * d : old.allocated;
+    if (old.queue >= 0) {
+      add({queues_[static_cast<size_t>(old.queue)].allocated, d}, {held, d}, -1);
+      if (sums) {
+        double* base = queue_base(old.queue);
+        --queue_sums_[static_cast<size_t>(old.queue)].jobs;
+        if (touched)
+          add({base, kVectors * d}, {was.sums.data() + k * kVectors * d, kVectors * d}, -1);
+        else
+          job_sums(old, base, -1);
+      }
+    }
+    size_t i = 0;
+    for (uint32_t t : old.tasks) {
+      const auto [node, status] = touched ? was.places[was.task_at[k] + i]
+                                          : std::make_pair(tasks_[t].node, tasks_[t].status);
+      ++i;
+      if (node < 0) continue;
+      Node& n = nodes_[static_cast<size_t>(node)];
+      const auto it = std::lower_bound(n.tasks.begin(), n.tasks.end(), t);
+      if (it != n.tasks.end() && *it == t) n.tasks.erase(it);
+      node_sums(n, status, tasks_[t].resreq, -1);
+    }
   }
-  for (uint32_t n : c.nodes) set(dirty, n);
 
+  // Written again, and put back on their nodes and queues.
   double* job_vectors = arena_.data() + 4 * d * nodes_.size();
-  std::vector<std::pair<uint32_t, uint32_t>> arrived;  // node, task
   std::vector<uint32_t> placed, featured, topology;
+  std::vector<uint64_t> again_bits((kept_jobs + 63) / 64, 0);
   for (uint32_t j : again) {
+    set(again_bits, j);
     const Snapshot::JobIn& in = snap.jobs[j];
     const uint32_t first = *jobs_[j].tasks.begin();
     write_job(j, in, first, job_vectors + 2 * d * j, false);
     const Job& job = jobs_[j];
     if (job.spec.has_network_topology) topology.push_back(j);
+    if (sums && job.queue >= 0) {
+      ++queue_sums_[static_cast<size_t>(job.queue)].jobs;
+      job_sums(job, queue_base(job.queue), 1);
+    }
     for (size_t i = 0; i < in.tasks.size(); ++i) {
       const uint32_t t = first + static_cast<uint32_t>(i);
       const Task& task = tasks_[t];
       if (task.node >= 0) {
-        set(dirty, static_cast<size_t>(task.node));
-        arrived.emplace_back(static_cast<uint32_t>(task.node), t);
+        Node& n = nodes_[static_cast<size_t>(task.node)];
+        n.tasks.insert(std::lower_bound(n.tasks.begin(), n.tasks.end(), t), t);
+        node_sums(n, task.status, task.resreq, 1);
       }
       if ((in.tasks[i].status & kPlacedMask) != 0) placed.push_back(t);
       if (in.tasks[i].features != 0) featured.push_back(t);
     }
   }
-  std::sort(arrived.begin(), arrived.end());
-
-  std::vector<uint32_t> list;
-  for (size_t i = 0; i < nodes_.size(); ++i) {
+  // A node that changed is summed again whole, in task order.
+  for (uint32_t i : c.nodes) {
     Node& n = nodes_[i];
-    n.spec = snap.nodes[i].spec;
-    n.allocatable = read(snap.nodes[i].allocatable);
-    if (!has(dirty, i)) continue;
-    list.clear();
-    for (uint32_t t : n.tasks)
-      if (!has(again_bits, tasks_[t].job)) list.push_back(t);
-    for (auto it = std::lower_bound(arrived.begin(), arrived.end(),
-                                    std::make_pair(static_cast<uint32_t>(i), 0U));
-         it != arrived.end() && it->first == i; ++it)
-      list.push_back(it->second);
-    std::sort(list.begin(), list.end());
-    n.tasks.assign(list.begin(), list.end());
     std::copy_n(n.allocatable, d, n.idle);
     std::fill_n(n.used, 3 * d, 0.0);  // used, releasing and pipelined lie side by side
-    for (uint32_t t : n.tasks) node_sums(n, tasks_[t], 1);
+    for (uint32_t t : n.tasks) node_sums(n, tasks_[t].status, tasks_[t].resreq, 1);
   }
 
   const auto dropped_task = [&](uint32_t t) { return has(again_bits, tasks_[t].job); };
@@ -232,15 +291,22 @@ bool Session::keep_records(const Snapshot& snap) {
   const auto room = [](auto& v, size_t n) {
     if (v.capacity() < n) v.reserve(n + n / 8 + 64);
   };
-  room(sub_jobs_, sub_jobs_.size() + (jobs - jobs_.size()));
+  room(sub_jobs_, sub_jobs_.size() + (jobs - kept_jobs));
   room(jobs_, jobs);
   room(tasks_, snap.tasks.size());
-  for (size_t j = jobs_.size(); j < jobs; ++j) {
+  for (size_t j = kept_jobs; j < jobs; ++j) {
     const auto first = static_cast<uint32_t>(tasks_.size());
     write_job(static_cast<uint32_t>(j), snap.jobs[j], first, job_vectors + 2 * d * j, true);
+    const Job& job = jobs_[j];
+    if (sums && job.queue >= 0) {
+      ++queue_sums_[static_cast<size_t>(job.queue)].jobs;
+      job_sums(job, queue_base(job.queue), 1);
+    }
   }
   whole_requests_ = true;
+  whole_min_resources_ = whole_min_resources;
   request_sum_ = m.request_sum + added;
+  kept_sums_ = sums;
   return true;
 }
 
@@ -252,16 +318,24 @@ void Session::note_opening(const Snapshot& snap) {
   m.layout = snap.changes.layout;
   m.session = this;
   m.whole_requests = whole_requests_;
+  m.whole_min_resources = whole_min_resources_;
   m.request_sum = request_sum_;
   m.kept = config_.equivalence_cache && snap.exact_vectors && snap.changes.writer != 0;
   m.opening_placed.assign(placed_.begin(), placed_.end());
   m.opening_queue_allocated.resize(d * queues_.size());
   for (size_t q = 0; q < queues_.size(); ++q)
     std::copy_n(queues_[q].allocated, d, m.opening_queue_allocated.data() + q * d);
-  touched_jobs_.assign((jobs_.size() + 63) / 64, 0);
-  touched_nodes_.assign((nodes_.size() + 63) / 64, 0);
-  touched_order_.clear();
-  opening_job_allocated_.clear();
+  m.sums_kept = false;
+  if (kept_sums_) note_opening_sums();
+  journal_.clear(jobs_.size(), nodes_.size());
+}
+
+void Session::note_opening_sums() {
+  SessionMemory& m = *memory_;
+  m.opening_queue_sums.assign(queue_sums_memory_.begin(), queue_sums_memory_.end());
+  m.opening_queue_jobs.resize(queue_sums_.size());
+  for (size_t q = 0; q < queue_sums_.size(); ++q) m.opening_queue_jobs[q] = queue_sums_[q].jobs;
+  m.sums_kept = m.whole_requests && m.whole_min_resources;
 }
 
 namespace {
@@ -298,7 +372,7 @@ class Differences {
 }  // namespace
 
 void Session::verify_records(const Snapshot& snap) const {
-  const Session fresh(snap, config_, workers_, nullptr);
+  Session fresh(snap, config_, workers_, nullptr);
   Differences diff(dims());
   diff.same("job count", 0, jobs_.size(), fresh.jobs_.size());
   diff.same("task count", 0, tasks_.size(), fresh.tasks_.size());
@@ -398,6 +472,12 @@ void Session::verify_records(const Snapshot& snap) const {
   diff.same("jobs with pending tasks", 0, pending_task_jobs_, fresh.pending_task_jobs_);
   diff.same("jobs in phase pending", 0, phase_pending_jobs_, fresh.phase_pending_jobs_);
   diff.same("jobs without queue", 0, queueless_jobs_, fresh.queueless_jobs_);
+  if (kept_sums_) {
+    const std::span<const QueueJobSums> sums = fresh.queue_job_sums();
+    for (size_t q = 0; q < sums.size(); ++q)
+      diff.same("queue job count", q, queue_sums_[q].jobs, sums[q].jobs);
+    diff.same("queue sums", 0, queue_sums_memory_, fresh.queue_sums_memory_);
+  }
   if (!diff.first().empty()) throw std::logic_error("kept session records differ: " + diff.first());
 }
 
