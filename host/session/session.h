@@ -10,6 +10,7 @@
 #include <scoria/scoria.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -404,37 +405,50 @@ struct PredicateScratch {
 
 /// Where the nodes' task lists live: one buffer for all of them (instead of
 /// an allocation each), given back whole when the records are written
-/// anew. It counts what it took, so that records kept long enough for
-/// their lists to be rewritten many times are written anew.
+/// anew, and then one block as large as all it took last time. It counts
+/// what the lists took, so that records kept long enough for their lists to
+/// be rewritten many times are written anew.
 class NodeTaskMemory {
  public:
-  NodeTaskMemory() = default;
+  NodeTaskMemory() { release(); }
   NodeTaskMemory(const NodeTaskMemory&) = delete;
   NodeTaskMemory& operator=(const NodeTaskMemory&) = delete;
-  std::pmr::memory_resource* resource() { return &buffer_; }
-  size_t taken() const { return counter_.taken; }
+  std::pmr::memory_resource* resource() { return &front_; }
+  size_t taken() const { return front_.taken; }
   /// Every list in it must be gone.
   void release() {
-    buffer_.release();
-    counter_.taken = 0;
+    buffer_.reset();
+    if (front_.taken > block_size_) {
+      block_size_ = front_.taken + front_.taken / 4;
+      block_ = std::make_unique_for_overwrite<std::byte[]>(block_size_);
+    }
+    if (block_size_ == 0)
+      buffer_.emplace(std::pmr::new_delete_resource());
+    else
+      buffer_.emplace(block_.get(), block_size_, std::pmr::new_delete_resource());
+    front_.to = &*buffer_;
+    front_.taken = 0;
   }
 
  private:
-  struct Counter final : std::pmr::memory_resource {
+  struct Front final : std::pmr::memory_resource {
     size_t taken = 0;
+    std::pmr::memory_resource* to = nullptr;
     void* do_allocate(size_t bytes, size_t align) override {
       taken += bytes;
-      return std::pmr::new_delete_resource()->allocate(bytes, align);
+      return to->allocate(bytes, align);
     }
     void do_deallocate(void* p, size_t bytes, size_t align) override {
-      std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+      to->deallocate(p, bytes, align);
     }
     bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override {
       return this == &o;
     }
   };
-  Counter counter_;
-  std::pmr::monotonic_buffer_resource buffer_{&counter_};
+  std::unique_ptr<std::byte[]> block_;
+  size_t block_size_ = 0;
+  std::optional<std::pmr::monotonic_buffer_resource> buffer_;
+  Front front_;
 };
 
 /// What a session touched of the records (Session::touch), and what each

@@ -85,7 +85,11 @@ void Session::touch_node(uint32_t n) {
 }
 
 bool Session::whole(std::span<const double> v) const {
-  return std::all_of(v.begin(), v.end(), [](double x) { return x == std::trunc(x); });
+  // Below 2^53 the cast is exact and defined (std::trunc is a libm call on
+  // the baseline x86-64 this is built for).
+  return std::all_of(v.begin(), v.end(), [](double x) {
+    return std::fabs(x) < kExactSums && x == static_cast<double>(static_cast<int64_t>(x));
+  });
 }
 
 void Session::note_request(std::span<const double> request) {
@@ -144,6 +148,8 @@ bool Session::keep_records(const Snapshot& snap) {
   again.insert(again.end(), was.jobs.begin(), was.jobs.end());
   std::sort(again.begin(), again.end());
   again.erase(std::unique(again.begin(), again.end()), again.end());
+  // Past a quarter of the jobs, writing everything anew costs less.
+  if (again.size() * 4 > kept_jobs) return false;
   double added = 0;
   bool whole_min_resources = m.whole_min_resources;
   const auto note = [&](const Snapshot::JobIn& in) {
@@ -327,6 +333,8 @@ void Session::note_opening(const Snapshot& snap) {
     std::copy_n(queues_[q].allocated, d, m.opening_queue_allocated.data() + q * d);
   m.sums_kept = false;
   if (kept_sums_) note_opening_sums();
+  // The last session's journal is read: its storage serves this one's.
+  std::swap(journal_, m.touched);
   journal_.clear(jobs_.size(), nodes_.size());
 }
 
