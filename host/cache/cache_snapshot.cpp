@@ -157,8 +157,8 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
   k.snapshot.now_ms = now_ms;
   // What the kept jobs point at and index into must be where it was.
   const bool holds = incremental && k.valid && places == k.places && k.dims == dims_.size() &&
-                     k.pod_vectors == pod_vectors_.data() &&
-                     k.group_vectors == group_vectors_.data();
+                     k.pod_vectors == pod_vectors_.generation() &&
+                     k.group_vectors == group_vectors_.generation();
   k.places = std::move(places);
   session::Snapshot::Changes& told = k.snapshot.changes;
   told.writer = k.writer;
@@ -186,8 +186,8 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
     std::sort(told.nodes.begin(), told.nodes.end());
   }
   k.dims = dims_.size();
-  k.pod_vectors = pod_vectors_.data();
-  k.group_vectors = group_vectors_.data();
+  k.pod_vectors = pod_vectors_.generation();
+  k.group_vectors = group_vectors_.generation();
   k.groups_order = groups_.order_version();
   k.pods_order = pods_.order_version();
   k.groups_reorder = groups_.reorder_version();

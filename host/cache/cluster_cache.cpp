@@ -53,12 +53,12 @@ void ClusterCache::clear() {
   numa_topologies_.clear();
   hyper_nodes_.clear();
   equivalence_ids_.clear();
-  pod_vectors_.clear();
-  group_vectors_.clear();
   to_name_.clear();
   extended_.clear();
   dims_ = {"cpu", "memory", "pods"};
   dim_index_ = {{"cpu", 0}, {"memory", 1}, {"pods", 2}};
+  pod_vectors_.reset(2 * dims_.size());
+  group_vectors_.reset(dims_.size());
   dims_dirty_ = false;
   // Queue "default" exists unless defined: a placeholder entry holds its
   // slot, so groups in it never re-resolve when it is defined or deleted.
@@ -117,9 +117,9 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
     nodes += c.kind == Kind::Node;
   }
   pods_.reserve(pods);
-  pod_vectors_.reserve(pods * 2 * dims_.size());
+  pod_vectors_.reset(2 * dims_.size());
   groups_.reserve(groups);
-  group_vectors_.reserve(groups * dims_.size());
+  group_vectors_.reset(dims_.size());
   nodes_.reserve(nodes);
 
   for (Kind kind : kLoadOrder)
@@ -171,9 +171,9 @@ void ClusterCache::rebuild_dims() {
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   nodes_.each([&](uint32_t, NodeEntry& e) { vectorize_node(e); });
   queues_.each([&](uint32_t, QueueEntry& e) { vectorize_queue(e); });
-  group_vectors_.clear();
+  group_vectors_.reset(dims_.size());
   groups_.each([&](uint32_t slot, GroupEntry&) { vectorize_group(slot); });
-  pod_vectors_.clear();
+  pod_vectors_.reset(2 * dims_.size());
   pods_.each([&](uint32_t slot, PodEntry&) { vectorize_pod(slot); });
 }
 
@@ -200,19 +200,17 @@ void ClusterCache::vectorize_node(NodeEntry& e) const {
 }
 
 std::span<const double> ClusterCache::resreq_of(uint32_t slot) const {
-  return {pod_vectors_.data() + size_t{slot} * 2 * dims_.size(), dims_.size()};
+  return pod_vectors_.at(slot).first(dims_.size());
 }
 
 std::span<const double> ClusterCache::init_resreq_of(uint32_t slot) const {
-  return {pod_vectors_.data() + (size_t{slot} * 2 + 1) * dims_.size(), dims_.size()};
+  return pod_vectors_.at(slot).last(dims_.size());
 }
 
 void ClusterCache::vectorize_pod(uint32_t slot, bool existing) {
   const model::Pod& pod = pods_.at(slot).pod;
   const size_t d = dims_.size();
-  const size_t at = size_t{slot} * 2 * d;
-  if (pod_vectors_.size() < at + 2 * d) pod_vectors_.resize(at + 2 * d);
-  const std::span<double> both(pod_vectors_.data() + at, 2 * d);
+  const std::span<double> both = pod_vectors_.at(slot);
   if (existing) vector_before_.assign(both.begin(), both.end());
   const std::span<double> resreq = both.first(d);
   const std::span<double> init = both.last(d);
@@ -234,7 +232,7 @@ void ClusterCache::vectorize_queue(QueueEntry& e) const {
 }
 
 std::span<const double> ClusterCache::min_resources_of(uint32_t slot) const {
-  return {group_vectors_.data() + size_t{slot} * dims_.size(), dims_.size()};
+  return std::as_const(group_vectors_).at(slot);
 }
 
 void ClusterCache::group_changed(uint32_t slot) {
@@ -247,10 +245,7 @@ void ClusterCache::group_changed(uint32_t slot) {
 }
 
 void ClusterCache::vectorize_group(uint32_t slot) {
-  const size_t d = dims_.size();
-  const size_t at = size_t{slot} * d;
-  if (group_vectors_.size() < at + d) group_vectors_.resize(at + d);
-  const std::span<double> v = std::span(group_vectors_).subspan(at, d);
+  const std::span<double> v = group_vectors_.at(slot);
   // Only a job the kept snapshot holds can have been summed by a session.
   const bool kept = slot < kept_.job_at.size() && kept_.job_at[slot] != kNone;
   if (kept) vector_before_.assign(v.begin(), v.end());

@@ -35,6 +35,7 @@
 
 #include "cache/object_change.h"
 #include "cache/slot_table.h"
+#include "cache/vector_store.h"
 #include "model/objects.h"
 #include "session/session.h"
 
@@ -280,12 +281,12 @@ class ClusterCache {
   SlotTable<GroupEntry, GroupHot> groups_;
   SlotTable<PodEntry, PodHot> pods_;
   // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
-  // side: a snapshot reads them for every pod, in slot order mostly, and a
-  // dense array streams where vectors of their own would each miss.
-  std::vector<double> pod_vectors_;
+  // side: a snapshot reads them for every pod, in slot order mostly, and
+  // chunks of them stream where vectors of their own would each miss.
+  VectorStore pod_vectors_;
   // Every PodGroup slot's minResources, dims_ values each, side by side (as
   // pod_vectors_, for the plugins that read every job's).
-  std::vector<double> group_vectors_;
+  VectorStore group_vectors_;
   // Equivalence classes of pending pods by key (equivalence_key.h), 1 and
   // up, kept for the cache's life so that a class keeps its number.
   std::unordered_map<std::string, uint32_t> equivalence_ids_;
@@ -310,8 +311,7 @@ class ClusterCache {
     bool valid = false;
     SnapshotPlaces places;
     size_t dims = 0;
-    const double* pod_vectors = nullptr;
-    const double* group_vectors = nullptr;
+    uint64_t pod_vectors = 0, group_vectors = 0;  // VectorStore::generation()
     uint64_t groups_order = 0, pods_order = 0;
     uint64_t groups_reorder = 0, pods_reorder = 0;
     // Where the last job sits in the order (Place), and for an implicit

@@ -494,12 +494,12 @@ struct TouchJournal {
 /// same kept snapshot writes again only the jobs and nodes that changed or
 /// that the last session touched (session_reuse.cpp).
 struct SessionMemory {
+  NodeTaskMemory node_tasks;  // before nodes: their lists live in it
   std::vector<Job> jobs;
   std::vector<Task> tasks;
   std::vector<SubJob> sub_jobs;
   std::vector<Node> nodes;
   std::vector<double> arena;
-  NodeTaskMemory node_tasks;
   // Session members kept with the records (Session::keep_records).
   std::vector<uint64_t> pending_task_jobs, phase_pending_jobs, queueless_jobs;
   std::vector<uint32_t> featured, topology_jobs, sub_job_members;

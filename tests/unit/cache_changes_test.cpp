@@ -239,5 +239,72 @@ TEST(CacheChanges, EntriesKeepTheirAddressesAcrossUnrelatedChanges) {
   EXPECT_EQ(cache.pod_count(), 501u);
 }
 
+// What the kept snapshot tells a session about its refresh
+// (Snapshot::Changes): jobs changed in place and jobs arriving last keep
+// the layout, and list what was written again; a job leaving moves the
+// others, and a pod's requests taking other values are said.
+TEST(CacheChanges, RefreshSaysWhatItWroteAgain) {
+  const auto group = [](const std::string& name) {
+    model::PodGroup g;
+    g.namespace_ = "a";
+    g.name = name;
+    return ObjectChange::upsert(g);
+  };
+  const auto pod = [](const std::string& name, const std::string& of, double cpu) {
+    model::Pod p;
+    p.namespace_ = "a";
+    p.name = name;
+    p.group_name = of;
+    p.requests = {{"cpu", cpu}};
+    return ObjectChange::upsert(p);
+  };
+  ClusterCache cache;
+  // (Three pods, so that a fourth's vectors fit where the cache keeps them:
+  // when that store has to grow, every job is written again.)
+  std::vector<ObjectChange> batch = {group("g0"), pod("p0", "g0", 100), group("g1"),
+                                     pod("p1", "g1", 100), pod("p1b", "g1", 100)};
+  cache.apply_changes(batch);
+  const session::Snapshot& first = cache.refresh_snapshot(0);
+  const session::Snapshot::Changes was = first.changes;
+  ASSERT_EQ(first.jobs.size(), 2u);
+
+  // p1 runs now, and g2 arrives: g1 is written again in place, g2 appended.
+  batch = {group("g2"), pod("p2", "g2", 100)};
+  model::Pod running = std::get<model::Pod>(pod("p1", "g1", 100).object);
+  running.phase = model::PodPhase::Running;
+  running.node_name = "n0";
+  batch.push_back(ObjectChange::upsert(running));
+  cache.apply_changes(batch);
+  const session::Snapshot& second = cache.refresh_snapshot(1);
+  EXPECT_EQ(second.changes.writer, was.writer);
+  EXPECT_EQ(second.changes.version, was.version + 1);
+  EXPECT_EQ(second.changes.layout, was.layout);
+  EXPECT_EQ(second.changes.jobs, std::vector<uint32_t>{1});
+  EXPECT_FALSE(second.changes.vectors_changed);
+  ASSERT_EQ(second.jobs.size(), 3u);
+  EXPECT_EQ(second.jobs[2].key, "a/g2");
+
+  // Nothing changed: nothing written again.
+  const uint64_t layout = second.changes.layout;
+  EXPECT_TRUE(cache.refresh_snapshot(2).changes.jobs.empty());
+  EXPECT_EQ(cache.refresh_snapshot(3).changes.layout, layout);
+
+  // p0 asks for more: said, though it stays in place.
+  batch = {pod("p0", "g0", 200)};
+  cache.apply_changes(batch);
+  const session::Snapshot& third = cache.refresh_snapshot(4);
+  EXPECT_TRUE(third.changes.vectors_changed);
+  EXPECT_EQ(third.changes.layout, layout);
+
+  // g0 leaves: the others move.
+  batch = {ObjectChange::remove(Kind::Pod, "a/p0"), ObjectChange::remove(Kind::PodGroup, "a/g0")};
+  cache.apply_changes(batch);
+  EXPECT_NE(cache.refresh_snapshot(5).changes.layout, layout);
+
+  // Another cache's snapshots are another writer's.
+  ClusterCache other;
+  EXPECT_NE(other.refresh_snapshot(0).changes.writer, was.writer);
+}
+
 }  // namespace
 }  // namespace scoria::cache
