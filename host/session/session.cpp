@@ -105,9 +105,7 @@ void Session::write_records(const Snapshot& snap) {
       }
     }
   }
-  for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
-  for (const auto& q : snap.queues)
-    short_vectors += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
+  short_vectors += short_header_vectors(snap);
   // One arena for what a session writes and the short vectors: nodes (4
   // each), then jobs (2 each), at places a later session keeps; then the
   // queues (1 each) and the short vectors, laid out again each session.
@@ -143,10 +141,9 @@ void Session::write_records(const Snapshot& snap) {
   // Each record is written once, in place (the arrays keep their memory
   // from session to session, and their elements own none to free); with
   // room for jobs that arrive later (session_reuse.cpp).
-  const auto room = [](size_t n) { return n + n / 8 + 64; };
-  jobs_.reserve(room(snap.jobs.size()));
-  sub_jobs_.reserve(room(snap.jobs.size()));  // one each, unless a job has policies
-  tasks_.reserve(room(task_count));
+  jobs_.reserve(with_room(snap.jobs.size()));
+  sub_jobs_.reserve(with_room(snap.jobs.size()));  // one each, unless a job has policies
+  tasks_.reserve(with_room(task_count));
   for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
     bits->assign((snap.jobs.size() + 63) / 64, 0);
   double* job_vectors = arena_.data() + 4 * d * snap.nodes.size();
@@ -156,6 +153,16 @@ void Session::write_records(const Snapshot& snap) {
     write_job(static_cast<uint32_t>(i), in, t, job_vectors + 2 * d * i, true);
     t += static_cast<uint32_t>(in.tasks.size());
   }
+}
+
+size_t Session::short_header_vectors(const Snapshot& snap) const {
+  const size_t d = dims();
+  const auto is_short = [d](std::span<const double> v) -> size_t { return v.size() < d; };
+  size_t n = 0;
+  for (const auto& node : snap.nodes) n += is_short(node.allocatable);
+  for (const auto& q : snap.queues)
+    n += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
+  return n;
 }
 
 void Session::write_queues(const Snapshot& snap) {

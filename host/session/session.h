@@ -835,6 +835,12 @@ class Session {
   // lists and the session's lists are written apart).
   void write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t first_task, double* vectors,
                  bool append);
+  // How many node and queue vectors are shorter than the session's
+  // dimensions (each copied into the arena's tail).
+  size_t short_header_vectors(const Snapshot& snap) const;
+  // A capacity with room for jobs that arrive later (session_reuse.cpp):
+  // an eighth more, so that arrivals seldom move the arrays.
+  static size_t with_room(size_t n) { return n + n / 8 + 64; }
   // A fresh vector from the arena's tail (a copy of `init`, zero-padded).
   double* take(std::span<const double> init = {});
   const double* read(std::span<const double> v) { return v.size() >= dims() ? v.data() : take(v); }

@@ -125,11 +125,7 @@ bool Session::keep_records(const Snapshot& snap) {
     arrived_tasks += in.tasks.size();
   }
   if (arrived_tasks != snap.tasks.size()) return false;
-  size_t short_vectors = 0;
-  const auto is_short = [d](std::span<const double> v) -> size_t { return v.size() < d; };
-  for (const auto& n : snap.nodes) short_vectors += is_short(n.allocatable);
-  for (const auto& q : snap.queues)
-    short_vectors += is_short(q.capability) + is_short(q.deserved) + is_short(q.guarantee);
+  const size_t short_vectors = short_header_vectors(snap);
   const size_t kept_fixed = d * (4 * nodes_.size() + 2 * kept_jobs);
   const size_t fixed = d * (4 * nodes_.size() + 2 * jobs);
   const size_t size = fixed + d * (short_vectors + snap.queues.size());
@@ -295,7 +291,7 @@ bool Session::keep_records(const Snapshot& snap) {
     bits->resize((jobs + 63) / 64, 0);
   // Grown by an eighth when full, not to the size: arrivals come often.
   const auto room = [](auto& v, size_t n) {
-    if (v.capacity() < n) v.reserve(n + n / 8 + 64);
+    if (v.capacity() < n) v.reserve(with_room(n));
   };
   room(sub_jobs_, sub_jobs_.size() + (jobs - kept_jobs));
   room(jobs_, jobs);
