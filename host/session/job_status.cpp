@@ -202,7 +202,8 @@ void Session::close(Outcome& out) {
     if ((t.status == SCORIA_TASK_PIPELINED ||
          (t.status == SCORIA_TASK_ALLOCATED && !t.committed)) &&
         t.node >= 0)
-      out.pipelined.push_back({t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name});
+      out.pipelined.push_back(
+          {t.views->uid, nodes_[static_cast<size_t>(t.node)].spec->name, {}, t.index});
   }
 
   out.queues.resize(queues_.size());

@@ -485,8 +485,8 @@ void Session::record_bind(Task& task) {
   if (task.bind_annotations != 0)
     annotations = std::move(bind_annotations_[task.bind_annotations - 1]);
   std::sort(annotations.begin(), annotations.end());
-  binds_.push_back(
-      {task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name, std::move(annotations)});
+  binds_.push_back({task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name,
+                    std::move(annotations), task.index});
 }
 
 scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::string_view value) {

@@ -237,6 +237,10 @@ struct Outcome {
     // Annotations plugins set on the allocation (task_set_bind_annotation),
     // written on the pod with the binding; sorted by key.
     std::vector<std::pair<std::string, std::string>> annotations = {};
+    // The task's index in the session: its place in Snapshot::tasks when
+    // the snapshot is exact_vectors (a cache's). For what reads the outcome
+    // beside the snapshot.
+    uint32_t task = UINT32_MAX;
   };
   struct PodGroupStatus {
     std::string key;  // "ns/name"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 
@@ -128,45 +129,61 @@ void RunMetrics::evicted(const session::Outcome& outcome) {
   for (const auto& [action, n] : outcome.eviction_transactions) evictions_[action] += n;
 }
 
-void RunMetrics::integrate_occupancy(int64_t until_ms) {
-  if (until_ms <= occupancy_from_) return;
+void RunMetrics::fit_bins(int64_t until_ms) {
   while (static_cast<size_t>((until_ms + bin_ms_ - 1) / bin_ms_) > kMaxBins) {
     for (auto& bins : occupancy_) {
       for (size_t i = 0; i < bins.size(); i += 2)
-        bins[i / 2] = bins[i] + (i + 1 < bins.size() ? bins[i + 1] : 0.0f);
+        bins[i / 2] = bins[i] + (i + 1 < bins.size() ? bins[i + 1] : 0.0);
       bins.resize((bins.size() + 1) / 2);
     }
     bin_ms_ *= 2;
   }
-  const size_t bins = static_cast<size_t>((until_ms + bin_ms_ - 1) / bin_ms_);
-  for (size_t r = 0; r < occupancy_.size(); ++r) {
+}
+
+void RunMetrics::integrate_row(size_t r, int64_t until_ms) {
+  int64_t& from = occupancy_since_[r];
+  if (until_ms <= from) return;
+  const double v = occupancy_now_[r];
+  if (v > 0) {
     auto& row = occupancy_[r];
-    if (row.size() < bins) row.resize(bins, 0.0f);
-    const float v = occupancy_now_[r];
-    if (v <= 0) continue;
-    for (int64_t at = occupancy_from_; at < until_ms;) {
+    const size_t bins = static_cast<size_t>((until_ms + bin_ms_ - 1) / bin_ms_);
+    if (row.size() < bins) row.resize(bins, 0.0);
+    for (int64_t at = from; at < until_ms;) {
       const auto b = static_cast<size_t>(at / bin_ms_);
       const int64_t edge = std::min<int64_t>(until_ms, static_cast<int64_t>(b + 1) * bin_ms_);
-      row[b] += v * static_cast<float>(edge - at);
+      row[b] += v * static_cast<double>(edge - at);
       at = edge;
     }
   }
-  occupancy_from_ = until_ms;
+  from = until_ms;
+}
+
+void RunMetrics::set_occupancy(size_t r, float v, int64_t t_ms) {
+  if (v == occupancy_now_[r]) return;
+  integrate_row(r, t_ms);
+  occupancy_now_[r] = v;
 }
 
 size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
                           const session::Outcome& outcome) {
-  integrate_occupancy(t_ms);
+  fit_bins(t_ms);
+  occupancy_from_ = std::max(occupancy_from_, t_ms);
   if (snapshot.dims.size() > dims_.size()) dims_ = snapshot.dims;
   const size_t dims = dims_.size();
   const size_t nodes = snapshot.nodes.size();
   std::vector<double>& used = used_;
   used.assign(nodes * dims, 0.0);
-  map_nodes(snapshot);
+  // Nodes gone hold nothing from now on.
+  if (map_nodes(snapshot))
+    for (size_t r = 0; r < position_of_row_.size(); ++r)
+      if (position_of_row_[r] < 0) set_occupancy(r, 0.0f, t_ms);
 
-  // Pending tasks by key, to place the session's binds and to know what
-  // still waits.
-  std::unordered_map<std::string_view, const session::Snapshot::TaskIn*> pending;
+  // Pending tasks by their place in the snapshot, to place the session's
+  // binds and to know what still waits.
+  const std::vector<session::Snapshot::TaskIn>& tasks = snapshot.tasks;
+  std::vector<uint8_t>& waiting = waiting_;
+  waiting.assign(tasks.size(), 0);
+  size_t still_pending = 0;
   const auto add = [&](size_t node, std::span<const double> req) {
     for (size_t d = 0; d < req.size() && d < dims; ++d) used[node * dims + d] += req[d];
   };
@@ -175,24 +192,48 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
       if (task.node >= 0 && (task.status & kOccupying) != 0) {
         add(static_cast<size_t>(task.node), task.resreq);
       } else if (task.status == SCORIA_TASK_PENDING && job.invalid.empty()) {
-        pending.emplace(task.views->uid, &task);
+        // (Spans look into `tasks`, as Snapshot says; checked all the same.)
+        const std::less<const session::Snapshot::TaskIn*> before;
+        if (!before(&task, tasks.data()) && before(&task, tasks.data() + tasks.size())) {
+          waiting[static_cast<size_t>(&task - tasks.data())] = 1;
+          ++still_pending;
+        }
       }
     }
+  // Where a bind or pipelined pod sits in the snapshot: the session's task
+  // index, checked (a snapshot not laid out as the cache lays it out is
+  // searched).
+  const auto place_of = [&](const session::Outcome::Bind& b) -> size_t {
+    if (b.task < tasks.size() && tasks[b.task].views->uid == b.pod) return b.task;
+    for (size_t i = 0; i < tasks.size(); ++i)
+      if (tasks[i].views->uid == b.pod) return i;
+    return SIZE_MAX;
+  };
   for (const auto& b : outcome.binds) {
-    const auto t = pending.find(b.pod);
+    const size_t at = place_of(b);
     const auto row = node_row_.find(b.node);
-    if (t == pending.end() || row == node_row_.end() || position_of_row_[row->second] < 0) continue;
-    add(static_cast<size_t>(position_of_row_[row->second]), t->second->resreq);
-    pending.erase(t);
+    if (at == SIZE_MAX || waiting[at] == 0 || row == node_row_.end() ||
+        position_of_row_[row->second] < 0)
+      continue;
+    add(static_cast<size_t>(position_of_row_[row->second]), tasks[at].resreq);
+    waiting[at] = 0;
+    --still_pending;
   }
-  for (const auto& p : outcome.pipelined) pending.erase(p.pod);
-  const size_t still_pending = pending.size();
+  for (const auto& p : outcome.pipelined)
+    if (const size_t at = place_of(p); at != SIZE_MAX && waiting[at] != 0) {
+      waiting[at] = 0;
+      --still_pending;
+    }
+  // The shapes of what waits (a job's tasks mostly alike: one each), then
+  // those no other fits inside.
   std::vector<std::vector<double>> shapes;
-  shapes.reserve(pending.size());
-  for (const auto& [key, task] : pending) {
-    std::vector<double> s(dims, 0.0);
-    for (size_t d = 0; d < task->resreq.size() && d < dims; ++d) s[d] = task->resreq[d];
-    shapes.push_back(std::move(s));
+  std::vector<double> asks(dims);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (waiting[i] == 0) continue;
+    std::fill(asks.begin(), asks.end(), 0.0);
+    const std::span<const double> req = tasks[i].resreq;
+    std::copy_n(req.begin(), std::min(req.size(), dims), asks.begin());
+    if (shapes.empty() || shapes.back() != asks) shapes.push_back(asks);
   }
   shapes = minimal_shapes(std::move(shapes));
 
@@ -223,15 +264,15 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
     if (!fits_some && !shapes.empty())
       for (size_t d = 0; d < dims; ++d) fragmented[d] += free[d];
   }
-  // Occupancy per node, from now until the next sample.
-  std::fill(occupancy_now_.begin(), occupancy_now_.end(), 0.0f);
+  // Occupancy per node, from now until the next sample (a node's row is
+  // integrated when its value changes).
   for (size_t n = 0; n < nodes; ++n) {
     const auto& node = snapshot.nodes[n];
     double share = 0;
     for (size_t d = 0; d < dims && d < node.allocatable.size(); ++d)
       if (d != SCORIA_DIM_PODS && node.allocatable[d] > 0)
         share = std::max(share, used[n * dims + d] / node.allocatable[d]);
-    occupancy_now_[row_of_[n]] = static_cast<float>(std::min(share, 1.0));
+    set_occupancy(row_of_[n], static_cast<float>(std::min(share, 1.0)), t_ms);
   }
   for (const auto& q : outcome.queues) {
     const auto [id, added] = queue_ids_.try_emplace(q.name, queue_names_.size());
@@ -252,12 +293,12 @@ std::optional<size_t> RunMetrics::queue_in(const Sample& s, uint32_t q) const {
   return std::nullopt;
 }
 
-void RunMetrics::map_nodes(const session::Snapshot& snapshot) {
+bool RunMetrics::map_nodes(const session::Snapshot& snapshot) {
   const size_t nodes = snapshot.nodes.size();
   bool same = nodes == row_of_.size();
   for (size_t n = 0; same && n < nodes; ++n)
     same = snapshot.nodes[n].spec->name == node_names_[row_of_[n]];
-  if (same) return;
+  if (same) return false;
   row_of_.resize(nodes);
   for (size_t n = 0; n < nodes; ++n) {
     const std::string& name = snapshot.nodes[n].spec->name;
@@ -266,15 +307,19 @@ void RunMetrics::map_nodes(const session::Snapshot& snapshot) {
       node_names_.push_back(name);
       occupancy_.emplace_back();
       occupancy_now_.push_back(0.0f);
+      occupancy_since_.push_back(0);
     }
     row_of_[n] = it->second;
   }
   position_of_row_.assign(node_names_.size(), -1);
   for (size_t n = 0; n < nodes; ++n) position_of_row_[row_of_[n]] = static_cast<int64_t>(n);
+  return true;
 }
 
 nlohmann::ordered_json RunMetrics::occupancy_json(int64_t end_ms, size_t points) {
-  integrate_occupancy(std::max(end_ms, occupancy_from_));
+  const int64_t until = std::max(end_ms, occupancy_from_);
+  fit_bins(until);
+  for (size_t r = 0; r < occupancy_.size(); ++r) integrate_row(r, until);
   // Nodes by name, in bands of equal size (at most kMaxRows rows, so that a
   // thousand-node cluster charts in a screen), each the bands' average.
   std::vector<size_t> order(node_names_.size());

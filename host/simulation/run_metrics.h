@@ -95,6 +95,7 @@ class RunMetrics {
   std::unordered_map<std::string, uint32_t> queue_ids_;
   // sample()'s buffers, kept between sessions.
   std::vector<double> used_;
+  std::vector<uint8_t> waiting_;               // by snapshot task: pending, not placed now
   std::map<std::string, uint64_t> evictions_;  // by action
   uint64_t evicted_pods_ = 0;
   uint64_t node_removal_losses_ = 0;  // pods whose node left under them
@@ -105,7 +106,13 @@ class RunMetrics {
   // whenever there would be more than kMaxBins, so memory stays bounded
   // however long the run.
   static constexpr size_t kMaxBins = 1024;
-  void integrate_occupancy(int64_t until_ms);
+  /// Doubles the bins' width until [0, until_ms) takes at most kMaxBins.
+  void fit_bins(int64_t until_ms);
+  /// Adds row `r`'s occupancy from where it was integrated until `until_ms`.
+  void integrate_row(size_t r, int64_t until_ms);
+  /// Row `r`'s occupancy is `v` from `t_ms` on (its row integrated only
+  /// when it changes: most nodes hold the same over many sessions).
+  void set_occupancy(size_t r, float v, int64_t t_ms);
   nlohmann::ordered_json occupancy_json(int64_t end_ms, size_t points);
   std::unordered_map<std::string, size_t> node_row_;
   std::vector<std::string> node_names_;
@@ -114,10 +121,12 @@ class RunMetrics {
   // a lookup by name.
   std::vector<size_t> row_of_;
   std::vector<int64_t> position_of_row_;
-  void map_nodes(const session::Snapshot& snapshot);
-  std::vector<std::vector<float>> occupancy_;  // by row, by bin
-  std::vector<float> occupancy_now_;           // by row: the value since occupancy_from_
-  int64_t occupancy_from_ = 0;
+  /// Maps the snapshot's nodes to rows; whether they changed.
+  bool map_nodes(const session::Snapshot& snapshot);
+  std::vector<std::vector<double>> occupancy_;  // by row, by bin
+  std::vector<float> occupancy_now_;            // by row: the value since occupancy_since_
+  std::vector<int64_t> occupancy_since_;        // by row: integrated until then
+  int64_t occupancy_from_ = 0;                  // the last sample's time
   int64_t bin_ms_ = 1000;
 };
 
