@@ -165,13 +165,16 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
   told.version = ++k.version;
   told.jobs.clear();
   told.nodes.clear();
+  told.removed.clear();
   told.vectors_changed = std::exchange(vectors_changed_, false);
   bool moved = !holds;
   if (!holds) {
     k.job_at.clear();  // nothing to copy: every job is written
     copy_kept();
   } else if (const std::vector<uint32_t> changed = changed_jobs(); !changed.empty()) {
-    if (!patch_kept(changed, told.jobs)) {
+    if (!patch_kept(changed, told)) {
+      told.jobs.clear();
+      told.removed.clear();
       copy_kept();
       moved = true;
     }
@@ -188,10 +191,8 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
   k.dims = dims_.size();
   k.pod_vectors = pod_vectors_.generation();
   k.group_vectors = group_vectors_.generation();
-  k.groups_order = groups_.order_version();
-  k.pods_order = pods_.order_version();
-  k.groups_reorder = groups_.reorder_version();
-  k.pods_reorder = pods_.reorder_version();
+  k.groups_moves = groups_.move_version();
+  k.pods_moves = pods_.move_version();
   note_last_job();
   k.valid = true;
   groups_.forget_changes();
@@ -221,21 +222,27 @@ std::vector<uint32_t> ClusterCache::changed_jobs() {
 }
 
 bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
-                              std::vector<uint32_t>& rewritten) {
+                              session::Snapshot::Changes& told) {
   KeptSnapshot& k = kept_;
   session::Snapshot& s = k.snapshot;
   const auto& groups = std::as_const(groups_);
   const auto& pods = std::as_const(pods_);
-  // Entries only arrived since (no one left or moved): the jobs kept are
-  // where they were.
-  if (groups.reorder_version() != k.groups_reorder || pods.reorder_version() != k.pods_reorder)
-    return false;
-  std::vector<uint32_t> arrived;
-  size_t arriving_tasks = 0;
+  // Nothing moved in the order since: the jobs kept stand as they stood,
+  // those that left taken out.
+  if (groups.move_version() != k.groups_moves || pods.move_version() != k.pods_moves) return false;
+  std::vector<uint32_t> arrived, gone;
+  size_t arriving_tasks = 0, gone_tasks = 0;
   for (uint32_t g : changed) {
-    if (!groups.live(g)) return false;
     const bool kept = g < k.job_at.size() && k.job_at[g] != kNone;
-    if (!kept) {
+    // A slot holding another entry than the kept job's (its PodGroup left,
+    // another came) is one job gone and one arrived.
+    const bool same = kept && groups.live(g) && groups.seq(g) == k.seq[g];
+    if (kept && !same) {
+      gone.push_back(k.job_at[g]);
+      gone_tasks += s.jobs[k.job_at[g]].tasks.size();
+    }
+    if (!groups.live(g)) continue;
+    if (!same) {
       arrived.push_back(g);
       arriving_tasks += task_count(g);
     } else if (k.place[g] != place_of(g) || task_count(g) != s.jobs[k.job_at[g]].tasks.size()) {
@@ -245,7 +252,8 @@ bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
   // Arrivals go last, in the order a whole write puts them: PodGroups
   // defined in arrival order, then implicit ones in their pods' (never one
   // only named: those go by key). Their tasks must fit where the kept ones'
-  // spans into `tasks` hold.
+  // spans into `tasks` hold. (Measured against the last job before any
+  // left: stricter than needed, never wrong.)
   const auto owner_seq = [&](uint32_t g) { return pods.seq(groups.hot(g).owner); };
   std::sort(arrived.begin(), arrived.end(), [&](uint32_t a, uint32_t b) {
     const uint8_t pa = place_of(a), pb = place_of(b);
@@ -258,12 +266,18 @@ bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
     if (place_of(arrived.back()) == kNamed || (!s.jobs.empty() && first < k.last_place) ||
         (!s.jobs.empty() && first == kImplicit && k.last_place == kImplicit &&
          owner_seq(arrived.front()) < k.last_owner_seq) ||
-        s.tasks.size() + arriving_tasks > s.tasks.capacity())
+        s.tasks.size() - gone_tasks + arriving_tasks > s.tasks.capacity())
       return false;
+  }
+  // Nothing fails from here on.
+  if (!gone.empty()) {
+    std::sort(gone.begin(), gone.end());
+    take_out_kept(gone);
+    told.removed = std::move(gone);
   }
   for (uint32_t g : changed) {
     if (g >= k.job_at.size() || k.job_at[g] == kNone) continue;
-    rewritten.push_back(k.job_at[g]);
+    told.jobs.push_back(k.job_at[g]);
     session::Snapshot::JobIn& j = s.jobs[k.job_at[g]];
     const size_t first = static_cast<size_t>(j.tasks.data() - s.tasks.data());
     j = job_in(g, k.places);
@@ -276,13 +290,44 @@ bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
   if (k.job_at.size() < groups.slots()) {
     k.job_at.resize(groups.slots(), kNone);
     k.place.resize(groups.slots(), kDefined);
+    k.seq.resize(groups.slots(), 0);
   }
   for (uint32_t g : arrived) {
     k.job_at[g] = static_cast<uint32_t>(s.jobs.size());
     k.place[g] = place_of(g);
+    k.seq[g] = groups.seq(g);
     add_job(s, g, k.places);
   }
   return true;
+}
+
+void ClusterCache::take_out_kept(const std::vector<uint32_t>& gone) {
+  KeptSnapshot& k = kept_;
+  session::Snapshot& s = k.snapshot;
+  // Tasks lie job after job: each kept job's move down by those of the jobs
+  // gone before it (the storage never reallocates: spans hold).
+  size_t from = 0, to = 0, next = 0, out = 0;
+  for (size_t j = 0; j < s.jobs.size(); ++j) {
+    session::Snapshot::JobIn& job = s.jobs[j];
+    const size_t n = job.tasks.size();
+    if (next < gone.size() && gone[next] == j) {
+      ++next;
+      if (job.source < k.job_at.size() && k.job_at[job.source] == j) k.job_at[job.source] = kNone;
+      from += n;
+      continue;
+    }
+    if (to != from)
+      std::copy_n(s.tasks.begin() + static_cast<std::ptrdiff_t>(from), n,
+                  s.tasks.begin() + static_cast<std::ptrdiff_t>(to));
+    job.tasks = std::span(s.tasks).subspan(to, n);
+    if (out != j) s.jobs[out] = job;
+    k.job_at[s.jobs[out].source] = static_cast<uint32_t>(out);
+    ++out;
+    from += n;
+    to += n;
+  }
+  s.jobs.resize(out);
+  s.tasks.resize(to);
 }
 
 void ClusterCache::note_last_job() {
@@ -310,9 +355,11 @@ void ClusterCache::copy_kept() {
   const std::vector<uint32_t> was_at = std::exchange(k.job_at, {});
   k.job_at.assign(groups_.slots(), kNone);
   k.place.assign(groups_.slots(), kDefined);
+  k.seq.assign(groups_.slots(), 0);
   each_job_slot([&](uint32_t slot) {
     k.job_at[slot] = static_cast<uint32_t>(s.jobs.size());
     k.place[slot] = place_of(slot);
+    k.seq[slot] = groups_.seq(slot);
     const uint32_t at = slot < was_at.size() ? was_at[slot] : kNone;
     if (at == kNone || k.changed[slot] != 0) {
       add_job(s, slot, k.places);

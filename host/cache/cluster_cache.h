@@ -208,11 +208,15 @@ class ClusterCache {
   uint8_t place_of(uint32_t slot) const;
   /// Appends job `slot` with its tasks to `s` (whose tasks never reallocate).
   void add_job(session::Snapshot& s, uint32_t slot, const SnapshotPlaces& places) const;
-  /// Rewrites in place the changed jobs of the kept snapshot, and appends
-  /// those that arrived when they come last in its order; false (having
-  /// written nothing) if one went, moved or changed size, or one arrived
-  /// elsewhere. Lists the positions rewritten in `rewritten`.
-  bool patch_kept(const std::vector<uint32_t>& changed, std::vector<uint32_t>& rewritten);
+  /// Takes the jobs that left out of the kept snapshot, rewrites in place
+  /// the changed ones, and appends those that arrived when they come last
+  /// in its order; false (having written nothing) if one moved or changed
+  /// size, or one arrived elsewhere. Says in `told` the positions taken out
+  /// (before) and rewritten (after).
+  bool patch_kept(const std::vector<uint32_t>& changed, session::Snapshot::Changes& told);
+  /// Takes the jobs at positions `gone` (ascending) out of the kept
+  /// snapshot, the others moving down in order.
+  void take_out_kept(const std::vector<uint32_t>& gone);
   /// Notes where the kept snapshot's last job sits (KeptSnapshot::last_place).
   void note_last_job();
   /// Rewrites the kept snapshot, copying the jobs that did not change (none,
@@ -312,14 +316,14 @@ class ClusterCache {
     SnapshotPlaces places;
     size_t dims = 0;
     uint64_t pod_vectors = 0, group_vectors = 0;  // VectorStore::generation()
-    uint64_t groups_order = 0, pods_order = 0;
-    uint64_t groups_reorder = 0, pods_reorder = 0;
+    uint64_t groups_moves = 0, pods_moves = 0;    // SlotTable::move_version()
     // Where the last job sits in the order (Place), and for an implicit
     // one, its pod's arrival rank: a job arriving after it is appended.
     uint8_t last_place = 0;
     uint64_t last_owner_seq = 0;
     std::vector<uint32_t> job_at;  // by group slot: its index in snapshot.jobs, or kNone
     std::vector<uint8_t> place;    // by group slot: defined, implicit or only named
+    std::vector<uint64_t> seq;     // by group slot: its entry's arrival rank then
     std::vector<uint8_t> changed;  // by group slot, while refreshing
     // Counters of Snapshot::changes (the writer id is drawn once per cache,
     // so that no two caches' snapshots pass for one another).

@@ -3,6 +3,11 @@
 // a key index, and the order entries arrived in (what a full load from the
 // same objects would give), kept without moving anything.
 //
+// An erased slot is reused only after the second forget_changes() from its
+// erase: what the cache keeps by slot beside the table (request vectors)
+// holds its values through the refresh that reports the entry gone and the
+// session that follows it, which takes what it summed of them off its sums.
+//
 // `Hot` is what every snapshot reads of every entry: kept apart, side by
 // side by slot, so that a walk over all entries streams through a few bytes
 // each instead of missing the cache on each large entry.
@@ -68,10 +73,9 @@ class SlotTable {
     hot_[slot] = Hot{};
     seq_[slot] = 0;
     identity_[slot] = 0;
-    free_.push_back(slot);
+    retired_.push_back(slot);
     --live_;
     ++order_version_;
-    ++reorder_version_;
     touch(slot);
   }
 
@@ -96,7 +100,7 @@ class SlotTable {
     seq_[slot] = next_seq_++;
     order_.emplace_back(seq_[slot], slot);
     ++order_version_;
-    ++reorder_version_;
+    ++move_version_;
     touch(slot);
   }
 
@@ -143,16 +147,20 @@ class SlotTable {
   /// non-const at() or hot(), or inserted, erased, (un)indexed or moved. A
   /// slot not listed holds what it held then.
   const std::vector<uint32_t>& changed() const { return changed_; }
+  /// Also frees the slots erased before the last call (see above).
   void forget_changes() {
     for (uint32_t slot : changed_) changed_flag_[slot] = 0;
     changed_.clear();
+    free_.insert(free_.end(), releasing_.begin(), releasing_.end());
+    releasing_.swap(retired_);
+    retired_.clear();
   }
   /// Bumped whenever the arrival order changes (insert, erase, move_last).
   uint64_t order_version() const { return order_version_; }
-  /// Bumped whenever an entry leaves the arrival order or moves in it
-  /// (erase, move_last, clear): while it holds, the order only grew at its
-  /// end.
-  uint64_t reorder_version() const { return reorder_version_; }
+  /// Bumped whenever an entry moves in the arrival order (move_last, clear):
+  /// while it holds, the entries there stand in the order they stood, those
+  /// erased taken out and those inserted after them.
+  uint64_t move_version() const { return move_version_; }
 
   /// Room for `n` entries, so that a full load does not grow (and rehash)
   /// the index as it goes. (Entries sit in a deque: they never move.)
@@ -171,6 +179,8 @@ class SlotTable {
     identity_.clear();
     keys_.clear();
     free_.clear();
+    retired_.clear();
+    releasing_.clear();
     index_.clear();
     order_.clear();
     changed_.clear();
@@ -178,7 +188,7 @@ class SlotTable {
     holes_ = 0;
     live_ = 0;
     ++order_version_;
-    ++reorder_version_;
+    ++move_version_;
   }
 
  private:
@@ -209,6 +219,7 @@ class SlotTable {
   // A deque, as the entries: a snapshot holds views of the keys.
   std::deque<std::string> keys_;
   std::vector<uint32_t> free_;
+  std::vector<uint32_t> retired_, releasing_;  // erased: free after one, two forget_changes()
   std::unordered_map<std::string, uint32_t> index_;
   std::vector<std::pair<uint64_t, uint32_t>> order_;  // (seq, slot); kNone: a hole
   std::vector<uint32_t> changed_;
@@ -217,7 +228,7 @@ class SlotTable {
   size_t live_ = 0;
   uint64_t next_seq_ = 1;
   uint64_t order_version_ = 0;
-  uint64_t reorder_version_ = 0;
+  uint64_t move_version_ = 0;
 };
 
 }  // namespace scoria::cache

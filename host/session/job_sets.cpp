@@ -34,9 +34,8 @@ int32_t Session::job_request(const Job& job, double* request, double* allocated,
   return releasing;
 }
 
-void Session::prepare_queue_sums() {
+void Session::prepare_queue_sums(size_t queues) {
   const size_t d = dims();
-  const size_t queues = queues_.size();
   constexpr size_t kVectors = TouchJournal::kSumVectors;
   queue_sums_memory_.assign(queues * kVectors * d, 0.0);
   queue_sums_.assign(queues, QueueJobSums{});
@@ -77,7 +76,7 @@ std::span<const Session::QueueJobSums> Session::queue_job_sums() {
   queue_sums_at_ = changes_ + 1;
   const size_t d = dims();
   constexpr size_t kVectors = TouchJournal::kSumVectors;
-  prepare_queue_sums();
+  prepare_queue_sums(queues_.size());
   // Job by job, in job order, as proportion and overcommit added them up.
   for (const Job& j : jobs_) {
     if (j.queue < 0) continue;

@@ -382,14 +382,20 @@ struct Snapshot {
   /// (session_reuse.cpp). `writer` names a kept snapshot (0: this snapshot
   /// stands alone), `version` counts its refreshes, and `layout` changes
   /// whenever a job, task, node or queue may have moved or changed size.
-  /// While `layout` holds, the refresh that made `version` wrote again only
-  /// the jobs at positions `jobs` and changed only the nodes at `nodes`.
+  /// While `layout` holds, the refresh that made `version` took out the
+  /// jobs that were at positions `removed` (ascending, as they were), the
+  /// others moving down in order with their tasks; then wrote again only the
+  /// jobs at positions `jobs` (as they are now) and changed only the nodes
+  /// at `nodes`; jobs past the last one kept arrived. The request and
+  /// minResources vectors of the jobs taken out still hold their values
+  /// until the writer's next refresh: a session takes them off its sums.
   struct Changes {
     uint64_t writer = 0;
     uint64_t version = 0;
     uint64_t layout = 0;
     std::vector<uint32_t> jobs;
     std::vector<uint32_t> nodes;
+    std::vector<uint32_t> removed;
     /// A request or minResources vector of a job held before took other
     /// values (what a session summed from it is not known any more).
     bool vectors_changed = false;
@@ -856,6 +862,9 @@ class Session {
   // Keeps the last session's records, written again where they changed;
   // false (having changed nothing) when they cannot serve.
   bool keep_records(const Snapshot& snap);
+  // Takes the jobs whose bits `gone` sets out of the kept records, every
+  // index after them renamed (kept_removal.cpp).
+  void take_out_jobs(const std::vector<uint64_t>& gone);
   // Notes in the memory what the records are at open, and starts tracking.
   void note_opening(const Snapshot& snap);
   void verify_records(const Snapshot& snap) const;
@@ -866,8 +875,8 @@ class Session {
   bool whole(std::span<const double> v) const;
   // Notes in the memory the queue sums just taken at open.
   void note_opening_sums();
-  // Makes queue_sums_ point into zeroed memory for every queue.
-  void prepare_queue_sums();
+  // Makes queue_sums_ point into zeroed memory for `queues` queues.
+  void prepare_queue_sums(size_t queues);
   // Adds (sign 1) or takes away (-1) what `job` adds to its queue's sums
   // (queue_job_sums) into `base` (TouchJournal::kSumVectors vectors).
   void job_sums(const Job& job, double* base, double sign) const;

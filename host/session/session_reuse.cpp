@@ -110,13 +110,25 @@ bool Session::keep_records(const Snapshot& snap) {
       c.writer == 0 || c.writer != m.writer || c.version != m.version + 1 || c.layout != m.layout ||
       c.vectors_changed || !m.whole_requests)
     return false;
-  // Jobs that arrived since come last, their tasks after every kept one.
+  // Jobs that left are taken out (their tasks with them), the others moving
+  // down in order; jobs that arrived since come last, their tasks after
+  // every kept one. The removed ones are in the last session's positions,
+  // everything else in this one's.
+  const std::vector<uint32_t>& removed = c.removed;
+  const size_t was_jobs = jobs_.size();
+  size_t removed_tasks = 0;
+  for (size_t k = 0; k < removed.size(); ++k) {
+    if (removed[k] >= was_jobs || (k > 0 && removed[k] <= removed[k - 1])) return false;
+    removed_tasks += jobs_[removed[k]].tasks.size();
+  }
+  // (Sub-job member lists index tasks: those would move too.)
+  if (!removed.empty() && !sub_job_members_.empty()) return false;
   const size_t jobs = snap.jobs.size();
-  const size_t kept_jobs = jobs_.size();
+  const size_t kept_jobs = was_jobs - removed.size();
   if (jobs < kept_jobs || nodes_.size() != snap.nodes.size() ||
       m.opening_queue_allocated.size() != d * snap.queues.size())
     return false;
-  size_t arrived_tasks = tasks_.size();
+  size_t arrived_tasks = tasks_.size() - removed_tasks;
   for (size_t j = kept_jobs; j < jobs; ++j) {
     const Snapshot::JobIn& in = snap.jobs[j];
     if (in.fields.has_sub_group_policy || in.key.empty() ||
@@ -126,26 +138,47 @@ bool Session::keep_records(const Snapshot& snap) {
   }
   if (arrived_tasks != snap.tasks.size()) return false;
   const size_t short_vectors = short_header_vectors(snap);
+  const size_t was_fixed = d * (4 * nodes_.size() + 2 * was_jobs);
   const size_t kept_fixed = d * (4 * nodes_.size() + 2 * kept_jobs);
   const size_t fixed = d * (4 * nodes_.size() + 2 * jobs);
   const size_t size = fixed + d * (short_vectors + snap.queues.size());
-  if (arena_.size() < kept_fixed || arena_.capacity() < size) return false;
+  if (arena_.size() < was_fixed || arena_.capacity() < size) return false;
   // Lists rewritten often enough take the buffer many times over: then
   // everything is written anew, and the buffer given back.
   if (node_tasks_->taken() >
       4 * sizeof(uint32_t) * (tasks_.size() + 16 * nodes_.size()) + (1 << 20))
     return false;
 
-  // The jobs written again: those the refresh changed and those the last
-  // session touched, in order; each the same size as before, without
-  // policies (their sub-jobs keep their places), with its key. Every value
-  // summed whole.
-  std::vector<uint32_t> again = c.jobs;
-  again.insert(again.end(), was.jobs.begin(), was.jobs.end());
+  // The jobs written again, in the last session's positions: those the
+  // refresh changed (given in this one's) and those the last session
+  // touched that stay; each the same size as before, without policies
+  // (their sub-jobs keep their places), with its key. Every value summed
+  // whole.
+  std::vector<uint64_t> removed_bits((was_jobs + 63) / 64, 0);
+  for (uint32_t r : removed) set(removed_bits, r);
+  std::vector<uint32_t> again;
+  again.reserve(c.jobs.size() + was.jobs.size());
+  for (size_t k = 0, i = 0; i < c.jobs.size(); ++i) {
+    if (c.jobs[i] >= kept_jobs || (i > 0 && c.jobs[i] <= c.jobs[i - 1])) return false;
+    while (k < removed.size() && removed[k] <= c.jobs[i] + k) ++k;
+    again.push_back(c.jobs[i] + static_cast<uint32_t>(k));
+  }
+  for (uint32_t j : was.jobs)
+    if (j < was_jobs && !has(removed_bits, j)) again.push_back(j);
   std::sort(again.begin(), again.end());
   again.erase(std::unique(again.begin(), again.end()), again.end());
   // Past a quarter of the jobs, writing everything anew costs less.
   if (again.size() * 4 > kept_jobs) return false;
+  // Where a job of the last session stands now: down by the jobs before it
+  // taken out, its tasks down by theirs.
+  const auto removed_before = [&](uint32_t j) {
+    return static_cast<uint32_t>(std::lower_bound(removed.begin(), removed.end(), j) -
+                                 removed.begin());
+  };
+  std::vector<uint32_t> tasks_removed_before(removed.size() + 1, 0);
+  for (size_t k = 0; k < removed.size(); ++k)
+    tasks_removed_before[k + 1] =
+        tasks_removed_before[k] + static_cast<uint32_t>(jobs_[removed[k]].tasks.size());
   double added = 0;
   bool whole_min_resources = m.whole_min_resources;
   const auto note = [&](const Snapshot::JobIn& in) {
@@ -158,13 +191,13 @@ bool Session::keep_records(const Snapshot& snap) {
     return true;
   };
   for (uint32_t j : again) {
-    if (j >= kept_jobs) return false;
     const Job& old = jobs_[j];
-    const Snapshot::JobIn& in = snap.jobs[j];
+    const uint32_t before = removed_before(j);
+    const Snapshot::JobIn& in = snap.jobs[j - before];
+    const uint32_t first = *old.tasks.begin() - tasks_removed_before[before];
     if (old.has_sub_group_policy || in.fields.has_sub_group_policy || in.key.empty() ||
         in.tasks.size() != old.tasks.size() ||
-        (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + *old.tasks.begin()) ||
-        !note(in))
+        (!in.tasks.empty() && in.tasks.data() != snap.tasks.data() + first) || !note(in))
       return false;
   }
   for (size_t j = kept_jobs; j < jobs; ++j)
@@ -176,17 +209,6 @@ bool Session::keep_records(const Snapshot& snap) {
   if (!(m.request_sum + added < kExactSums)) return false;
 
   // Nothing fails from here on.
-  arena_.resize(size);
-  std::fill(arena_.begin() + static_cast<std::ptrdiff_t>(kept_fixed),
-            arena_.begin() + static_cast<std::ptrdiff_t>(fixed), 0.0);
-  tail_ = arena_.data() + fixed;
-  write_queues(snap);
-  for (size_t q = 0; q < queues_.size(); ++q)
-    std::copy_n(m.opening_queue_allocated.data() + q * d, d, queues_[q].allocated);
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    nodes_[i].spec = snap.nodes[i].spec;
-    nodes_[i].allocatable = read(snap.nodes[i].allocatable);
-  }
   // The nodes the last session touched, as they were at its open.
   for (size_t k = 0, from = 0; k < was.nodes.size(); from = was.list_end[k++]) {
     Node& n = nodes_[was.nodes[k]];
@@ -198,29 +220,33 @@ bool Session::keep_records(const Snapshot& snap) {
   constexpr size_t kVectors = TouchJournal::kSumVectors;
   const bool sums = m.sums_kept && whole_min_resources;
   if (sums) {
-    prepare_queue_sums();
+    prepare_queue_sums(snap.queues.size());  // (the queues are written below)
     std::copy(m.opening_queue_sums.begin(), m.opening_queue_sums.end(), queue_sums_memory_.begin());
-    for (size_t q = 0; q < queues_.size(); ++q) queue_sums_[q].jobs = m.opening_queue_jobs[q];
+    for (size_t q = 0; q < queue_sums_.size(); ++q) queue_sums_[q].jobs = m.opening_queue_jobs[q];
   }
   const auto queue_base = [&](int32_t q) {
     return queue_sums_memory_.data() + static_cast<size_t>(q) * kVectors * d;
   };
-  // The jobs written again leave their nodes and queues as they stood at
-  // that open: as the session that touched one noted it, else as its
-  // record still is.
+  // The jobs taken out and those written again leave their nodes and
+  // queues as they stood at that open: as the session that touched one
+  // noted it, else as its record still is. (What they held of their queues
+  // is taken off once the queues are written, below.)
   std::vector<std::pair<uint32_t, uint32_t>> touched_at;  // job, its place in was.jobs
   touched_at.reserve(was.jobs.size());
   for (size_t k = 0; k < was.jobs.size(); ++k)
     touched_at.emplace_back(was.jobs[k], static_cast<uint32_t>(k));
   std::sort(touched_at.begin(), touched_at.end());
-  for (uint32_t j : again) {
+  std::vector<int32_t> held_queue;
+  std::vector<double> held;
+  const auto take_off = [&](uint32_t j) {
     const Job& old = jobs_[j];
     const auto at = std::lower_bound(touched_at.begin(), touched_at.end(), std::make_pair(j, 0U));
     const bool touched = at != touched_at.end() && at->first == j;
     const size_t k = touched ? at->second : 0;
-    const double* held = touched ? was.allocated.data() + k * d : old.allocated;
     if (old.queue >= 0) {
-      add({queues_[static_cast<size_t>(old.queue)].allocated, d}, {held, d}, -1);
+      held_queue.push_back(old.queue);
+      const double* from = touched ? was.allocated.data() + k * d : old.allocated;
+      held.insert(held.end(), from, from + d);
       if (sums) {
         double* base = queue_base(old.queue);
         --queue_sums_[static_cast<size_t>(old.queue)].jobs;
@@ -241,6 +267,28 @@ bool Session::keep_records(const Snapshot& snap) {
       if (it != n.tasks.end() && *it == t) n.tasks.erase(it);
       node_sums(n, status, tasks_[t].resreq, -1);
     }
+  };
+  for (uint32_t j : removed) take_off(j);
+  for (uint32_t j : again) take_off(j);
+  if (!removed.empty()) {
+    take_out_jobs(removed_bits);
+    for (uint32_t& j : again) j -= removed_before(j);
+  }
+
+  // The arena past the kept jobs' vectors: the arrived ones' (zeros), then
+  // the queues and the short vectors.
+  arena_.resize(size);
+  std::fill(arena_.begin() + static_cast<std::ptrdiff_t>(kept_fixed),
+            arena_.begin() + static_cast<std::ptrdiff_t>(fixed), 0.0);
+  tail_ = arena_.data() + fixed;
+  write_queues(snap);
+  for (size_t q = 0; q < queues_.size(); ++q)
+    std::copy_n(m.opening_queue_allocated.data() + q * d, d, queues_[q].allocated);
+  for (size_t k = 0; k < held_queue.size(); ++k)
+    add({queues_[static_cast<size_t>(held_queue[k])].allocated, d}, {held.data() + k * d, d}, -1);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    nodes_[i].spec = snap.nodes[i].spec;
+    nodes_[i].allocatable = read(snap.nodes[i].allocatable);
   }
 
   // Written again, and put back on their nodes and queues.

@@ -1,9 +1,10 @@
 // Sessions that keep the last one's records (session::SessionMemory) decide
 // as sessions that write every record anew, through random change sequences
-// (tests/unit/cache_change_generator.h) with each session's outcome applied
-// between them: every kept set of records is checked against one written
-// anew (Scheduler::set_verify_kept_records, which throws at the first
-// difference), and the decisions against the plain path's, to the byte.
+// (tests/unit/cache_change_generator.h), jobs leaving whole among them, with
+// each session's outcome applied between them: every kept set of records is
+// checked against one written anew (Scheduler::set_verify_kept_records,
+// which throws at the first difference), and the decisions against the
+// plain path's, to the byte.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -72,6 +73,9 @@ TEST(KeptRecords, DecideAsRecordsWrittenAnewThroughRandomChanges) {
           batch.push_back(gen.next(state));
           state.apply(batch.back());
         }
+        // Now and then a job leaves whole (its records are taken out).
+        if (step % 4 == 3)
+          for (auto& c : gen.job_leaves(state)) batch.push_back(std::move(c));
         std::vector<cache::ObjectChange> copy = batch;
         kept_cache.apply_changes(batch);
         plain_cache.apply_changes(copy);

@@ -75,6 +75,25 @@ class Generator {
     return ObjectChange::upsert(pod());
   }
 
+  /// A job leaving whole, as a finished one is cleaned up: a pod and, if
+  /// it names a PodGroup, every pod naming it and the PodGroup.
+  std::vector<ObjectChange> job_leaves(SourceState& state) {
+    const std::vector<model::Pod> pods = state.objects<model::Pod>(Kind::Pod);
+    if (pods.empty()) return {};
+    const model::Pod& one_pod = pods[pick(pods.size())];
+    std::vector<ObjectChange> out;
+    for (const model::Pod& p : pods)
+      if (p.key() == one_pod.key() ||
+          (!one_pod.group_name.empty() && p.namespace_ == one_pod.namespace_ &&
+           p.group_name == one_pod.group_name))
+        out.push_back(ObjectChange::remove(Kind::Pod, p.key()));
+    if (!one_pod.group_name.empty())
+      out.push_back(
+          ObjectChange::remove(Kind::PodGroup, one_pod.namespace_ + "/" + one_pod.group_name));
+    for (const ObjectChange& c : out) state.apply(c);
+    return out;
+  }
+
   model::Pod pod() {
     static const std::vector<std::string> kNames = {
         "p0", "p1", "g0", "podgroup-p0", "podgroup-p0-2", "x-2", "podgroup-x-2", "podgroup-x-2-2",

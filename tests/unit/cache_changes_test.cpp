@@ -296,10 +296,35 @@ TEST(CacheChanges, RefreshSaysWhatItWroteAgain) {
   EXPECT_TRUE(third.changes.vectors_changed);
   EXPECT_EQ(third.changes.layout, layout);
 
-  // g0 leaves: the others move.
-  batch = {ObjectChange::remove(Kind::Pod, "a/p0"), ObjectChange::remove(Kind::PodGroup, "a/g0")};
+  // g0 leaves (its pod with it) as g3 arrives: the others move down in
+  // order, the layout holds; g0 is said taken out where it was, and the
+  // request it summed still reads as it was through the next session.
+  const double* p0_request = third.jobs[0].tasks[0].resreq.data();
+  batch = {ObjectChange::remove(Kind::Pod, "a/p0"), ObjectChange::remove(Kind::PodGroup, "a/g0"),
+           group("g3"), pod("p3", "g3", 300)};
   cache.apply_changes(batch);
-  EXPECT_NE(cache.refresh_snapshot(5).changes.layout, layout);
+  const session::Snapshot& fourth = cache.refresh_snapshot(5);
+  EXPECT_EQ(fourth.changes.layout, layout);
+  EXPECT_EQ(fourth.changes.removed, std::vector<uint32_t>{0});
+  EXPECT_TRUE(fourth.changes.jobs.empty());
+  ASSERT_EQ(fourth.jobs.size(), 3u);
+  EXPECT_EQ(fourth.jobs[0].key, "a/g1");
+  EXPECT_EQ(fourth.jobs[1].key, "a/g2");
+  EXPECT_EQ(fourth.jobs[2].key, "a/g3");
+  ASSERT_EQ(fourth.jobs[0].tasks.size(), 2u);
+  EXPECT_EQ(fourth.jobs[0].tasks.data(), fourth.tasks.data());
+  EXPECT_EQ(fourth.jobs[2].tasks.data(), fourth.tasks.data() + 3);
+  EXPECT_EQ(p0_request[0], 200.0);
+  // A pod arriving before the next refresh does not take its place yet.
+  batch = {group("g4"), pod("p4", "g4", 400)};
+  cache.apply_changes(batch);
+  EXPECT_EQ(p0_request[0], 200.0);
+  EXPECT_EQ(cache.refresh_snapshot(6).changes.layout, layout);
+
+  // A job losing one pod of two changes size: the others move.
+  batch = {ObjectChange::remove(Kind::Pod, "a/p1b")};
+  cache.apply_changes(batch);
+  EXPECT_NE(cache.refresh_snapshot(7).changes.layout, layout);
 
   // Another cache's snapshots are another writer's.
   ClusterCache other;

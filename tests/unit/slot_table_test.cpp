@@ -76,10 +76,36 @@ TEST(SlotTable, IdentityNamesOneEntryUnderOneKey) {
   // Freed and reused by a newcomer (the same slot): another again.
   t.erase(a);
   EXPECT_EQ(t.identity(a), 0u);
+  t.forget_changes();
+  t.forget_changes();
   const uint32_t b = t.insert("b");
   ASSERT_EQ(b, a);
   EXPECT_NE(t.identity(b), first);
   EXPECT_NE(t.identity(b), renamed);
+}
+
+TEST(SlotTable, AnErasedSlotWaitsTwoLooksBeforeItServesAgain) {
+  TestTable t;
+  const uint32_t a = t.insert("a");
+  t.erase(a);
+  // Not before the look that reports it gone, nor the session after it.
+  EXPECT_NE(t.insert("b"), a);
+  t.forget_changes();
+  EXPECT_NE(t.insert("c"), a);
+  t.forget_changes();
+  EXPECT_EQ(t.insert("d"), a);
+}
+
+TEST(SlotTable, MoveVersionMovesWhenAnEntryMovesNotWhenOneLeaves) {
+  TestTable t;
+  const uint32_t a = t.insert("a");
+  const uint32_t b = t.insert("b");
+  const uint64_t v = t.move_version();
+  t.erase(a);
+  t.insert("c");
+  EXPECT_EQ(t.move_version(), v);
+  t.move_last(b);
+  EXPECT_GT(t.move_version(), v);
 }
 
 }  // namespace
