@@ -17,10 +17,12 @@ bool bit(const std::vector<uint64_t>& bits, size_t i) {
   return i / 64 < bits.size() && ((bits[i / 64] >> (i % 64)) & 1) != 0;
 }
 
-// `bits` (one per job) without those of the jobs `gone` names.
-void drop_bits(std::vector<uint64_t>& bits, const std::vector<uint64_t>& gone, size_t jobs) {
-  size_t out = 0;
-  for (size_t j = 0; j < jobs; ++j) {
+// `bits` (one per job) without those of the jobs `gone` names, the first
+// of which is `first`.
+void drop_bits(std::vector<uint64_t>& bits, const std::vector<uint64_t>& gone, size_t first,
+               size_t jobs) {
+  size_t out = first;
+  for (size_t j = first; j < jobs; ++j) {
     if (bit(gone, j)) continue;
     const uint64_t mask = uint64_t{1} << (out % 64);
     bits[out / 64] = bit(bits, j) ? bits[out / 64] | mask : bits[out / 64] & ~mask;
@@ -32,89 +34,104 @@ void drop_bits(std::vector<uint64_t>& bits, const std::vector<uint64_t>& gone, s
 
 }  // namespace
 
-void Session::take_out_jobs(const std::vector<uint64_t>& gone) {
+void Session::take_out_jobs(const std::vector<uint32_t>& removed,
+                            const std::vector<uint64_t>& gone) {
   SessionMemory& m = *memory_;
   const size_t d = dims();
   const size_t was_jobs = jobs_.size();
   const size_t was_tasks = tasks_.size();
   const size_t was_sub_jobs = sub_jobs_.size();
-  // How many kept records come before each old index (one past the end
-  // too): a kept one's new index, and a range's new start.
-  std::vector<uint32_t> tasks_before(was_tasks + 1, 0), subs_before(was_sub_jobs + 1, 0),
-      jobs_before(was_jobs + 1, 0);
-  for (size_t t = 0; t < was_tasks; ++t)
-    tasks_before[t + 1] = tasks_before[t] + (bit(gone, tasks_[t].job) ? 0 : 1);
-  for (size_t s = 0; s < was_sub_jobs; ++s)
-    subs_before[s + 1] = subs_before[s] + (bit(gone, sub_jobs_[s].job) ? 0 : 1);
-  for (size_t j = 0; j < was_jobs; ++j)
-    jobs_before[j + 1] = jobs_before[j] + (bit(gone, j) ? 0 : 1);
-  const auto task_kept = [&](uint32_t t) { return tasks_before[t + 1] != tasks_before[t]; };
-
-  // Jobs, and their vectors in the arena (each block moves down: never
-  // onto one not yet moved).
+  // Jobs lie in order, each one's tasks and sub-jobs after the last one's:
+  // the records before the first job taken out stay as they are, and
+  // between two jobs taken out every record moves down by as many jobs,
+  // tasks and sub-jobs as were taken out before it.
+  struct Out {
+    uint32_t job, first_task, tasks, first_sub, subs;
+  };
+  std::vector<Out> outs;
+  outs.reserve(removed.size());
+  for (uint32_t j : removed)
+    outs.push_back({j, *jobs_[j].tasks.begin(), static_cast<uint32_t>(jobs_[j].tasks.size()),
+                    jobs_[j].first_sub_job, jobs_[j].sub_job_count});
+  const uint32_t j0 = outs.front().job, t0 = outs.front().first_task;
+  // Where each task from the first one taken out went (kNoTask: out), for
+  // the lists that name tasks.
+  constexpr uint32_t kNoTask = UINT32_MAX;
+  std::vector<uint32_t>& task_to = m.renumbered;
+  task_to.assign(was_tasks - t0, kNoTask);
   double* const vectors = arena_.data() + 4 * d * nodes_.size();
-  size_t out = 0;
-  for (size_t j = 0; j < was_jobs; ++j) {
-    if (bit(gone, j)) continue;
-    Job& job = jobs_[j];
-    if (out != j) std::copy_n(vectors + 2 * d * j, 2 * d, vectors + 2 * d * out);
-    const uint32_t first = tasks_before[*job.tasks.begin()];
-    job.index = static_cast<uint32_t>(out);
-    job.tasks = TaskRange(first, first + static_cast<uint32_t>(job.tasks.size()));
-    job.allocated = vectors + 2 * d * out;
-    job.total_request = job.allocated + d;
-    job.first_sub_job = subs_before[job.first_sub_job];
-    if (out != j) jobs_[out] = job;
-    ++out;
-  }
-  jobs_.resize(out);
-
-  out = 0;
-  for (size_t t = 0; t < was_tasks; ++t) {
-    if (!task_kept(static_cast<uint32_t>(t))) continue;
-    Task& task = tasks_[t];
-    task.index = static_cast<uint32_t>(out);
-    task.job = jobs_before[task.job];
-    task.sub_job = subs_before[task.sub_job];
-    if (out != t) tasks_[out] = task;
-    ++out;
-  }
-  tasks_.resize(out);
-
-  out = 0;
-  for (size_t s = 0; s < was_sub_jobs; ++s) {
-    SubJob& sub = sub_jobs_[s];
-    if (bit(gone, sub.job)) continue;
-    sub.job = jobs_before[sub.job];
-    // (A range into the members' list only with policies: none when jobs
-    // are taken out, see keep_records.)
-    if (sub.whole_job) {
-      const uint32_t first = tasks_before[*sub.range.begin()];
-      sub.range = TaskRange(first, first + static_cast<uint32_t>(sub.range.size()));
+  uint32_t job_shift = 0, task_shift = 0, sub_shift = 0;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const Out& o = outs[k];
+    ++job_shift;
+    task_shift += o.tasks;
+    sub_shift += o.subs;
+    const bool last = k + 1 == outs.size();
+    const size_t jobs_end = last ? was_jobs : outs[k + 1].job;
+    const size_t tasks_end = last ? was_tasks : outs[k + 1].first_task;
+    const size_t subs_end = last ? was_sub_jobs : outs[k + 1].first_sub;
+    for (size_t j = o.job + 1; j < jobs_end; ++j) {
+      Job& job = jobs_[j];
+      const size_t to = j - job_shift;
+      // (Blocks move down, each onto one moved already or taken out.)
+      std::copy_n(vectors + 2 * d * j, 2 * d, vectors + 2 * d * to);
+      const uint32_t first = *job.tasks.begin() - task_shift;
+      job.index = static_cast<uint32_t>(to);
+      job.tasks = TaskRange(first, first + static_cast<uint32_t>(job.tasks.size()));
+      job.allocated = vectors + 2 * d * to;
+      job.total_request = job.allocated + d;
+      job.first_sub_job -= sub_shift;
+      jobs_[to] = job;
     }
-    if (out != s) sub_jobs_[out] = sub;
-    ++out;
+    for (size_t t = o.first_task + o.tasks; t < tasks_end; ++t) {
+      Task& task = tasks_[t];
+      const size_t to = t - task_shift;
+      task.index = static_cast<uint32_t>(to);
+      task.job -= job_shift;
+      task.sub_job -= sub_shift;
+      tasks_[to] = task;
+      task_to[t - t0] = static_cast<uint32_t>(to);
+    }
+    for (size_t s = o.first_sub + o.subs; s < subs_end; ++s) {
+      SubJob& sub = sub_jobs_[s];
+      sub.job -= job_shift;
+      // (A range into the members' list only with policies: none when jobs
+      // are taken out, see keep_records.)
+      if (sub.whole_job) {
+        const uint32_t first = *sub.range.begin() - task_shift;
+        sub.range = TaskRange(first, first + static_cast<uint32_t>(sub.range.size()));
+      }
+      sub_jobs_[s - sub_shift] = sub;
+    }
   }
-  sub_jobs_.resize(out);
+  jobs_.resize(was_jobs - job_shift);
+  tasks_.resize(was_tasks - task_shift);
+  sub_jobs_.resize(was_sub_jobs - sub_shift);
 
   // Lists of tasks and jobs: the ones taken out dropped, the rest renamed
-  // (in order still: the renaming keeps order).
-  for (Node& n : nodes_)
-    for (uint32_t& t : n.tasks) t = tasks_before[t];
+  // (in order still: the renaming keeps order). No node holds one taken out.
+  const auto new_task = [&](uint32_t t) { return t < t0 ? t : task_to[t - t0]; };
+  for (Node& n : nodes_) {
+    auto from = std::lower_bound(n.tasks.begin(), n.tasks.end(), t0);
+    for (; from != n.tasks.end(); ++from) *from = task_to[*from - t0];
+  }
   const auto rename_tasks = [&](auto& list) {
     size_t kept = 0;
     for (const uint32_t t : list)
-      if (task_kept(t)) list[kept++] = tasks_before[t];
+      if (const uint32_t to = new_task(t); to != kNoTask) list[kept++] = to;
     list.resize(kept);
   };
   rename_tasks(m.opening_placed);
   rename_tasks(featured_);
   size_t kept = 0;
   for (const uint32_t j : topology_jobs_)
-    if (!bit(gone, j)) topology_jobs_[kept++] = jobs_before[j];
+    if (j < j0 || !bit(gone, j))
+      topology_jobs_[kept++] =
+          j - static_cast<uint32_t>(std::lower_bound(removed.begin(), removed.end(), j) -
+                                    removed.begin());
   topology_jobs_.resize(kept);
   for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
-    drop_bits(*bits, gone, was_jobs);
+    drop_bits(*bits, gone, j0, was_jobs);
 }
 
 }  // namespace scoria::session

@@ -514,6 +514,7 @@ struct SessionMemory {
   std::vector<uint64_t> pending_task_jobs, phase_pending_jobs, queueless_jobs;
   std::vector<uint32_t> featured, topology_jobs, sub_job_members;
   std::deque<std::string> made_keys;
+  std::vector<uint32_t> renumbered;  // take_out_jobs' scratch, for its storage
   // What the last session's records were at its open: its placed tasks, its
   // queues' allocated (queue after queue), the records it touched, and, if
   // it summed its jobs by queue at open (`sums_kept`), those sums (jobs
@@ -862,9 +863,9 @@ class Session {
   // Keeps the last session's records, written again where they changed;
   // false (having changed nothing) when they cannot serve.
   bool keep_records(const Snapshot& snap);
-  // Takes the jobs whose bits `gone` sets out of the kept records, every
-  // index after them renamed (kept_removal.cpp).
-  void take_out_jobs(const std::vector<uint64_t>& gone);
+  // Takes the jobs at `removed` (ascending; their bits set in `gone`) out
+  // of the kept records, every index after them renamed (kept_removal.cpp).
+  void take_out_jobs(const std::vector<uint32_t>& removed, const std::vector<uint64_t>& gone);
   // Notes in the memory what the records are at open, and starts tracking.
   void note_opening(const Snapshot& snap);
   void verify_records(const Snapshot& snap) const;

@@ -271,7 +271,7 @@ bool Session::keep_records(const Snapshot& snap) {
   for (uint32_t j : removed) take_off(j);
   for (uint32_t j : again) take_off(j);
   if (!removed.empty()) {
-    take_out_jobs(removed_bits);
+    take_out_jobs(removed, removed_bits);
     for (uint32_t& j : again) j -= removed_before(j);
   }
 
