@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace scoria::model {
@@ -42,6 +43,20 @@ inline void add(std::span<double> to, std::span<const double> v, double sign = 1
 inline bool is_empty(std::span<const double> r, size_t ignored) {
   for (size_t i = 0; i < r.size(); ++i)
     if (i != ignored && r[i] >= kResourceEpsilon) return false;
+  return true;
+}
+
+/// Sums of whole numbers are exact below this (2^53), in any order: what
+/// is kept summed as values come and go (a kept session's node and queue
+/// sums, a timed run's node use) is then what summing anew gives.
+inline constexpr double kExactSums = 9007199254740992.0;
+
+/// Every value a whole number below kExactSums. (The cast is exact and
+/// defined there; std::trunc is a libm call on the baseline x86-64.)
+inline bool whole_numbers(std::span<const double> v) {
+  for (double x : v)
+    if (!(std::fabs(x) < kExactSums) || x != static_cast<double>(static_cast<int64_t>(x)))
+      return false;
   return true;
 }
 

@@ -207,7 +207,7 @@ void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t firs
   if (!append) std::fill_n(vectors, 2 * d, 0.0);
   j.min_resources = read(in.min_resources);
   if (append && noting_requests_) {
-    whole_min_resources_ = whole_min_resources_ && whole(span(j.min_resources));
+    whole_min_resources_ = whole_min_resources_ && model::whole_numbers(span(j.min_resources));
     for (double v : span(j.min_resources)) request_sum_ += std::fabs(v);
   }
   j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));

@@ -873,7 +873,6 @@ class Session {
   void touch_node(uint32_t node);
   // Notes values summed across records: whole numbers, and their bound.
   void note_request(std::span<const double> request);
-  bool whole(std::span<const double> v) const;
   // Notes in the memory the queue sums just taken at open.
   void note_opening_sums();
   // Makes queue_sums_ point into zeroed memory for `queues` queues.

@@ -38,8 +38,7 @@ bool set(std::vector<uint64_t>& bits, size_t i) {
   return was;
 }
 
-// Sums of whole numbers stay exact below 2^53.
-constexpr double kExactSums = 9007199254740992.0;
+using model::kExactSums;
 
 // `kept` (ascending) without the entries `drop` says, merged with `more`
 // (ascending).
@@ -84,16 +83,8 @@ void Session::touch_node(uint32_t n) {
   t.node_sums.insert(t.node_sums.end(), node.idle, node.idle + 4 * dims());
 }
 
-bool Session::whole(std::span<const double> v) const {
-  // Below 2^53 the cast is exact and defined (std::trunc is a libm call on
-  // the baseline x86-64 this is built for).
-  return std::all_of(v.begin(), v.end(), [](double x) {
-    return std::fabs(x) < kExactSums && x == static_cast<double>(static_cast<int64_t>(x));
-  });
-}
-
 void Session::note_request(std::span<const double> request) {
-  whole_requests_ = whole_requests_ && whole(request);
+  whole_requests_ = whole_requests_ && model::whole_numbers(request);
   for (double v : request) request_sum_ += std::fabs(v);
 }
 
@@ -183,10 +174,10 @@ bool Session::keep_records(const Snapshot& snap) {
   bool whole_min_resources = m.whole_min_resources;
   const auto note = [&](const Snapshot::JobIn& in) {
     for (const auto& tin : in.tasks) {
-      if (!whole(tin.resreq)) return false;
+      if (!model::whole_numbers(tin.resreq)) return false;
       for (double v : tin.resreq) added += std::fabs(v);
     }
-    whole_min_resources = whole_min_resources && whole(in.min_resources);
+    whole_min_resources = whole_min_resources && model::whole_numbers(in.min_resources);
     for (double v : in.min_resources) added += std::fabs(v);
     return true;
   };
@@ -203,7 +194,7 @@ bool Session::keep_records(const Snapshot& snap) {
   for (size_t j = kept_jobs; j < jobs; ++j)
     if (!note(snap.jobs[j])) return false;
   for (uint32_t n : c.nodes) {
-    if (n >= nodes_.size() || !whole(snap.nodes[n].allocatable)) return false;
+    if (n >= nodes_.size() || !model::whole_numbers(snap.nodes[n].allocatable)) return false;
     for (double v : snap.nodes[n].allocatable) added += std::fabs(v);
   }
   if (!(m.request_sum + added < kExactSums)) return false;

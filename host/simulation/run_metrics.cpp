@@ -14,9 +14,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr uint32_t kOccupying = SCORIA_TASK_ALLOCATED | SCORIA_TASK_BINDING | SCORIA_TASK_BOUND |
-                                SCORIA_TASK_RUNNING | SCORIA_TASK_RELEASING;
-
 double seconds(int64_t ms) { return static_cast<double>(ms) / 1000.0; }
 
 // Rounded to what a reader compares (and what stays stable across
@@ -171,8 +168,10 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   if (snapshot.dims.size() > dims_.size()) dims_ = snapshot.dims;
   const size_t dims = dims_.size();
   const size_t nodes = snapshot.nodes.size();
+  // What the snapshot's tasks occupy, then the session's binds on top.
+  occupied_.update(snapshot, dims);
   std::vector<double>& used = used_;
-  used.assign(nodes * dims, 0.0);
+  used.assign(occupied_.used().begin(), occupied_.used().end());
   // Nodes gone hold nothing from now on.
   if (map_nodes(snapshot))
     for (size_t r = 0; r < position_of_row_.size(); ++r)
@@ -187,19 +186,18 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   const auto add = [&](size_t node, std::span<const double> req) {
     for (size_t d = 0; d < req.size() && d < dims; ++d) used[node * dims + d] += req[d];
   };
-  for (const auto& job : snapshot.jobs)
+  for (const auto& job : snapshot.jobs) {
+    if (!job.invalid.empty()) continue;
     for (const auto& task : job.tasks) {
-      if (task.node >= 0 && (task.status & kOccupying) != 0) {
-        add(static_cast<size_t>(task.node), task.resreq);
-      } else if (task.status == SCORIA_TASK_PENDING && job.invalid.empty()) {
-        // (Spans look into `tasks`, as Snapshot says; checked all the same.)
-        const std::less<const session::Snapshot::TaskIn*> before;
-        if (!before(&task, tasks.data()) && before(&task, tasks.data() + tasks.size())) {
-          waiting[static_cast<size_t>(&task - tasks.data())] = 1;
-          ++still_pending;
-        }
+      if (task.status != SCORIA_TASK_PENDING) continue;
+      // (Spans look into `tasks`, as Snapshot says; checked all the same.)
+      const std::less<const session::Snapshot::TaskIn*> before;
+      if (!before(&task, tasks.data()) && before(&task, tasks.data() + tasks.size())) {
+        waiting[static_cast<size_t>(&task - tasks.data())] = 1;
+        ++still_pending;
       }
     }
+  }
   // Where a bind or pipelined pod sits in the snapshot: the session's task
   // index, checked (a snapshot not laid out as the cache lays it out is
   // searched).

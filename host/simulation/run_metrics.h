@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "session/session.h"
+#include "simulation/occupied_sums.h"
 
 namespace scoria::simulation {
 
@@ -94,6 +95,7 @@ class RunMetrics {
   std::vector<std::string> queue_names_;  // by id
   std::unordered_map<std::string, uint32_t> queue_ids_;
   // sample()'s buffers, kept between sessions.
+  OccupiedSums occupied_;
   std::vector<double> used_;
   std::vector<uint8_t> waiting_;               // by snapshot task: pending, not placed now
   std::map<std::string, uint64_t> evictions_;  // by action

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "cache/object_change.h"
+#include "scoria/scoria.h"
+#include "session/session.h"
 
 namespace scoria::test_support {
 
@@ -185,5 +187,31 @@ class Generator {
 
   std::mt19937 rng_;
 };
+
+// What a session decided, made up: binds some pending tasks, evicts some
+// placed ones and moves some jobs to another phase.
+inline session::Outcome made_up_outcome(const session::Snapshot& snap, std::mt19937& rng) {
+  const auto pick = [&rng](size_t n) {
+    return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+  };
+  session::Outcome o;
+  for (const auto& j : snap.jobs) {
+    for (const auto& t : j.tasks) {
+      if (t.status == SCORIA_TASK_PENDING && !snap.nodes.empty() && pick(3) == 0)
+        o.binds.push_back({t.views->uid, snap.nodes[pick(snap.nodes.size())].spec->name});
+      else if (t.node >= 0 && pick(5) == 0)
+        o.evictions.push_back(t.views->uid);
+    }
+    if (pick(3) == 0) {
+      session::Outcome::PodGroupStatus st;
+      st.key = std::string(j.key.empty() ? j.group->key() : j.key);
+      st.phase = static_cast<model::PodGroupPhase>(pick(5));
+      st.source = j.source;
+      st.source_seq = pick(2) == 0 ? j.source_seq : 0;
+      o.pod_groups.push_back(std::move(st));
+    }
+  }
+  return o;
+}
 
 }  // namespace scoria::test_support

@@ -135,32 +135,6 @@ TEST(CacheChanges, IncrementalMatchesAFullLoadOfTheSameObjects) {
   }
 }
 
-// What a session decided, made up: binds some pending tasks, evicts some
-// placed ones and moves some jobs to another phase.
-session::Outcome made_up_outcome(const session::Snapshot& snap, std::mt19937& rng) {
-  const auto pick = [&rng](size_t n) {
-    return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
-  };
-  session::Outcome o;
-  for (const auto& j : snap.jobs) {
-    for (const auto& t : j.tasks) {
-      if (t.status == SCORIA_TASK_PENDING && !snap.nodes.empty() && pick(3) == 0)
-        o.binds.push_back({t.views->uid, snap.nodes[pick(snap.nodes.size())].spec->name});
-      else if (t.node >= 0 && pick(5) == 0)
-        o.evictions.push_back(t.views->uid);
-    }
-    if (pick(3) == 0) {
-      session::Outcome::PodGroupStatus st;
-      st.key = std::string(j.key.empty() ? j.group->key() : j.key);
-      st.phase = static_cast<model::PodGroupPhase>(pick(5));
-      st.source = j.source;
-      st.source_seq = pick(2) == 0 ? j.source_seq : 0;
-      o.pod_groups.push_back(std::move(st));
-    }
-  }
-  return o;
-}
-
 TEST(CacheChanges, KeptSnapshotMatchesOneWrittenWholeThroughChangesAndOutcomes) {
   constexpr int kSequences = 300;
   for (int run = 0; run < kSequences; ++run) {
@@ -180,7 +154,7 @@ TEST(CacheChanges, KeptSnapshotMatchesOneWrittenWholeThroughChangesAndOutcomes) 
         const session::Snapshot& kept = cache.refresh_snapshot(step);
         ASSERT_EQ(snapshot_text(kept, true), snapshot_text(cache.snapshot(), true))
             << "sequence " << run << " (seed " << 5000 + run << "), step " << step;
-        if (step % 3 != 0) cache.apply(made_up_outcome(kept, rng));
+        if (step % 3 != 0) cache.apply(test_support::made_up_outcome(kept, rng));
       }
     }
   }
