@@ -58,6 +58,13 @@ bool ClusterCache::ours(const model::Pod& pod) const {
 }
 
 void ClusterCache::apply_change(ObjectChange& c) {
+  // What the snapshot's header shows (nodes, queues, namespaces, the kinds
+  // plugins read whole) changes with any object but a pod or a PodGroup.
+  const bool job_kind = c.type == ObjectChange::Type::Delete
+                            ? c.kind == Kind::Pod || c.kind == Kind::PodGroup
+                            : std::holds_alternative<model::Pod>(c.object) ||
+                                  std::holds_alternative<model::PodGroup>(c.object);
+  if (!job_kind) ++header_version_;
   if (c.type == ObjectChange::Type::Delete) {
     switch (c.kind) {
       case Kind::Node:

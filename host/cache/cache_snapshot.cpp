@@ -152,14 +152,20 @@ session::Snapshot ClusterCache::snapshot() const {
 
 const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool incremental) {
   KeptSnapshot& k = kept_;
-  SnapshotPlaces places;
-  snapshot_header(k.snapshot, places);
+  // The header is written again only when something it shows changed.
+  bool same_places = k.valid && k.header_version == header_version_;
+  if (!same_places) {
+    SnapshotPlaces places;
+    snapshot_header(k.snapshot, places);
+    same_places = k.valid && places == k.places;
+    k.places = std::move(places);
+    k.header_version = header_version_;
+  }
   k.snapshot.now_ms = now_ms;
   // What the kept jobs point at and index into must be where it was.
-  const bool holds = incremental && k.valid && places == k.places && k.dims == dims_.size() &&
+  const bool holds = incremental && k.valid && same_places && k.dims == dims_.size() &&
                      k.pod_vectors == pod_vectors_.generation() &&
                      k.group_vectors == group_vectors_.generation();
-  k.places = std::move(places);
   session::Snapshot::Changes& told = k.snapshot.changes;
   told.writer = k.writer;
   told.version = ++k.version;

@@ -60,6 +60,7 @@ void ClusterCache::clear() {
   pod_vectors_.reset(2 * dims_.size());
   group_vectors_.reset(dims_.size());
   dims_dirty_ = false;
+  ++header_version_;
   // Queue "default" exists unless defined: a placeholder entry holds its
   // slot, so groups in it never re-resolve when it is defined or deleted.
   const uint32_t q = queues_.insert(std::string(kDefaultQueue));
@@ -166,6 +167,7 @@ void ClusterCache::rebuild_dims() {
   // A resource came or went: every vector is rebuilt from the objects
   // already decoded (nothing is parsed again).
   dims_ = std::move(dims);
+  ++header_version_;
   vectors_changed_ = true;
   dim_index_.clear();
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;

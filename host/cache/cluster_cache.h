@@ -304,6 +304,8 @@ class ClusterCache {
   // Pods whose implicit group needs its name (re)computed: (arrival, slot).
   std::vector<std::pair<uint64_t, uint32_t>> to_name_;
   uint64_t generation_ = 0;
+  // Bumped whenever what snapshot_header() writes may change.
+  uint64_t header_version_ = 0;
   std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),
                                             kDefaultSchedulerNames.end()};
 
@@ -317,6 +319,7 @@ class ClusterCache {
     size_t dims = 0;
     uint64_t pod_vectors = 0, group_vectors = 0;  // VectorStore::generation()
     uint64_t groups_moves = 0, pods_moves = 0;    // SlotTable::move_version()
+    uint64_t header_version = 0;                  // header_version_ when its header was written
     // Where the last job sits in the order (Place), and for an implicit
     // one, its pod's arrival rank: a job arriving after it is appended.
     uint8_t last_place = 0;

@@ -6,7 +6,10 @@ namespace {
 size_t as_position(uint32_t p, uint32_t empty) { return p == empty ? ChoiceIndex::kNone : p; }
 }  // namespace
 
-ChoiceIndex::ChoiceIndex(size_t nodes) : generations_(nodes, 0), scores_(nodes, 0.0) {
+void ChoiceIndex::reset(size_t nodes) {
+  generations_.assign(nodes, 0);
+  scores_.assign(nodes, 0.0);
+  leaves_ = 1;
   while (leaves_ < nodes) leaves_ *= 2;
   count_.assign(2 * leaves_, 0);
   best_idle_.assign(2 * leaves_, kEmpty);

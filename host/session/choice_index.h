@@ -16,7 +16,11 @@ class ChoiceIndex {
  public:
   static constexpr size_t kNone = SIZE_MAX;
 
-  explicit ChoiceIndex(size_t nodes);
+  ChoiceIndex() = default;
+  explicit ChoiceIndex(size_t nodes) { reset(nodes); }
+
+  /// Nothing recorded, over `nodes` nodes (the arrays' storage kept).
+  void reset(size_t nodes);
 
   /// About what an index over `nodes` nodes holds, in bytes.
   static size_t bytes_for(size_t nodes) {

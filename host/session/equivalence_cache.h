@@ -3,11 +3,12 @@
 // session: a node's answer stands until that node changes. The host bumps
 // a node's generation whenever a task joins or leaves it or a task on it
 // changes status; an answer recorded under an older generation is asked
-// again.
+// again. Its storage serves session after session (SessionMemory): reset()
+// forgets every answer and keeps the arrays of the classes last asked about.
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <deque>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -37,14 +38,41 @@ class EquivalenceCache {
     std::vector<Predicate> predicates[2];
     std::vector<Score> scores;
     // Allocate's choice for the class (Session::select_node): made on its
-    // second call, then kept current from the nodes changed since `seen`.
+    // second call (`has_choices`), then kept current from the nodes changed
+    // since `seen`.
     uint32_t selects = 0;
-    std::optional<ChoiceIndex> choices;
+    bool has_choices = false;
+    ChoiceIndex choices;
     size_t seen = 0;  // changed() entries the choices reflect
+
+    /// Knows nothing any more; keeps its arrays' storage.
+    void forget() {
+      policy_known = false;
+      policy = 0;
+      predicates[0].clear();
+      predicates[1].clear();
+      scores.clear();
+      selects = 0;
+      has_choices = false;
+      seen = 0;
+    }
   };
 
-  explicit EquivalenceCache(size_t nodes)
-      : generations_(nodes, 1), indexes_left_(kIndexBytes / ChoiceIndex::bytes_for(nodes)) {}
+  EquivalenceCache() = default;
+  explicit EquivalenceCache(size_t nodes) { reset(nodes); }
+
+  /// Nothing known, for a session over `nodes` nodes.
+  void reset(size_t nodes) {
+    generations_.assign(nodes, 1);
+    changed_.clear();
+    indexes_left_ = kIndexBytes / ChoiceIndex::bytes_for(nodes);
+    class_at_.clear();
+    for (size_t i = 0; i < used_; ++i) classes_[i].forget();
+    used_ = 0;
+    // The arrays of a few classes are kept: a session that asked about
+    // thousands would otherwise hold on to what they took.
+    if (classes_.size() > kKeptClasses) classes_.resize(kKeptClasses);
+  }
 
   /// Whether one more class may have a ChoiceIndex this session (and counts
   /// it): they take about 40 bytes a node each, and a session with
@@ -65,7 +93,14 @@ class EquivalenceCache {
   std::span<const uint32_t> changed() const { return changed_; }
 
   /// The class numbered `equivalence` (TaskViews::equivalence, not 0).
-  Class& of(uint32_t equivalence) { return classes_[equivalence]; }
+  Class& of(uint32_t equivalence) {
+    const auto [it, fresh] = class_at_.try_emplace(equivalence, nullptr);
+    if (fresh) {
+      if (used_ == classes_.size()) classes_.emplace_back();
+      it->second = &classes_[used_++];
+    }
+    return *it->second;
+  }
 
   /// The answers of `klass` by node, sized to the session's nodes.
   std::vector<Predicate>& predicates(Class& klass, bool resources) {
@@ -82,8 +117,12 @@ class EquivalenceCache {
   std::vector<uint32_t> generations_;  // by node index; starts at 1
   std::vector<uint32_t> changed_;
   static constexpr size_t kIndexBytes = size_t{128} << 20;  // for all ChoiceIndexes
-  size_t indexes_left_;
-  std::unordered_map<uint32_t, Class> classes_;
+  static constexpr size_t kKeptClasses = 64;
+  size_t indexes_left_ = 0;
+  // The classes asked about are the first used_ (a deque: they never move).
+  std::deque<Class> classes_;
+  size_t used_ = 0;
+  std::unordered_map<uint32_t, Class*> class_at_;
 };
 
 }  // namespace scoria::session

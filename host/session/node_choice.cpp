@@ -34,7 +34,7 @@ Session::NodeChoice Session::select_node(Task& task, std::span<const Node* const
   if (everywhere && !all_nodes_.empty() && !explaining(task) && !best_node_hooked()) {
     EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_PREDICATE);
     if (klass != nullptr && (klass->policy & SCORIA_CACHE_NODE_ORDER) != 0 &&
-        ++klass->selects >= 2 && (klass->choices || equivalence_->take_index_budget()))
+        ++klass->selects >= 2 && (klass->has_choices || equivalence_->take_index_budget()))
       return select_by_index(task, *klass);
   }
   return select_by_calls(task, candidates);
@@ -72,9 +72,12 @@ void Session::refresh_choices(const Task& task, EquivalenceCache::Class& klass) 
   const std::span<const uint32_t> changed = cache.changed();
   // The nodes whose entry is older than the node: all of them the first
   // time (or after more changes than nodes), else those changed since.
-  const bool all = !klass.choices || changed.size() - klass.seen > n;
-  if (!klass.choices) klass.choices.emplace(n);
-  ChoiceIndex& index = *klass.choices;
+  const bool all = !klass.has_choices || changed.size() - klass.seen > n;
+  if (!klass.has_choices) {
+    klass.choices.reset(n);
+    klass.has_choices = true;
+  }
+  ChoiceIndex& index = klass.choices;
   // Listed once: its entry takes the node's generation at once.
   choice_nodes_.clear();
   const auto consider = [&](uint32_t node) {
@@ -117,7 +120,7 @@ void Session::refresh_choices(const Task& task, EquivalenceCache::Class& klass) 
 
 Session::NodeChoice Session::select_by_index(Task& task, EquivalenceCache::Class& klass) {
   refresh_choices(task, klass);
-  const ChoiceIndex& index = *klass.choices;
+  const ChoiceIndex& index = klass.choices;
   const size_t n = all_nodes_.size();
   // Positions [start + a, start + b) of the rotation, as at most two ranges.
   const auto each_range = [n](size_t start, size_t a, size_t b, auto&& f) {

@@ -43,7 +43,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   kept_records_ = memory_ != nullptr && keep_records(snap);
   if (!kept_records_) write_records(snap);
 
-  if (config_.equivalence_cache) equivalence_.emplace(nodes_.size());
+  if (config_.equivalence_cache) {
+    equivalence_ = memory_ != nullptr ? &memory_->equivalence : &own_equivalence_.emplace();
+    equivalence_->reset(nodes_.size());
+  }
   all_nodes_.reserve(nodes_.size());
   for (const Node& n : nodes_) all_nodes_.push_back(&n);
   prepare_network_topologies(snap.hyper_nodes);

@@ -515,6 +515,7 @@ struct SessionMemory {
   std::vector<uint32_t> featured, topology_jobs, sub_job_members;
   std::deque<std::string> made_keys;
   std::vector<uint32_t> renumbered;  // take_out_jobs' scratch, for its storage
+  EquivalenceCache equivalence;      // for its storage (reset by each session)
   // What the last session's records were at its open: its placed tasks, its
   // queues' allocated (queue after queue), the records it touched, and, if
   // it summed its jobs by queue at open (`sums_kept`), those sums (jobs
@@ -924,9 +925,11 @@ class Session {
   std::vector<uint32_t> reasons_;
   std::vector<size_t> positions_;
   std::vector<PredicateScratch> scratch_;
-  // Equivalence classes (null when config_.equivalence_cache is off), and
-  // the nodes a cached lookup found stale, with their positions.
-  std::optional<EquivalenceCache> equivalence_;
+  // Equivalence classes (null when config_.equivalence_cache is off: the
+  // memory's, else own_equivalence_), and the nodes a cached lookup found
+  // stale, with their positions.
+  EquivalenceCache* equivalence_ = nullptr;
+  std::optional<EquivalenceCache> own_equivalence_;
   std::vector<const Node*> stale_;
   std::vector<size_t> stale_at_;
   std::vector<uint8_t> stale_pass_;

@@ -27,8 +27,13 @@ size_t scan_best(const std::vector<Leaf>& leaves, size_t begin, size_t end, bool
 
 TEST(ChoiceIndex, AnswersWhatAScanFinds) {
   std::mt19937 random(7);
-  for (const size_t n : {1u, 2u, 5u, 64u, 100u, 1000u}) {
-    ChoiceIndex index(n);
+  // One index, reset from size to size (sessions reuse its storage).
+  ChoiceIndex index;
+  for (const size_t n : {1u, 2u, 5u, 64u, 100u, 1000u, 100u, 5u}) {
+    index.reset(n);
+    ASSERT_EQ(index.size(), n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(index.generation(i), 0u);
+    EXPECT_EQ(index.fit_count(0, n), 0u);
     std::vector<Leaf> leaves(n);
     for (int round = 0; round < 400; ++round) {
       // Few distinct scores, so that ties are common.
