@@ -169,65 +169,50 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   const size_t dims = dims_.size();
   const size_t nodes = snapshot.nodes.size();
   // What the snapshot's tasks occupy, then the session's binds on top.
-  occupied_.update(snapshot, dims);
+  tally_.update(snapshot, dims);
   std::vector<double>& used = used_;
-  used.assign(occupied_.used().begin(), occupied_.used().end());
+  used.assign(tally_.used().begin(), tally_.used().end());
   // Nodes gone hold nothing from now on.
   if (map_nodes(snapshot))
     for (size_t r = 0; r < position_of_row_.size(); ++r)
       if (position_of_row_[r] < 0) set_occupancy(r, 0.0f, t_ms);
 
-  // Pending tasks by their place in the snapshot, to place the session's
-  // binds and to know what still waits.
+  // The tasks that wait (by their place in the snapshot, the session's
+  // task index: Outcome::Bind::task, checked), less those the session
+  // bound or pipelined; the binds on top of what is occupied.
   const std::vector<session::Snapshot::TaskIn>& tasks = snapshot.tasks;
-  std::vector<uint8_t>& waiting = waiting_;
-  waiting.assign(tasks.size(), 0);
-  size_t still_pending = 0;
-  const auto add = [&](size_t node, std::span<const double> req) {
-    for (size_t d = 0; d < req.size() && d < dims; ++d) used[node * dims + d] += req[d];
-  };
-  for (const auto& job : snapshot.jobs) {
-    if (!job.invalid.empty()) continue;
-    for (const auto& task : job.tasks) {
-      if (task.status != SCORIA_TASK_PENDING) continue;
-      // (Spans look into `tasks`, as Snapshot says; checked all the same.)
-      const std::less<const session::Snapshot::TaskIn*> before;
-      if (!before(&task, tasks.data()) && before(&task, tasks.data() + tasks.size())) {
-        waiting[static_cast<size_t>(&task - tasks.data())] = 1;
-        ++still_pending;
-      }
-    }
-  }
-  // Where a bind or pipelined pod sits in the snapshot: the session's task
-  // index, checked (a snapshot not laid out as the cache lays it out is
-  // searched).
+  size_t still_pending = tally_.waiting();
+  std::vector<size_t>& placed = placed_now_;
+  placed.clear();
   const auto place_of = [&](const session::Outcome::Bind& b) -> size_t {
     if (b.task < tasks.size() && tasks[b.task].views->uid == b.pod) return b.task;
     for (size_t i = 0; i < tasks.size(); ++i)
       if (tasks[i].views->uid == b.pod) return i;
     return SIZE_MAX;
   };
+  const auto take = [&](size_t at) {
+    if (at == SIZE_MAX || !tally_.waits(at) ||
+        std::find(placed.begin(), placed.end(), at) != placed.end())
+      return false;
+    placed.push_back(at);
+    --still_pending;
+    return true;
+  };
   for (const auto& b : outcome.binds) {
     const size_t at = place_of(b);
     const auto row = node_row_.find(b.node);
-    if (at == SIZE_MAX || waiting[at] == 0 || row == node_row_.end() ||
-        position_of_row_[row->second] < 0)
-      continue;
-    add(static_cast<size_t>(position_of_row_[row->second]), tasks[at].resreq);
-    waiting[at] = 0;
-    --still_pending;
+    if (row == node_row_.end() || position_of_row_[row->second] < 0 || !take(at)) continue;
+    const std::span<const double> req = tasks[at].resreq;
+    const auto node = static_cast<size_t>(position_of_row_[row->second]);
+    for (size_t d = 0; d < req.size() && d < dims; ++d) used[node * dims + d] += req[d];
   }
-  for (const auto& p : outcome.pipelined)
-    if (const size_t at = place_of(p); at != SIZE_MAX && waiting[at] != 0) {
-      waiting[at] = 0;
-      --still_pending;
-    }
+  for (const auto& p : outcome.pipelined) take(place_of(p));
   // The shapes of what waits (a job's tasks mostly alike: one each), then
   // those no other fits inside.
   std::vector<std::vector<double>> shapes;
   std::vector<double> asks(dims);
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    if (waiting[i] == 0) continue;
+  for (size_t i = 0; still_pending > 0 && i < tasks.size(); ++i) {
+    if (!tally_.waits(i) || std::find(placed.begin(), placed.end(), i) != placed.end()) continue;
     std::fill(asks.begin(), asks.end(), 0.0);
     const std::span<const double> req = tasks[i].resreq;
     std::copy_n(req.begin(), std::min(req.size(), dims), asks.begin());

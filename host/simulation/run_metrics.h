@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "session/session.h"
-#include "simulation/occupied_sums.h"
+#include "simulation/snapshot_tally.h"
 
 namespace scoria::simulation {
 
@@ -95,9 +95,9 @@ class RunMetrics {
   std::vector<std::string> queue_names_;  // by id
   std::unordered_map<std::string, uint32_t> queue_ids_;
   // sample()'s buffers, kept between sessions.
-  OccupiedSums occupied_;
+  SnapshotTally tally_;
   std::vector<double> used_;
-  std::vector<uint8_t> waiting_;               // by snapshot task: pending, not placed now
+  std::vector<size_t> placed_now_;             // snapshot tasks the session bound or pipelined
   std::map<std::string, uint64_t> evictions_;  // by action
   uint64_t evicted_pods_ = 0;
   uint64_t node_removal_losses_ = 0;  // pods whose node left under them

@@ -1,4 +1,4 @@
-#include "simulation/occupied_sums.h"
+#include "simulation/snapshot_tally.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,14 +15,23 @@ constexpr uint32_t kOccupying = SCORIA_TASK_ALLOCATED | SCORIA_TASK_BINDING | SC
 
 }  // namespace
 
-void OccupiedSums::add(const Held& held, double sign) {
+void SnapshotTally::add(const Held& held, double sign) {
   if (held.node < 0) return;
   double* to = used_.data() + static_cast<size_t>(held.node) * dims_;
   for (size_t d = 0; d < dims_; ++d) to[d] += sign * held.resreq[d];
 }
 
-void OccupiedSums::hold(Held& held, const session::Snapshot::TaskIn& in) {
+void SnapshotTally::drop(const Held& held) {
+  add(held, -1.0);
+  if (held.waits) --waiting_;
+}
+
+void SnapshotTally::hold(Held& held, const session::Snapshot::TaskIn& in, bool valid) {
   held = {};
+  if (in.status == SCORIA_TASK_PENDING && valid) {
+    held.waits = true;
+    ++waiting_;
+  }
   if (in.node < 0 || (in.status & kOccupying) == 0) return;
   // (A short vector, from a writer that keeps none: summed anew each time.)
   if (in.resreq.size() < dims_) exact_ = false;
@@ -37,26 +46,28 @@ void OccupiedSums::hold(Held& held, const session::Snapshot::TaskIn& in) {
     for (size_t d = 0; d < req.size(); ++d) to[d] += req[d];
     return;
   }
-  held = {in.node, in.resreq.data()};
+  held.node = in.node;
+  held.resreq = in.resreq.data();
   add(held, 1.0);
 }
 
-void OccupiedSums::sum_anew(const session::Snapshot& snapshot) {
+void SnapshotTally::sum_anew(const session::Snapshot& snapshot) {
   used_.assign(snapshot.nodes.size() * dims_, 0.0);
   held_.clear();
   job_tasks_.clear();
+  waiting_ = 0;
   exact_ = snapshot.exact_vectors;
   bound_ = 0;
   // In task order, job after job, as the session's tasks lie.
   for (const auto& job : snapshot.jobs) {
     job_tasks_.push_back(static_cast<uint32_t>(job.tasks.size()));
-    for (const auto& in : job.tasks) hold(held_.emplace_back(), in);
+    for (const auto& in : job.tasks) hold(held_.emplace_back(), in, job.invalid.empty());
   }
   // (Tasks not laid job after job in `tasks`: nothing can be kept.)
   if (held_.size() != snapshot.tasks.size()) exact_ = false;
 }
 
-bool OccupiedSums::follows(const session::Snapshot& snapshot) const {
+bool SnapshotTally::follows(const session::Snapshot& snapshot) const {
   const session::Snapshot::Changes& c = snapshot.changes;
   if (!exact_ || !snapshot.exact_vectors || c.writer == 0 || c.writer != writer_ ||
       c.version != version_ + 1 || c.layout != layout_ || c.vectors_changed ||
@@ -84,13 +95,13 @@ bool OccupiedSums::follows(const session::Snapshot& snapshot) const {
   return tasks == snapshot.tasks.size();
 }
 
-void OccupiedSums::take_out(const std::vector<uint32_t>& removed) {
+void SnapshotTally::take_out(const std::vector<uint32_t>& removed) {
   size_t from = 0, to = 0, next = 0, out = 0;
   for (size_t j = 0; j < job_tasks_.size(); ++j) {
     const uint32_t n = job_tasks_[j];
     if (next < removed.size() && removed[next] == j) {
       ++next;
-      for (size_t t = from; t < from + n; ++t) add(held_[t], -1.0);
+      for (size_t t = from; t < from + n; ++t) drop(held_[t]);
       from += n;
       continue;
     }
@@ -105,7 +116,7 @@ void OccupiedSums::take_out(const std::vector<uint32_t>& removed) {
   held_.resize(to);
 }
 
-void OccupiedSums::update(const session::Snapshot& snapshot, size_t dims) {
+void SnapshotTally::update(const session::Snapshot& snapshot, size_t dims) {
   const session::Snapshot::Changes& c = snapshot.changes;
   const bool kept = dims == dims_ && follows(snapshot);
   writer_ = c.writer;
@@ -126,16 +137,18 @@ void OccupiedSums::update(const session::Snapshot& snapshot, size_t dims) {
   for (size_t j = 0; j < job_tasks_.size(); ++j) first[j + 1] = first[j] + job_tasks_[j];
   for (uint32_t j : c.jobs) {
     const auto tasks = snapshot.jobs[j].tasks;
+    const bool valid = snapshot.jobs[j].invalid.empty();
     for (size_t i = 0; i < tasks.size(); ++i) {
       Held& held = held_[first[j] + i];
-      add(held, -1.0);
-      hold(held, tasks[i]);
+      drop(held);
+      hold(held, tasks[i], valid);
     }
   }
   for (size_t j = job_tasks_.size(); j < snapshot.jobs.size(); ++j) {
     const auto tasks = snapshot.jobs[j].tasks;
+    const bool valid = snapshot.jobs[j].invalid.empty();
     job_tasks_.push_back(static_cast<uint32_t>(tasks.size()));
-    for (const auto& in : tasks) hold(held_.emplace_back(), in);
+    for (const auto& in : tasks) hold(held_.emplace_back(), in, valid);
   }
   // A value that was not whole after all: what was kept may differ in its
   // last bits from a sum taken anew, which is taken.

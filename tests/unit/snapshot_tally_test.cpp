@@ -1,6 +1,6 @@
-// What a timed run keeps of the node use between sessions
-// (simulation::OccupiedSums) is what summing every task anew gives, to the
-// bit, through random change sequences with jobs leaving whole and
+// What a timed run keeps of the node use and the waiting tasks between
+// sessions (simulation::SnapshotTally) is what taking every task anew gives,
+// to the bit, through random change sequences with jobs leaving whole and
 // sessions' outcomes applied; and a request that is not a whole number has
 // it summed anew (in task order, as a fresh sum adds).
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 
 #include "cache/cluster_cache.h"
 #include "cache_change_generator.h"
-#include "simulation/occupied_sums.h"
+#include "simulation/snapshot_tally.h"
 
 namespace scoria::simulation {
 namespace {
@@ -21,7 +21,7 @@ using cache::Kind;
 using cache::ObjectChange;
 
 std::vector<double> anew(const session::Snapshot& snap, size_t dims) {
-  OccupiedSums fresh;
+  SnapshotTally fresh;
   fresh.update(snap, dims);
   return {fresh.used().begin(), fresh.used().end()};
 }
@@ -39,14 +39,31 @@ std::vector<double> by_hand(const session::Snapshot& snap, size_t dims) {
   return used;
 }
 
-TEST(OccupiedSums, KeptAsSummedAnewThroughChangesAndOutcomes) {
+// The tasks that wait, by hand: pending, in a job the cache can schedule.
+std::vector<size_t> waiting_by_hand(const session::Snapshot& snap) {
+  std::vector<size_t> out;
+  for (const auto& job : snap.jobs)
+    for (const auto& t : job.tasks)
+      if (job.invalid.empty() && t.status == SCORIA_TASK_PENDING)
+        out.push_back(static_cast<size_t>(&t - snap.tasks.data()));
+  return out;
+}
+
+std::vector<size_t> waiting_of(const SnapshotTally& tally, const session::Snapshot& snap) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < snap.tasks.size(); ++i)
+    if (tally.waits(i)) out.push_back(i);
+  return out;
+}
+
+TEST(SnapshotTally, KeptAsSummedAnewThroughChangesAndOutcomes) {
   size_t followed = 0, refreshes = 0;
   for (int run = 0; run < 150; ++run) {
     test_support::Generator gen(static_cast<uint32_t>(3100 + run));
     test_support::SourceState state;
     std::mt19937 rng(static_cast<uint32_t>(4100 + run));
     ClusterCache cache;
-    OccupiedSums kept;
+    SnapshotTally kept;
     for (int step = 0; step < 10 + run % 30; ++step) {
       std::vector<ObjectChange> batch;
       for (int i = 0; i < 1 + step % 3; ++i) {
@@ -64,6 +81,9 @@ TEST(OccupiedSums, KeptAsSummedAnewThroughChangesAndOutcomes) {
       const std::vector<double> got(kept.used().begin(), kept.used().end());
       ASSERT_EQ(got, anew(snap, dims)) << "sequence " << run << ", step " << step;
       ASSERT_EQ(got, by_hand(snap, dims)) << "sequence " << run << ", step " << step;
+      const std::vector<size_t> waiting = waiting_by_hand(snap);
+      ASSERT_EQ(waiting_of(kept, snap), waiting) << "sequence " << run << ", step " << step;
+      ASSERT_EQ(kept.waiting(), waiting.size()) << "sequence " << run << ", step " << step;
       ++refreshes;
       followed += follows ? 1 : 0;
       cache.apply(test_support::made_up_outcome(snap, rng));
@@ -74,7 +94,7 @@ TEST(OccupiedSums, KeptAsSummedAnewThroughChangesAndOutcomes) {
   EXPECT_GT(followed * 8, refreshes) << followed << " of " << refreshes;
 }
 
-TEST(OccupiedSums, ARequestNotWholeIsSummedAnewInTaskOrder) {
+TEST(SnapshotTally, ARequestNotWholeIsSummedAnewInTaskOrder) {
   ClusterCache cache;
   model::Node node;
   node.name = "n0";
@@ -93,7 +113,7 @@ TEST(OccupiedSums, ARequestNotWholeIsSummedAnewInTaskOrder) {
     batch.push_back(ObjectChange::upsert(p));
   }
   cache.apply_changes(batch);
-  OccupiedSums kept;
+  SnapshotTally kept;
   const session::Snapshot& first = cache.refresh_snapshot(0);
   kept.update(first, first.dims.size());
   EXPECT_EQ(kept.used()[0], (0.1 + 0.2) + 0.3);
