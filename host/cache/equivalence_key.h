@@ -12,8 +12,10 @@ namespace scoria::cache {
 /// The pod's JSON without what makes it this pod rather than its sibling:
 /// metadata name, generateName, uid, resourceVersion, creationTimestamp,
 /// ownerReferences and managedFields; its PodGroup annotation; a Volcano
-/// Job's task index; spec nodeName, hostname and subdomain; status. Empty
-/// when the pod has no JSON (it is then in no class).
+/// Job's task index; spec nodeName, hostname and subdomain; status. Written
+/// as a code of the JSON in document order (not JSON: only compared).
+/// Empty when the pod has no JSON, or JSON that is not an object (it is
+/// then in no class).
 std::string equivalence_key(const model::Pod& pod);
 
 }  // namespace scoria::cache
