@@ -68,11 +68,7 @@ TEST(KeptRecords, DecideAsRecordsWrittenAnewThroughRandomChanges) {
     for (int step = 0; step < 10 + run % 30; ++step) {
       // Some sessions follow changes, some only their predecessor's outcome.
       if (step % 3 != 2) {
-        std::vector<cache::ObjectChange> batch;
-        for (int i = 0; i < 1 + step % 3; ++i) {
-          batch.push_back(gen.next(state));
-          state.apply(batch.back());
-        }
+        std::vector<cache::ObjectChange> batch = gen.batch(state, 1 + step % 3);
         // Now and then a job leaves whole (its records are taken out).
         if (step % 4 == 3)
           for (auto& c : gen.job_leaves(state)) batch.push_back(std::move(c));

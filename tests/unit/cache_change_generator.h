@@ -77,6 +77,16 @@ class Generator {
     return ObjectChange::upsert(pod());
   }
 
+  /// `n` changes, each applied to `state` as it is made.
+  std::vector<ObjectChange> batch(SourceState& state, int n) {
+    std::vector<ObjectChange> out;
+    for (int i = 0; i < n; ++i) {
+      out.push_back(next(state));
+      state.apply(out.back());
+    }
+    return out;
+  }
+
   /// A job leaving whole, as a finished one is cleaned up: a pod and, if
   /// it names a PodGroup, every pod naming it and the PodGroup.
   std::vector<ObjectChange> job_leaves(SourceState& state) {

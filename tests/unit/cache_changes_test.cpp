@@ -111,12 +111,7 @@ TEST(CacheChanges, IncrementalMatchesAFullLoadOfTheSameObjects) {
     ClusterCache cache;
     const int steps = 10 + run % 40;
     for (int step = 0; step < steps; ++step) {
-      std::vector<ObjectChange> batch;
-      const int size = 1 + step % 4;
-      for (int i = 0; i < size; ++i) {
-        batch.push_back(gen.next(state));
-        state.apply(batch.back());
-      }
+      std::vector<ObjectChange> batch = gen.batch(state, 1 + step % 4);
       cache.apply_changes(batch);
       ASSERT_EQ(snapshot_text(cache), full_load(state))
           << "sequence " << run << " (seed " << 1000 + run << "), step " << step;
@@ -143,11 +138,7 @@ TEST(CacheChanges, KeptSnapshotMatchesOneWrittenWholeThroughChangesAndOutcomes) 
     SourceState state;
     ClusterCache cache;
     for (int step = 0; step < 10 + run % 40; ++step) {
-      std::vector<ObjectChange> batch;
-      for (int i = 0; i < 1 + step % 3; ++i) {
-        batch.push_back(gen.next(state));
-        state.apply(batch.back());
-      }
+      std::vector<ObjectChange> batch = gen.batch(state, 1 + step % 3);
       if (step % 4 != 3) cache.apply_changes(batch);
       // Sometimes twice in a row, with nothing or only an outcome between.
       for (int again = 0; again < 1 + step % 2; ++again) {

@@ -65,11 +65,7 @@ TEST(SnapshotTally, KeptAsSummedAnewThroughChangesAndOutcomes) {
     ClusterCache cache;
     SnapshotTally kept;
     for (int step = 0; step < 10 + run % 30; ++step) {
-      std::vector<ObjectChange> batch;
-      for (int i = 0; i < 1 + step % 3; ++i) {
-        batch.push_back(gen.next(state));
-        state.apply(batch.back());
-      }
+      std::vector<ObjectChange> batch = gen.batch(state, 1 + step % 3);
       if (step % 3 == 2)
         for (auto& c : gen.job_leaves(state)) batch.push_back(std::move(c));
       cache.apply_changes(batch);
