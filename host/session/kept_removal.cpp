@@ -34,8 +34,8 @@ void drop_bits(std::vector<uint64_t>& bits, const std::vector<uint64_t>& gone, s
 
 }  // namespace
 
-void Session::take_out_jobs(const std::vector<uint32_t>& removed,
-                            const std::vector<uint64_t>& gone) {
+void Session::take_out_jobs(const Snapshot::Changes& changes, const std::vector<uint64_t>& gone) {
+  const std::vector<uint32_t>& removed = changes.removed;
   SessionMemory& m = *memory_;
   const size_t d = dims();
   const size_t was_jobs = jobs_.size();
@@ -125,10 +125,7 @@ void Session::take_out_jobs(const std::vector<uint32_t>& removed,
   rename_tasks(featured_);
   size_t kept = 0;
   for (const uint32_t j : topology_jobs_)
-    if (j < j0 || !bit(gone, j))
-      topology_jobs_[kept++] =
-          j - static_cast<uint32_t>(std::lower_bound(removed.begin(), removed.end(), j) -
-                                    removed.begin());
+    if (j < j0 || !bit(gone, j)) topology_jobs_[kept++] = j - changes.removed_before(j);
   topology_jobs_.resize(kept);
   for (auto* bits : {&pending_task_jobs_, &phase_pending_jobs_, &queueless_jobs_})
     drop_bits(*bits, gone, j0, was_jobs);

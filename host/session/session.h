@@ -9,6 +9,7 @@
 
 #include <scoria/scoria.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -399,6 +400,24 @@ struct Snapshot {
     /// A request or minResources vector of a job held before took other
     /// values (what a session summed from it is not known any more).
     bool vectors_changed = false;
+
+    /// How many of the jobs taken out stood before position `was` (as it
+    /// was): a job kept moved down by that many.
+    uint32_t removed_before(uint32_t was) const {
+      return static_cast<uint32_t>(std::lower_bound(removed.begin(), removed.end(), was) -
+                                   removed.begin());
+    }
+    /// Where the jobs now at positions `now` (ascending, each one kept)
+    /// stood before the jobs in `removed` were taken out.
+    std::vector<uint32_t> positions_before(std::span<const uint32_t> now) const {
+      std::vector<uint32_t> was;
+      was.reserve(now.size());
+      for (size_t k = 0; const uint32_t j : now) {
+        while (k < removed.size() && removed[k] <= j + k) ++k;
+        was.push_back(j + static_cast<uint32_t>(k));
+      }
+      return was;
+    }
   };
   Changes changes;
 };
@@ -864,9 +883,9 @@ class Session {
   // Keeps the last session's records, written again where they changed;
   // false (having changed nothing) when they cannot serve.
   bool keep_records(const Snapshot& snap);
-  // Takes the jobs at `removed` (ascending; their bits set in `gone`) out
-  // of the kept records, every index after them renamed (kept_removal.cpp).
-  void take_out_jobs(const std::vector<uint32_t>& removed, const std::vector<uint64_t>& gone);
+  // Takes the jobs at `changes.removed` (their bits set in `gone`) out of
+  // the kept records, every index after them renamed (kept_removal.cpp).
+  void take_out_jobs(const Snapshot::Changes& changes, const std::vector<uint64_t>& gone);
   // Notes in the memory what the records are at open, and starts tracking.
   void note_opening(const Snapshot& snap);
   void verify_records(const Snapshot& snap) const;

@@ -147,13 +147,9 @@ bool Session::keep_records(const Snapshot& snap) {
   // whole.
   std::vector<uint64_t> removed_bits((was_jobs + 63) / 64, 0);
   for (uint32_t r : removed) set(removed_bits, r);
-  std::vector<uint32_t> again;
-  again.reserve(c.jobs.size() + was.jobs.size());
-  for (size_t k = 0, i = 0; i < c.jobs.size(); ++i) {
+  for (size_t i = 0; i < c.jobs.size(); ++i)
     if (c.jobs[i] >= kept_jobs || (i > 0 && c.jobs[i] <= c.jobs[i - 1])) return false;
-    while (k < removed.size() && removed[k] <= c.jobs[i] + k) ++k;
-    again.push_back(c.jobs[i] + static_cast<uint32_t>(k));
-  }
+  std::vector<uint32_t> again = c.positions_before(c.jobs);
   for (uint32_t j : was.jobs)
     if (j < was_jobs && !has(removed_bits, j)) again.push_back(j);
   std::sort(again.begin(), again.end());
@@ -162,10 +158,6 @@ bool Session::keep_records(const Snapshot& snap) {
   if (again.size() * 4 > kept_jobs) return false;
   // Where a job of the last session stands now: down by the jobs before it
   // taken out, its tasks down by theirs.
-  const auto removed_before = [&](uint32_t j) {
-    return static_cast<uint32_t>(std::lower_bound(removed.begin(), removed.end(), j) -
-                                 removed.begin());
-  };
   std::vector<uint32_t> tasks_removed_before(removed.size() + 1, 0);
   for (size_t k = 0; k < removed.size(); ++k)
     tasks_removed_before[k + 1] =
@@ -183,7 +175,7 @@ bool Session::keep_records(const Snapshot& snap) {
   };
   for (uint32_t j : again) {
     const Job& old = jobs_[j];
-    const uint32_t before = removed_before(j);
+    const uint32_t before = c.removed_before(j);
     const Snapshot::JobIn& in = snap.jobs[j - before];
     const uint32_t first = *old.tasks.begin() - tasks_removed_before[before];
     if (old.has_sub_group_policy || in.fields.has_sub_group_policy || in.key.empty() ||
@@ -262,8 +254,8 @@ bool Session::keep_records(const Snapshot& snap) {
   for (uint32_t j : removed) take_off(j);
   for (uint32_t j : again) take_off(j);
   if (!removed.empty()) {
-    take_out_jobs(removed, removed_bits);
-    for (uint32_t& j : again) j -= removed_before(j);
+    take_out_jobs(c, removed_bits);
+    for (uint32_t& j : again) j -= c.removed_before(j);
   }
 
   // The arena past the kept jobs' vectors: the arrived ones' (zeros), then

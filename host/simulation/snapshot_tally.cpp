@@ -5,13 +5,15 @@
 
 #include "model/resource.h"
 #include "scoria/scoria.h"
+#include "session/task_status.h"
 
 namespace scoria::simulation {
 
 namespace {
 
-constexpr uint32_t kOccupying = SCORIA_TASK_ALLOCATED | SCORIA_TASK_BINDING | SCORIA_TASK_BOUND |
-                                SCORIA_TASK_RUNNING | SCORIA_TASK_RELEASING;
+// What holds resources on a node (Volcano's AllocatedStatus), and what is
+// still leaving it.
+constexpr uint32_t kOccupying = session::kAllocatedMask | SCORIA_TASK_RELEASING;
 
 }  // namespace
 
@@ -84,12 +86,11 @@ bool SnapshotTally::follows(const session::Snapshot& snapshot) const {
   // Jobs written again keep their size (each one's place before, past the
   // jobs taken out before it); those past the kept ones arrived, their
   // tasks after every kept one's.
-  for (size_t k = 0, i = 0; i < c.jobs.size(); ++i) {
-    const uint32_t j = c.jobs[i];
-    if (j >= kept || (i > 0 && j <= c.jobs[i - 1])) return false;
-    while (k < removed.size() && removed[k] <= j + k) ++k;
-    if (job_tasks_[j + k] != snapshot.jobs[j].tasks.size()) return false;
-  }
+  for (size_t i = 0; i < c.jobs.size(); ++i)
+    if (c.jobs[i] >= kept || (i > 0 && c.jobs[i] <= c.jobs[i - 1])) return false;
+  const std::vector<uint32_t> was = c.positions_before(c.jobs);
+  for (size_t i = 0; i < c.jobs.size(); ++i)
+    if (job_tasks_[was[i]] != snapshot.jobs[c.jobs[i]].tasks.size()) return false;
   size_t tasks = kept_tasks;
   for (size_t j = kept; j < snapshot.jobs.size(); ++j) tasks += snapshot.jobs[j].tasks.size();
   return tasks == snapshot.tasks.size();
