@@ -66,7 +66,8 @@ void check_target(std::string_view target) {
   }
 }
 
-std::optional<std::string> query_param(std::string_view query, std::string_view key) {
+std::vector<std::string> query_params(std::string_view query, std::string_view key) {
+  std::vector<std::string> values;
   while (!query.empty()) {
     const size_t amp = query.find('&');
     const std::string_view pair = query.substr(0, amp);
@@ -78,12 +79,18 @@ std::optional<std::string> query_param(std::string_view query, std::string_view 
       auto value = percent_decode(raw);
       if (!value)
         throw bad_request("malformed percent-encoding in query parameter " + std::string(key));
-      return value;
+      values.push_back(std::move(*value));
     }
     if (amp == std::string_view::npos) break;
     query.remove_prefix(amp + 1);
   }
-  return std::nullopt;
+  return values;
+}
+
+std::optional<std::string> query_param(std::string_view query, std::string_view key) {
+  std::vector<std::string> values = query_params(query, key);
+  if (values.empty()) return std::nullopt;
+  return std::move(values.front());
 }
 
 std::optional<ResourcePath> parse_resource_path(std::string_view path) {

@@ -39,7 +39,10 @@ std::optional<std::string> percent_decode(std::string_view s);
 /// messages otherwise).
 void check_target(std::string_view target);
 
-/// A query parameter's decoded value ("+" is a space), or nullopt.
+/// A query parameter's decoded value ("+" is a space), or nullopt; the
+/// first where it repeats.
 std::optional<std::string> query_param(std::string_view query, std::string_view key);
+/// Every value of a parameter that may repeat (dryRun=All&dryRun=All).
+std::vector<std::string> query_params(std::string_view query, std::string_view key);
 
 }  // namespace scoria::api

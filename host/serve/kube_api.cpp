@@ -8,6 +8,7 @@
 
 #include "api/decision_reports.h"
 #include "api/discovery.h"
+#include "api/dry_run.h"
 #include "api/field_validation.h"
 #include "api/openapi.h"
 #include "api/patch.h"
@@ -174,6 +175,7 @@ std::optional<http::Reply> KubeApi::handle(const http::Request& request, std::st
                                            std::string_view query) {
   warnings_.clear();
   std::optional<http::Reply> reply = respond(request, path, query);
+  dry_run_ = false;
   if (reply)
     for (const std::string& w : warnings_) reply->response.insert(beast::http::field::warning, w);
   return reply;
@@ -215,6 +217,11 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
   const Resource& r = *at.resource;
   const Verb method = request.method();
   const bool watching = at.watch_prefix || query_flag(query, "watch");
+  dry_run_ = false;
+  if (method == Verb::post) dry_run_ = api::requested_dry_run(query, "CreateOptions");
+  if (method == Verb::put) dry_run_ = api::requested_dry_run(query, "UpdateOptions");
+  if (method == Verb::patch) dry_run_ = api::requested_dry_run(query, "PatchOptions");
+  if (method == Verb::delete_) dry_run_ = api::requested_dry_run(query, "DeleteOptions");
   if (!at.subresource.empty()) {
     const auto known = std::find(r.subresources.begin(), r.subresources.end(), at.subresource);
     if (known == r.subresources.end())
@@ -391,6 +398,7 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
   text.key = store_key(r, meta.value("namespace", ""), name);
   const std::string& key = text.key;
   json stored = std::move(object);
+  if (dry_run_) return dry_write(r, key, std::move(stored), pre);
   const store::PutResult done = store_.put(text, pre);
   switch (done.status) {
     case store::PutResult::Exists:
@@ -417,6 +425,26 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
   return served;
 }
 
+WatchHub::Served KubeApi::dry_write(const Resource& r, const std::string& key, json object,
+                                    const store::Precondition& pre) {
+  // The checks put() would make, against the object as stored now; the
+  // answer is what put() would have served, at the version the object has
+  // (none for a create, as the API server answers a dry-run create).
+  const std::string name = object["metadata"].value("name", "");
+  const std::optional<int64_t> current = store_.version_of(r.kind, key);
+  if (pre.must_not_exist && current) throw api::already_exists(r.group, r.plural, name);
+  if (pre.must_exist && !current) throw api::not_found(r.group, r.plural, name);
+  if (pre.version && current && *pre.version != *current)
+    throw api::conflict(r.group, r.plural, name);
+  object["apiVersion"] = api::api_version(r);
+  object["kind"] = std::string(r.kind);
+  if (current && !pre.must_not_exist) ObjectMeta::stamp(object, *current);
+  WatchHub::Served served{std::string(r.kind), key, nullptr,
+                          object.dump(-1, ' ', false, json::error_handler_t::replace)};
+  served.object = std::make_shared<const json>(std::move(object));
+  return served;
+}
+
 void KubeApi::note_terminating(const std::string& key, const json& pod) {
   const auto meta = pod.find("metadata");
   if (meta == pod.end() || !meta->is_object()) return;
@@ -437,7 +465,9 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   warnings_ = fields.warnings();
   meta_.on_create(object, r, at.namespace_);
   admit_create(r, object, store_);
-  if (r.kind == "Pod") create_implicit_group(object);
+  // The PodGroup a plain pod gets is made for a pod that exists, as
+  // Volcano's controller makes it: never for a previewed one.
+  if (r.kind == "Pod" && !dry_run_) create_implicit_group(object);
   if (r.kind == "Job") return create_job(request, std::move(object));
   store::Precondition pre;
   pre.must_not_exist = true;
@@ -463,6 +493,8 @@ http::Reply KubeApi::create_job(const http::Request& request, json job) {
   store::Precondition pre;
   pre.must_not_exist = true;
   WatchHub::Served written = write(r, std::move(job), pre);
+  // A previewed Job owns nothing: its PodGroup and Pods were checked above.
+  if (dry_run_) return answer(201, written, request.version());
   // Owned by the Job as stored (its uid), as the controller creates them.
   const json owner = {{"apiVersion", api::api_version(r)},
                       {"kind", "Job"},
@@ -621,6 +653,9 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
       return object;
     }
   }
+  // A previewed delete answers with the object it would remove, and
+  // removes nothing (nor what it owns).
+  if (dry_run_) return object;
   const store::PutResult done = store_.remove_if(r.kind, key, old->resource_version);
   if (done.status == store::PutResult::Conflict) throw api::conflict(r.group, r.plural, name);
   if (done.status == store::PutResult::Missing) throw api::not_found(r.group, r.plural, name);
@@ -643,6 +678,7 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
 http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at) {
   const Resource& r = *at.resource;
   json options = request.body().empty() ? json() : json::parse(request.body());
+  dry_run_ = dry_run_ || api::requested_dry_run(options);
   return answer(200, delete_object(r, store_key(r, at.namespace_, at.name), options),
                 request.version());
 }
@@ -666,6 +702,8 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
                    "Operation cannot be fulfilled on pods/binding \"" + at.name + "\": pod " +
                        at.name + " is already assigned to node \"" + bound + "\"");
   }
+  // A previewed binding is checked as one, and changes nothing.
+  if (dry_run_) return answer(201, api::success_status(), request.version());
   pod["spec"]["nodeName"] = node;
   // The API server copies a Binding's annotations onto the pod (how Volcano
   // sends the device it chose).
@@ -687,6 +725,7 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
 http::Reply KubeApi::evict(const http::Request& request, const ResourcePath& at) {
   const Resource& r = *at.resource;
   const json eviction = body_object(request);
+  dry_run_ = dry_run_ || api::requested_dry_run(eviction.value("deleteOptions", json::object()));
   delete_object(r, store_key(r, at.namespace_, at.name),
                 eviction.value("deleteOptions", json::object()));
   return answer(201, api::success_status(), request.version());

@@ -72,6 +72,10 @@ class KubeApi {
   /// stamped with its version. Validates scheduled kinds by decoding them.
   WatchHub::Served write(const api::Resource& r, nlohmann::json object,
                          const store::Precondition& pre);
+  /// What write() answers for a dry run: `pre` checked against the store,
+  /// the object served as it would be, nothing stored or sent to watchers.
+  WatchHub::Served dry_write(const api::Resource& r, const std::string& key, nlohmann::json object,
+                             const store::Precondition& pre);
   /// Deletes now, or marks a bound pod terminating for its grace period.
   nlohmann::json delete_object(const api::Resource& r, const std::string& key,
                                const nlohmann::json& options);
@@ -94,6 +98,9 @@ class KubeApi {
   // The Warning headers of the request being answered.
   std::vector<std::string> warnings_;
   api::ObjectMeta meta_;
+  // The request being answered asked for dryRun=All: validated and
+  // answered as if done, nothing stored, noted for the cache or watched.
+  bool dry_run_ = false;
   size_t writes_ = 0;
   // Pods marked terminating through this API, by key, with when to remove
   // them: reaping looks at these, never at every pod.

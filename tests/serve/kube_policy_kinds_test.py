@@ -64,21 +64,7 @@ class Service:
         with open(config, "w") as f:
             f.write(CONFIG)
         self.serve = ScoriaServe(SCORIA, WORK, name, config)
-        self.kubeconfig = os.path.join(self.serve.dir, "kubeconfig")
-        with open(self.kubeconfig, "w") as f:
-            json.dump({"apiVersion": "v1", "kind": "Config",
-                       "clusters": [{"name": "s", "cluster": {"server": self.serve.url}}],
-                       "users": [{"name": "u", "user": {}}],
-                       "contexts": [{"name": "c", "context": {"cluster": "s", "user": "u",
-                                                              "namespace": "default"}}],
-                       "current-context": "c"}, f)
-
-    def kubectl(self, *args, stdin=None, check=True):
-        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
-                           capture_output=True, text=True, timeout=60)
-        if check and r.returncode != 0:
-            raise AssertionError(f"kubectl {' '.join(args)} failed:\n{r.stdout}{r.stderr}")
-        return r
+        self.kubectl = self.serve.kubectl
 
     def json(self, *args):
         return json.loads(self.kubectl(*args, "-o", "json").stdout)
@@ -138,7 +124,7 @@ class Api(unittest.TestCase):
         s = self.s
         # A watch started before they exist sees them come and go.
         watcher = subprocess.Popen(
-            ["kubectl", "--kubeconfig", s.kubeconfig, "get", "pdb", "-A", "-w",
+            ["kubectl", "--kubeconfig", s.serve.kubeconfig(), "get", "pdb", "-A", "-w",
              "--output-watch-events", "-o", "custom-columns=EVENT:.type,NAME:.object.metadata.name",
              "--no-headers"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         time.sleep(0.5)

@@ -1,5 +1,6 @@
 """`scoria serve` as a real process on an ephemeral loopback port, for the
 Python service tests."""
+import json
 import os
 import re
 import shutil
@@ -32,6 +33,29 @@ class ScoriaServe:
             self.stop()
             raise RuntimeError("scoria serve did not start:\n" + self.text())
         self.url = f"http://127.0.0.1:{self.port}"
+
+    def kubeconfig(self):
+        """A kubeconfig for this service (written on first use), namespace
+        default."""
+        path = os.path.join(self.dir, "kubeconfig")
+        if not os.path.exists(path):
+            with open(path, "w") as f:
+                json.dump({"apiVersion": "v1", "kind": "Config",
+                           "clusters": [{"name": "s", "cluster": {"server": self.url}}],
+                           "users": [{"name": "u", "user": {}}],
+                           "contexts": [{"name": "c", "context": {"cluster": "s", "user": "u",
+                                                                  "namespace": "default"}}],
+                           "current-context": "c"}, f)
+        return path
+
+    def kubectl(self, *args, stdin=None, check=True):
+        """Real kubectl against this service; AssertionError with its output
+        when it fails and `check` is set."""
+        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig(), *args], input=stdin,
+                           capture_output=True, text=True, timeout=60)
+        if check and r.returncode != 0:
+            raise AssertionError(f"kubectl {' '.join(args)} failed:\n{r.stdout}{r.stderr}")
+        return r
 
     def text(self):
         with open(self.log_path) as f:
