@@ -70,14 +70,14 @@ json DecisionReports::event(const std::string& kind, const std::string& api_vers
           {"count", 1}};
 }
 
-json DecisionReports::scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
+json DecisionReports::scheduled_event(const cycle::Outcome::Bind& bind, const std::string& uid,
                                       std::chrono::system_clock::time_point now,
                                       uint64_t suffix) const {
   return event("Pod", "v1", bind.pod, uid, "Scheduled", "Normal",
                "Successfully assigned " + bind.pod + " to " + bind.node, now, suffix);
 }
 
-DecisionReport DecisionReports::report(const session::Outcome& outcome,
+DecisionReport DecisionReports::report(const cycle::Outcome& outcome,
                                        const std::vector<std::string>& dims,
                                        std::chrono::system_clock::time_point now,
                                        const UidOf& uid_of, BindEvents bind_events) {
@@ -161,7 +161,7 @@ void DecisionReports::observe_pod_group(const std::string& key, model::PodGroupP
   it->second = {model::phase_name(phase), unschedulable};
 }
 
-bool DecisionReports::reported(const session::Outcome::PodGroupStatus& status) const {
+bool DecisionReports::reported(const cycle::Outcome::PodGroupStatus& status) const {
   if (!status.unschedulable.empty() || !status.pending.empty()) return false;
   if (status.key.empty()) return true;
   const auto it = group_status_.find(status.key);

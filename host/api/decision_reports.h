@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "session/session.h"
+#include "cycle/outcome.h"
 
 namespace scoria::api {
 
@@ -56,7 +56,7 @@ class DecisionReports {
   enum class BindEvents { Make, Drafted };
 
   /// What `outcome` changes; `dims` name its resource vectors.
-  DecisionReport report(const session::Outcome& outcome, const std::vector<std::string>& dims,
+  DecisionReport report(const cycle::Outcome& outcome, const std::vector<std::string>& dims,
                         std::chrono::system_clock::time_point now, const UidOf& uid_of,
                         BindEvents bind_events = BindEvents::Make);
 
@@ -76,7 +76,7 @@ class DecisionReports {
 
   /// Whether report() would say nothing of `status`: a schedulable job
   /// whose phase was reported already.
-  bool reported(const session::Outcome::PodGroupStatus& status) const;
+  bool reported(const cycle::Outcome::PodGroupStatus& status) const;
 
   /// Forget what was reported about an object that is gone.
   void forget_pod(const std::string& key) { pod_messages_.erase(key); }
@@ -95,9 +95,9 @@ class DecisionReports {
                        const std::string& type, const std::string& message,
                        std::chrono::system_clock::time_point now, uint64_t suffix) const;
   /// The Scheduled event of a bound pod, as Volcano's cache writes it.
-  nlohmann::json scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
+  nlohmann::json scheduled_event(const cycle::Outcome::Bind& bind, const std::string& uid,
                                  std::chrono::system_clock::time_point now, uint64_t suffix) const;
-  nlohmann::json scheduled_event(const session::Outcome::Bind& bind, const std::string& uid,
+  nlohmann::json scheduled_event(const cycle::Outcome::Bind& bind, const std::string& uid,
                                  std::chrono::system_clock::time_point now) {
     return scheduled_event(bind, uid, now, random_());
   }

@@ -17,7 +17,7 @@ enum Place : uint8_t { kDefined = 0, kImplicit = 1, kNamed = 2 };
 
 }  // namespace
 
-void ClusterCache::snapshot_header(session::Snapshot& s, SnapshotPlaces& places) const {
+void ClusterCache::snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) const {
   s.dims = dims_;
   s.exact_vectors = true;  // every vector below holds dims_ values
   s.namespaces.clear();
@@ -29,7 +29,7 @@ void ClusterCache::snapshot_header(session::Snapshot& s, SnapshotPlaces& places)
   s.namespaces.reserve(namespaces_.size());
   for (const auto& [name, ns] : namespaces_) s.namespaces.push_back(&ns);
   const auto add_kind = [&s](std::string_view kind, const auto& objects) {
-    session::Snapshot::KindObjects& k = s.objects.emplace_back();
+    cycle::Snapshot::KindObjects& k = s.objects.emplace_back();
     k.kind = kind;
     k.json.reserve(objects.size());
     for (const auto& [name, object] : objects) k.json.emplace_back(object.json);
@@ -95,11 +95,11 @@ uint8_t ClusterCache::place_of(uint32_t slot) const {
   return h.placeholder ? kNamed : h.owner != kNone ? kImplicit : kDefined;
 }
 
-session::Snapshot::JobIn ClusterCache::job_in(uint32_t slot, const SnapshotPlaces& places) const {
+cycle::Snapshot::JobIn ClusterCache::job_in(uint32_t slot, const SnapshotPlaces& places) const {
   const GroupEntry& g = groups_.at(slot);
   const std::string& reason = job_reason(g);
   const int32_t queue = !reason.empty() || g.queue == kNone ? -1 : places.queue_at[g.queue];
-  session::Snapshot::JobIn j{
+  cycle::Snapshot::JobIn j{
       &g.group, queue,  g.priority, groups_.hot(slot).phase, min_resources_of(slot),
       {},       reason, slot};
   j.key = groups_.key(slot);
@@ -114,7 +114,7 @@ size_t ClusterCache::task_count(uint32_t slot) const {
   return n;
 }
 
-session::Snapshot::TaskIn ClusterCache::task_in(uint32_t slot, const SnapshotPlaces& places) const {
+cycle::Snapshot::TaskIn ClusterCache::task_in(uint32_t slot, const SnapshotPlaces& places) const {
   const PodHot& p = pods_.hot(slot);
   // A pod bound to a node the cache does not know is on no node of the
   // session but still its job's, as in Volcano (whose cache gives it a node
@@ -126,9 +126,8 @@ session::Snapshot::TaskIn ClusterCache::task_in(uint32_t slot, const SnapshotPla
           p.priority, p.features, resreq_of(slot), init_resreq_of(slot)};
 }
 
-void ClusterCache::add_job(session::Snapshot& s, uint32_t slot,
-                           const SnapshotPlaces& places) const {
-  session::Snapshot::JobIn j = job_in(slot, places);
+void ClusterCache::add_job(cycle::Snapshot& s, uint32_t slot, const SnapshotPlaces& places) const {
+  cycle::Snapshot::JobIn j = job_in(slot, places);
   const size_t first = s.tasks.size();
   for (uint32_t i : groups_.at(slot).pods)
     if (pods_.hot(i).listed) s.tasks.push_back(task_in(i, places));
@@ -136,8 +135,8 @@ void ClusterCache::add_job(session::Snapshot& s, uint32_t slot,
   s.jobs.push_back(std::move(j));
 }
 
-session::Snapshot ClusterCache::snapshot() const {
-  session::Snapshot s;
+cycle::Snapshot ClusterCache::snapshot() const {
+  cycle::Snapshot s;
   SnapshotPlaces places;
   snapshot_header(s, places);
   s.jobs.reserve(groups_.size());
@@ -150,7 +149,7 @@ session::Snapshot ClusterCache::snapshot() const {
 // ---------------------------------------------------------------------------
 // The kept snapshot
 
-const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool incremental) {
+const cycle::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool incremental) {
   KeptSnapshot& k = kept_;
   // The header is written again only when something it shows changed.
   bool same_places = k.valid && k.header_version == header_version_;
@@ -166,7 +165,7 @@ const session::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool inc
   const bool holds = incremental && k.valid && same_places && k.dims == dims_.size() &&
                      k.pod_vectors == pod_vectors_.generation() &&
                      k.group_vectors == group_vectors_.generation();
-  session::Snapshot::Changes& told = k.snapshot.changes;
+  cycle::Snapshot::Changes& told = k.snapshot.changes;
   told.writer = k.writer;
   told.version = ++k.version;
   told.jobs.clear();
@@ -228,9 +227,9 @@ std::vector<uint32_t> ClusterCache::changed_jobs() {
 }
 
 bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
-                              session::Snapshot::Changes& told) {
+                              cycle::Snapshot::Changes& told) {
   KeptSnapshot& k = kept_;
-  session::Snapshot& s = k.snapshot;
+  cycle::Snapshot& s = k.snapshot;
   const auto& groups = std::as_const(groups_);
   const auto& pods = std::as_const(pods_);
   // Nothing moved in the order since: the jobs kept stand as they stood,
@@ -284,10 +283,10 @@ bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
   for (uint32_t g : changed) {
     if (g >= k.job_at.size() || k.job_at[g] == kNone) continue;
     told.jobs.push_back(k.job_at[g]);
-    session::Snapshot::JobIn& j = s.jobs[k.job_at[g]];
+    cycle::Snapshot::JobIn& j = s.jobs[k.job_at[g]];
     const size_t first = static_cast<size_t>(j.tasks.data() - s.tasks.data());
     j = job_in(g, k.places);
-    session::Snapshot::TaskIn* out = s.tasks.data() + first;
+    cycle::Snapshot::TaskIn* out = s.tasks.data() + first;
     size_t n = 0;
     for (uint32_t i : groups.at(g).pods)
       if (pods.hot(i).listed) out[n++] = task_in(i, k.places);
@@ -309,12 +308,12 @@ bool ClusterCache::patch_kept(const std::vector<uint32_t>& changed,
 
 void ClusterCache::take_out_kept(const std::vector<uint32_t>& gone) {
   KeptSnapshot& k = kept_;
-  session::Snapshot& s = k.snapshot;
+  cycle::Snapshot& s = k.snapshot;
   // Tasks lie job after job: each kept job's move down by those of the jobs
   // gone before it (the storage never reallocates: spans hold).
   size_t from = 0, to = 0, next = 0, out = 0;
   for (size_t j = 0; j < s.jobs.size(); ++j) {
-    session::Snapshot::JobIn& job = s.jobs[j];
+    cycle::Snapshot::JobIn& job = s.jobs[j];
     const size_t n = job.tasks.size();
     if (next < gone.size() && gone[next] == j) {
       ++next;
@@ -348,10 +347,10 @@ void ClusterCache::note_last_job() {
 
 void ClusterCache::copy_kept() {
   KeptSnapshot& k = kept_;
-  session::Snapshot& s = k.snapshot;
+  cycle::Snapshot& s = k.snapshot;
   std::swap(s.jobs, k.spare_jobs);
   std::swap(s.tasks, k.spare_tasks);
-  const std::vector<session::Snapshot::JobIn>& was = k.spare_jobs;  // spans into spare_tasks
+  const std::vector<cycle::Snapshot::JobIn>& was = k.spare_jobs;  // spans into spare_tasks
   s.jobs.clear();
   s.tasks.clear();
   s.jobs.reserve(groups_.size());
@@ -371,7 +370,7 @@ void ClusterCache::copy_kept() {
       add_job(s, slot, k.places);
       return;
     }
-    session::Snapshot::JobIn j = was[at];
+    cycle::Snapshot::JobIn j = was[at];
     const size_t first = s.tasks.size();
     s.tasks.insert(s.tasks.end(), j.tasks.begin(), j.tasks.end());
     j.tasks = std::span(s.tasks).subspan(first);

@@ -241,7 +241,7 @@ void ClusterCache::group_changed(uint32_t slot) {
   vectorize_group(slot);
   const GroupEntry& g = groups_.at(slot);
   GroupHot& h = groups_.hot(slot);
-  h.fields = session::GroupFields::of(g.group);
+  h.fields = cycle::GroupFields::of(g.group);
   h.owner = g.owner;
   h.placeholder = g.placeholder;
 }
@@ -258,7 +258,7 @@ void ClusterCache::vectorize_group(uint32_t slot) {
 // ---------------------------------------------------------------------------
 // What a session decided
 
-void ClusterCache::apply(const session::Outcome& outcome) {
+void ClusterCache::apply(const cycle::Outcome& outcome) {
   ++generation_;
   for (const auto& b : outcome.binds) {
     const uint32_t p = pods_.find(b.pod);
@@ -289,7 +289,7 @@ void ClusterCache::apply(const session::Outcome& outcome) {
       groups_.hot(g).phase = st.phase;
 }
 
-void ClusterCache::remove_evicted(const session::Outcome& outcome) {
+void ClusterCache::remove_evicted(const cycle::Outcome& outcome) {
   if (outcome.evictions.empty()) return;
   std::vector<ObjectChange> gone;
   gone.reserve(outcome.evictions.size());

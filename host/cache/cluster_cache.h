@@ -36,8 +36,9 @@
 #include "cache/object_change.h"
 #include "cache/slot_table.h"
 #include "cache/vector_store.h"
+#include "cycle/outcome.h"
+#include "cycle/snapshot.h"
 #include "model/objects.h"
-#include "session/session.h"
 
 namespace scoria::cache {
 
@@ -66,7 +67,7 @@ class ClusterCache {
   static constexpr std::string_view kDefaultQueue = "default";
 
   /// The input of a session, written whole. Valid until the cache changes.
-  session::Snapshot snapshot() const;
+  cycle::Snapshot snapshot() const;
   /// The input of the next session, kept by the cache from call to call and
   /// brought up to date: only the jobs whose PodGroup or pods changed since
   /// the last call are written again, the others stay where they are (or,
@@ -74,17 +75,17 @@ class ClusterCache {
   /// change of nodes, queues or dimensions, and every time with
   /// `incremental` false (the plain path), it is written whole. Valid until
   /// the cache changes; the next call writes over it.
-  const session::Snapshot& refresh_snapshot(int64_t now_ms, bool incremental = true);
+  const cycle::Snapshot& refresh_snapshot(int64_t now_ms, bool incremental = true);
 
   /// Applies what a session decided: binds place pods on their nodes,
   /// evicted pods release theirs (Releasing, as Volcano's cache marks them,
   /// until their source reports them deleted or running again), PodGroups
   /// take their new phase.
-  void apply(const session::Outcome& outcome);
+  void apply(const cycle::Outcome& outcome);
   /// Deletes the pods `outcome` evicted, for a source that deletes them as
   /// it evicts them (files, the local store). The Kubernetes source does
   /// not: its watch says when a pod has gone.
-  void remove_evicted(const session::Outcome& outcome);
+  void remove_evicted(const cycle::Outcome& outcome);
 
   /// metadata.uid of a pod or PodGroup by key; empty if unknown.
   std::string uid_of(Kind kind, const std::string& key) const;
@@ -119,7 +120,7 @@ class ClusterCache {
     std::optional<int32_t> spec_priority;
     bool spec_preempt_never = false;
     std::string group_annotation;  // as given; empty: an implicit group
-    session::TaskViews views;
+    cycle::TaskViews views;
     std::string invalid;  // why its job cannot be scheduled; empty if it can
   };
   struct GroupEntry {
@@ -135,7 +136,7 @@ class ClusterCache {
   // What every snapshot reads of every group (SlotTable's Hot), mirrored
   // from its entry by group_changed().
   struct GroupHot {
-    session::GroupFields fields;
+    cycle::GroupFields fields;
     uint32_t owner = kNone;
     bool placeholder = false;
     // The phase the cache holds: the source's, until a session sets another
@@ -194,26 +195,26 @@ class ClusterCache {
     bool operator==(const SnapshotPlaces&) const = default;
   };
   /// Everything but the jobs and their tasks, into `s`.
-  void snapshot_header(session::Snapshot& s, SnapshotPlaces& places) const;
+  void snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) const;
   /// Calls emit(group slot) for every job, in snapshot order.
   template <class Emit>
   void each_job_slot(Emit&& emit) const;
   /// Job `slot` as the snapshot shows it, with no tasks yet.
-  session::Snapshot::JobIn job_in(uint32_t slot, const SnapshotPlaces& places) const;
+  cycle::Snapshot::JobIn job_in(uint32_t slot, const SnapshotPlaces& places) const;
   /// How many of its pods job `slot` lists as tasks.
   size_t task_count(uint32_t slot) const;
   /// Pod `slot` as the snapshot shows it.
-  session::Snapshot::TaskIn task_in(uint32_t slot, const SnapshotPlaces& places) const;
+  cycle::Snapshot::TaskIn task_in(uint32_t slot, const SnapshotPlaces& places) const;
   /// Where the snapshot's order puts group `slot` (KeptSnapshot::place).
   uint8_t place_of(uint32_t slot) const;
   /// Appends job `slot` with its tasks to `s` (whose tasks never reallocate).
-  void add_job(session::Snapshot& s, uint32_t slot, const SnapshotPlaces& places) const;
+  void add_job(cycle::Snapshot& s, uint32_t slot, const SnapshotPlaces& places) const;
   /// Takes the jobs that left out of the kept snapshot, rewrites in place
   /// the changed ones, and appends those that arrived when they come last
   /// in its order; false (having written nothing) if one moved or changed
   /// size, or one arrived elsewhere. Says in `told` the positions taken out
   /// (before) and rewritten (after).
-  bool patch_kept(const std::vector<uint32_t>& changed, session::Snapshot::Changes& told);
+  bool patch_kept(const std::vector<uint32_t>& changed, cycle::Snapshot::Changes& told);
   /// Takes the jobs at positions `gone` (ascending) out of the kept
   /// snapshot, the others moving down in order.
   void take_out_kept(const std::vector<uint32_t>& gone);
@@ -313,7 +314,7 @@ class ClusterCache {
   // against: while nodes, queues and dimensions stay as they were, a job
   // whose PodGroup and pods did not change (SlotTable::changed()) holds.
   struct KeptSnapshot {
-    session::Snapshot snapshot;
+    cycle::Snapshot snapshot;
     bool valid = false;
     SnapshotPlaces places;
     size_t dims = 0;
@@ -334,8 +335,8 @@ class ClusterCache {
     uint64_t version = 0;
     uint64_t layout = 0;
     // The other side of a copy, kept for its storage.
-    std::vector<session::Snapshot::JobIn> spare_jobs;
-    std::vector<session::Snapshot::TaskIn> spare_tasks;
+    std::vector<cycle::Snapshot::JobIn> spare_jobs;
+    std::vector<cycle::Snapshot::TaskIn> spare_tasks;
   };
   KeptSnapshot kept_;
 };

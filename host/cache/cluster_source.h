@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cache/cluster_cache.h"
-#include "session/session.h"
+#include "cycle/outcome.h"
 
 namespace scoria::cache {
 
@@ -25,13 +25,13 @@ class ClusterSource {
   /// Applies what a session decided to `cache` at once, and hands it to the
   /// source to write. Returns, for each pod bound, the milliseconds since
   /// the source first saw it pending (Volcano's task scheduling latency).
-  virtual std::vector<double> record(const session::Outcome& outcome, ClusterCache& cache) = 0;
+  virtual std::vector<double> record(const cycle::Outcome& outcome, ClusterCache& cache) = 0;
   /// Readies a session's outcome for record(), on the session thread once
   /// the session has run, so that the loop does less: drops what record()
   /// would do nothing with (statuses that have not changed), and may draft
   /// what record() will write. Nothing changes `cache` meanwhile, and the
   /// loop calls neither refresh() nor record(). The default does nothing.
-  virtual void prepare(session::Outcome& /*outcome*/, const ClusterCache& /*cache*/) {}
+  virtual void prepare(cycle::Outcome& /*outcome*/, const ClusterCache& /*cache*/) {}
   /// Whether sessions may run now (false while another replica leads).
   virtual bool may_schedule() const { return true; }
   /// The last unschedulable message of a PodGroup ("ns/name"), if any.

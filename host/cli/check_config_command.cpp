@@ -2,10 +2,11 @@
 // the plugins the loader finds, without scheduling anything.
 #include <iostream>
 
+#include "abi/host_api.h"
 #include "cli/commands.h"
-#include "cli/plugin_dirs.h"
 #include "config/scheduler_config.h"
 #include "model/error.h"
+#include "plugin/plugin_dirs.h"
 #include "scheduler/scheduler.h"
 
 namespace scoria::cli {
@@ -43,8 +44,8 @@ int check_config(std::span<const std::string_view> args) {
   try {
     config::SchedulerConfig conf = config::load_config(file);
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
-    plugin::PluginRegistry registry;
-    scan_plugins(registry, dirs);
+    plugin::PluginRegistry registry{scoria::abi::host_api()};
+    plugin::scan_plugins(registry, dirs);
     scheduler::Scheduler sched(registry, conf, 1);
     size_t plugins = 0;
     for (const auto& t : conf.tiers) plugins += t.plugins.size();

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <thread>
 
+#include "abi/host_api.h"
 #include "plugin/plugin_registry.h"
 
 namespace scoria::cli {
@@ -20,7 +21,7 @@ std::optional<std::string> probe_plugin(const std::filesystem::path& file,
     // The parent reports refusals; the child's lines would repeat them.
     const int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0) ::dup2(null, 2);
-    plugin::PluginRegistry registry;
+    plugin::PluginRegistry registry{scoria::abi::host_api()};
     registry.set_allow_writable(true);  // the parent has checked already
     registry.load(file);
     ::_exit(0);

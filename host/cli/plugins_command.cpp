@@ -8,9 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "abi/host_api.h"
 #include "cli/commands.h"
-#include "cli/plugin_dirs.h"
 #include "cli/plugin_probe.h"
+#include "plugin/plugin_dirs.h"
 
 namespace scoria::cli {
 
@@ -126,13 +127,13 @@ int plugins(std::span<const std::string_view> args) {
       return usage_error("unexpected argument \"" + std::string(args[i]) + "\"");
     }
   }
-  plugin::PluginRegistry registry;
+  plugin::PluginRegistry registry{scoria::abi::host_api()};
   // Listing runs every file's code: a file that crashes or hangs is found
   // in a trial process first and listed as refused.
   registry.set_probe([](const std::filesystem::path& file) {
     return probe_plugin(file, std::chrono::seconds(10));
   });
-  scan_plugins(registry, dirs);
+  plugin::scan_plugins(registry, dirs);
   const std::vector<plugin::PluginInfo> found = registry.list();
 
   if (name) {

@@ -12,15 +12,16 @@
 #include <set>
 #include <string>
 
+#include "abi/host_api.h"
 #include "api/object_meta.h"
 #include "cache/cluster_cache.h"
 #include "cli/commands.h"
-#include "cli/plugin_dirs.h"
 #include "config/scheduler_config.h"
 #include "decode/field_reader.h"
 #include "log/log.h"
 #include "model/error.h"
 #include "model/quantity.h"
+#include "plugin/plugin_dirs.h"
 #include "scheduler/explanation_report.h"
 #include "scheduler/scheduler.h"
 #include "schema/unknown_fields.h"
@@ -218,8 +219,8 @@ void print_table(const Json& j) {
 // session and what the run accumulated.
 void add_decisions(Json& out, int cycles, const std::map<std::string, std::string>& binds,
                    const std::map<std::string, Json>& bind_annotations,
-                   const std::set<std::string>& evictions, const session::Outcome& last,
-                   const std::vector<session::Outcome::PodGroupStatus>& groups,
+                   const std::set<std::string>& evictions, const cycle::Outcome& last,
+                   const std::vector<cycle::Outcome::PodGroupStatus>& groups,
                    const std::vector<std::string>& dims) {
   out["cycles"] = cycles;
   out["binds"] = sorted_object(binds);
@@ -260,18 +261,18 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
   // What plugins wrote on bound pods (task_set_bind_annotation), by pod.
   std::map<std::string, Json> bind_annotations;
   std::set<std::string> evictions;
-  session::Outcome last;
+  cycle::Outcome last;
   Json sessions = Json::array();
   // The first session that examined the pod explains it; until one does,
   // the latest says why none did.
-  std::optional<session::Explanation> explanation;
+  std::optional<cycle::Explanation> explanation;
   sched.set_explain(opt.explain);
   const int cycles = opt.cycles.value_or(1);
   for (int c = 0; c < cycles; ++c) {
     scheduler::SessionTimings t;
     const auto snapshot_start = std::chrono::steady_clock::now();
     // Kept by the cache, written again only where the last cycle changed it.
-    const session::Snapshot& snapshot = cache.refresh_snapshot(
+    const cycle::Snapshot& snapshot = cache.refresh_snapshot(
         start_ms + c * sched.config().schedule_period_ms, sched.config().equivalence_cache);
     const double snapshot_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - snapshot_start)
@@ -319,7 +320,7 @@ Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects,
   simulation::TimedRunResult run =
       simulation::run_timed(sched, std::move(timeline), limits, opt.timings);
   const double run_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  std::vector<session::Outcome::PodGroupStatus> groups;
+  std::vector<cycle::Outcome::PodGroupStatus> groups;
   groups.reserve(run.groups.size());
   for (auto& [key, g] : run.groups) groups.push_back(std::move(g));
   Json out;
@@ -350,8 +351,8 @@ int simulate(std::span<const std::string_view> args) {
       if (opt.no_cache) conf.equivalence_cache = false;
       std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
       dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
-      registries.push_back(std::make_unique<plugin::PluginRegistry>());
-      scan_plugins(*registries.back(), dirs);
+      registries.push_back(std::make_unique<plugin::PluginRegistry>(abi::host_api()));
+      plugin::scan_plugins(*registries.back(), dirs);
       schedulers.push_back(std::make_unique<scheduler::Scheduler>(*registries.back(), conf));
     }
     source::FieldChecks checks;

@@ -189,8 +189,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   return std::nullopt;
 }
 
-std::vector<double> KubeCluster::record(const session::Outcome& outcome,
-                                        cache::ClusterCache& cache) {
+std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::ClusterCache& cache) {
   std::vector<WriteOp> ops;
   std::vector<double> latencies;
   const Clock::time_point now = Clock::now();

@@ -58,7 +58,7 @@ class KubeCluster : public cache::ClusterSource {
   void stop();
 
   std::optional<std::string> refresh(cache::ClusterCache& cache) override;
-  std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache) override;
+  std::vector<double> record(const cycle::Outcome& outcome, cache::ClusterCache& cache) override;
   bool may_schedule() const override;
   const std::string* unschedulable_reason(std::string_view podgroup) const override;
 

@@ -49,8 +49,7 @@ JobMetrics::JobMetrics(prometheus::Registry& registry)
                    .Register(registry)
                    .Add({}, boundaries(kJobBuckets))) {}
 
-void JobMetrics::observe(const session::Outcome& outcome,
-                         std::chrono::system_clock::time_point now) {
+void JobMetrics::observe(const cycle::Outcome& outcome, std::chrono::system_clock::time_point now) {
   ++session_;
   const double now_ms = static_cast<double>(
       std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count());

@@ -22,7 +22,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "session/session.h"
+#include "cycle/outcome.h"
 
 namespace scoria::metrics {
 
@@ -30,7 +30,7 @@ class JobMetrics {
  public:
   explicit JobMetrics(prometheus::Registry& registry);
   /// `now` is when the session ended (its placements' time).
-  void observe(const session::Outcome& outcome, std::chrono::system_clock::time_point now);
+  void observe(const cycle::Outcome& outcome, std::chrono::system_clock::time_point now);
 
  private:
   struct Series {

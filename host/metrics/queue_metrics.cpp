@@ -82,7 +82,7 @@ void QueueMetrics::set(Resources& family, const std::string& queue,
   }
 }
 
-void QueueMetrics::observe(const session::Outcome& outcome, const std::vector<std::string>& dims) {
+void QueueMetrics::observe(const cycle::Outcome& outcome, const std::vector<std::string>& dims) {
   for (auto& [queue, seen] : live_) seen = false;
   std::map<std::string, std::map<std::string, double>> groups;  // queue -> phase -> count
   for (const auto& g : outcome.pod_groups) ++groups[g.queue][model::phase_name(g.phase)];

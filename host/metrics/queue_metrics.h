@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "session/session.h"
+#include "cycle/outcome.h"
 
 namespace scoria::metrics {
 
@@ -22,7 +22,7 @@ class QueueMetrics {
  public:
   explicit QueueMetrics(prometheus::Registry& registry);
   /// `dims` name the outcome's resource vectors.
-  void observe(const session::Outcome& outcome, const std::vector<std::string>& dims);
+  void observe(const cycle::Outcome& outcome, const std::vector<std::string>& dims);
 
  private:
   // One resource family: _milli_cpu, _memory_bytes and _scalar_resources.

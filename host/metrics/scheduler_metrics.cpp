@@ -127,7 +127,7 @@ void SchedulerMetrics::observe_session(const scheduler::SessionTimings& timings)
     plugin_.Add({{"plugin", p.plugin}, {"OnSession", p.event}}, plugin_buckets()).Observe(p.ms);
 }
 
-void SchedulerMetrics::observe_decisions(const session::Outcome& outcome,
+void SchedulerMetrics::observe_decisions(const cycle::Outcome& outcome,
                                          std::chrono::system_clock::time_point now) {
   // Volcano registers this family and counts nothing in it at HEAD; Scoria
   // counts pods bound and pending tasks of unschedulable jobs per session.

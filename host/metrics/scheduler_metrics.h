@@ -23,10 +23,10 @@
 #include <string_view>
 #include <vector>
 
+#include "cycle/outcome.h"
 #include "metrics/job_metrics.h"
 #include "metrics/queue_metrics.h"
 #include "scheduler/scheduler.h"
-#include "session/session.h"
 
 namespace scoria::metrics {
 
@@ -38,9 +38,8 @@ class SchedulerMetrics {
   /// tasks, preemption, and the queues and jobs it saw. Called with the
   /// whole outcome, before a cluster source leaves out what it had already
   /// reported; one call at a time (the session thread).
-  void observe_decisions(
-      const session::Outcome& outcome,
-      std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+  void observe_decisions(const cycle::Outcome& outcome, std::chrono::system_clock::time_point now =
+                                                            std::chrono::system_clock::now());
   /// Records a finished session's durations.
   void observe_session(const scheduler::SessionTimings& timings);
   /// A plugin's hook failures so far (monotonic; the counter follows it).

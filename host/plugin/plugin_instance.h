@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "config/scheduler_config.h"
-#include "plugin/host_api.h"
+#include "plugin/plugin_args.h"
 
 namespace scoria::plugin {
 

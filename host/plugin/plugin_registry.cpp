@@ -11,7 +11,6 @@
 
 #include "log/log.h"
 #include "plugin/declared_args.h"
-#include "plugin/host_api.h"
 #include "plugin/loaded_plugin.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/private_copy.h"
@@ -32,7 +31,7 @@ constexpr size_t kMinDescriptorSize = offsetof(scoria_descriptor, on_execute) + 
 
 }  // namespace
 
-PluginRegistry::PluginRegistry() = default;
+PluginRegistry::PluginRegistry(const scoria_host_api* host) : host_(host) {}
 PluginRegistry::~PluginRegistry() = default;
 
 void PluginRegistry::scan(const std::vector<fs::path>& dirs) {
@@ -199,7 +198,7 @@ bool PluginRegistry::load(const fs::path& file) {
   plugin->ctx->file = file.string();
   auto entry = plugin->library.get<std::remove_pointer_t<scoria_entry_fn>>(SCORIA_ENTRY_SYMBOL);
   const scoria_descriptor* d =
-      entry(SCORIA_ABI_VERSION_MAJOR, SCORIA_ABI_VERSION_MINOR, host_api(), plugin->ctx.get());
+      entry(SCORIA_ABI_VERSION_MAJOR, SCORIA_ABI_VERSION_MINOR, host_, plugin->ctx.get());
   if (d == nullptr)
     return refuse("returned no descriptor (the plugin refused this host; see its log lines)");
 

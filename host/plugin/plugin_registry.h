@@ -43,7 +43,9 @@ struct Refusal {
 
 class PluginRegistry {
  public:
-  PluginRegistry();
+  /// `host` is the service table every plugin it loads receives (static
+  /// storage: abi::host_api(), above this layer).
+  explicit PluginRegistry(const scoria_host_api* host);
   ~PluginRegistry();
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
@@ -89,6 +91,7 @@ class PluginRegistry {
   std::vector<std::string> names(scoria_kind kind) const;
 
  private:
+  const scoria_host_api* host_;
   std::vector<std::shared_ptr<LoadedPlugin>> plugins_;
   std::vector<Refusal> refusals_;
   bool allow_writable_ = false;

@@ -46,7 +46,7 @@ std::string text(const Json& j, const char* key) {
 
 }  // namespace
 
-Json explanation_json(const session::Explanation& x) {
+Json explanation_json(const cycle::Explanation& x) {
   Json out = {{"pod", x.task}};
   if (!x.job.empty()) out["job"] = x.job;
   if (!x.queue.empty()) out["queue"] = x.queue;

@@ -1,15 +1,15 @@
-// An explanation of one task's placement (session/explanation.h) as JSON and
+// An explanation of one task's placement (cycle/explanation.h) as JSON and
 // as a table, the same for `scoria simulate --explain` and the service.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "session/explanation.h"
+#include "cycle/explanation.h"
 
 namespace scoria::scheduler {
 
-nlohmann::ordered_json explanation_json(const session::Explanation& x);
+nlohmann::ordered_json explanation_json(const cycle::Explanation& x);
 
 /// Lines a person reads: the task, what examined it and how it ended, then
 /// one row per node with its predicate failures, each plugin's score, the

@@ -139,13 +139,13 @@ Scheduler::Scheduler(const plugin::PluginRegistry& registry, config::SchedulerCo
 
 Scheduler::~Scheduler() = default;
 
-session::Outcome Scheduler::run_once(const session::Snapshot& snapshot, SessionTimings* timings) {
-  session::Outcome out;
+cycle::Outcome Scheduler::run_once(const cycle::Snapshot& snapshot, SessionTimings* timings) {
+  cycle::Outcome out;
   run_once(snapshot, out, timings);
   return out;
 }
 
-void Scheduler::run_once(const session::Snapshot& snapshot, session::Outcome& out,
+void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
                          SessionTimings* timings) {
   const auto start = Clock::now();
   session::Session& ssn = session_.emplace(snapshot, config_, &workers_, &memory_);

@@ -47,12 +47,12 @@ class Scheduler {
   ~Scheduler();
 
   /// Runs one session over `snapshot` and returns its outcome.
-  session::Outcome run_once(const session::Snapshot& snapshot, SessionTimings* timings = nullptr);
+  cycle::Outcome run_once(const cycle::Snapshot& snapshot, SessionTimings* timings = nullptr);
   /// The same, written over `out` (Session::close(Outcome&): a caller that
   /// runs session after session hands back the last outcome's storage).
   /// `out` must be fresh or come from sessions over snapshots of the same
   /// writer (cache): an entry whose source ids match a job keeps its key.
-  void run_once(const session::Snapshot& snapshot, session::Outcome& out,
+  void run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
                 SessionTimings* timings = nullptr);
 
   const config::SchedulerConfig& config() const { return config_; }

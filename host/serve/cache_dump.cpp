@@ -28,7 +28,7 @@ nlohmann::json amounts(const std::vector<std::string>& dims, std::span<const dou
   return out;
 }
 
-nlohmann::json dump_cache(const session::Snapshot& snapshot, const session::Outcome& last) {
+nlohmann::json dump_cache(const cycle::Snapshot& snapshot, const cycle::Outcome& last) {
   const size_t dims = snapshot.dims.size();
   std::vector<std::vector<double>> used(snapshot.nodes.size(), std::vector<double>(dims, 0));
   nlohmann::json jobs = nlohmann::json::array();

@@ -6,11 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/session.h"
+#include "cycle/outcome.h"
+#include "cycle/snapshot.h"
 
 namespace scoria::serve {
 
-nlohmann::json dump_cache(const session::Snapshot& snapshot, const session::Outcome& last);
+nlohmann::json dump_cache(const cycle::Snapshot& snapshot, const cycle::Outcome& last);
 
 /// Resource amounts by dimension name, as Kubernetes quantities' numbers
 /// (millicores for cpu, bytes for memory).

@@ -17,7 +17,7 @@ std::optional<std::string> ExplainWaits::next() const {
   return waits_.front().pod;
 }
 
-void ExplainWaits::answer(const session::Explanation& x) {
+void ExplainWaits::answer(const cycle::Explanation& x) {
   const unsigned status = x.found ? 200 : 404;
   const std::string body =
       x.found ? scheduler::explanation_json(x).dump(2) + "\n"

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cycle/explanation.h"
 #include "http/server.h"
-#include "session/explanation.h"
 
 namespace scoria::serve {
 
@@ -25,7 +25,7 @@ class ExplainWaits {
   std::optional<std::string> next() const;
 
   /// Answers every request for the pod `x` explains (200, JSON).
-  void answer(const session::Explanation& x);
+  void answer(const cycle::Explanation& x);
 
   /// Answers every request with 503 and `why` (the sessions are failing,
   /// or this replica does not schedule).

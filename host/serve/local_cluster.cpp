@@ -70,7 +70,7 @@ std::string event_key(const json& event) {
 
 /// A pod bound to `node`, as the API server makes it: spec.nodeName and
 /// the PodScheduled=True `condition`.
-void bind_pod(json& pod, const session::Outcome::Bind& bind, const json& condition) {
+void bind_pod(json& pod, const cycle::Outcome::Bind& bind, const json& condition) {
   pod["spec"]["nodeName"] = bind.node;
   // What plugins set on the allocation, as the API server writes a
   // Binding's annotations on the pod.
@@ -339,7 +339,7 @@ void LocalCluster::log_undecodable(const std::string& kind, const std::string& k
 }
 
 std::optional<LocalCluster::BindDraft> LocalCluster::draft(
-    const session::Outcome::Bind& bind, const store::StoredObject& stored, const json& condition,
+    const cycle::Outcome::Bind& bind, const store::StoredObject& stored, const json& condition,
     const std::string& uid, std::chrono::system_clock::time_point now, uint64_t suffix) const {
   json pod = json::parse(stored.json, nullptr, false);
   if (!pod.is_object() || !pod["metadata"].is_object()) return std::nullopt;
@@ -358,8 +358,8 @@ std::optional<LocalCluster::BindDraft> LocalCluster::draft(
   return d;
 }
 
-void LocalCluster::prepare(session::Outcome& outcome, const cache::ClusterCache& cache) {
-  std::erase_if(outcome.pod_groups, [&](const session::Outcome::PodGroupStatus& st) {
+void LocalCluster::prepare(cycle::Outcome& outcome, const cache::ClusterCache& cache) {
+  std::erase_if(outcome.pod_groups, [&](const cycle::Outcome::PodGroupStatus& st) {
     return reports_.reported(st) &&
            (st.key.empty() || cache.group_phase(st.key, st.source) == st.phase);
   });
@@ -395,7 +395,7 @@ void LocalCluster::prepare(session::Outcome& outcome, const cache::ClusterCache&
     if (made[i]) drafts_.insert_or_assign(outcome.binds[i].pod, std::move(*made[i]));
 }
 
-std::vector<double> LocalCluster::record(const session::Outcome& outcome,
+std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
                                          cache::ClusterCache& cache) {
   assert(!store_.holding() && "the API's write group is flushed before a session writes");
   const int64_t version_before = store_.latest_version();

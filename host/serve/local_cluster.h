@@ -21,10 +21,10 @@
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
 #include "cache/cluster_source.h"
+#include "cycle/outcome.h"
 #include "schema/unknown_fields.h"
 #include "serve/watch_hub.h"
 #include "serve/written_objects.h"
-#include "session/session.h"
 #include "store/object_reader.h"
 #include "store/object_store.h"
 
@@ -81,7 +81,7 @@ class LocalCluster : public cache::ClusterSource {
   /// prepare() drafted is written as drafted if the pod has not changed
   /// since. Returns, for each pod bound, the milliseconds since this service
   /// first stored it (Volcano's task scheduling latency).
-  std::vector<double> record(const session::Outcome& outcome, cache::ClusterCache& cache) override;
+  std::vector<double> record(const cycle::Outcome& outcome, cache::ClusterCache& cache) override;
 
   /// On the session thread: drops the statuses of schedulable jobs whose
   /// phase the cache and the store have already (at 87,000 jobs, most of
@@ -89,7 +89,7 @@ class LocalCluster : public cache::ClusterSource {
   /// committed state through a reader of its own: the pod's new text, its
   /// served form and its Scheduled event, the parsing and printing that
   /// would otherwise hold the loop.
-  void prepare(session::Outcome& outcome, const cache::ClusterCache& cache) override;
+  void prepare(cycle::Outcome& outcome, const cache::ClusterCache& cache) override;
 
   /// The last PodGroup conditions the scheduler reported, by "ns/name".
   const std::string* unschedulable_reason(std::string_view podgroup) const override;
@@ -115,7 +115,7 @@ class LocalCluster : public cache::ClusterSource {
   /// The draft of one bind from the pod's stored text, its event named with
   /// `suffix`; nullopt if the text does not parse (record() then fails on it
   /// as it would have). Called on several threads at once.
-  std::optional<BindDraft> draft(const session::Outcome::Bind& bind, const store::StoredObject& pod,
+  std::optional<BindDraft> draft(const cycle::Outcome::Bind& bind, const store::StoredObject& pod,
                                  const nlohmann::json& condition, const std::string& uid,
                                  std::chrono::system_clock::time_point now, uint64_t suffix) const;
 

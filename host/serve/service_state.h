@@ -3,6 +3,7 @@
 // Internal to host/serve (service.cpp and api_routes.cpp).
 #pragma once
 
+#include "abi/host_api.h"
 #include "serve/service.h"
 
 #include <sys/inotify.h>
@@ -24,13 +25,13 @@
 #include <utility>
 
 #include "cache/cluster_cache.h"
-#include "cli/plugin_dirs.h"
 #include "config/config_changes.h"
 #include "config/scheduler_config.h"
 #include "log/log.h"
 #include "log/throttle.h"
 #include "metrics/scheduler_metrics.h"
 #include "model/error.h"
+#include "plugin/plugin_dirs.h"
 #include "plugin/plugin_registry.h"
 #include "scheduler/hook_tracker.h"
 #include "scheduler/scheduler.h"
@@ -112,7 +113,7 @@ struct Service::State {
   asio::steady_timer watchdog;
   GroupCommit commits;
   KubeApi kube;
-  session::Outcome last;
+  cycle::Outcome last;
   ExplainWaits explain_waits;
   // Not ready while set: the store's cluster cannot be loaded, or the last
   // session failed (a store write, say, with the disk full).
@@ -184,7 +185,7 @@ struct Service::State {
     for (const auto& tier : conf.tiers)
       for (const auto& option : tier.plugins) names.push_back(option.name);
     Loaded loaded;
-    loaded.registry = std::make_unique<plugin::PluginRegistry>();
+    loaded.registry = std::make_unique<plugin::PluginRegistry>(abi::host_api());
     loaded.registry->set_allow_writable(options.allow_writable_plugins);
     // So that a reload takes a new build installed over an old one.
     loaded.registry->set_private_copies(true);
@@ -285,7 +286,7 @@ struct Service::State {
       return;
     }
     struct Run {
-      session::Outcome outcome;
+      cycle::Outcome outcome;
       scheduler::SessionTimings timings;
       std::optional<std::string> error;
       double snapshot_ms = 0;
@@ -306,7 +307,7 @@ struct Service::State {
         const Clock::time_point snapshot_start = Clock::now();
         // The cache keeps it from session to session and writes again only
         // the jobs that changed since the last one.
-        const session::Snapshot& snapshot =
+        const cycle::Snapshot& snapshot =
             cache.refresh_snapshot(std::chrono::duration_cast<std::chrono::milliseconds>(
                                        std::chrono::system_clock::now().time_since_epoch())
                                        .count(),
@@ -336,7 +337,7 @@ struct Service::State {
     Clock::duration loop_busy{};  // the loop's time on this session so far
   };
 
-  void finish(std::shared_ptr<scheduler::Scheduler> sched, session::Outcome outcome,
+  void finish(std::shared_ptr<scheduler::Scheduler> sched, cycle::Outcome outcome,
               const scheduler::SessionTimings& timings, const std::optional<std::string>& error) {
     const Clock::time_point finish_start = Clock::now();
     watchdog.cancel();
@@ -380,7 +381,7 @@ struct Service::State {
       done = to == last.binds.size();
       // Most sessions are one piece: the outcome as it is, not a copy.
       const bool whole = rec->next == 0 && done;
-      const session::Outcome piece = whole ? session::Outcome() : piece_of(last, rec->next, to);
+      const cycle::Outcome piece = whole ? cycle::Outcome() : piece_of(last, rec->next, to);
       for (const double ms : source().record(whole ? last : piece, cache))
         metrics.observe_task_bound(ms);
       rec->next = to;
@@ -411,8 +412,8 @@ struct Service::State {
   }
 
   /// Binds [from, to) of `outcome`; the last piece carries the rest of it.
-  static session::Outcome piece_of(const session::Outcome& outcome, size_t from, size_t to) {
-    session::Outcome piece;
+  static cycle::Outcome piece_of(const cycle::Outcome& outcome, size_t from, size_t to) {
+    cycle::Outcome piece;
     piece.dims = outcome.dims;
     piece.binds.assign(outcome.binds.begin() + static_cast<std::ptrdiff_t>(from),
                        outcome.binds.begin() + static_cast<std::ptrdiff_t>(to));

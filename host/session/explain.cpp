@@ -1,4 +1,4 @@
-// Recording the explanation of one task's placement (session/explanation.h):
+// Recording the explanation of one task's placement (cycle/explanation.h):
 // the same hooks the tier dispatch calls, asked once more for every node and
 // kept per plugin, only for the task asked about.
 #include <algorithm>

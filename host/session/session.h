@@ -23,10 +23,12 @@
 #include <vector>
 
 #include "config/scheduler_config.h"
+#include "cycle/explanation.h"
+#include "cycle/outcome.h"
+#include "cycle/snapshot.h"
 #include "model/objects.h"
 #include "model/resource.h"
 #include "session/equivalence_cache.h"
-#include "session/explanation.h"
 #include "session/hyper_nodes.h"
 #include "session/task_range.h"
 
@@ -43,49 +45,10 @@ struct FitErrors {
   bool recorded = false;
 };
 
-namespace scoria::session {
-/// What the ABI shows of a pod beyond the model: built once per pod by the
-/// cache and shared by every session.
-struct TaskViews {
-  std::string uid;  // "namespace/name"
-  /// Values of each node-affinity requirement as ABI strings, by term.
-  std::vector<std::vector<std::vector<scoria_str>>> required, preferred;
-  /// Its equivalence class (cache/equivalence_key.h), 1 and up, the same
-  /// for every pod alike; 0 for a pod in none (placed ones).
-  uint32_t equivalence = 0;
-};
-
-/// What a session reads of every PodGroup, kept by the snapshot's owner
-/// side by side for all of them: a session's walk over its jobs then streams
-/// through these instead of missing the cache on each large PodGroup. The
-/// views point into the PodGroup; the owner refreshes them when it changes.
-struct GroupFields {
-  std::string_view namespace_, name, queue;
-  int64_t creation_ms = 0;
-  int32_t min_member = 1;
-  bool preemptable = false;
-  bool has_min_resources = false;
-  bool has_network_topology = false;
-  bool has_sub_group_policy = false;
-
-  static GroupFields of(const model::PodGroup& g) {
-    return {g.namespace_,
-            g.name,
-            g.queue,
-            g.creation_ms,
-            g.min_member,
-            g.preemptable,
-            g.has_min_resources,
-            g.network_topology.has_value(),
-            !g.sub_group_policy.empty()};
-  }
-};
-}  // namespace scoria::session
-
 struct scoria_task {
   scoria::session::Session* ssn = nullptr;
   const scoria::model::Pod* pod = nullptr;
-  const scoria::session::TaskViews* views = nullptr;
+  const scoria::cycle::TaskViews* views = nullptr;
   uint32_t index = 0;
   uint32_t job = 0;
   uint32_t sub_job = 0;  // index into the session's sub-jobs
@@ -132,7 +95,7 @@ struct scoria_job {
   // What job_info reports of the PodGroup, as the snapshot hands it over:
   // plugins walk every job several times a session, and this array is all
   // they read.
-  scoria::session::GroupFields spec;
+  scoria::cycle::GroupFields spec;
   uint32_t source = UINT32_MAX;  // Snapshot::JobIn::source
   uint64_t source_seq = 0;       // Snapshot::JobIn::source_seq
   // Why the cache cannot let it be scheduled (something it names is
@@ -207,6 +170,14 @@ struct scoria_queue {
 
 namespace scoria::session {
 
+// The data a cycle hands around (host/cycle), named here as the session
+// has always named it.
+using cycle::Explanation;
+using cycle::GroupFields;
+using cycle::Outcome;
+using cycle::Snapshot;
+using cycle::TaskViews;
+
 using Task = scoria_task;
 using Job = scoria_job;
 using Node = scoria_node;
@@ -228,198 +199,6 @@ struct PluginHooks {
   // Hooks (bits of plugin_answers.h's Answer) whose undefined answer was
   // logged this session; updated through std::atomic_ref by worker threads.
   alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t undefined_logged = 0;
-};
-
-/// What the session decided, handed back to the cache at close.
-struct Outcome {
-  struct Bind {
-    std::string pod;  // "ns/name"
-    std::string node;
-    // Annotations plugins set on the allocation (task_set_bind_annotation),
-    // written on the pod with the binding; sorted by key.
-    std::vector<std::pair<std::string, std::string>> annotations = {};
-    // The task's index in the session: its place in Snapshot::tasks when
-    // the snapshot is exact_vectors (a cache's). For what reads the outcome
-    // beside the snapshot.
-    uint32_t task = UINT32_MAX;
-  };
-  struct PodGroupStatus {
-    std::string key;  // "ns/name"
-    model::PodGroupPhase phase = model::PodGroupPhase::Pending;
-    std::string unschedulable;  // condition message; empty if schedulable
-    // Members by status, as Volcano's PodGroup status counts them.
-    int32_t running = 0, succeeded = 0, failed = 0;
-    // Each member not placed this session, with why, as Volcano's
-    // TaskSchedulingReason says it: the PodScheduled=False condition it
-    // gets (reason "Unschedulable", or "Schedulable" when it fit before its
-    // gang was discarded) and the message.
-    struct Pending {
-      std::string pod;  // "ns/name"
-      const char* reason;
-      std::string message;
-    };
-    std::vector<Pending> pending;
-    // For metrics: the job's queue, how many of its minMember are not ready
-    // (Volcano's unschedule_task_count; 0 when ready), when it was created,
-    // and how many of its tasks were placed (allocated or pipelined) now.
-    std::string queue;
-    int32_t unready = 0;
-    int64_t creation_ms = 0;
-    int32_t placed = 0;            // tasks
-    uint32_t source = UINT32_MAX;  // the job's Snapshot::JobIn::source
-    uint64_t source_seq = 0;       // and its source_seq
-  };
-  std::vector<std::string> dims;  // what the resource vectors below hold, by index
-  int64_t now_ms = 0;             // the session's clock (Snapshot::now_ms)
-  std::vector<Bind> binds;
-  std::vector<Bind> pipelined;
-  std::vector<std::string> evictions;
-  std::vector<PodGroupStatus> pod_groups;
-  struct QueueStatus {
-    std::string name;
-    std::vector<double> allocated;  // by dimension
-    std::vector<double> deserved;   // by dimension; empty if no plugin set it
-    // As Volcano's proportion counts them: what its jobs' tasks ask for
-    // (allocated and pending), and the minResources of its Inqueue jobs.
-    std::vector<double> request;
-    std::vector<double> inqueue;
-    std::vector<double> capability;  // spec.capability; infinite where unset
-    int32_t weight = 1;
-    std::optional<bool> overused;  // the last answer of the overused hooks, if asked
-  };
-  std::vector<QueueStatus> queues;
-  /// Pending tasks of the jobs that ended the session unschedulable.
-  size_t unschedulable_tasks = 0;
-  /// The preempt action: how many times it found victims for a preemptor on
-  /// a node, and how many the last time it asked.
-  uint64_t preemption_attempts = 0;
-  std::optional<size_t> preemption_victims;
-  /// Statements committed with evictions in them, by action.
-  std::vector<std::pair<std::string, uint64_t>> eviction_transactions;
-  /// Why the task asked about went where it went (Session::explain).
-  std::optional<Explanation> explanation;
-};
-
-/// Input of a session: the snapshot the cache hands over. Pointers stay
-/// valid for the session's life (the cache keeps the objects alive).
-/// Jobs' task lists are spans into `tasks`, so a snapshot moves but is never
-/// copied.
-struct Snapshot {
-  Snapshot() = default;
-  Snapshot(const Snapshot&) = delete;
-  Snapshot& operator=(const Snapshot&) = delete;
-  Snapshot(Snapshot&&) = default;
-  Snapshot& operator=(Snapshot&&) = default;
-  ~Snapshot() = default;
-
-  std::vector<std::string> dims;  // cpu, memory, pods, extended...
-  struct TaskIn {
-    const model::Pod* pod;
-    const TaskViews* views;
-    uint32_t status;
-    int32_t node;  // node index or -1
-    int32_t priority;
-    uint32_t features;  // pod->features, read here without touching the pod
-    std::span<const double> resreq;
-    std::span<const double> init_resreq;
-  };
-  struct JobIn {
-    const model::PodGroup* group;
-    int32_t queue;
-    int32_t priority;
-    model::PodGroupPhase phase;
-    std::span<const double> min_resources;
-    std::span<const TaskIn> tasks;  // side by side, job after job, in `tasks`
-    /// Why the job cannot be scheduled (a queue, PodGroup or PriorityClass
-    /// it names does not exist); empty if it can. Such a job comes with no
-    /// queue, so every action passes it by, and the reason is reported.
-    std::string_view invalid = {};
-    /// The snapshot's own id for the job, handed back unchanged in
-    /// Outcome::PodGroupStatus::source so that it finds the job again
-    /// without a lookup by name; `source_seq` (non-zero) tells whether the
-    /// id still means the same job under the same key, without comparing
-    /// names: a writer never gives two jobs, or one job under two keys, the
-    /// same (source, source_seq).
-    uint32_t source = UINT32_MAX;
-    uint64_t source_seq = 0;
-    /// group->key(), held by the snapshot's owner (the cache indexes groups
-    /// by it); empty: the session makes it.
-    std::string_view key = {};
-    /// GroupFields::of(*group), as its owner keeps it.
-    GroupFields fields = {};
-  };
-  struct NodeIn {
-    const model::Node* spec;
-    std::span<const double> allocatable;
-  };
-  struct QueueIn {
-    const model::Queue* spec;
-    std::span<const double> capability, deserved, guarantee;
-  };
-  std::vector<NodeIn> nodes;
-  std::vector<QueueIn> queues;
-  std::vector<JobIn> jobs;
-  std::vector<TaskIn> tasks;                        // what the jobs' spans look at
-  std::vector<const model::Namespace*> namespaces;  // by name
-  /// Objects of the kinds plugins read whole, each one's JSON, by namespace
-  /// then name (PodDisruptionBudget, ResourceQuota).
-  struct KindObjects {
-    std::string_view kind;
-    std::vector<std::string_view> json;
-  };
-  std::vector<KindObjects> objects;
-  /// HyperNodes, by name; the session resolves their members.
-  std::vector<const model::HyperNode*> hyper_nodes;
-  /// Set by a writer (the cache) whose every job and task vector holds
-  /// dims.size() values and whose `tasks` holds exactly the jobs' tasks: a
-  /// session then sizes its arrays from `tasks` without a pass over them.
-  bool exact_vectors = false;
-  /// The session's clock, ms since the epoch: the wall clock in `serve`,
-  /// the simulated one in `simulate`. Plugins that judge time (sla, cdp)
-  /// read it, so a simulated run decides as a live one would at that time.
-  int64_t now_ms = 0;
-  /// What changed since the writer's previous refresh of this snapshot, so
-  /// that a session keeps the last one's records of everything else
-  /// (session_reuse.cpp). `writer` names a kept snapshot (0: this snapshot
-  /// stands alone), `version` counts its refreshes, and `layout` changes
-  /// whenever a job, task, node or queue may have moved or changed size.
-  /// While `layout` holds, the refresh that made `version` took out the
-  /// jobs that were at positions `removed` (ascending, as they were), the
-  /// others moving down in order with their tasks; then wrote again only the
-  /// jobs at positions `jobs` (as they are now) and changed only the nodes
-  /// at `nodes`; jobs past the last one kept arrived. The request and
-  /// minResources vectors of the jobs taken out still hold their values
-  /// until the writer's next refresh: a session takes them off its sums.
-  struct Changes {
-    uint64_t writer = 0;
-    uint64_t version = 0;
-    uint64_t layout = 0;
-    std::vector<uint32_t> jobs;
-    std::vector<uint32_t> nodes;
-    std::vector<uint32_t> removed;
-    /// A request or minResources vector of a job held before took other
-    /// values (what a session summed from it is not known any more).
-    bool vectors_changed = false;
-
-    /// How many of the jobs taken out stood before position `was` (as it
-    /// was): a job kept moved down by that many.
-    uint32_t removed_before(uint32_t was) const {
-      return static_cast<uint32_t>(std::lower_bound(removed.begin(), removed.end(), was) -
-                                   removed.begin());
-    }
-    /// Where the jobs now at positions `now` (ascending, each one kept)
-    /// stood before the jobs in `removed` were taken out.
-    std::vector<uint32_t> positions_before(std::span<const uint32_t> now) const {
-      std::vector<uint32_t> was;
-      was.reserve(now.size());
-      for (size_t k = 0; const uint32_t j : now) {
-        while (k < removed.size() && removed[k] <= j + k) ++k;
-        was.push_back(j + static_cast<uint32_t>(k));
-      }
-      return was;
-    }
-  };
-  Changes changes;
 };
 
 class WorkerPool;

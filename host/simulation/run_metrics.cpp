@@ -121,7 +121,7 @@ bool RunMetrics::done(const std::string& job) const {
   return it != jobs_.end() && it->second.done_ms.has_value();
 }
 
-void RunMetrics::evicted(const session::Outcome& outcome) {
+void RunMetrics::evicted(const cycle::Outcome& outcome) {
   evicted_pods_ += outcome.evictions.size();
   for (const auto& [action, n] : outcome.eviction_transactions) evictions_[action] += n;
 }
@@ -161,8 +161,8 @@ void RunMetrics::set_occupancy(size_t r, float v, int64_t t_ms) {
   occupancy_now_[r] = v;
 }
 
-size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
-                          const session::Outcome& outcome) {
+size_t RunMetrics::sample(int64_t t_ms, const cycle::Snapshot& snapshot,
+                          const cycle::Outcome& outcome) {
   fit_bins(t_ms);
   occupancy_from_ = std::max(occupancy_from_, t_ms);
   if (snapshot.dims.size() > dims_.size()) dims_ = snapshot.dims;
@@ -180,11 +180,11 @@ size_t RunMetrics::sample(int64_t t_ms, const session::Snapshot& snapshot,
   // The tasks that wait (by their place in the snapshot, the session's
   // task index: Outcome::Bind::task, checked), less those the session
   // bound or pipelined; the binds on top of what is occupied.
-  const std::vector<session::Snapshot::TaskIn>& tasks = snapshot.tasks;
+  const std::vector<cycle::Snapshot::TaskIn>& tasks = snapshot.tasks;
   size_t still_pending = tally_.waiting();
   std::vector<size_t>& placed = placed_now_;
   placed.clear();
-  const auto place_of = [&](const session::Outcome::Bind& b) -> size_t {
+  const auto place_of = [&](const cycle::Outcome::Bind& b) -> size_t {
     if (b.task < tasks.size() && tasks[b.task].views->uid == b.pod) return b.task;
     for (size_t i = 0; i < tasks.size(); ++i)
       if (tasks[i].views->uid == b.pod) return i;
@@ -276,7 +276,7 @@ std::optional<size_t> RunMetrics::queue_in(const Sample& s, uint32_t q) const {
   return std::nullopt;
 }
 
-bool RunMetrics::map_nodes(const session::Snapshot& snapshot) {
+bool RunMetrics::map_nodes(const cycle::Snapshot& snapshot) {
   const size_t nodes = snapshot.nodes.size();
   bool same = nodes == row_of_.size();
   for (size_t n = 0; same && n < nodes; ++n)

@@ -19,7 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "session/session.h"
+#include "cycle/outcome.h"
+#include "cycle/snapshot.h"
 #include "simulation/snapshot_tally.h"
 
 namespace scoria::simulation {
@@ -44,9 +45,9 @@ class RunMetrics {
   /// snapshot and its outcome (binds applied on top of the snapshot).
   /// Returns how many tasks of schedulable jobs are still pending (neither
   /// bound nor pipelined).
-  size_t sample(int64_t t_ms, const session::Snapshot& snapshot, const session::Outcome& outcome);
+  size_t sample(int64_t t_ms, const cycle::Snapshot& snapshot, const cycle::Outcome& outcome);
   /// Evictions by action, counted as they happen.
-  void evicted(const session::Outcome& outcome);
+  void evicted(const cycle::Outcome& outcome);
 
   /// The metrics as JSON (the "metrics" key of simulate's output); series
   /// are averaged into at most `points` buckets over [0, end_ms].
@@ -124,7 +125,7 @@ class RunMetrics {
   std::vector<size_t> row_of_;
   std::vector<int64_t> position_of_row_;
   /// Maps the snapshot's nodes to rows; whether they changed.
-  bool map_nodes(const session::Snapshot& snapshot);
+  bool map_nodes(const cycle::Snapshot& snapshot);
   std::vector<std::vector<double>> occupancy_;  // by row, by bin
   std::vector<float> occupancy_now_;            // by row: the value since occupancy_since_
   std::vector<int64_t> occupancy_since_;        // by row: integrated until then

@@ -28,7 +28,7 @@ void SnapshotTally::drop(const Held& held) {
   if (held.waits) --waiting_;
 }
 
-void SnapshotTally::hold(Held& held, const session::Snapshot::TaskIn& in, bool valid) {
+void SnapshotTally::hold(Held& held, const cycle::Snapshot::TaskIn& in, bool valid) {
   held = {};
   if (in.status == SCORIA_TASK_PENDING && valid) {
     held.waits = true;
@@ -53,7 +53,7 @@ void SnapshotTally::hold(Held& held, const session::Snapshot::TaskIn& in, bool v
   add(held, 1.0);
 }
 
-void SnapshotTally::sum_anew(const session::Snapshot& snapshot) {
+void SnapshotTally::sum_anew(const cycle::Snapshot& snapshot) {
   used_.assign(snapshot.nodes.size() * dims_, 0.0);
   held_.clear();
   job_tasks_.clear();
@@ -69,8 +69,8 @@ void SnapshotTally::sum_anew(const session::Snapshot& snapshot) {
   if (held_.size() != snapshot.tasks.size()) exact_ = false;
 }
 
-bool SnapshotTally::follows(const session::Snapshot& snapshot) const {
-  const session::Snapshot::Changes& c = snapshot.changes;
+bool SnapshotTally::follows(const cycle::Snapshot& snapshot) const {
+  const cycle::Snapshot::Changes& c = snapshot.changes;
   if (!exact_ || !snapshot.exact_vectors || c.writer == 0 || c.writer != writer_ ||
       c.version != version_ + 1 || c.layout != layout_ || c.vectors_changed ||
       used_.size() != snapshot.nodes.size() * dims_)
@@ -117,8 +117,8 @@ void SnapshotTally::take_out(const std::vector<uint32_t>& removed) {
   held_.resize(to);
 }
 
-void SnapshotTally::update(const session::Snapshot& snapshot, size_t dims) {
-  const session::Snapshot::Changes& c = snapshot.changes;
+void SnapshotTally::update(const cycle::Snapshot& snapshot, size_t dims) {
+  const cycle::Snapshot::Changes& c = snapshot.changes;
   const bool kept = dims == dims_ && follows(snapshot);
   writer_ = c.writer;
   version_ = c.version;

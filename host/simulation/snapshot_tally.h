@@ -13,14 +13,14 @@
 #include <span>
 #include <vector>
 
-#include "session/session.h"
+#include "cycle/snapshot.h"
 
 namespace scoria::simulation {
 
 class SnapshotTally {
  public:
   /// Brings the sums to `snapshot`, `dims` values per node.
-  void update(const session::Snapshot& snapshot, size_t dims);
+  void update(const cycle::Snapshot& snapshot, size_t dims);
   /// Node after node, `dims` values each.
   std::span<const double> used() const { return used_; }
   /// How many tasks wait, and whether the snapshot's task `i` does.
@@ -37,12 +37,12 @@ class SnapshotTally {
     bool waits = false;
     const double* resreq = nullptr;
   };
-  void sum_anew(const session::Snapshot& snapshot);
-  bool follows(const session::Snapshot& snapshot) const;
+  void sum_anew(const cycle::Snapshot& snapshot);
+  bool follows(const cycle::Snapshot& snapshot) const;
   void take_out(const std::vector<uint32_t>& removed);
   // Notes what task `in` of a job `valid` or not holds into `held`, adding
   // it to the sums; takes what `held` held off them.
-  void hold(Held& held, const session::Snapshot::TaskIn& in, bool valid);
+  void hold(Held& held, const cycle::Snapshot::TaskIn& in, bool valid);
   void drop(const Held& held);
   void add(const Held& held, double sign);
 

@@ -53,7 +53,7 @@ class TimedRun {
   void due(int64_t now, std::vector<cache::ObjectChange>& changes);
   void lose(const std::string& pod, bool node_removed);
   void forget_pod(const std::string& pod);
-  bool record(int64_t now, const session::Outcome& outcome);
+  bool record(int64_t now, const cycle::Outcome& outcome);
   std::optional<int64_t> next_event() const;
 
   scheduler::Scheduler& scheduler_;
@@ -85,14 +85,14 @@ class TimedRun {
   // The group last reported in each cache slot: result_.groups' entry, and
   // what it says (a copy, read where the entry would miss the cache).
   struct GroupSeen {
-    session::Outcome::PodGroupStatus* entry = nullptr;
+    cycle::Outcome::PodGroupStatus* entry = nullptr;
     uint64_t source_seq = 0;
     model::PodGroupPhase phase = model::PodGroupPhase::Pending;
     bool schedulable = false;  // no unschedulable message
   };
   std::vector<GroupSeen> group_at_;
   // Kept from session to session for its storage.
-  session::Outcome spare_;
+  cycle::Outcome spare_;
 };
 
 void TimedRun::index_objects() {
@@ -242,7 +242,7 @@ void TimedRun::due(int64_t now, std::vector<cache::ObjectChange>& changes) {
 }
 
 // Takes in what a session decided; returns whether it changed anything.
-bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
+bool TimedRun::record(int64_t now, const cycle::Outcome& outcome) {
   bool changed = !outcome.binds.empty() || !outcome.evictions.empty();
   for (const auto& b : outcome.binds) {
     result_.binds[b.pod] = b.node;
@@ -280,7 +280,7 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
     // Else the slot finds the run's entry again, known to be the same group
     // by the slot's identity (else by one key comparison), where the map
     // would hash every key.
-    session::Outcome::PodGroupStatus* entry = note != nullptr ? note->entry : nullptr;
+    cycle::Outcome::PodGroupStatus* entry = note != nullptr ? note->entry : nullptr;
     bool added = false;
     const bool same =
         entry != nullptr &&
@@ -298,7 +298,7 @@ bool TimedRun::record(int64_t now, const session::Outcome& outcome) {
       }
     }
     entry->source_seq = g.source_seq;
-    session::Outcome::PodGroupStatus& seen = *entry;
+    cycle::Outcome::PodGroupStatus& seen = *entry;
     changed = changed || added || seen.phase != g.phase;
     seen.phase = g.phase;
     if (seen.unschedulable != g.unschedulable) seen.unschedulable = g.unschedulable;
@@ -330,11 +330,11 @@ TimedRunResult TimedRun::run() {
     due(now, changes);
     if (!changes.empty()) cache_.apply_changes(changes);
     scheduler::SessionTimings timing;
-    const session::Snapshot& snapshot =
+    const cycle::Snapshot& snapshot =
         cache_.refresh_snapshot(t_.start_ms + now, scheduler_.config().equivalence_cache);
     // Written over the outcome before last: its storage serves again.
     scheduler_.run_once(snapshot, spare_, &timing);
-    const session::Outcome& outcome = spare_;
+    const cycle::Outcome& outcome = spare_;
     ++result_.sessions;
     const bool changed = record(now, outcome);
     metrics_->evicted(outcome);

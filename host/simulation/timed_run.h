@@ -22,8 +22,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "cycle/outcome.h"
 #include "scheduler/scheduler.h"
-#include "session/session.h"
 #include "simulation/timeline.h"
 
 namespace scoria::simulation {
@@ -40,10 +40,10 @@ struct TimedRunResult {
   /// What plugins wrote on pods as they were bound (the last bind's).
   std::map<std::string, nlohmann::ordered_json> bind_annotations;
   std::set<std::string> evictions;
-  session::Outcome last;
+  cycle::Outcome last;
   /// Every PodGroup a session reported, by key, with its last phase and
   /// unschedulable message (the status's other fields are not kept).
-  std::unordered_map<std::string, session::Outcome::PodGroupStatus> groups;
+  std::unordered_map<std::string, cycle::Outcome::PodGroupStatus> groups;
   std::vector<std::string> dims;
   nlohmann::ordered_json metrics;
   nlohmann::ordered_json timings = nlohmann::ordered_json::array();  // per session

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "abi/host_api.h"
 #include "config/scheduler_config.h"
 #include "plugin/declared_args.h"
 #include "plugin/loaded_plugin.h"
@@ -85,7 +86,7 @@ class BuiltinDeclarations : public ::testing::Test {
     return *specs;
   }
 
-  PluginRegistry registry;
+  PluginRegistry registry{scoria::abi::host_api()};
 };
 
 // Whether `args` gives `spec`: the key itself, a list's or map's flattened

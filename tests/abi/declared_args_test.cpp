@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "abi/host_api.h"
 #include "config/scheduler_config.h"
 #include "model/error.h"
 #include "plugin/plugin_registry.h"
@@ -55,7 +56,7 @@ class DeclaredArgs : public ::testing::Test {
     return {};
   }
 
-  PluginRegistry registry;
+  PluginRegistry registry{scoria::abi::host_api()};
 };
 
 constexpr std::string_view kPlace = "conf.toml: line 5, column ";
@@ -210,7 +211,7 @@ TEST_F(DeclaredArgs, PluginsBuiltBefore12AreNotChecked) {
 }
 
 TEST(DeclaredArgsLoader, AWrongDeclarationIsRefusedAtLoad) {
-  PluginRegistry registry;
+  PluginRegistry registry{scoria::abi::host_api()};
   registry.scan({fs::path(SCORIA_ABI_FIXTURES) / "bad_declaration"});
   EXPECT_TRUE(registry.list().empty());
   ASSERT_EQ(registry.refusals().size(), 1u);

@@ -2,6 +2,7 @@
 // (fail closed); it never stops the session or the host.
 #include <gtest/gtest.h>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
 #include "config/scheduler_config.h"
 #include "plugin/loaded_plugin.h"
@@ -26,7 +27,7 @@ spec:
 )";
 
 TEST(FailingHook, AFailingPredicateIsCountedAndRefusesTheNode) {
-  plugin::PluginRegistry registry;
+  plugin::PluginRegistry registry{scoria::abi::host_api()};
   registry.scan({std::string(SCORIA_ABI_FIXTURES) + "/hook_returns_error", SCORIA_BUILTIN_PLUGINS});
   auto failing = registry.find("hook_returns_error");
   ASSERT_NE(failing, nullptr);
@@ -45,7 +46,7 @@ TEST(FailingHook, AFailingPredicateIsCountedAndRefusesTheNode) {
 
   // The node fits the pod, but the plugin could not check it: the pod waits,
   // and says why.
-  session::Outcome out = sched.run_once(cache.snapshot());
+  cycle::Outcome out = sched.run_once(cache.snapshot());
   EXPECT_TRUE(out.binds.empty());
   EXPECT_GE(failing->ctx->errors.load(), 1u);
   EXPECT_GE(failing->ctx->reports.load(), 1u);

@@ -9,11 +9,11 @@
 #include <cstddef>
 #include <cstring>
 
-#include "plugin/host_api.h"
+#include "abi/host_api.h"
 
 namespace {
 
-using scoria::plugin::host_api;
+using scoria::abi::host_api;
 
 TEST(HostTable, AnnouncesItsSizeAndVersion) {
   const scoria_host_api* api = host_api();

@@ -2,6 +2,7 @@
 // Each case directory holds one mistake; the registry must refuse it with a
 // message that names the file, what is wrong and what to do. The fixtures
 // that are sound as far as loading goes must load.
+#include "abi/host_api.h"
 #include "plugin/plugin_registry.h"
 
 #include <scoria/scoria.h>
@@ -62,7 +63,7 @@ class Loader : public ::testing::Test {
     return refusal.message;
   }
 
-  PluginRegistry registry;
+  PluginRegistry registry{scoria::abi::host_api()};
 };
 
 TEST_F(Loader, LoadsPluginBuiltForAnOlderOrEqualMinor) {
@@ -242,7 +243,7 @@ class WritablePlugin : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir); }
   fs::path dir, file;
-  PluginRegistry registry;
+  PluginRegistry registry{scoria::abi::host_api()};
 };
 
 TEST_F(WritablePlugin, FileWritableByOthersIsRefusedWithTheFix) {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
 #include "config/scheduler_config.h"
 #include "plugin/loaded_plugin.h"
@@ -54,14 +55,14 @@ size_t occurrences(const std::string& text, const std::string& what) {
 }
 
 struct Sessions {
-  session::Outcome outcome;
+  cycle::Outcome outcome;
   uint64_t errors = 0;
   std::string log;
 };
 
 // Two sessions of `plugin` in a tier of its own behind allocate.
 Sessions run_twice(const std::string& plugin) {
-  plugin::PluginRegistry registry;
+  plugin::PluginRegistry registry{scoria::abi::host_api()};
   registry.scan({std::string(SCORIA_ABI_FIXTURES) + "/" + plugin, SCORIA_BUILTIN_PLUGINS});
   auto loaded = registry.find(plugin);
   EXPECT_NE(loaded, nullptr);

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
 #include "config/scheduler_config.h"
 #include "plugin/plugin_registry.h"
@@ -365,7 +366,7 @@ std::string config_text(uint64_t seed) {
 }
 
 // Everything a session decided, as one string.
-std::string describe(const session::Outcome& o) {
+std::string describe(const cycle::Outcome& o) {
   std::ostringstream out;
   for (const auto& b : o.binds) {
     out << "bind " << b.pod << " " << b.node;
@@ -406,9 +407,9 @@ std::string run(const plugin::PluginRegistry& registry, const std::string& conf_
   for (int cycle = 0; cycle < 3; ++cycle) {
     // The cached path keeps its snapshot up to date from cycle to cycle;
     // the plain one writes it whole each time.
-    const session::Snapshot& snapshot =
+    const cycle::Snapshot& snapshot =
         cache_.refresh_snapshot(1'700'000'000'000 + cycle * 1000, cache);
-    const session::Outcome outcome = sched.run_once(snapshot);
+    const cycle::Outcome outcome = sched.run_once(snapshot);
     out += "cycle " + std::to_string(cycle) + "\n" + describe(outcome);
     cache_.apply(outcome);
   }
@@ -416,7 +417,7 @@ std::string run(const plugin::PluginRegistry& registry, const std::string& conf_
 }
 
 TEST(Differential, RandomClustersDecideAlikeWithAndWithoutTheEquivalenceCache) {
-  plugin::PluginRegistry registry;
+  plugin::PluginRegistry registry{scoria::abi::host_api()};
   registry.set_allow_writable(true);  // the build tree's plugins
   registry.scan({SCORIA_PLUGIN_DIR});
   const char* env = std::getenv("SCORIA_DIFFERENTIAL_CLUSTERS");

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
 #include "cache_change_generator.h"
 #include "config/scheduler_config.h"
@@ -33,7 +34,7 @@ plugins = [{ name = "overcommit" }, { name = "drf" }, { name = "predicates" },
            { name = "proportion" }, { name = "nodeorder" }, { name = "binpack" }]
 )";
 
-std::string outcome_text(const session::Outcome& o) {
+std::string outcome_text(const cycle::Outcome& o) {
   std::ostringstream s;
   for (const auto& b : o.binds) s << "bind " << b.pod << " " << b.node << "\n";
   for (const auto& e : o.evictions) s << "evict " << e << "\n";
@@ -52,7 +53,7 @@ std::string outcome_text(const session::Outcome& o) {
 }
 
 TEST(KeptRecords, DecideAsRecordsWrittenAnewThroughRandomChanges) {
-  plugin::PluginRegistry registry;
+  plugin::PluginRegistry registry{scoria::abi::host_api()};
   registry.set_allow_writable(true);  // the build tree's plugins
   registry.scan({SCORIA_PLUGIN_DIR});
   size_t sessions = 0, kept = 0;
@@ -78,7 +79,7 @@ TEST(KeptRecords, DecideAsRecordsWrittenAnewThroughRandomChanges) {
       }
       const int64_t now = 1'700'000'000'000 + step * 1000;
       scheduler::SessionTimings timings;
-      session::Outcome kept_out, plain_out;
+      cycle::Outcome kept_out, plain_out;
       ASSERT_NO_THROW(
           kept_sched.run_once(kept_cache.refresh_snapshot(now, true), kept_out, &timings))
           << "sequence " << run << ", step " << step;

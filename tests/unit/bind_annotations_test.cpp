@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
-#include "plugin/host_api.h"
 #include "serve/kube_api.h"
 #include "serve/local_cluster.h"
 #include "serve/watch_hub.h"
@@ -41,7 +41,7 @@ scoria_hooks writing_hooks(Writer& w) {
   h.user_data = &w;
   h.on_allocate = [](void* u, const scoria_task* task) {
     auto& self = *static_cast<Writer*>(u);
-    const scoria_host_api* api = plugin::host_api();
+    const scoria_host_api* api = abi::host_api();
     auto* ssn = reinterpret_cast<scoria_session*>(task->ssn);
     self.set_codes.push_back(
         api->task_set_bind_annotation(ssn, task, S("example.com/card"), S("first")));
@@ -52,7 +52,7 @@ scoria_hooks writing_hooks(Writer& w) {
   h.on_deallocate = [](void* u, const scoria_task* task) {
     auto& self = *static_cast<Writer*>(u);
     scoria_str v{};
-    const scoria_code c = plugin::host_api()->task_bind_annotation(task, S("example.com/card"), &v);
+    const scoria_code c = abi::host_api()->task_bind_annotation(task, S("example.com/card"), &v);
     self.carried_at_deallocate.push_back(c == SCORIA_OK ? std::string(v.data, v.len) : "none");
   };
   return h;
@@ -82,7 +82,7 @@ TEST_F(BindAnnotations, SetOnAllocateAndWrittenWithTheBind) {
   ASSERT_EQ(st->allocate(ssn->tasks()[0], ssn->nodes()[0]), SCORIA_OK);
   EXPECT_EQ(w.set_codes, (std::vector<scoria_code>(3, SCORIA_OK)));
   scoria_str v{};
-  ASSERT_EQ(plugin::host_api()->task_bind_annotation(&ssn->tasks()[0], S("example.com/card"), &v),
+  ASSERT_EQ(abi::host_api()->task_bind_annotation(&ssn->tasks()[0], S("example.com/card"), &v),
             SCORIA_OK);
   EXPECT_EQ(std::string(v.data, v.len), "GPU-0");
   st->commit();
@@ -101,9 +101,8 @@ TEST_F(BindAnnotations, DroppedWhenTheAllocationIsDiscarded) {
   ssn->close_statement(st);
   // Gone before on_deallocate is told.
   EXPECT_EQ(w.carried_at_deallocate, std::vector<std::string>{"none"});
-  EXPECT_EQ(
-      plugin::host_api()->task_bind_annotation(&ssn->tasks()[0], S("example.com/card"), nullptr),
-      SCORIA_NOT_FOUND);
+  EXPECT_EQ(abi::host_api()->task_bind_annotation(&ssn->tasks()[0], S("example.com/card"), nullptr),
+            SCORIA_NOT_FOUND);
   // A later allocation that sets none binds with none.
   Statement* again = ssn->open_statement();
   ASSERT_EQ(again->allocate(ssn->tasks()[1], ssn->nodes()[0]), SCORIA_OK);
@@ -116,7 +115,7 @@ TEST_F(BindAnnotations, DroppedWhenTheAllocationIsDiscarded) {
 }
 
 TEST_F(BindAnnotations, RefusedOutsideAnAllocation) {
-  const scoria_host_api* api = plugin::host_api();
+  const scoria_host_api* api = abi::host_api();
   // Pending: no allocation to keep it with.
   EXPECT_EQ(api->task_set_bind_annotation(handle(), &ssn->tasks()[0], S("k"), S("v")),
             SCORIA_INVALID_ARGUMENT);
@@ -195,7 +194,7 @@ TEST_F(BindAnnotationsServe, TheStoreWritesThemOnTheBoundPod) {
   pod("read-again");
   cache::ClusterCache cache;
   cluster.refresh(cache);
-  session::Outcome outcome;
+  cycle::Outcome outcome;
   const std::vector<std::pair<std::string, std::string>> card = {{"example.com/card", "GPU-1"}};
   outcome.binds = {{"ns/drafted", "n1", card}, {"ns/read-again", "n1", card}};
   cluster.prepare(outcome, cache);

@@ -200,11 +200,11 @@ class Generator {
 
 // What a session decided, made up: binds some pending tasks, evicts some
 // placed ones and moves some jobs to another phase.
-inline session::Outcome made_up_outcome(const session::Snapshot& snap, std::mt19937& rng) {
+inline cycle::Outcome made_up_outcome(const cycle::Snapshot& snap, std::mt19937& rng) {
   const auto pick = [&rng](size_t n) {
     return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
   };
-  session::Outcome o;
+  cycle::Outcome o;
   for (const auto& j : snap.jobs) {
     for (const auto& t : j.tasks) {
       if (t.status == SCORIA_TASK_PENDING && !snap.nodes.empty() && pick(3) == 0)
@@ -213,7 +213,7 @@ inline session::Outcome made_up_outcome(const session::Snapshot& snap, std::mt19
         o.evictions.push_back(t.views->uid);
     }
     if (pick(3) == 0) {
-      session::Outcome::PodGroupStatus st;
+      cycle::Outcome::PodGroupStatus st;
       st.key = std::string(j.key.empty() ? j.group->key() : j.key);
       st.phase = static_cast<model::PodGroupPhase>(pick(5));
       st.source = j.source;

@@ -142,7 +142,7 @@ TEST(CacheChanges, KeptSnapshotMatchesOneWrittenWholeThroughChangesAndOutcomes) 
       if (step % 4 != 3) cache.apply_changes(batch);
       // Sometimes twice in a row, with nothing or only an outcome between.
       for (int again = 0; again < 1 + step % 2; ++again) {
-        const session::Snapshot& kept = cache.refresh_snapshot(step);
+        const cycle::Snapshot& kept = cache.refresh_snapshot(step);
         ASSERT_EQ(snapshot_text(kept, true), snapshot_text(cache.snapshot(), true))
             << "sequence " << run << " (seed " << 5000 + run << "), step " << step;
         if (step % 3 != 0) cache.apply(test_support::made_up_outcome(kept, rng));
@@ -167,7 +167,7 @@ TEST(CacheChanges, NewExtendedResourceRevectorizesWithDeterministicIds) {
   cache.apply_changes(changes);
   EXPECT_EQ(cache.dims(),
             (std::vector<std::string>{"cpu", "memory", "pods", "alpha.io/y", "zeta.io/x"}));
-  const session::Snapshot snap = cache.snapshot();
+  const cycle::Snapshot snap = cache.snapshot();
   ASSERT_EQ(snap.jobs.size(), 1u);
   ASSERT_EQ(snap.jobs[0].tasks.size(), 1u);
   EXPECT_EQ(
@@ -198,7 +198,7 @@ TEST(CacheChanges, EntriesKeepTheirAddressesAcrossUnrelatedChanges) {
       cache.apply_changes(changes);
     }
   }
-  const session::Snapshot snap = cache.snapshot();
+  const cycle::Snapshot snap = cache.snapshot();
   ASSERT_FALSE(snap.jobs.at(0).tasks.empty());
   EXPECT_EQ(snap.jobs.at(0).tasks[0].pod, before);
   EXPECT_EQ(cache.pod_count(), 501u);
@@ -229,8 +229,8 @@ TEST(CacheChanges, RefreshSaysWhatItWroteAgain) {
   std::vector<ObjectChange> batch = {group("g0"), pod("p0", "g0", 100), group("g1"),
                                      pod("p1", "g1", 100), pod("p1b", "g1", 100)};
   cache.apply_changes(batch);
-  const session::Snapshot& first = cache.refresh_snapshot(0);
-  const session::Snapshot::Changes was = first.changes;
+  const cycle::Snapshot& first = cache.refresh_snapshot(0);
+  const cycle::Snapshot::Changes was = first.changes;
   ASSERT_EQ(first.jobs.size(), 2u);
 
   // p1 runs now, and g2 arrives: g1 is written again in place, g2 appended.
@@ -240,7 +240,7 @@ TEST(CacheChanges, RefreshSaysWhatItWroteAgain) {
   running.node_name = "n0";
   batch.push_back(ObjectChange::upsert(running));
   cache.apply_changes(batch);
-  const session::Snapshot& second = cache.refresh_snapshot(1);
+  const cycle::Snapshot& second = cache.refresh_snapshot(1);
   EXPECT_EQ(second.changes.writer, was.writer);
   EXPECT_EQ(second.changes.version, was.version + 1);
   EXPECT_EQ(second.changes.layout, was.layout);
@@ -257,7 +257,7 @@ TEST(CacheChanges, RefreshSaysWhatItWroteAgain) {
   // p0 asks for more: said, though it stays in place.
   batch = {pod("p0", "g0", 200)};
   cache.apply_changes(batch);
-  const session::Snapshot& third = cache.refresh_snapshot(4);
+  const cycle::Snapshot& third = cache.refresh_snapshot(4);
   EXPECT_TRUE(third.changes.vectors_changed);
   EXPECT_EQ(third.changes.layout, layout);
 
@@ -268,7 +268,7 @@ TEST(CacheChanges, RefreshSaysWhatItWroteAgain) {
   batch = {ObjectChange::remove(Kind::Pod, "a/p0"), ObjectChange::remove(Kind::PodGroup, "a/g0"),
            group("g3"), pod("p3", "g3", 300)};
   cache.apply_changes(batch);
-  const session::Snapshot& fourth = cache.refresh_snapshot(5);
+  const cycle::Snapshot& fourth = cache.refresh_snapshot(5);
   EXPECT_EQ(fourth.changes.layout, layout);
   EXPECT_EQ(fourth.changes.removed, std::vector<uint32_t>{0});
   EXPECT_TRUE(fourth.changes.jobs.empty());

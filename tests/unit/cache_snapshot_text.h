@@ -20,7 +20,7 @@ inline std::string vector_text(std::span<const double> v) {
 /// Everything a session reads from a snapshot, in snapshot order; with
 /// `ids`, also the cache's own ids for each job (its slot and arrival rank,
 /// which differ between two caches holding the same objects).
-inline std::string snapshot_text(const session::Snapshot& snap, bool ids = false) {
+inline std::string snapshot_text(const cycle::Snapshot& snap, bool ids = false) {
   std::ostringstream s;
   s << "dims";
   for (const auto& d : snap.dims) s << " " << d;

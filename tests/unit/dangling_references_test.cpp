@@ -38,14 +38,14 @@ model::Node node(const std::string& name) {
 
 void apply(ClusterCache& cache, std::vector<ObjectChange> changes) { cache.apply_changes(changes); }
 
-const session::Snapshot::JobIn* job(const session::Snapshot& snap, const std::string& key) {
+const cycle::Snapshot::JobIn* job(const cycle::Snapshot& snap, const std::string& key) {
   for (const auto& j : snap.jobs)
     if (j.group->key() == key) return &j;
   return nullptr;
 }
 
 /// The job's first task; a missing job or task fails the test (thrown).
-const session::Snapshot::TaskIn& first_task(const session::Snapshot::JobIn* j) {
+const cycle::Snapshot::TaskIn& first_task(const cycle::Snapshot::JobIn* j) {
   if (j == nullptr || j->tasks.empty()) throw std::runtime_error("the job is missing or empty");
   return j->tasks.front();
 }
@@ -54,7 +54,7 @@ TEST(DanglingReferences, MissingQueueKeepsTheJobWaitingWithAReason) {
   ClusterCache cache;
   apply(cache, {ObjectChange::upsert(node("n1")), ObjectChange::upsert(group("bad", "q9")),
                 ObjectChange::upsert(pod("bad-0", "bad")), ObjectChange::upsert(pod("ok"))});
-  session::Snapshot snap = cache.snapshot();
+  cycle::Snapshot snap = cache.snapshot();
   const auto* bad = job(snap, "ns/bad");
   const auto* ok = job(snap, "ns/ok");
   ASSERT_NE(bad, nullptr);
@@ -97,7 +97,7 @@ TEST(DanglingReferences, MissingQueueKeepsTheJobWaitingWithAReason) {
 TEST(DanglingReferences, PodNamingAMissingPodGroupWaitsForIt) {
   ClusterCache cache;
   apply(cache, {ObjectChange::upsert(pod("orphan-0", "later")), ObjectChange::upsert(pod("ok"))});
-  session::Snapshot snap = cache.snapshot();
+  cycle::Snapshot snap = cache.snapshot();
   const auto* later = job(snap, "ns/later");
   ASSERT_NE(later, nullptr);
   EXPECT_EQ(later->invalid, "PodGroup \"later\" does not exist");
@@ -123,7 +123,7 @@ TEST(DanglingReferences, PriorityClassesResolveWhenTheyArriveAndChange) {
   named.priority_class_name = "high";
   model::Pod plain = pod("plain");
   apply(cache, {ObjectChange::upsert(named), ObjectChange::upsert(plain)});
-  session::Snapshot snap = cache.snapshot();
+  cycle::Snapshot snap = cache.snapshot();
   // Kubernetes' admission would have refused the pod: its job waits. (A
   // PodGroup's own missing class only gives it the default priority.)
   EXPECT_EQ(job(snap, "ns/named")->invalid,
@@ -159,7 +159,7 @@ TEST(DanglingReferences, PriorityClassesResolveWhenTheyArriveAndChange) {
 TEST(DanglingReferences, QueueDefaultExistsUntilDefinedAndAfterDeleted) {
   ClusterCache cache;
   apply(cache, {ObjectChange::upsert(pod("p"))});
-  session::Snapshot snap = cache.snapshot();
+  cycle::Snapshot snap = cache.snapshot();
   ASSERT_EQ(snap.queues.size(), 1u);
   EXPECT_EQ(snap.queues[0].spec->name, "default");
   model::Queue def;

@@ -11,10 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
 #include "config/scheduler_config.h"
 #include "model/objects.h"
-#include "plugin/host_api.h"
 #include "session/session.h"
 #include "source/object_loader.h"
 
@@ -36,9 +36,9 @@ class HostTableSession : public ::testing::Test {
     return reinterpret_cast<const scoria_session*>(ssn_.get());
   }
 
-  const scoria_host_api* api_ = plugin::host_api();
+  const scoria_host_api* api_ = abi::host_api();
   ClusterCache cache_;
-  session::Snapshot snap_;
+  cycle::Snapshot snap_;
   config::SchedulerConfig config_;
   std::unique_ptr<session::Session> ssn_;
 };

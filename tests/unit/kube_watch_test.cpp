@@ -129,7 +129,7 @@ TEST_F(KubeWatch, DraftedBindsAreSentAsTheLogWouldAndAPodChangedSinceKeepsItsCha
   const std::string from = "&resourceVersion=" + std::to_string(before);
   auto live = watch(from);
   auto bound = watch("&fieldSelector=spec.nodeName%21%3D" + from);
-  session::Outcome outcome;
+  cycle::Outcome outcome;
   outcome.binds = {{"ns/a", "n1"}, {"ns/b", "n1"}, {"ns/c", "n1"}};
   cluster.prepare(outcome, cache);  // on the session thread, in the service
   // Meanwhile b is relabelled and c deleted through the API.

@@ -66,8 +66,8 @@ std::string pod_json(const std::string& name) {
 }
 
 /// A PodGroup status as a session reports it.
-session::Outcome::PodGroupStatus group_status(const std::string& key, model::PodGroupPhase phase) {
-  session::Outcome::PodGroupStatus status;
+cycle::Outcome::PodGroupStatus group_status(const std::string& key, model::PodGroupPhase phase) {
+  cycle::Outcome::PodGroupStatus status;
   status.key = key;
   status.phase = phase;
   return status;
@@ -141,7 +141,7 @@ TEST_F(LocalRefresh, WhatASessionDecidedIsAppliedInPlace) {
   cache::ClusterCache cache;
   cluster.apply(std::string(kNode) + "---\n" + pod("a") + "---\n" + pod("b"), "test");
   cluster.refresh(cache);
-  session::Outcome outcome;
+  cycle::Outcome outcome;
   outcome.binds.push_back({"ns/a", "n1"});
   outcome.evictions.push_back("ns/b");
   outcome.pod_groups.push_back(group_status("ns/a", model::PodGroupPhase::Running));
@@ -216,7 +216,7 @@ TEST_F(LocalRefresh, AWriteDuringTheSessionAndTheSessionsRecordBothLand) {
       "kind: Pod\napiVersion: v1\nmetadata: {name: a, namespace: ns, labels: {late: \"yes\"}}\n"
       "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n",
       "test");
-  session::Outcome outcome;
+  cycle::Outcome outcome;
   outcome.binds.push_back({"ns/a", "n1"});
   outcome.binds.push_back({"ns/b", "n1"});
   for (const char* group : {"ns/a", "ns/b"})
@@ -254,7 +254,7 @@ TEST_F(LocalRefresh, ARestartDoesNotRewriteStatusesThatHaveNotChanged) {
   cache::ClusterCache cache;
   restarted.refresh(cache);
   const int64_t run_version = store_.get("PodGroup", "ns/run")->resource_version;
-  session::Outcome outcome;
+  cycle::Outcome outcome;
   outcome.pod_groups.push_back(group_status("ns/run", model::PodGroupPhase::Running));
   outcome.pod_groups.push_back(group_status("ns/stuck", model::PodGroupPhase::Pending));
   // The unchanged status does not even reach the loop: pruned on the

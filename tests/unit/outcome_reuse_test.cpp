@@ -32,7 +32,7 @@ ObjectChange reuse_pod(const std::string& name, const std::string& group) {
   return ObjectChange::upsert(p);
 }
 
-std::vector<std::string> reuse_keys(const session::Outcome& out) {
+std::vector<std::string> reuse_keys(const cycle::Outcome& out) {
   std::vector<std::string> k;
   for (const auto& st : out.pod_groups) k.push_back(st.key);
   return k;
@@ -47,7 +47,7 @@ TEST(OutcomeReuse, EntriesNameTheirJobsAsJobsComeAndGo) {
   }
   cache.replace(std::move(load));
   const config::SchedulerConfig config;
-  session::Outcome out;
+  cycle::Outcome out;
   {
     session::Session ssn(cache.refresh_snapshot(0), config, nullptr);
     ssn.close(out);
@@ -69,7 +69,7 @@ TEST(OutcomeReuse, EntriesNameTheirJobsAsJobsComeAndGo) {
     ssn.close(out);
   }
   EXPECT_EQ(reuse_keys(out), V({"ns/long-name-b", "ns/long-name-d", "ns/long-name-e"}));
-  const session::Snapshot fresh = cache.snapshot();
+  const cycle::Snapshot fresh = cache.snapshot();
   ASSERT_EQ(out.pod_groups.size(), fresh.jobs.size());
   for (size_t j = 0; j < fresh.jobs.size(); ++j) {
     EXPECT_EQ(out.pod_groups[j].source, fresh.jobs[j].source);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "plugin/host_api.h"
+#include "abi/host_api.h"
 #include "session/session.h"
 #include "session/statement.h"
 #include "session_fixture.h"
@@ -30,7 +30,7 @@ scoria_hooks hooks_for(Seen& seen) {
   h.user_data = &seen;
   h.on_predicate = [](void* u, const scoria_task* task, const scoria_node* node, uint32_t*) {
     auto& s = *static_cast<Seen*>(u);
-    const scoria_host_api* api = plugin::host_api();
+    const scoria_host_api* api = abi::host_api();
     s.tasks_on_node.clear();
     bool refuse = false;
     for (size_t i = 0; i < api->node_task_count(node); ++i) {
@@ -74,9 +74,9 @@ class PredicateWithout : public ::testing::Test {
   }
   scoria_code ask(std::vector<const scoria_task*> gone) {
     uint32_t reason = 0;
-    return plugin::host_api()->session_predicate_without(
-        reinterpret_cast<scoria_session*>(ssn.get()), &ssn->tasks()[3], &ssn->nodes()[0],
-        gone.data(), gone.size(), &reason);
+    return abi::host_api()->session_predicate_without(reinterpret_cast<scoria_session*>(ssn.get()),
+                                                      &ssn->tasks()[3], &ssn->nodes()[0],
+                                                      gone.data(), gone.size(), &reason);
   }
 
   test_support::SessionFixture f;
@@ -128,7 +128,7 @@ TEST_F(PredicateWithout, AnEvictedTaskIsStillOnItsNodeUnlessTakenOff) {
 
 TEST_F(PredicateWithout, RefusesHandlesItCannotUse) {
   uint32_t reason = 0;
-  const scoria_host_api* api = plugin::host_api();
+  const scoria_host_api* api = abi::host_api();
   auto* handle = reinterpret_cast<scoria_session*>(ssn.get());
   EXPECT_EQ(api->session_predicate_without(handle, nullptr, &ssn->nodes()[0], nullptr, 0, &reason),
             SCORIA_INVALID_ARGUMENT);

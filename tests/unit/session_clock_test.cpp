@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
-#include "plugin/host_api.h"
 #include "session/session.h"
 #include "session_fixture.h"
 #include "source/object_loader.h"
@@ -21,7 +21,7 @@
 namespace scoria::session {
 namespace {
 
-const scoria_host_api& api() { return *plugin::host_api(); }
+const scoria_host_api& api() { return *abi::host_api(); }
 std::string_view text(scoria_str s) { return {s.data, s.len}; }
 
 TEST(SessionClock, PluginsReadTheSnapshotsTimeAndTheOutcomeCarriesIt) {

@@ -42,7 +42,7 @@ class SessionFixture {
     g.creation_ms = created;
     vectors_.push_back({0, 0, 0});
     snap.jobs.push_back({&g, queue, 0, model::PodGroupPhase::Inqueue, vectors_.back(), {}});
-    snap.jobs.back().fields = session::GroupFields::of(g);
+    snap.jobs.back().fields = cycle::GroupFields::of(g);
     tasks_.emplace_back();
     for (size_t i = 0; i < tasks; ++i)
       task(snap.jobs.size() - 1, name + "-" + std::to_string(i), cpu_m);
@@ -63,7 +63,7 @@ class SessionFixture {
     snap.jobs[job].tasks = tasks_[job];
   }
 
-  session::Snapshot snap;
+  cycle::Snapshot snap;
   config::SchedulerConfig config;
 
  private:
@@ -71,9 +71,9 @@ class SessionFixture {
   std::deque<model::Queue> queues_;
   std::deque<model::PodGroup> groups_;
   std::deque<model::Pod> pods_;
-  std::deque<session::TaskViews> views_;
+  std::deque<cycle::TaskViews> views_;
   std::deque<std::vector<double>> vectors_;
-  std::deque<std::vector<session::Snapshot::TaskIn>> tasks_;  // by job
+  std::deque<std::vector<cycle::Snapshot::TaskIn>> tasks_;  // by job
 };
 
 }  // namespace scoria::test_support

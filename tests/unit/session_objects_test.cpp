@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "abi/host_api.h"
 #include "cache/cluster_cache.h"
-#include "plugin/host_api.h"
 #include "session/session.h"
 #include "source/object_loader.h"
 
@@ -28,10 +28,10 @@ std::string quota(std::string_view ns, std::string_view name) {
 
 /// What the host table hands a plugin of `kind` in a session on `cache`.
 std::vector<std::string> through_the_abi(const ClusterCache& cache, std::string_view kind) {
-  const session::Snapshot snap = cache.snapshot();
+  const cycle::Snapshot snap = cache.snapshot();
   const config::SchedulerConfig config;
   session::Session ssn(snap, config, nullptr);
-  const scoria_host_api* api = plugin::host_api();
+  const scoria_host_api* api = abi::host_api();
   const auto* handle = reinterpret_cast<const scoria_session*>(&ssn);
   const scoria_str k{kind.data(), kind.size()};
   std::vector<std::string> out;

@@ -20,14 +20,14 @@ using cache::ClusterCache;
 using cache::Kind;
 using cache::ObjectChange;
 
-std::vector<double> anew(const session::Snapshot& snap, size_t dims) {
+std::vector<double> anew(const cycle::Snapshot& snap, size_t dims) {
   SnapshotTally fresh;
   fresh.update(snap, dims);
   return {fresh.used().begin(), fresh.used().end()};
 }
 
 // What the tasks occupy, summed here by hand: node by node, in task order.
-std::vector<double> by_hand(const session::Snapshot& snap, size_t dims) {
+std::vector<double> by_hand(const cycle::Snapshot& snap, size_t dims) {
   constexpr uint32_t kOccupying = SCORIA_TASK_ALLOCATED | SCORIA_TASK_BINDING | SCORIA_TASK_BOUND |
                                   SCORIA_TASK_RUNNING | SCORIA_TASK_RELEASING;
   std::vector<double> used(snap.nodes.size() * dims, 0.0);
@@ -40,7 +40,7 @@ std::vector<double> by_hand(const session::Snapshot& snap, size_t dims) {
 }
 
 // The tasks that wait, by hand: pending, in a job the cache can schedule.
-std::vector<size_t> waiting_by_hand(const session::Snapshot& snap) {
+std::vector<size_t> waiting_by_hand(const cycle::Snapshot& snap) {
   std::vector<size_t> out;
   for (const auto& job : snap.jobs)
     for (const auto& t : job.tasks)
@@ -49,7 +49,7 @@ std::vector<size_t> waiting_by_hand(const session::Snapshot& snap) {
   return out;
 }
 
-std::vector<size_t> waiting_of(const SnapshotTally& tally, const session::Snapshot& snap) {
+std::vector<size_t> waiting_of(const SnapshotTally& tally, const cycle::Snapshot& snap) {
   std::vector<size_t> out;
   for (size_t i = 0; i < snap.tasks.size(); ++i)
     if (tally.waits(i)) out.push_back(i);
@@ -69,7 +69,7 @@ TEST(SnapshotTally, KeptAsSummedAnewThroughChangesAndOutcomes) {
       if (step % 3 == 2)
         for (auto& c : gen.job_leaves(state)) batch.push_back(std::move(c));
       cache.apply_changes(batch);
-      const session::Snapshot& snap = cache.refresh_snapshot(step);
+      const cycle::Snapshot& snap = cache.refresh_snapshot(step);
       const size_t dims = snap.dims.size();
       kept.update(snap, dims);
       const bool follows =
@@ -110,14 +110,14 @@ TEST(SnapshotTally, ARequestNotWholeIsSummedAnewInTaskOrder) {
   }
   cache.apply_changes(batch);
   SnapshotTally kept;
-  const session::Snapshot& first = cache.refresh_snapshot(0);
+  const cycle::Snapshot& first = cache.refresh_snapshot(0);
   kept.update(first, first.dims.size());
   EXPECT_EQ(kept.used()[0], (0.1 + 0.2) + 0.3);
   // p1 leaves: what is left is 0.2 + 0.3 as a fresh sum adds it, not
   // 0.6 - 0.1.
   batch = {ObjectChange::remove(Kind::Pod, "a/p1")};
   cache.apply_changes(batch);
-  const session::Snapshot& second = cache.refresh_snapshot(1);
+  const cycle::Snapshot& second = cache.refresh_snapshot(1);
   ASSERT_EQ(second.changes.removed.size(), 1u);
   kept.update(second, second.dims.size());
   EXPECT_FALSE(kept.kept());

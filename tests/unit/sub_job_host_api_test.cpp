@@ -87,7 +87,7 @@ class HostTableSubJobs : public HostTableSession {
   static scoria_sub_job_info info(const scoria_sub_job* s) {
     scoria_sub_job_info si{};
     si.struct_size = sizeof si;
-    EXPECT_EQ(plugin::host_api()->sub_job_info(s, &si), SCORIA_OK);
+    EXPECT_EQ(abi::host_api()->sub_job_info(s, &si), SCORIA_OK);
     return si;
   }
   std::vector<std::string> task_names(const scoria_sub_job* s) const {

@@ -8,11 +8,11 @@
 
 #include "plugin/plugin_registry.h"
 
-namespace scoria::cli {
+namespace scoria::plugin {
 
 /// Scans `extra` then the default directories into `registry`, and prints a
 /// warning line per refused file to standard error.
 void scan_plugins(plugin::PluginRegistry& registry,
                   const std::vector<std::filesystem::path>& extra);
 
-}  // namespace scoria::cli
+}  // namespace scoria::plugin

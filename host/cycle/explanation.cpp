@@ -1,8 +1,8 @@
-#include "session/explanation.h"
+#include "cycle/explanation.h"
 
 #include <charconv>
 
-namespace scoria::session {
+namespace scoria::cycle {
 
 namespace {
 
@@ -52,4 +52,4 @@ void Explanation::settle() {
   }
 }
 
-}  // namespace scoria::session
+}  // namespace scoria::cycle

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace scoria::session {
+namespace scoria::cycle {
 
 struct Explanation {
   std::string task;  // "ns/name", as asked
@@ -65,4 +65,4 @@ struct Explanation {
   void settle();
 };
 
-}  // namespace scoria::session
+}  // namespace scoria::cycle

@@ -11,7 +11,7 @@
 
 #include "session/session.h"
 
-namespace scoria::plugin::adapters {
+namespace scoria::abi::adapters {
 
 inline scoria_str S(std::string_view s) { return scoria_str{s.data(), s.size()}; }
 inline std::string_view V(scoria_str s) { return s.len ? std::string_view(s.data, s.len) : ""; }
@@ -21,7 +21,7 @@ inline session::Session* mut(const scoria_session* s) {
 inline session::Task* mut(const scoria_task* t) { return const_cast<session::Task*>(t); }
 inline session::Node* mut(const scoria_node* n) { return const_cast<session::Node*>(n); }
 
-}  // namespace scoria::plugin::adapters
+}  // namespace scoria::abi::adapters
 
 /// Sets out->field only if the caller's struct reaches it (struct_size).
 #define SCORIA_FILL(out, field, value)                                                   \

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace scoria::plugin {
+namespace scoria::abi {
 
 /// Copies a prepared topology into *out as far as out->struct_size reaches
 /// (job_network_topology and sub_job_network_topology).
@@ -37,4 +37,4 @@ size_t hypernode_gradient(scoria_session* ssn, const scoria_sub_job* sub_job, ui
                           size_t capacity);
 
 }  // namespace sub_job_api
-}  // namespace scoria::plugin
+}  // namespace scoria::abi

@@ -1,8 +1,8 @@
-#include "cli/plugin_dirs.h"
+#include "plugin/plugin_dirs.h"
 
 #include <iostream>
 
-namespace scoria::cli {
+namespace scoria::plugin {
 
 void scan_plugins(plugin::PluginRegistry& registry,
                   const std::vector<std::filesystem::path>& extra) {
@@ -11,4 +11,4 @@ void scan_plugins(plugin::PluginRegistry& registry,
   registry.scan(dirs);
 }
 
-}  // namespace scoria::cli
+}  // namespace scoria::plugin

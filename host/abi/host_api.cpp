@@ -1,7 +1,7 @@
 // The host's service table: every scoria_host_api function, each a thin
-// adapter from the C ABI onto the session and registry. No logic lives here
+// adapter from the C ABI onto the session. No logic lives here
 // that a C++ caller inside the host would need too.
-#include "plugin/host_api.h"
+#include "abi/host_api.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,10 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "abi/host_api_adapters.h"
+#include "abi/host_api_sub_jobs.h"
 #include "log/log.h"
 #include "plugin/argument_text.h"
-#include "plugin/host_api_adapters.h"
-#include "plugin/host_api_sub_jobs.h"
+#include "plugin/plugin_args.h"
 #include "plugin/plugin_ctx.h"
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -28,8 +29,8 @@ using scoria::session::Task;
 
 namespace {
 
-using namespace scoria::plugin::adapters;
-namespace sub_job_api = scoria::plugin::sub_job_api;
+using namespace scoria::abi::adapters;
+namespace sub_job_api = scoria::abi::sub_job_api;
 scoria::session::Statement* stmt_of(scoria_statement* s) {
   return static_cast<scoria::session::Statement*>(s);
 }
@@ -428,7 +429,7 @@ uint32_t api_hypernode_find(const scoria_session* s, scoria_str name) {
 }
 scoria_code api_job_network_topology(const scoria_job* j, scoria_network_topology* out) {
   if (j == nullptr || out == nullptr) return SCORIA_INVALID_ARGUMENT;
-  scoria::plugin::fill_network_topology(j->topology, out);
+  scoria::abi::fill_network_topology(j->topology, out);
   return SCORIA_OK;
 }
 scoria_code api_job_set_allocated_hypernode(scoria_session* s, const scoria_job* j, uint32_t h) {
@@ -770,39 +771,8 @@ const scoria_host_api kApi = {
 
 }  // namespace
 
-namespace scoria::plugin {
+namespace scoria::abi {
 
 const scoria_host_api* host_api() { return &kApi; }
 
-namespace {
-bool power_of_ten(uint64_t n) {
-  while (n >= 10 && n % 10 == 0) n /= 10;
-  return n == 1;
-}
-void throttled(const scoria_plugin_ctx* ctx, uint64_t n, std::string_view message) {
-  if (!power_of_ten(n)) return;
-  std::string line(message);
-  if (n > 1) line += " (" + std::to_string(n) + " times so far)";
-  log::write(log::kError, ctx->name, line);
-}
-}  // namespace
-
-void count_error(const scoria_plugin_ctx* ctx, std::string_view message) {
-  if (ctx == nullptr) {
-    log::write(log::kError, "plugin", message);
-    return;
-  }
-  auto* c = const_cast<scoria_plugin_ctx*>(ctx);
-  throttled(ctx, c->errors.fetch_add(1, std::memory_order_relaxed) + 1, message);
-}
-
-void report_error(const scoria_plugin_ctx* ctx, std::string_view message) {
-  if (ctx == nullptr) {
-    log::write(log::kError, "plugin", message);
-    return;
-  }
-  auto* c = const_cast<scoria_plugin_ctx*>(ctx);
-  throttled(ctx, c->reports.fetch_add(1, std::memory_order_relaxed) + 1, message);
-}
-
-}  // namespace scoria::plugin
+}  // namespace scoria::abi

@@ -1,12 +1,12 @@
-#include "plugin/host_api_sub_jobs.h"
+#include "abi/host_api_sub_jobs.h"
 
 #include <algorithm>
 #include <iterator>
 
-#include "plugin/host_api_adapters.h"
+#include "abi/host_api_adapters.h"
 #include "session/session.h"
 
-namespace scoria::plugin {
+namespace scoria::abi {
 
 using namespace adapters;
 using session::Job;
@@ -124,4 +124,4 @@ size_t hypernode_gradient(scoria_session* ssn, const scoria_sub_job* s, uint32_t
 }
 
 }  // namespace sub_job_api
-}  // namespace scoria::plugin
+}  // namespace scoria::abi

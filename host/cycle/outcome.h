@@ -1,0 +1,87 @@
+// What a session decided, handed back at close to the cache (binds,
+// evictions, statuses) and to whoever reports it (metrics, the API, the
+// simulation). Plain data, below both.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cycle/explanation.h"
+#include "model/objects.h"
+
+namespace scoria::cycle {
+
+/// What the session decided, handed back to the cache at close.
+struct Outcome {
+  struct Bind {
+    std::string pod;  // "ns/name"
+    std::string node;
+    // Annotations plugins set on the allocation (task_set_bind_annotation),
+    // written on the pod with the binding; sorted by key.
+    std::vector<std::pair<std::string, std::string>> annotations = {};
+    // The task's index in the session: its place in Snapshot::tasks when
+    // the snapshot is exact_vectors (a cache's). For what reads the outcome
+    // beside the snapshot.
+    uint32_t task = UINT32_MAX;
+  };
+  struct PodGroupStatus {
+    std::string key;  // "ns/name"
+    model::PodGroupPhase phase = model::PodGroupPhase::Pending;
+    std::string unschedulable;  // condition message; empty if schedulable
+    // Members by status, as Volcano's PodGroup status counts them.
+    int32_t running = 0, succeeded = 0, failed = 0;
+    // Each member not placed this session, with why, as Volcano's
+    // TaskSchedulingReason says it: the PodScheduled=False condition it
+    // gets (reason "Unschedulable", or "Schedulable" when it fit before its
+    // gang was discarded) and the message.
+    struct Pending {
+      std::string pod;  // "ns/name"
+      const char* reason;
+      std::string message;
+    };
+    std::vector<Pending> pending;
+    // For metrics: the job's queue, how many of its minMember are not ready
+    // (Volcano's unschedule_task_count; 0 when ready), when it was created,
+    // and how many of its tasks were placed (allocated or pipelined) now.
+    std::string queue;
+    int32_t unready = 0;
+    int64_t creation_ms = 0;
+    int32_t placed = 0;            // tasks
+    uint32_t source = UINT32_MAX;  // the job's Snapshot::JobIn::source
+    uint64_t source_seq = 0;       // and its source_seq
+  };
+  std::vector<std::string> dims;  // what the resource vectors below hold, by index
+  int64_t now_ms = 0;             // the session's clock (Snapshot::now_ms)
+  std::vector<Bind> binds;
+  std::vector<Bind> pipelined;
+  std::vector<std::string> evictions;
+  std::vector<PodGroupStatus> pod_groups;
+  struct QueueStatus {
+    std::string name;
+    std::vector<double> allocated;  // by dimension
+    std::vector<double> deserved;   // by dimension; empty if no plugin set it
+    // As Volcano's proportion counts them: what its jobs' tasks ask for
+    // (allocated and pending), and the minResources of its Inqueue jobs.
+    std::vector<double> request;
+    std::vector<double> inqueue;
+    std::vector<double> capability;  // spec.capability; infinite where unset
+    int32_t weight = 1;
+    std::optional<bool> overused;  // the last answer of the overused hooks, if asked
+  };
+  std::vector<QueueStatus> queues;
+  /// Pending tasks of the jobs that ended the session unschedulable.
+  size_t unschedulable_tasks = 0;
+  /// The preempt action: how many times it found victims for a preemptor on
+  /// a node, and how many the last time it asked.
+  uint64_t preemption_attempts = 0;
+  std::optional<size_t> preemption_victims;
+  /// Statements committed with evictions in them, by action.
+  std::vector<std::pair<std::string, uint64_t>> eviction_transactions;
+  /// Why the task asked about went where it went (Session::explain).
+  std::optional<Explanation> explanation;
+};
+
+}  // namespace scoria::cycle
