@@ -13,6 +13,7 @@
 #include "input/documents.h"
 #include "input/json_reader.h"
 #include "input/limits.h"
+#include "model/cluster_objects.h"
 #include "model/error.h"
 #include "model/objects.h"
 #include "schema/unknown_fields.h"
@@ -55,6 +56,12 @@ std::string summary(const scoria::model::ClusterObjects& o) {
   for (const auto& q : o.resource_quotas) out += "Quota " + q.key() + " " + q.json + "\n";
   for (const auto& t : o.numa_topologies) out += "Numa " + t.key() + " " + t.json + "\n";
   for (const auto& h : o.hyper_nodes) out += "HyperNode " + h.name + " " + h.json + "\n";
+  for (const auto& v : o.volumes) out += "PV " + v.key() + " " + v.json + "\n";
+  for (const auto& c : o.claims) out += "PVC " + c.key() + " " + c.json + "\n";
+  for (const auto& c : o.storage_classes) out += "SC " + c.key() + " " + c.json + "\n";
+  for (const auto& n : o.csi_nodes) out += "CSINode " + n.key() + " " + n.json + "\n";
+  for (const auto& d : o.csi_drivers) out += "CSIDriver " + d.key() + " " + d.json + "\n";
+  for (const auto& c : o.storage_capacities) out += "Capacity " + c.key() + " " + c.json + "\n";
   return out;
 }
 

@@ -50,7 +50,14 @@ for d in scenarios:
                  "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets",
                  "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas",
                  "Numatopology": "/apis/nodeinfo.volcano.sh/v1alpha1/numatopologies",
-                 "HyperNode": "/apis/topology.volcano.sh/v1alpha1/hypernodes"}
+                 "HyperNode": "/apis/topology.volcano.sh/v1alpha1/hypernodes",
+                 "PersistentVolume": "/api/v1/persistentvolumes",
+                 "PersistentVolumeClaim": "/api/v1/namespaces/{ns}/persistentvolumeclaims",
+                 "StorageClass": "/apis/storage.k8s.io/v1/storageclasses",
+                 "CSINode": "/apis/storage.k8s.io/v1/csinodes",
+                 "CSIDriver": "/apis/storage.k8s.io/v1/csidrivers",
+                 "CSIStorageCapacity":
+                     "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities"}
         for doc in docs[:6]:
             if doc.get("kind") in paths:
                 ns = doc.get("metadata", {}).get("namespace", "default")

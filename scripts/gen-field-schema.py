@@ -8,7 +8,9 @@ reads, as Kubernetes and Volcano define them, for the unknown-field check
 
 Sources:
 - the core kinds (Pod, Node, Namespace, PriorityClass, Event, Lease,
-  PodDisruptionBudget, ResourceQuota) from the
+  PodDisruptionBudget, ResourceQuota, PersistentVolume,
+  PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
+  CSIStorageCapacity) from the
   models of the Kubernetes Python client (Debian's python3-kubernetes: each
   class has openapi_types and attribute_map), run with /usr/bin/python3;
 - Volcano's PodGroup, Queue, batch Job, Numatopology and HyperNode from the openAPIV3Schema of their
@@ -53,6 +55,12 @@ CORE = {
     ("coordination.k8s.io/v1", "Lease"): "V1Lease",
     ("policy/v1", "PodDisruptionBudget"): "V1PodDisruptionBudget",
     ("v1", "ResourceQuota"): "V1ResourceQuota",
+    ("v1", "PersistentVolume"): "V1PersistentVolume",
+    ("v1", "PersistentVolumeClaim"): "V1PersistentVolumeClaim",
+    ("storage.k8s.io/v1", "StorageClass"): "V1StorageClass",
+    ("storage.k8s.io/v1", "CSINode"): "V1CSINode",
+    ("storage.k8s.io/v1", "CSIDriver"): "V1CSIDriver",
+    ("storage.k8s.io/v1", "CSIStorageCapacity"): "V1CSIStorageCapacity",  # NEW_CLASSES
 }
 
 # Fields Kubernetes added after the Python client's release, where no CRD
@@ -83,6 +91,20 @@ NEWER_FIELDS = {
     "V1NodeSystemInfo": {"swap": "NodeSwapStatus"},  # 1.30
     "V1LeaseSpec": {"strategy": "str", "preferredHolder": "str"},  # 1.31
     "V1PodDisruptionBudgetSpec": {"unhealthyPodEvictionPolicy": "str"},  # 1.26
+    "V1PersistentVolumeSpec": {"volumeAttributesClassName": "str"},  # 1.29
+    "V1PersistentVolumeStatus": {"lastPhaseTransitionTime": "datetime"},  # 1.28
+    "V1PersistentVolumeClaimStatus": {
+        "allocatedResources": "dict(str, str)",  # 1.23
+        "allocatedResourceStatuses": "dict(str, str)",  # 1.28
+        "currentVolumeAttributesClassName": "str",  # 1.29
+        "modifyVolumeStatus": "ModifyVolumeStatus",  # 1.29
+    },
+    "V1CSIPersistentVolumeSource": {"nodeExpandSecretRef": "V1SecretReference"},  # 1.25
+    "V1CSIDriverSpec": {
+        "seLinuxMount": "bool",  # 1.25
+        "nodeAllocatableUpdatePeriodSeconds": "int",  # 1.33
+        "serviceAccountTokenInSecrets": "bool",  # 1.35
+    },
 }
 NEW_CLASSES = {
     "PodResourceClaimStatus": {"name": "str", "resourceClaimName": "str"},
@@ -103,6 +125,12 @@ NEW_CLASSES = {
     "NodeRuntimeHandlerFeatures": {"recursiveReadOnlyMounts": "bool", "userNamespaces": "bool"},
     "NodeFeatures": {"supplementalGroupsPolicy": "bool"},
     "NodeSwapStatus": {"capacity": "int"},
+    "ModifyVolumeStatus": {"targetVolumeAttributesClassName": "str", "status": "str"},
+    # storage.k8s.io/v1 (1.24): v1beta1's fields, which the client has.
+    "V1CSIStorageCapacity": {
+        "apiVersion": "str", "kind": "str", "metadata": "V1ObjectMeta",
+        "storageClassName": "str", "nodeTopology": "V1LabelSelector", "capacity": "str",
+        "maximumVolumeSize": "str"},
 }
 
 SCALARS = {"str", "int", "bool", "float", "datetime", "date", "object"}

@@ -501,6 +501,18 @@ scoria_code api_queue_job_sums(scoria_session* s, scoria_queue_job_sums* out, si
   }
   return SCORIA_OK;
 }
+scoria_code api_volume_check(const scoria_session* s, const scoria_task* t, const scoria_node* n,
+                             uint32_t checks, uint32_t* reason) {
+  if (s == nullptr || t == nullptr || n == nullptr || reason == nullptr)
+    return SCORIA_INVALID_ARGUMENT;
+  // Called from predicate workers: nothing may unwind into the plugin.
+  try {
+    return mut(s)->volumes().check(*t, *n, checks, reason);
+  } catch (...) {
+    return SCORIA_ERROR;
+  }
+}
+
 const scoria_job* const* api_jobs_where(scoria_session* s, uint32_t which, size_t* count) {
   static constexpr const scoria_job* kNoJobs[1] = {nullptr};
   if (s == nullptr) {
@@ -767,6 +779,7 @@ const scoria_host_api kApi = {
     api_select_node,
     api_queue_job_sums,
     api_jobs_where,
+    api_volume_check,
 };
 
 }  // namespace

@@ -19,11 +19,14 @@ constexpr std::array<std::string_view, 1> kDisruptionBudgetShort{"pdb"};
 constexpr std::array<std::string_view, 1> kResourceQuotaShort{"quota"};
 constexpr std::array<std::string_view, 1> kNumatopologyShort{"numatopo"};
 constexpr std::array<std::string_view, 1> kHyperNodeShort{"hn"};
+constexpr std::array<std::string_view, 1> kVolumeShort{"pv"};
+constexpr std::array<std::string_view, 1> kClaimShort{"pvc"};
+constexpr std::array<std::string_view, 1> kStorageClassShort{"sc"};
 constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 13> kResources{{
+constexpr std::array<Resource, 19> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -45,6 +48,17 @@ constexpr std::array<Resource, 13> kResources{{
     // Volcano's network topology, resolved by the session (network-topology-aware).
     {"topology.volcano.sh", "v1alpha1", "hypernodes", "hypernode", "HyperNode", false,
      kHyperNodeShort, kStatus, true},
+    // Storage, as kube-scheduler's volume plugins read it.
+    {"", "v1", "persistentvolumes", "persistentvolume", "PersistentVolume", false, kVolumeShort,
+     kStatus, true},
+    {"", "v1", "persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true,
+     kClaimShort, kStatus, true},
+    {"storage.k8s.io", "v1", "storageclasses", "storageclass", "StorageClass", false,
+     kStorageClassShort, kNone, true},
+    {"storage.k8s.io", "v1", "csinodes", "csinode", "CSINode", false, kNone, kNone, true},
+    {"storage.k8s.io", "v1", "csidrivers", "csidriver", "CSIDriver", false, kNone, kNone, true},
+    {"storage.k8s.io", "v1", "csistoragecapacities", "csistoragecapacity", "CSIStorageCapacity",
+     true, kNone, kNone, true},
     // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
     // (serve/job_controller.h), which are what the scheduler reads.
     {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},

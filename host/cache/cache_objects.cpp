@@ -34,6 +34,28 @@ uint32_t task_status(const model::Pod& pod) {
   return pod.node_name.empty() ? SCORIA_TASK_PENDING : SCORIA_TASK_BOUND;
 }
 
+/// Stores `object` in `map` under its key ("ns/name" or the name).
+template <class T>
+void store_by_key(std::map<std::string, T>& map, T object) {
+  std::string key = object.key();
+  map.insert_or_assign(std::move(key), std::move(object));
+}
+
+/// A kind storage_version() counts the changes of.
+bool storage_kind(Kind kind) {
+  switch (kind) {
+    case Kind::PersistentVolume:
+    case Kind::PersistentVolumeClaim:
+    case Kind::StorageClass:
+    case Kind::CSINode:
+    case Kind::CSIDriver:
+    case Kind::CSIStorageCapacity:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::vector<std::vector<std::vector<scoria_str>>> value_views(
     const std::vector<model::NodeSelectorTerm>& terms) {
   std::vector<std::vector<std::vector<scoria_str>>> out(terms.size());
@@ -65,6 +87,8 @@ void ClusterCache::apply_change(ObjectChange& c) {
                             : std::holds_alternative<model::Pod>(c.object) ||
                                   std::holds_alternative<model::PodGroup>(c.object);
   if (!job_kind) ++header_version_;
+  if (storage_kind(c.type == ObjectChange::Type::Delete ? c.kind : object_kind(c.object)))
+    ++storage_version_;
   if (c.type == ObjectChange::Type::Delete) {
     switch (c.kind) {
       case Kind::Node:
@@ -91,6 +115,24 @@ void ClusterCache::apply_change(ObjectChange& c) {
         return;
       case Kind::HyperNode:
         hyper_nodes_.erase(c.key);
+        return;
+      case Kind::PersistentVolume:
+        persistent_volumes_.erase(c.key);
+        return;
+      case Kind::PersistentVolumeClaim:
+        volume_claims_.erase(c.key);
+        return;
+      case Kind::StorageClass:
+        storage_classes_.erase(c.key);
+        return;
+      case Kind::CSINode:
+        csi_nodes_.erase(c.key);
+        return;
+      case Kind::CSIDriver:
+        csi_drivers_.erase(c.key);
+        return;
+      case Kind::CSIStorageCapacity:
+        storage_capacities_.erase(c.key);
         return;
     }
     return;
@@ -125,6 +167,18 @@ void ClusterCache::apply_change(ObjectChange& c) {
           std::string name = object.name;
           hyper_nodes_.insert_or_assign(std::move(name), std::move(object));
         }
+        if constexpr (std::is_same_v<T, model::PersistentVolume>)
+          store_by_key(persistent_volumes_, std::move(object));
+        if constexpr (std::is_same_v<T, model::PersistentVolumeClaim>)
+          store_by_key(volume_claims_, std::move(object));
+        if constexpr (std::is_same_v<T, model::StorageClass>)
+          store_by_key(storage_classes_, std::move(object));
+        if constexpr (std::is_same_v<T, model::CSINode>)
+          store_by_key(csi_nodes_, std::move(object));
+        if constexpr (std::is_same_v<T, model::CSIDriver>)
+          store_by_key(csi_drivers_, std::move(object));
+        if constexpr (std::is_same_v<T, model::CSIStorageCapacity>)
+          store_by_key(storage_capacities_, std::move(object));
       },
       c.object);
 }

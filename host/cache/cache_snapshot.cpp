@@ -39,6 +39,9 @@ void ClusterCache::snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) c
   add_kind(kind_name(Kind::Numatopology), numa_topologies_);  // by node name
   s.hyper_nodes.reserve(hyper_nodes_.size());
   for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
+  s.storage = storage_index_.view({&persistent_volumes_, &volume_claims_, &storage_classes_,
+                                   &csi_nodes_, &csi_drivers_, &storage_capacities_},
+                                  storage_version_);
 
   // Sessions index nodes and queues by position; entries by slot.
   places.node_at.assign(nodes_.slots(), -1);

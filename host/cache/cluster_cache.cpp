@@ -4,9 +4,11 @@
 #include "cache/cluster_cache.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <utility>
+#include <variant>
 
 namespace scoria::cache {
 
@@ -21,11 +23,24 @@ bool base_dim(const std::string& name) {
 
 // The order objects are loaded in on a full replace: what others name first,
 // so nothing waits on a reference and no implicit group is renamed.
-constexpr Kind kLoadOrder[] = {Kind::Namespace,     Kind::PodDisruptionBudget,
-                               Kind::ResourceQuota, Kind::PriorityClass,
-                               Kind::Queue,         Kind::Node,
-                               Kind::PodGroup,      Kind::Pod,
-                               Kind::Numatopology,  Kind::HyperNode};
+// Storage goes before pods, which name claims, which name classes and volumes.
+constexpr Kind kLoadOrder[] = {Kind::Namespace,
+                               Kind::PodDisruptionBudget,
+                               Kind::ResourceQuota,
+                               Kind::PriorityClass,
+                               Kind::Queue,
+                               Kind::Node,
+                               Kind::StorageClass,
+                               Kind::CSIDriver,
+                               Kind::CSINode,
+                               Kind::CSIStorageCapacity,
+                               Kind::PersistentVolume,
+                               Kind::PersistentVolumeClaim,
+                               Kind::PodGroup,
+                               Kind::Pod,
+                               Kind::Numatopology,
+                               Kind::HyperNode};
+static_assert(std::size(kLoadOrder) == std::variant_size_v<Object>, "every kind is loaded");
 
 }  // namespace
 
@@ -52,6 +67,12 @@ void ClusterCache::clear() {
   resource_quotas_.clear();
   numa_topologies_.clear();
   hyper_nodes_.clear();
+  persistent_volumes_.clear();
+  volume_claims_.clear();
+  storage_classes_.clear();
+  csi_nodes_.clear();
+  csi_drivers_.clear();
+  storage_capacities_.clear();
   equivalence_ids_.clear();
   to_name_.clear();
   extended_.clear();
@@ -61,6 +82,7 @@ void ClusterCache::clear() {
   group_vectors_.reset(dims_.size());
   dims_dirty_ = false;
   ++header_version_;
+  ++storage_version_;
   // Queue "default" exists unless defined: a placeholder entry holds its
   // slot, so groups in it never re-resolve when it is defined or deleted.
   const uint32_t q = queues_.insert(std::string(kDefaultQueue));
@@ -76,13 +98,21 @@ void ClusterCache::reset(model::ClusterObjects objects) {
                   objects.queues.size() + objects.priority_classes.size() +
                   objects.namespaces.size() + objects.disruption_budgets.size() +
                   objects.resource_quotas.size() + objects.numa_topologies.size() +
-                  objects.hyper_nodes.size());
+                  objects.hyper_nodes.size() + objects.volumes.size() + objects.claims.size() +
+                  objects.storage_classes.size() + objects.csi_nodes.size() +
+                  objects.csi_drivers.size() + objects.storage_capacities.size());
   for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
   for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& c : objects.priority_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& q : objects.queues) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
+  for (auto& c : objects.storage_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
+  for (auto& d : objects.csi_drivers) changes.push_back(ObjectChange::upsert(std::move(d)));
+  for (auto& n : objects.csi_nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
+  for (auto& c : objects.storage_capacities) changes.push_back(ObjectChange::upsert(std::move(c)));
+  for (auto& v : objects.volumes) changes.push_back(ObjectChange::upsert(std::move(v)));
+  for (auto& c : objects.claims) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& g : objects.pod_groups) changes.push_back(ObjectChange::upsert(std::move(g)));
   for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
   for (auto& t : objects.numa_topologies) changes.push_back(ObjectChange::upsert(std::move(t)));

@@ -35,10 +35,13 @@
 
 #include "cache/object_change.h"
 #include "cache/slot_table.h"
+#include "cache/storage_index.h"
 #include "cache/vector_store.h"
 #include "cycle/outcome.h"
 #include "cycle/snapshot.h"
+#include "model/cluster_objects.h"
 #include "model/objects.h"
+#include "model/storage.h"
 
 namespace scoria::cache {
 
@@ -86,6 +89,11 @@ class ClusterCache {
   /// it evicts them (files, the local store). The Kubernetes source does
   /// not: its watch says when a pod has gone.
   void remove_evicted(const cycle::Outcome& outcome);
+  /// The changes that complete the volume bindings of `outcome`'s binds as
+  /// Kubernetes' PersistentVolume controller and a CSI provisioner would
+  /// (storage_completion.cpp), for sources where none runs (files, the
+  /// local store): they go in as any source's changes do.
+  std::vector<ObjectChange> volume_completions(const cycle::Outcome& outcome) const;
 
   /// metadata.uid of a pod or PodGroup by key; empty if unknown.
   std::string uid_of(Kind kind, const std::string& key) const;
@@ -104,6 +112,30 @@ class ClusterCache {
   uint64_t generation() const { return generation_; }
   size_t node_count() const { return nodes_.size(); }
   size_t pod_count() const { return pods_.size(); }
+
+  /// The storage kinds as the source last reported them (no defaults are
+  /// filled in, nothing is resolved).
+  const std::map<std::string, model::PersistentVolume>& persistent_volumes() const {
+    return persistent_volumes_;  // by name
+  }
+  const std::map<std::string, model::PersistentVolumeClaim>& volume_claims() const {
+    return volume_claims_;  // by "ns/name"
+  }
+  const std::map<std::string, model::StorageClass>& storage_classes() const {
+    return storage_classes_;  // by name
+  }
+  const std::map<std::string, model::CSINode>& csi_nodes() const {
+    return csi_nodes_;  // by node name
+  }
+  const std::map<std::string, model::CSIDriver>& csi_drivers() const {
+    return csi_drivers_;  // by name
+  }
+  const std::map<std::string, model::CSIStorageCapacity>& storage_capacities() const {
+    return storage_capacities_;  // by "ns/name"
+  }
+  /// Moves on with every change of any of the six storage kinds (and every
+  /// replace), so that what is derived from them can tell it is stale.
+  uint64_t storage_version() const { return storage_version_; }
 
  private:
   /// What every snapshot reads of every pod (SlotTable's hot fields).
@@ -283,6 +315,13 @@ class ClusterCache {
   std::map<std::string, model::HyperNode> hyper_nodes_;  // by name
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
+  // Storage, by each object's key (model/storage.h).
+  std::map<std::string, model::PersistentVolume> persistent_volumes_;
+  std::map<std::string, model::PersistentVolumeClaim> volume_claims_;
+  std::map<std::string, model::StorageClass> storage_classes_;
+  std::map<std::string, model::CSINode> csi_nodes_;
+  std::map<std::string, model::CSIDriver> csi_drivers_;
+  std::map<std::string, model::CSIStorageCapacity> storage_capacities_;
   SlotTable<GroupEntry, GroupHot> groups_;
   SlotTable<PodEntry, PodHot> pods_;
   // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
@@ -307,6 +346,9 @@ class ClusterCache {
   uint64_t generation_ = 0;
   // Bumped whenever what snapshot_header() writes may change.
   uint64_t header_version_ = 0;
+  uint64_t storage_version_ = 0;  // storage_version()
+  // The sessions' view of the storage kinds; written by snapshot_header.
+  mutable StorageIndex storage_index_;
   std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),
                                             kDefaultSchedulerNames.end()};
 

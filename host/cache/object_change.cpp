@@ -6,7 +6,7 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kNames = {
+constexpr std::array<std::string_view, 16> kNames = {
     "Node",
     "Pod",
     "PodGroup",
@@ -17,7 +17,16 @@ constexpr std::array<std::string_view, 10> kNames = {
     "ResourceQuota",
     "Numatopology",
     "HyperNode",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "StorageClass",
+    "CSINode",
+    "CSIDriver",
+    "CSIStorageCapacity",
 };
+
+// Kind's order is the variant's: a name for each alternative.
+static_assert(kNames.size() == std::variant_size_v<Object>);
 
 struct KeyOf {
   std::string operator()(const model::Node& n) const { return n.name; }
@@ -30,6 +39,12 @@ struct KeyOf {
   std::string operator()(const model::ResourceQuota& q) const { return q.key(); }
   std::string operator()(const model::Numatopology& t) const { return t.key(); }
   std::string operator()(const model::HyperNode& h) const { return h.name; }
+  std::string operator()(const model::PersistentVolume& v) const { return v.key(); }
+  std::string operator()(const model::PersistentVolumeClaim& c) const { return c.key(); }
+  std::string operator()(const model::StorageClass& c) const { return c.key(); }
+  std::string operator()(const model::CSINode& n) const { return n.key(); }
+  std::string operator()(const model::CSIDriver& d) const { return d.key(); }
+  std::string operator()(const model::CSIStorageCapacity& c) const { return c.key(); }
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "model/objects.h"
+#include "model/storage.h"
 
 namespace scoria::cache {
 
@@ -31,7 +32,13 @@ enum class Kind : uint8_t {
   PodDisruptionBudget,
   ResourceQuota,
   Numatopology,
-  HyperNode
+  HyperNode,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+  CSINode,
+  CSIDriver,
+  CSIStorageCapacity
 };
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
@@ -40,12 +47,16 @@ std::optional<Kind> kind_from_name(std::string_view name);
 
 /// One decoded object; the same alternatives, in the same order, as
 /// decode::Object, so a decoded object moves in without a copy.
-using Object = std::variant<model::Node, model::Pod, model::PodGroup, model::Queue,
-                            model::PriorityClass, model::Namespace, model::PodDisruptionBudget,
-                            model::ResourceQuota, model::Numatopology, model::HyperNode>;
+using Object =
+    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
+                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota,
+                 model::Numatopology, model::HyperNode, model::PersistentVolume,
+                 model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
+                 model::CSIDriver, model::CSIStorageCapacity>;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
-/// PodGroups, PodDisruptionBudgets, ResourceQuotas), the name otherwise
+/// PodGroups, PodDisruptionBudgets, ResourceQuotas, PersistentVolumeClaims,
+/// CSIStorageCapacities), the name otherwise
 /// (the store's and the informer's key).
 std::string object_key(const Object& object);
 Kind object_kind(const Object& object);

@@ -16,6 +16,17 @@ namespace scoria::cycle {
 
 /// What the session decided, handed back to the cache at close.
 struct Outcome {
+  /// A claim of a bound pod given a volume with it (written before the pod
+  /// is bound): `volume` is the PersistentVolume chosen for it, or, with
+  /// `provision`, the one the claim's class is to provision on `node`
+  /// (named as a CSI provisioner names it, pvc-UID).
+  struct VolumeBinding {
+    std::string claim;  // "ns/name"
+    std::string claim_uid;
+    std::string volume;
+    std::string node;
+    bool provision = false;
+  };
   struct Bind {
     std::string pod;  // "ns/name"
     std::string node;
@@ -26,6 +37,8 @@ struct Outcome {
     // the snapshot is exact_vectors (a cache's). For what reads the outcome
     // beside the snapshot.
     uint32_t task = UINT32_MAX;
+    // The claims given volumes with this bind (kube-scheduler's PreBind).
+    std::vector<VolumeBinding> volumes = {};
   };
   struct PodGroupStatus {
     std::string key;  // "ns/name"

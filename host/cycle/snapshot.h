@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cycle/storage.h"
 #include "model/objects.h"
 
 namespace scoria::cycle {
@@ -122,6 +123,8 @@ struct Snapshot {
     std::vector<std::string_view> json;
   };
   std::vector<KindObjects> objects;
+  /// PersistentVolumes, claims and what provisions them (cycle/storage.h).
+  Storage storage;
   /// HyperNodes, by name; the session resolves their members.
   std::vector<const model::HyperNode*> hyper_nodes;
   /// Set by a writer (the cache) whose every job and task vector holds

@@ -4,6 +4,7 @@
 
 #include "decode/field_reader.h"
 #include "model/objects.h"
+#include "model/storage.h"
 
 namespace scoria::decode {
 
@@ -27,5 +28,11 @@ model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f);
 model::ResourceQuota decode_resource_quota(const ObjectFields& f);
 model::Numatopology decode_numatopology(const ObjectFields& f);
 model::HyperNode decode_hyper_node(const ObjectFields& f);
+model::PersistentVolume decode_persistent_volume(const ObjectFields& f);
+model::PersistentVolumeClaim decode_volume_claim(const ObjectFields& f);
+model::StorageClass decode_storage_class(const ObjectFields& f);
+model::CSINode decode_csi_node(const ObjectFields& f);
+model::CSIDriver decode_csi_driver(const ObjectFields& f);
+model::CSIStorageCapacity decode_storage_capacity(const ObjectFields& f);
 
 }  // namespace scoria::decode

@@ -12,7 +12,7 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 10> kKinds{{
+constexpr std::array<KindInfo, 16> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
@@ -23,6 +23,12 @@ constexpr std::array<KindInfo, 10> kKinds{{
     {"ResourceQuota", "v1", true},
     {"Numatopology", "nodeinfo.volcano.sh/v1alpha1", false},
     {"HyperNode", "topology.volcano.sh/v1alpha1", false},
+    {"PersistentVolume", "v1", false},
+    {"PersistentVolumeClaim", "v1", true},
+    {"StorageClass", "storage.k8s.io/v1", false},
+    {"CSINode", "storage.k8s.io/v1", false},
+    {"CSIDriver", "storage.k8s.io/v1", false},
+    {"CSIStorageCapacity", "storage.k8s.io/v1", true},
 }};
 
 std::string supported_kinds() {
@@ -140,6 +146,38 @@ void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int 
     h.name = name;
     h.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(h);
+  } else if (kind == "PersistentVolume") {
+    model::PersistentVolume pv = decode_persistent_volume(f);
+    pv.name = name;
+    pv.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(pv);
+  } else if (kind == "PersistentVolumeClaim") {
+    model::PersistentVolumeClaim c = decode_volume_claim(f);
+    c.namespace_ = ns;
+    c.name = name;
+    c.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(c);
+  } else if (kind == "StorageClass") {
+    model::StorageClass sc = decode_storage_class(f);
+    sc.name = name;
+    sc.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(sc);
+  } else if (kind == "CSINode") {
+    model::CSINode n = decode_csi_node(f);
+    n.name = name;
+    n.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(n);
+  } else if (kind == "CSIDriver") {
+    model::CSIDriver driver = decode_csi_driver(f);
+    driver.name = name;
+    driver.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(driver);
+  } else if (kind == "CSIStorageCapacity") {
+    model::CSIStorageCapacity c = decode_storage_capacity(f);
+    c.namespace_ = ns;
+    c.name = name;
+    c.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(c);
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;

@@ -150,6 +150,36 @@ void read_requests(const FieldReader& r, const Node& spec, const FieldPath& spec
   model::add_into(pod.init_requests, overhead);
 }
 
+/// The claims the pod's volumes name: a persistentVolumeClaim's claimName,
+/// or for a generic ephemeral volume the claim the ephemeral-volume
+/// controller makes for it, POD-VOLUME. Other volumes need no claim.
+void read_claims(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
+                 const std::string& pod_name, model::Pod& pod) {
+  r.each_map(spec, "volumes", spec_path, [&](const Node& v, const FieldPath& vp) {
+    const Node& claim = FieldReader::get(v, "persistentVolumeClaim");
+    const Node& ephemeral = FieldReader::get(v, "ephemeral");
+    if (FieldReader::present(claim)) {
+      const FieldPath at = vp.field("persistentVolumeClaim");
+      std::string name = r.text_field(r.mapping(claim, at), "claimName", at);
+      if (name.empty())
+        r.fail(at.field("claimName"), "is missing; name the PersistentVolumeClaim to mount");
+      pod.claims.push_back({std::move(name), false});
+    } else if (FieldReader::present(ephemeral)) {
+      const FieldPath at = vp.field("ephemeral");
+      const Node& m = r.mapping(ephemeral, at);
+      const Node& tmpl = FieldReader::get(m, "volumeClaimTemplate");
+      if (!FieldReader::present(tmpl))
+        r.fail(at.field("volumeClaimTemplate"),
+               "is missing; give the claim to create for the pod (its spec)");
+      r.mapping(tmpl, at.field("volumeClaimTemplate"));  // refused unless a mapping
+      const std::string volume = r.text_field(v, "name", vp);
+      if (volume.empty())
+        r.fail(vp.field("name"), "is missing; name the volume (its claim is named POD-VOLUME)");
+      pod.claims.push_back({pod_name + "-" + volume, true});
+    }
+  });
+}
+
 }  // namespace
 
 model::Pod decode_pod(const ObjectFields& f) {
@@ -195,6 +225,8 @@ model::Pod decode_pod(const ObjectFields& f) {
   if (has_items(spec, "topologySpreadConstraints")) pod.features |= model::kTopologySpread;
   if (uses_host_ports(r, spec, spec_path)) pod.features |= model::kHostPorts;
   pod.scheduling_gated = has_items(spec, "schedulingGates");
+  read_claims(r, spec, spec_path, r.text_field(f.meta, "name", f.meta_path), pod);
+  if (!pod.claims.empty()) pod.features |= model::kVolumes;
 
   const FieldPath status_path = f.root.field("status");
   const Node& status = r.map_field(f.obj, "status", f.root);

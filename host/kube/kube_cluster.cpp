@@ -161,6 +161,12 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
       case cache::Kind::ResourceQuota:
       case cache::Kind::Numatopology:
       case cache::Kind::HyperNode:
+      case cache::Kind::PersistentVolume:
+      case cache::Kind::PersistentVolumeClaim:
+      case cache::Kind::StorageClass:
+      case cache::Kind::CSINode:
+      case cache::Kind::CSIDriver:
+      case cache::Kind::CSIStorageCapacity:
         return 0;
       case cache::Kind::Queue:
         return 1;
@@ -199,7 +205,7 @@ std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::Cl
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
       seen_at_.erase(it);
     }
-    ops.push_back({WriteOp::Type::Bind, bind.pod, bind.node, {}, bind.annotations});
+    ops.push_back({WriteOp::Type::Bind, bind.pod, bind.node, {}, bind.annotations, bind.volumes});
   }
   for (const auto& pod : outcome.evictions) ops.push_back({WriteOp::Type::Evict, pod, {}, {}});
   api::DecisionReport report = reports_.report(

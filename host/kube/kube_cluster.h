@@ -1,8 +1,9 @@
 // The `kubernetes` cluster source: a real cluster's Nodes, Pods, PodGroups,
-// Queues and PriorityClasses through informers (one reflector each), fed to
-// the cache as changes, never a rebuild; what sessions decide is written
-// back asynchronously (kube/writer.h); with leader election, only the
-// leader schedules and writes.
+// Queues, PriorityClasses and every other kind api/resources.h marks
+// scheduled (policy, topology, storage) through informers (one reflector
+// each), fed to the cache as changes, never a rebuild; what sessions decide
+// is written back asynchronously (kube/writer.h); with leader election,
+// only the leader schedules and writes.
 //
 // Binds are assumed, as kube-scheduler assumes pods: from the session that
 // binds a pod until the server's copy shows it bound (or the bind fails),

@@ -231,8 +231,57 @@ Response Writer::call(Connection& c, std::string_view method, const std::string&
   }
 }
 
+std::string Writer::bind_volumes(Connection& c, const WriteOp& op) {
+  for (const cycle::Outcome::VolumeBinding& v : op.volumes) {
+    const NamespacedName claim = split(v.claim);
+    if (v.provision) {
+      const json patch = {
+          {"metadata", {{"annotations", {{"volume.kubernetes.io/selected-node", v.node}}}}}};
+      const Response r = call(c, "PATCH",
+                              http::path_of({"api", "v1", "namespaces", claim.ns,
+                                             "persistentvolumeclaims", claim.name}),
+                              patch.dump(), "application/merge-patch+json");
+      if (r.status != 200) return "claim " + v.claim + ": " + status_message(r);
+      continue;
+    }
+    const std::string path = http::path_of({"api", "v1", "persistentvolumes", v.volume});
+    const Response got = call(c, "GET", path, "");
+    if (got.status != 200) return "volume " + v.volume + ": " + status_message(got);
+    json pv = json::parse(got.body, nullptr, false);
+    if (!pv.is_object()) return "volume " + v.volume + ": the server's answer is not an object";
+    json& spec = pv["spec"];
+    if (const auto ref = spec.find("claimRef"); ref != spec.end() && ref->is_object()) {
+      // Taken since the session chose it, unless by this very claim.
+      if (ref->value("namespace", "") != claim.ns || ref->value("name", "") != claim.name)
+        return "volume " + v.volume + " is bound to another claim";
+    }
+    spec["claimRef"] = {{"kind", "PersistentVolumeClaim"},
+                        {"apiVersion", "v1"},
+                        {"namespace", claim.ns},
+                        {"name", claim.name}};
+    if (!v.claim_uid.empty()) spec["claimRef"]["uid"] = v.claim_uid;
+    json& annotations = pv["metadata"]["annotations"];
+    if (!annotations.is_object()) annotations = json::object();
+    if (!annotations.contains("pv.kubernetes.io/bound-by-controller"))
+      annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
+    // metadata.resourceVersion, as read: a concurrent change is a conflict.
+    const Response put = call(c, "PUT", path, pv.dump());
+    if (put.status != 200) return "volume " + v.volume + ": " + status_message(put);
+  }
+  return {};
+}
+
 void Writer::bind(Connection& c, const WriteOp& op) {
   const NamespacedName n = split(op.key);
+  // Volumes first: a pod bound without them could never start.
+  if (const std::string failed = bind_volumes(c, op); !failed.empty()) {
+    log::write(log::kWarning, kKubernetesLog,
+               "binding the volumes of pod " + op.key + " failed (" + failed +
+                   "); the pod is not bound, and is read again and left to a later session");
+    settle(op.key, false);
+    resync(c, op.key);
+    return;
+  }
   json binding = {{"apiVersion", "v1"},
                   {"kind", "Binding"},
                   {"metadata", {{"name", n.name}, {"namespace", n.ns}}},

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cycle/outcome.h"
 #include "kube/api_client.h"
 #include "kube/change_queue.h"
 
@@ -43,6 +44,8 @@ struct WriteOp {
   // Bind: annotations plugins set on the allocation, sent as the Binding's
   // metadata.annotations (the API server copies them onto the pod).
   std::vector<std::pair<std::string, std::string>> annotations = {};
+  // Bind: the claims given a volume or a node, written before the binding.
+  std::vector<cycle::Outcome::VolumeBinding> volumes = {};
 };
 
 /// How a bind ended, for the cache's assumed pods.
@@ -81,6 +84,11 @@ class Writer {
   void work();
   void execute(Connection& c, WriteOp& op);
   void bind(Connection& c, const WriteOp& op);
+  /// Writes what the bind's volumes need before the binding, as
+  /// kube-scheduler's VolumeBinding PreBind does: a chosen volume's
+  /// claimRef (read, checked still free, written at the version read), or
+  /// the claim's selected-node annotation. An error message, or empty.
+  std::string bind_volumes(Connection& c, const WriteOp& op);
   void evict(Connection& c, const WriteOp& op);
   /// Reads the object at `path`, sets the fields of op.status in its status
   /// and writes it through the status subresource, again on conflict.

@@ -79,6 +79,14 @@ struct Node {
 
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
 
+/// One claim a pod's volumes name: `spec.volumes[].persistentVolumeClaim`,
+/// or a generic ephemeral volume, whose claim is POD-VOLUME and must be
+/// owned by the pod (model/storage.h holds the storage kinds).
+struct PodClaim {
+  std::string name;  // the claim's name, in the pod's namespace
+  bool ephemeral = false;
+};
+
 /// Parts of a pod's spec that only some plugins read; bit values match
 /// SCORIA_TASK_FEATURE_* in the SDK.
 enum PodFeature : uint32_t {
@@ -87,6 +95,7 @@ enum PodFeature : uint32_t {
   kPreferredPodAffinity = 0x4,
   kTopologySpread = 0x8,
   kHostPorts = 0x10,
+  kVolumes = 0x20,  // names PersistentVolumeClaims (Pod::claims)
 };
 
 struct Pod {
@@ -114,6 +123,7 @@ struct Pod {
   uint32_t features = 0;          // PodFeature bits
   bool scheduling_gated = false;  // spec.schedulingGates not empty
   std::string nominated_node;     // status.nominatedNodeName
+  std::vector<PodClaim> claims;   // PersistentVolumeClaims its volumes name
   // lastTransitionTime of status.conditions PodScheduled=True (when it was
   // bound); 0 if it has none.
   int64_t scheduled_ms = 0;
@@ -286,20 +296,6 @@ struct HyperNode {
   std::string json;  // the whole object as JSON
 
   const std::string& key() const { return name; }
-};
-
-/// Everything read from a set of object files.
-struct ClusterObjects {
-  std::vector<Node> nodes;
-  std::vector<Pod> pods;
-  std::vector<PodGroup> pod_groups;
-  std::vector<Queue> queues;
-  std::vector<PriorityClass> priority_classes;
-  std::vector<Namespace> namespaces;
-  std::vector<PodDisruptionBudget> disruption_budgets;
-  std::vector<ResourceQuota> resource_quotas;
-  std::vector<Numatopology> numa_topologies;
-  std::vector<HyperNode> hyper_nodes;
 };
 
 }  // namespace scoria::model

@@ -11,522 +11,605 @@ namespace {
 // Every field name, end to end; a Field is an offset and a size into it.
 constexpr char kNames[] =
     "PortaccessModesacquireTimeactionactiveactiveDeadlineSecondsaddaddressaddressesaffinity"
-    "allocatableallocatedallocatedResourcesallocatedResourcesStatusallocations"
-    "allowPrivilegeEscalationannotationsapiGroupapiVersionappArmorProfilearchitectureargs"
-    "assignedaudienceautomountServiceAccountTokenawsElasticBlockStoreazureDiskazureFile"
-    "blockOwnerDeletionbootIDcachingModecapabilitiescapabilitycapacitycephfs"
-    "certificateChainPathchapAuthDiscoverychapAuthSessioncinderclaimNameclaimsclusterName"
-    "clusterTrustBundlecommandcompletedcomponentconditionTypeconditionsconfigconfigMap"
-    "configMapKeyRefconfigMapRefconfigSourcecontainerAllocationscontainerIDcontainerName"
-    "containerPortcontainerRuntimeVersioncontainerStatusescontainerscontrolledResources"
-    "controllercorecountcpuDetailcreationTimestampcredentialBundlePathcsicurrentHealthy"
-    "daemonEndpointsdataSourcedataSourceRefdatasetNamedatasetUUIDdeclaredFeaturesdefaultMode"
-    "deletionGracePeriodSecondsdeletionTimestampdependsOndequeueStrategydescriptiondeserved"
-    "desiredHealthydevicePathdirectorydiskNamediskURIdisruptedPodsdisruptionsAlloweddivisor"
-    "dnsConfigdnsPolicydownwardAPIdriverdropeffectemptyDirenableServiceLinksendpointsenvenvFrom"
-    "ephemeralephemeralContainerStatusesephemeralContainerserroreventeventTimeeventsexactMatch"
-    "execexitCodeexitCodesexpectedPodsexpirationSecondsextendClusters"
+    "allocatableallocatedallocatedResourceStatusesallocatedResourcesallocatedResourcesStatus"
+    "allocationsallowPrivilegeEscalationallowVolumeExpansionallowedTopologiesannotations"
+    "apiGroupapiVersionappArmorProfilearchitectureargsassignedattachRequiredaudience"
+    "automountServiceAccountTokenawsElasticBlockStoreazureDiskazureFileblockOwnerDeletionbootID"
+    "cachingModecapabilitiescapabilitycapacitycephfscertificateChainPathchapAuthDiscovery"
+    "chapAuthSessioncinderclaimNameclaimRefclaimsclusterNameclusterTrustBundlecommandcompleted"
+    "componentconditionTypeconditionsconfigconfigMapconfigMapKeyRefconfigMapRefconfigSource"
+    "containerAllocationscontainerIDcontainerNamecontainerPortcontainerRuntimeVersion"
+    "containerStatusescontainerscontrolledResourcescontrollercontrollerExpandSecretRef"
+    "controllerPublishSecretRefcorecountcpuDetailcreationTimestampcredentialBundlePathcsi"
+    "currentHealthycurrentVolumeAttributesClassNamedaemonEndpointsdataSourcedataSourceRef"
+    "datasetNamedatasetUUIDdeclaredFeaturesdefaultModedeletionGracePeriodSeconds"
+    "deletionTimestampdependsOndequeueStrategydescriptiondeserveddesiredHealthydevicePath"
+    "directorydiskNamediskURIdisruptedPodsdisruptionsAlloweddivisordnsConfigdnsPolicy"
+    "downwardAPIdriverdriversdropeffectemptyDirenableServiceLinksendpointsendpointsNamespaceenv"
+    "envFromephemeralephemeralContainerStatusesephemeralContainerserroreventeventTimeevents"
+    "exactMatchexecexitCodeexitCodesexpectedPodsexpirationSecondsextendClusters"
     "extendedResourceClaimStatusexternalIDfailedfailureThresholdfcfeaturesfieldPathfieldRef"
     "fieldsTypefieldsV1fileKeyReffinalizersfinishedAtfirstTimestampflexVolumeflockerfsGroup"
-    "fsGroupChangePolicyfsTypegatewaygcePersistentDiskgenerateNamegenerationgidgitRepo"
-    "globalDefaultglusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpcguaranteehardhealth"
-    "highestTierAllowedhighestTierNameholderIdentityhosthostAliaseshostIPhostIPChostIPs"
-    "hostNetworkhostPIDhostPathhostPorthostProcesshostUsershostnamehostnameOverridehostnames"
-    "httpGethttpHeadersimageimageIDimagePullPolicyimagePullSecretsimagesinitContainerStatuses"
-    "initContainersinitialDelaySecondsinitiatorNameinqueueinvolvedObjectipiqniscsi"
-    "iscsiInterfaceitemsiterationkernelVersionkeykeyPathkeyTypekeyringkindkubeProxyVersion"
-    "kubeletConfigKeykubeletEndpointkubeletVersionlabelMatchlabelSelectorlabels"
-    "lastHeartbeatTimelastKnownGoodlastObservedTimelastProbeTimelastStatelastTimestamp"
-    "lastTransitionTimeleaseDurationSecondsleaseTransitionslevellifecyclelimitslinux"
-    "livenessProbelocalhostProfilelunmachineIDmanagedFieldsmanagermatchExpressionsmatchFields"
-    "matchLabelKeysmatchLabelsmaxExpirationSecondsmaxRetrymaxSkewmaxUnavailablemediummembers"
-    "messagemetadataminAvailableminDomainsminMemberminPartitionsminResourcesminSubGroups"
-    "minSuccessminTaskMembermismatchLabelKeysmodemonitorsmountPathmountPropagationnamenames"
-    "nameserversnamespacenamespaceSelectornamespacesnetworkTopologynfsnodeAffinity"
-    "nodeAffinityPolicynodeCountnodeGroupAffinitynodeGroupAntiAffinitynodeInfonodeName"
-    "nodePublishSecretRefnodeSelectornodeSelectorTermsnodeTaintsPolicynodesnominatedNodeName"
-    "numanumaresobservedGenerationoperatingSystemoperationoperatoroptionaloptionsososImage"
-    "overheadownerReferencesparentpartitionpartitionPolicypartitionSizepathpatternpdIDpdName"
-    "pendingperiodSecondspersistentVolumeClaimphasephotonPersistentDiskpluginspodAffinity"
-    "podAffinityTermpodAllocationspodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIP"
-    "podIPspoliciespoolportportalsportsportworxVolumepostStartpreStoppreemptionPolicypreference"
-    "preferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
-    "priorityClassNameprivilegedprocMountprojectedprotectionDomainprotocolproviderIDpullPolicy"
-    "qosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystemreadinessGatesreadinessProbeready"
-    "reasonreclaimablerecursiveReadOnlyrecursiveReadOnlyMountsreferenceregexMatchregistry"
-    "relatedrenewTimereplicasreportingComponentreportingInstancerepositoryrequest"
-    "requestMappingsrequestNamerequestsrequiredDuringSchedulingIgnoredDuringExecution"
-    "resReservedreservationresizeresizePolicyresourceresourceClaimNameresourceClaimStatuses"
-    "resourceClaimTemplateNameresourceClaimsresourceFieldRefresourceIDresourceName"
-    "resourceVersionresourcesrestartCountrestartPolicyrestartPolicyRulesretryCountrevisionrole"
-    "runAsGrouprunAsNonRootrunAsUserrunAsUserNamerunningrunningDurationrunningEstimate"
-    "runtimeClassNameruntimeHandlersscaleIOschedulerNameschedulingGatesschedulingGroupscheme"
-    "scopeNamescopeSelectorscopesseLinuxChangePolicyseLinuxOptionssearchesseccompProfileseconds"
-    "secretsecretFilesecretKeyRefsecretNamesecretRefsecurityContextselectorselfLinkseriesserver"
-    "serviceserviceAccountserviceAccountNameserviceAccountTokensetHostnameAsFQDNshareName"
-    "shareProcessNamespacesignalsignerNamesizeBytessizeLimitsleepsocketsourcesourcesspec"
-    "sslEnabledstartTimestartedstartedAtstartupProbestatestatusstdinstdinOncestopSignal"
-    "storageClassNamestorageModestoragePolicyIDstoragePolicyNamestoragePoolstorageosstrategy"
-    "subGroupPolicysubGroupSizesubPathsubPathExprsubdomainsubresourcesucceededsuccessThreshold"
-    "supplementalGroupssupplementalGroupsPolicyswapsysctlssystemsystemUUIDtaints"
-    "targetContainerNametargetPortaltargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
+    "fsGroupChangePolicyfsGroupPolicyfsTypegatewaygcePersistentDiskgenerateNamegenerationgid"
+    "gitRepoglobalDefaultglusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpcguarantee"
+    "hardhealthhighestTierAllowedhighestTierNameholderIdentityhosthostAliaseshostIPhostIPC"
+    "hostIPshostNetworkhostPIDhostPathhostPorthostProcesshostUsershostnamehostnameOverride"
+    "hostnameshttpGethttpHeadersimageimageIDimagePullPolicyimagePullSecretsimages"
+    "initContainerStatusesinitContainersinitialDelaySecondsinitiatorNameinqueueinvolvedObjectip"
+    "iqniscsiiscsiInterfaceitemsiterationkernelVersionkeykeyPathkeyTypekeyringkind"
+    "kubeProxyVersionkubeletConfigKeykubeletEndpointkubeletVersionlabelMatchlabelSelectorlabels"
+    "lastHeartbeatTimelastKnownGoodlastObservedTimelastPhaseTransitionTimelastProbeTime"
+    "lastStatelastTimestamplastTransitionTimeleaseDurationSecondsleaseTransitionslevellifecycle"
+    "limitslinuxlivenessProbelocallocalhostProfilelunmachineIDmanagedFieldsmanager"
+    "matchExpressionsmatchFieldsmatchLabelExpressionsmatchLabelKeysmatchLabels"
+    "maxExpirationSecondsmaxRetrymaxSkewmaxUnavailablemaximumVolumeSizemediummembersmessage"
+    "metadataminAvailableminDomainsminMemberminPartitionsminResourcesminSubGroupsminSuccess"
+    "minTaskMembermismatchLabelKeysmodemodifyVolumeStatusmonitorsmountOptionsmountPath"
+    "mountPropagationnamenamesnameserversnamespacenamespaceSelectornamespacesnetworkTopologynfs"
+    "nodeAffinitynodeAffinityPolicynodeAllocatableUpdatePeriodSecondsnodeCount"
+    "nodeExpandSecretRefnodeGroupAffinitynodeGroupAntiAffinitynodeIDnodeInfonodeName"
+    "nodePublishSecretRefnodeSelectornodeSelectorTermsnodeStageSecretRefnodeTaintsPolicy"
+    "nodeTopologynodesnominatedNodeNamenumanumaresobservedGenerationoperatingSystemoperation"
+    "operatoroptionaloptionsososImageoverheadownerReferencesparametersparentpartition"
+    "partitionPolicypartitionSizepathpatternpdIDpdNamependingperiodSecondspersistentVolumeClaim"
+    "persistentVolumeReclaimPolicyphasephotonPersistentDiskpluginspodAffinitypodAffinityTerm"
+    "podAllocationspodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIPpodIPs"
+    "podInfoOnMountpoliciespoolportportalsportsportworxVolumepostStartpreStoppreemptionPolicy"
+    "preferencepreferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
+    "priorityClassNameprivilegedprocMountprojectedprotectionDomainprotocolproviderIDprovisioner"
+    "pullPolicyqosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystemreadinessGates"
+    "readinessProbereadyreasonreclaimPolicyreclaimablerecursiveReadOnlyrecursiveReadOnlyMounts"
+    "referenceregexMatchregistryrelatedrenewTimereplicasreportingComponentreportingInstance"
+    "repositoryrequestrequestMappingsrequestNamerequestsrequired"
+    "requiredDuringSchedulingIgnoredDuringExecutionrequiresRepublishresReservedreservation"
+    "resizeresizePolicyresourceresourceClaimNameresourceClaimStatusesresourceClaimTemplateName"
+    "resourceClaimsresourceFieldRefresourceIDresourceNameresourceVersionresourcesrestartCount"
+    "restartPolicyrestartPolicyRulesretryCountrevisionrolerunAsGrouprunAsNonRootrunAsUser"
+    "runAsUserNamerunningrunningDurationrunningEstimateruntimeClassNameruntimeHandlersscaleIO"
+    "schedulerNameschedulingGatesschedulingGroupschemescopeNamescopeSelectorscopes"
+    "seLinuxChangePolicyseLinuxMountseLinuxOptionssearchesseccompProfilesecondssecretsecretFile"
+    "secretKeyRefsecretNamesecretNamespacesecretRefsecurityContextselectorselfLinkseriesserver"
+    "serviceserviceAccountserviceAccountNameserviceAccountTokenserviceAccountTokenInSecrets"
+    "setHostnameAsFQDNshareNameshareProcessNamespacesignalsignerNamesizeBytessizeLimitsleep"
+    "socketsourcesourcesspecsslEnabledstartTimestartedstartedAtstartupProbestatestatusstdin"
+    "stdinOncestopSignalstorageCapacitystorageClassNamestorageModestoragePolicyID"
+    "storagePolicyNamestoragePoolstorageosstrategysubGroupPolicysubGroupSizesubPathsubPathExpr"
+    "subdomainsubresourcesucceededsuccessThresholdsupplementalGroupssupplementalGroupsPolicy"
+    "swapsysctlssystemsystemUUIDtaintstargetContainerNametargetPortal"
+    "targetVolumeAttributesClassNametargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
     "terminatedterminatingterminationGracePeriodSecondsterminationMessagePath"
-    "terminationMessagePolicytiertierNametimetimeAddedtimeouttimeoutSecondstolerationSeconds"
-    "tolerationstopologyKeytopologyPolicytopologySpreadConstraintstotalPartitionstransitionID"
-    "ttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicyunknownunschedulableuseduser"
-    "userAnnotationsuserNamespacesvaluevalueFromvaluesversionvolumevolumeAttributes"
-    "volumeAttributesClassNamevolumeClaimvolumeClaimNamevolumeClaimTemplatevolumeDevices"
-    "volumeIDvolumeModevolumeMountsvolumeNamevolumeNamespacevolumePathvolumesvolumesAttached"
-    "volumesInUsevsphereVolumewaitingweightwhenUnsatisfiablewindowsOptionsworkingDirwwids";
+    "terminationMessagePolicytiertierNametimetimeAddedtimeouttimeoutSecondstokenRequests"
+    "tolerationSecondstolerationstopologyKeytopologyKeystopologyPolicytopologySpreadConstraints"
+    "totalPartitionstransitionIDttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicy"
+    "unknownunschedulableuseduseruserAnnotationsuserNamespacesvaluevalueFromvaluesversionvolume"
+    "volumeAttributesvolumeAttributesClassNamevolumeBindingModevolumeClaimvolumeClaimName"
+    "volumeClaimTemplatevolumeDevicesvolumeHandlevolumeIDvolumeLifecycleModesvolumeMode"
+    "volumeMountsvolumeNamevolumeNamespacevolumePathvolumesvolumesAttachedvolumesInUse"
+    "vsphereVolumewaitingweightwhenUnsatisfiablewindowsOptionsworkingDirwwids";
 
 // Each object type's fields, sorted by name: {name, size, type}.
 constexpr Field kFields[] = {
     // 1 V1Pod
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 7}, {4641, 6, 127},
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 7}, {5188, 6, 127},
     // 2 V1ObjectMeta
-    {183, 11, 0}, {469, 11, 0}, {754, 17, 0}, {895, 26, 0}, {921, 17, 0}, {1424, 10, 0},
-    {1531, 12, 0}, {1543, 10, 0}, {2140, 6, 0}, {2347, 13, 3}, {2641, 4, 0}, {2661, 9, 0},
-    {2988, 15, 5}, {3985, 15, 0}, {4402, 8, 0}, {5283, 3, 0},
+    {245, 11, 0}, {553, 11, 0}, {889, 17, 0}, {1062, 26, 0}, {1088, 17, 0}, {1616, 10, 0},
+    {1736, 12, 0}, {1748, 10, 0}, {2345, 6, 0}, {2580, 13, 3}, {2942, 4, 0}, {2962, 9, 0},
+    {3378, 15, 5}, {4477, 15, 0}, {4921, 8, 0}, {5901, 3, 0},
     // 4 V1ManagedFieldsEntry
-    {202, 10, 0}, {1396, 10, 0}, {1406, 8, 0}, {2360, 7, 0}, {2939, 9, 0}, {4811, 11, 0},
-    {5114, 4, 0},
+    {264, 10, 0}, {1588, 10, 0}, {1598, 8, 0}, {2593, 7, 0}, {3329, 9, 0}, {5373, 11, 0},
+    {5707, 4, 0},
     // 6 V1OwnerReference
-    {202, 10, 0}, {325, 18, 0}, {726, 10, 0}, {2052, 4, 0}, {2641, 4, 0}, {5283, 3, 0},
+    {264, 10, 0}, {401, 18, 0}, {810, 10, 0}, {2257, 4, 0}, {2942, 4, 0}, {5901, 3, 0},
     // 7 V1PodSpec
-    {38, 21, 0}, {78, 8, 8}, {259, 28, 0}, {697, 10, 23}, {1067, 9, 64}, {1076, 9, 0},
-    {1120, 18, 0}, {1192, 19, 65}, {1704, 11, 67}, {1721, 7, 0}, {1735, 11, 0}, {1746, 7, 0},
-    {1780, 9, 0}, {1789, 8, 0}, {1797, 16, 0}, {1867, 16, 69}, {1910, 14, 23}, {2800, 8, 0},
-    {2828, 12, 0}, {2971, 2, 70}, {2980, 8, 0}, {3305, 16, 0}, {3399, 8, 0}, {3407, 17, 0},
-    {3549, 14, 71}, {3933, 14, 73}, {4000, 9, 49}, {4021, 13, 0}, {4155, 16, 0}, {4193, 13, 0},
-    {4206, 15, 69}, {4221, 15, 75}, {4379, 15, 76}, {4429, 14, 0}, {4443, 18, 0}, {4480, 17, 0},
-    {4506, 21, 0}, {4802, 9, 0}, {5027, 29, 0}, {5165, 11, 77}, {5201, 25, 79}, {5566, 7, 81},
+    {38, 21, 0}, {78, 8, 8}, {335, 28, 0}, {781, 10, 23}, {1234, 9, 64}, {1243, 9, 0},
+    {1294, 18, 0}, {1384, 19, 65}, {1909, 11, 67}, {1926, 7, 0}, {1940, 11, 0}, {1951, 7, 0},
+    {1985, 9, 0}, {1994, 8, 0}, {2002, 16, 0}, {2072, 16, 69}, {2115, 14, 23}, {3160, 8, 0},
+    {3188, 12, 0}, {3361, 2, 70}, {3370, 8, 0}, {3748, 16, 0}, {3842, 8, 0}, {3850, 17, 0},
+    {4003, 14, 71}, {4425, 14, 73}, {4492, 9, 49}, {4513, 13, 0}, {4647, 16, 0}, {4685, 13, 0},
+    {4698, 15, 69}, {4713, 15, 75}, {4898, 15, 76}, {4948, 14, 0}, {4962, 18, 0}, {5027, 17, 0},
+    {5053, 21, 0}, {5364, 9, 0}, {5620, 29, 0}, {5771, 11, 77}, {5819, 25, 79}, {6233, 7, 81},
     // 8 V1Affinity
-    {2715, 12, 9}, {3140, 11, 17}, {3180, 15, 17},
+    {3016, 12, 9}, {3569, 11, 17}, {3609, 15, 17},
     // 9 V1NodeAffinity
-    {3331, 47, 10}, {3776, 46, 15},
+    {3774, 47, 10}, {4251, 46, 15},
     // 11 V1PreferredSchedulingTerm
-    {3321, 10, 12}, {5620, 6, 0},
+    {3764, 10, 12}, {6287, 6, 0},
     // 12 V1NodeSelectorTerm
-    {2367, 16, 13}, {2383, 11, 13},
+    {2600, 16, 13}, {2616, 11, 13},
     // 14 V1NodeSelectorRequirement
-    {2028, 3, 0}, {2948, 8, 0}, {5383, 6, 0},
+    {2233, 3, 0}, {3338, 8, 0}, {6001, 6, 0},
     // 15 V1NodeSelector
-    {2840, 17, 16},
+    {3200, 17, 16},
     // 17 V1PodAffinity
-    {3331, 47, 18}, {3776, 46, 22},
+    {3774, 47, 18}, {4251, 46, 22},
     // 19 V1WeightedPodAffinityTerm
-    {3151, 15, 20}, {5620, 6, 0},
+    {3580, 15, 20}, {6287, 6, 0},
     // 20 V1PodAffinityTerm
-    {2127, 13, 21}, {2394, 14, 0}, {2587, 17, 0}, {2670, 17, 21}, {2687, 10, 0}, {5176, 11, 0},
+    {2332, 13, 21}, {2648, 14, 0}, {2858, 17, 0}, {2971, 17, 21}, {2988, 10, 0}, {5782, 11, 0},
     // 21 V1LabelSelector
-    {2367, 16, 13}, {2408, 11, 0},
+    {2600, 16, 13}, {2662, 11, 0},
     // 24 V1Container
-    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1840, 5, 0}, {1852, 15, 0},
-    {2286, 9, 35}, {2306, 13, 43}, {2641, 4, 0}, {3270, 5, 45}, {3563, 14, 43}, {3850, 12, 47},
-    {4000, 9, 49}, {4021, 13, 0}, {4034, 18, 52}, {4379, 15, 55}, {4624, 12, 43}, {4647, 5, 0},
-    {4652, 9, 0}, {5056, 22, 0}, {5078, 24, 0}, {5276, 3, 0}, {5488, 13, 60}, {5519, 12, 62},
-    {5657, 10, 0},
+    {301, 4, 0}, {582, 7, 0}, {1339, 3, 25}, {1342, 7, 32}, {2045, 5, 0}, {2057, 15, 0},
+    {2514, 9, 35}, {2534, 13, 43}, {2942, 4, 0}, {3713, 5, 45}, {4017, 14, 43}, {4342, 12, 47},
+    {4492, 9, 49}, {4513, 13, 0}, {4526, 18, 52}, {4898, 15, 55}, {5171, 12, 43}, {5194, 5, 0},
+    {5199, 9, 0}, {5649, 22, 0}, {5671, 24, 0}, {5894, 3, 0}, {6123, 13, 60}, {6186, 12, 62},
+    {6324, 10, 0},
     // 26 V1EnvVar
-    {2641, 4, 0}, {5369, 5, 0}, {5374, 9, 27},
+    {2942, 4, 0}, {5987, 5, 0}, {5992, 9, 27},
     // 27 V1EnvVarSource
-    {561, 15, 28}, {1388, 8, 29}, {1414, 10, 30}, {3947, 16, 31}, {4348, 12, 28},
+    {645, 15, 28}, {1580, 8, 29}, {1606, 10, 30}, {4439, 16, 31}, {4852, 12, 28},
     // 28 V1ConfigMapKeySelector
-    {2028, 3, 0}, {2641, 4, 0}, {2956, 8, 0},
+    {2233, 3, 0}, {2942, 4, 0}, {3346, 8, 0},
     // 29 V1ObjectFieldSelector
-    {202, 10, 0}, {1379, 9, 0},
+    {264, 10, 0}, {1571, 9, 0},
     // 30 fileKeyRef
-    {2028, 3, 0}, {2956, 8, 0}, {3046, 4, 0}, {5531, 10, 0},
+    {2233, 3, 0}, {3346, 8, 0}, {3446, 4, 0}, {6198, 10, 0},
     // 31 V1ResourceFieldSelector
-    {631, 13, 0}, {1060, 7, 0}, {3862, 8, 0},
+    {715, 13, 0}, {1227, 7, 0}, {4354, 8, 0},
     // 33 V1EnvFromSource
-    {576, 12, 34}, {3393, 6, 0}, {4370, 9, 34},
+    {660, 12, 34}, {3836, 6, 0}, {4889, 9, 34},
     // 34 V1ConfigMapEnvSource
-    {2641, 4, 0}, {2956, 8, 0},
+    {2942, 4, 0}, {3346, 8, 0},
     // 35 V1Lifecycle
-    {3289, 9, 36}, {3298, 7, 36}, {4661, 10, 0},
+    {3732, 9, 36}, {3741, 7, 36}, {5208, 10, 0},
     // 36 V1Handler
-    {1246, 4, 37}, {1822, 7, 38}, {4561, 5, 41}, {4983, 9, 42},
+    {1438, 4, 37}, {2027, 7, 38}, {5108, 5, 41}, {5576, 9, 42},
     // 37 V1ExecAction
-    {498, 7, 0},
+    {582, 7, 0},
     // 38 V1HTTPGetAction
-    {1700, 4, 0}, {1829, 11, 39}, {3046, 4, 0}, {3259, 4, 0}, {4236, 6, 0},
+    {1905, 4, 0}, {2034, 11, 39}, {3446, 4, 0}, {3702, 4, 0}, {4728, 6, 0},
     // 40 V1HTTPHeader
-    {2641, 4, 0}, {5369, 5, 0},
+    {2942, 4, 0}, {5987, 5, 0},
     // 41 sleep
-    {4325, 7, 0},
+    {4829, 7, 0},
     // 42 V1TCPSocketAction
-    {1700, 4, 0}, {3259, 4, 0},
+    {1905, 4, 0}, {3702, 4, 0},
     // 43 V1Probe
-    {1246, 4, 37}, {1353, 16, 0}, {1630, 4, 44}, {1822, 7, 38}, {1924, 19, 0}, {3074, 13, 0},
-    {4831, 16, 0}, {4983, 9, 42}, {5027, 29, 0}, {5134, 14, 0},
+    {1438, 4, 37}, {1545, 16, 0}, {1835, 4, 44}, {2027, 7, 38}, {2129, 19, 0}, {3474, 13, 0},
+    {5393, 16, 0}, {5576, 9, 42}, {5620, 29, 0}, {5727, 14, 0},
     // 44 grpc
-    {3259, 4, 0}, {4422, 7, 0},
+    {3702, 4, 0}, {4941, 7, 0},
     // 46 V1ContainerPort
-    {644, 13, 0}, {1715, 6, 0}, {1761, 8, 0}, {2641, 4, 0}, {3468, 8, 0},
+    {728, 13, 0}, {1920, 6, 0}, {1966, 8, 0}, {2942, 4, 0}, {3911, 8, 0},
     // 48 resizePolicy
-    {3973, 12, 0}, {4021, 13, 0},
+    {4465, 12, 0}, {4513, 13, 0},
     // 49 V1ResourceRequirements
-    {463, 6, 50}, {2295, 6, 0}, {3768, 8, 0},
+    {547, 6, 50}, {2523, 6, 0}, {4235, 8, 0},
     // 51 claims
-    {2641, 4, 0}, {3735, 7, 0},
+    {2942, 4, 0}, {4202, 7, 0},
     // 53 restartPolicyRules
-    {26, 6, 0}, {1258, 9, 54},
+    {26, 6, 0}, {1450, 9, 54},
     // 54 exitCodes
-    {2948, 8, 0}, {5383, 6, 0},
+    {3338, 8, 0}, {6001, 6, 0},
     // 55 V1SecurityContext
-    {159, 24, 0}, {212, 15, 56}, {360, 12, 57}, {3424, 10, 0}, {3434, 9, 0}, {3527, 22, 0},
-    {4074, 10, 0}, {4084, 12, 0}, {4096, 9, 0}, {4289, 14, 58}, {4311, 14, 56}, {5643, 14, 59},
+    {184, 24, 0}, {274, 15, 56}, {436, 12, 57}, {3867, 10, 0}, {3877, 9, 0}, {3981, 22, 0},
+    {4566, 10, 0}, {4576, 12, 0}, {4588, 9, 0}, {4793, 14, 58}, {4815, 14, 56}, {6310, 14, 59},
     // 56 appArmorProfile
-    {2319, 16, 0}, {5279, 4, 0},
+    {2552, 16, 0}, {5897, 4, 0},
     // 57 V1Capabilities
-    {59, 3, 0}, {1102, 4, 0},
+    {59, 3, 0}, {1276, 4, 0},
     // 58 V1SELinuxOptions
-    {2281, 5, 0}, {4070, 4, 0}, {5279, 4, 0}, {5336, 4, 0},
+    {2509, 5, 0}, {4562, 4, 0}, {5897, 4, 0}, {5954, 4, 0},
     // 59 V1WindowsSecurityContextOptions
-    {1585, 18, 0}, {1603, 22, 0}, {1769, 11, 0}, {4105, 13, 0},
+    {1790, 18, 0}, {1808, 22, 0}, {1974, 11, 0}, {4597, 13, 0},
     // 61 V1VolumeDevice
-    {995, 10, 0}, {2641, 4, 0},
+    {1162, 10, 0}, {2942, 4, 0},
     // 63 V1VolumeMount
-    {2616, 9, 0}, {2625, 16, 0}, {2641, 4, 0}, {3519, 8, 0}, {3599, 17, 0}, {4784, 7, 0},
-    {4791, 11, 0},
+    {2917, 9, 0}, {2926, 16, 0}, {2942, 4, 0}, {3973, 8, 0}, {4066, 17, 0}, {5346, 7, 0},
+    {5353, 11, 0},
     // 64 V1PodDNSConfig
-    {2650, 11, 0}, {2964, 7, 39}, {4303, 8, 0},
+    {2951, 11, 0}, {3354, 7, 39}, {4807, 8, 0},
     // 66 V1EphemeralContainer
-    {239, 4, 0}, {498, 7, 0}, {1147, 3, 25}, {1150, 7, 32}, {1840, 5, 0}, {1852, 15, 0},
-    {2286, 9, 35}, {2306, 13, 43}, {2641, 4, 0}, {3270, 5, 45}, {3563, 14, 43}, {3850, 12, 47},
-    {4000, 9, 49}, {4021, 13, 0}, {4034, 18, 52}, {4379, 15, 55}, {4624, 12, 43}, {4647, 5, 0},
-    {4652, 9, 0}, {4922, 19, 0}, {5056, 22, 0}, {5078, 24, 0}, {5276, 3, 0}, {5488, 13, 60},
-    {5519, 12, 62}, {5657, 10, 0},
+    {301, 4, 0}, {582, 7, 0}, {1339, 3, 25}, {1342, 7, 32}, {2045, 5, 0}, {2057, 15, 0},
+    {2514, 9, 35}, {2534, 13, 43}, {2942, 4, 0}, {3713, 5, 45}, {4017, 14, 43}, {4342, 12, 47},
+    {4492, 9, 49}, {4513, 13, 0}, {4526, 18, 52}, {4898, 15, 55}, {5171, 12, 43}, {5194, 5, 0},
+    {5199, 9, 0}, {5484, 19, 0}, {5649, 22, 0}, {5671, 24, 0}, {5894, 3, 0}, {6123, 13, 60},
+    {6186, 12, 62}, {6324, 10, 0},
     // 68 V1HostAlias
-    {1813, 9, 0}, {1977, 2, 0},
+    {2018, 9, 0}, {2182, 2, 0},
     // 70 V1LocalObjectReference
-    {2641, 4, 0},
+    {2942, 4, 0},
     // 72 V1PodReadinessGate
-    {523, 13, 0},
+    {607, 13, 0},
     // 74 resourceClaims
-    {2641, 4, 0}, {3870, 17, 0}, {3908, 25, 0},
+    {2942, 4, 0}, {4362, 17, 0}, {4400, 25, 0},
     // 75 schedulingGroup
-    {3224, 12, 0},
+    {3653, 12, 0},
     // 76 V1PodSecurityContext
-    {212, 15, 56}, {1475, 7, 0}, {1482, 19, 0}, {4074, 10, 0}, {4084, 12, 0}, {4096, 9, 0},
-    {4270, 19, 0}, {4289, 14, 58}, {4311, 14, 56}, {4847, 18, 0}, {4865, 24, 0}, {4893, 7, 39},
-    {5643, 14, 59},
+    {274, 15, 56}, {1667, 7, 0}, {1674, 19, 0}, {4566, 10, 0}, {4576, 12, 0}, {4588, 9, 0},
+    {4762, 19, 0}, {4793, 14, 58}, {4815, 14, 56}, {5409, 18, 0}, {5427, 24, 0}, {5455, 7, 39},
+    {6310, 14, 59},
     // 78 V1Toleration
-    {1106, 6, 0}, {2028, 3, 0}, {2948, 8, 0}, {5148, 17, 0}, {5369, 5, 0},
+    {1280, 6, 0}, {2233, 3, 0}, {3338, 8, 0}, {5754, 17, 0}, {5987, 5, 0},
     // 80 V1TopologySpreadConstraint
-    {2127, 13, 21}, {2394, 14, 0}, {2447, 7, 0}, {2508, 10, 0}, {2727, 18, 0}, {2857, 16, 0},
-    {5176, 11, 0}, {5626, 17, 0},
+    {2332, 13, 21}, {2648, 14, 0}, {2701, 7, 0}, {2779, 10, 0}, {3028, 18, 0}, {3235, 16, 0},
+    {5782, 11, 0}, {6293, 17, 0},
     // 82 V1Volume
-    {287, 20, 83}, {307, 9, 84}, {316, 9, 85}, {390, 6, 86}, {448, 6, 87}, {552, 9, 88},
-    {791, 3, 91}, {1085, 11, 92}, {1112, 8, 95}, {1157, 9, 96}, {1369, 2, 100}, {1458, 10, 101},
-    {1468, 7, 102}, {1514, 17, 103}, {1556, 7, 104}, {1576, 9, 105}, {1753, 8, 106},
-    {1840, 5, 107}, {1982, 5, 108}, {2641, 4, 0}, {2712, 3, 109}, {3087, 21, 110},
-    {3113, 20, 111}, {3275, 14, 112}, {3443, 9, 113}, {3509, 7, 121}, {3516, 3, 122},
-    {4186, 7, 123}, {4332, 6, 124}, {4741, 9, 125}, {5600, 13, 126},
+    {363, 20, 83}, {383, 9, 84}, {392, 9, 85}, {466, 6, 86}, {524, 6, 87}, {636, 9, 88},
+    {926, 3, 91}, {1252, 11, 92}, {1286, 8, 95}, {1349, 9, 96}, {1561, 2, 100}, {1650, 10, 101},
+    {1660, 7, 102}, {1719, 17, 103}, {1761, 7, 104}, {1781, 9, 105}, {1958, 8, 106},
+    {2045, 5, 107}, {2187, 5, 108}, {2942, 4, 0}, {3013, 3, 109}, {3487, 21, 110},
+    {3542, 20, 111}, {3718, 14, 112}, {3886, 9, 113}, {3963, 7, 121}, {3970, 3, 122},
+    {4678, 7, 123}, {4836, 6, 124}, {5303, 9, 125}, {6267, 13, 126},
     // 83 V1AWSElasticBlockStoreVolumeSource
-    {1501, 6, 0}, {3009, 9, 0}, {3519, 8, 0}, {5501, 8, 0},
+    {1706, 6, 0}, {3409, 9, 0}, {3973, 8, 0}, {6148, 8, 0},
     // 84 V1AzureDiskVolumeSource
-    {349, 11, 0}, {1014, 8, 0}, {1022, 7, 0}, {1501, 6, 0}, {2052, 4, 0}, {3519, 8, 0},
+    {425, 11, 0}, {1181, 8, 0}, {1189, 7, 0}, {1706, 6, 0}, {2257, 4, 0}, {3973, 8, 0},
     // 85 V1AzureFileVolumeSource
-    {3519, 8, 0}, {4360, 10, 0}, {4497, 9, 0},
+    {3973, 8, 0}, {4864, 10, 0}, {5044, 9, 0},
     // 86 V1CephFSVolumeSource
-    {2608, 8, 0}, {3046, 4, 0}, {3519, 8, 0}, {4338, 10, 0}, {4370, 9, 70}, {5336, 4, 0},
+    {2897, 8, 0}, {3446, 4, 0}, {3973, 8, 0}, {4842, 10, 0}, {4889, 9, 70}, {5954, 4, 0},
     // 87 V1CinderVolumeSource
-    {1501, 6, 0}, {3519, 8, 0}, {4370, 9, 70}, {5501, 8, 0},
+    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 70}, {6148, 8, 0},
     // 88 V1ConfigMapVolumeSource
-    {884, 11, 0}, {2001, 5, 89}, {2641, 4, 0}, {2956, 8, 0},
+    {1051, 11, 0}, {2206, 5, 89}, {2942, 4, 0}, {3346, 8, 0},
     // 90 V1KeyToPath
-    {2028, 3, 0}, {2604, 4, 0}, {3046, 4, 0},
+    {2233, 3, 0}, {2875, 4, 0}, {3446, 4, 0},
     // 91 V1CSIVolumeSource
-    {1096, 6, 0}, {1501, 6, 0}, {2808, 20, 70}, {3519, 8, 0}, {5402, 16, 0},
+    {1263, 6, 0}, {1706, 6, 0}, {3168, 20, 70}, {3973, 8, 0}, {6020, 16, 0},
     // 92 V1DownwardAPIVolumeSource
-    {884, 11, 0}, {2001, 5, 93},
+    {1051, 11, 0}, {2206, 5, 93},
     // 94 V1DownwardAPIVolumeFile
-    {1388, 8, 29}, {2604, 4, 0}, {3046, 4, 0}, {3947, 16, 31},
+    {1580, 8, 29}, {2875, 4, 0}, {3446, 4, 0}, {4439, 16, 31},
     // 95 V1EmptyDirVolumeSource
-    {2468, 6, 0}, {4552, 9, 0},
+    {2739, 6, 0}, {5099, 9, 0},
     // 96 V1EphemeralVolumeSource
-    {5469, 19, 97},
+    {6104, 19, 97},
     // 97 V1PersistentVolumeClaimTemplate
-    {2488, 8, 2}, {4585, 4, 98},
+    {2759, 8, 2}, {5132, 4, 98},
     // 98 V1PersistentVolumeClaimSpec
-    {4, 11, 0}, {823, 10, 99}, {833, 13, 99}, {4000, 9, 49}, {4394, 8, 21}, {4671, 16, 0},
-    {5418, 25, 0}, {5509, 10, 0}, {5531, 10, 0},
+    {4, 11, 0}, {990, 10, 99}, {1000, 13, 99}, {4492, 9, 49}, {4913, 8, 21}, {5233, 16, 0},
+    {6036, 25, 0}, {6176, 10, 0}, {6198, 10, 0},
     // 99 V1TypedLocalObjectReference
-    {194, 8, 0}, {2052, 4, 0}, {2641, 4, 0}, {2661, 9, 0},
+    {256, 8, 0}, {2257, 4, 0}, {2942, 4, 0}, {2962, 9, 0},
     // 100 V1FCVolumeSource
-    {1501, 6, 0}, {2335, 3, 0}, {3519, 8, 0}, {4953, 10, 0}, {5667, 5, 0},
+    {1706, 6, 0}, {2568, 3, 0}, {3973, 8, 0}, {5546, 10, 0}, {6334, 5, 0},
     // 101 V1FlexVolumeSource
-    {1096, 6, 0}, {1501, 6, 0}, {2964, 7, 0}, {3519, 8, 0}, {4370, 9, 70},
+    {1263, 6, 0}, {1706, 6, 0}, {3354, 7, 0}, {3973, 8, 0}, {4889, 9, 70},
     // 102 V1FlockerVolumeSource
-    {846, 11, 0}, {857, 11, 0},
+    {1013, 11, 0}, {1024, 11, 0},
     // 103 V1GCEPersistentDiskVolumeSource
-    {1501, 6, 0}, {3009, 9, 0}, {3061, 6, 0}, {3519, 8, 0},
+    {1706, 6, 0}, {3409, 9, 0}, {3461, 6, 0}, {3973, 8, 0},
     // 104 V1GitRepoVolumeSource
-    {1005, 9, 0}, {3725, 10, 0}, {4062, 8, 0},
+    {1172, 9, 0}, {4192, 10, 0}, {4554, 8, 0},
     // 105 V1GlusterfsVolumeSource
-    {1138, 9, 0}, {3046, 4, 0}, {3519, 8, 0},
+    {1312, 9, 0}, {3446, 4, 0}, {3973, 8, 0},
     // 106 V1HostPathVolumeSource
-    {3046, 4, 0}, {5279, 4, 0},
+    {3446, 4, 0}, {5897, 4, 0},
     // 107 image
-    {3486, 10, 0}, {3639, 9, 0},
+    {3940, 10, 0}, {4106, 9, 0},
     // 108 V1ISCSIVolumeSource
-    {416, 17, 0}, {433, 15, 0}, {1501, 6, 0}, {1943, 13, 0}, {1979, 3, 0}, {1987, 14, 0},
-    {2335, 3, 0}, {3263, 7, 0}, {3519, 8, 0}, {4370, 9, 70}, {4941, 12, 0},
+    {492, 17, 0}, {509, 15, 0}, {1706, 6, 0}, {2148, 13, 0}, {2184, 3, 0}, {2192, 14, 0},
+    {2568, 3, 0}, {3706, 7, 0}, {3973, 8, 0}, {4889, 9, 70}, {5503, 12, 0},
     // 109 V1NFSVolumeSource
-    {3046, 4, 0}, {3519, 8, 0}, {4416, 6, 0},
+    {3446, 4, 0}, {3973, 8, 0}, {4935, 6, 0},
     // 110 V1PersistentVolumeClaimVolumeSource
-    {454, 9, 0}, {3519, 8, 0},
+    {530, 9, 0}, {3973, 8, 0},
     // 111 V1PhotonPersistentDiskVolumeSource
-    {1501, 6, 0}, {3057, 4, 0},
+    {1706, 6, 0}, {3457, 4, 0},
     // 112 V1PortworxVolumeSource
-    {1501, 6, 0}, {3519, 8, 0}, {5501, 8, 0},
+    {1706, 6, 0}, {3973, 8, 0}, {6148, 8, 0},
     // 113 V1ProjectedVolumeSource
-    {884, 11, 0}, {4578, 7, 114},
+    {1051, 11, 0}, {5125, 7, 114},
     // 115 V1VolumeProjection
-    {480, 18, 116}, {552, 9, 117}, {1085, 11, 118}, {3210, 14, 119}, {4332, 6, 117},
-    {4461, 19, 120},
+    {564, 18, 116}, {636, 9, 117}, {1252, 11, 118}, {3639, 14, 119}, {4836, 6, 117},
+    {4980, 19, 120},
     // 116 clusterTrustBundle
-    {2127, 13, 21}, {2641, 4, 0}, {2956, 8, 0}, {3046, 4, 0}, {4533, 10, 0},
+    {2332, 13, 21}, {2942, 4, 0}, {3346, 8, 0}, {3446, 4, 0}, {5080, 10, 0},
     // 117 V1ConfigMapProjection
-    {2001, 5, 89}, {2641, 4, 0}, {2956, 8, 0},
+    {2206, 5, 89}, {2942, 4, 0}, {3346, 8, 0},
     // 118 V1DownwardAPIProjection
-    {2001, 5, 93},
+    {2206, 5, 93},
     // 119 podCertificate
-    {396, 20, 0}, {771, 20, 0}, {2031, 7, 0}, {2038, 7, 0}, {2419, 20, 0}, {4533, 10, 0},
-    {5340, 15, 0},
+    {472, 20, 0}, {906, 20, 0}, {2236, 7, 0}, {2243, 7, 0}, {2673, 20, 0}, {5080, 10, 0},
+    {5958, 15, 0},
     // 120 V1ServiceAccountTokenProjection
-    {251, 8, 0}, {1279, 17, 0}, {3046, 4, 0},
+    {327, 8, 0}, {1471, 17, 0}, {3446, 4, 0},
     // 121 V1QuobyteVolumeSource
-    {1625, 5, 0}, {3519, 8, 0}, {3658, 8, 0}, {5000, 6, 0}, {5336, 4, 0}, {5396, 6, 0},
+    {1830, 5, 0}, {3973, 8, 0}, {4125, 8, 0}, {5593, 6, 0}, {5954, 4, 0}, {6014, 6, 0},
     // 122 V1RBDVolumeSource
-    {1501, 6, 0}, {1840, 5, 0}, {2045, 7, 0}, {2608, 8, 0}, {3255, 4, 0}, {3519, 8, 0},
-    {4370, 9, 70}, {5336, 4, 0},
+    {1706, 6, 0}, {2045, 5, 0}, {2250, 7, 0}, {2897, 8, 0}, {3698, 4, 0}, {3973, 8, 0},
+    {4889, 9, 70}, {5954, 4, 0},
     // 123 V1ScaleIOVolumeSource
-    {1501, 6, 0}, {1507, 7, 0}, {3452, 16, 0}, {3519, 8, 0}, {4370, 9, 70}, {4589, 10, 0},
-    {4687, 11, 0}, {4730, 11, 0}, {4900, 6, 0}, {5531, 10, 0},
+    {1706, 6, 0}, {1712, 7, 0}, {3895, 16, 0}, {3973, 8, 0}, {4889, 9, 70}, {5136, 10, 0},
+    {5249, 11, 0}, {5292, 11, 0}, {5462, 6, 0}, {6198, 10, 0},
     // 124 V1SecretVolumeSource
-    {884, 11, 0}, {2001, 5, 89}, {2956, 8, 0}, {4360, 10, 0},
+    {1051, 11, 0}, {2206, 5, 89}, {3346, 8, 0}, {4864, 10, 0},
     // 125 V1StorageOSVolumeSource
-    {1501, 6, 0}, {3519, 8, 0}, {4370, 9, 70}, {5531, 10, 0}, {5541, 15, 0},
+    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 70}, {6198, 10, 0}, {6208, 15, 0},
     // 126 V1VsphereVirtualDiskVolumeSource
-    {1501, 6, 0}, {4698, 15, 0}, {4713, 17, 0}, {5556, 10, 0},
+    {1706, 6, 0}, {5260, 15, 0}, {5275, 17, 0}, {6223, 10, 0},
     // 127 V1PodStatus
-    {536, 10, 128}, {680, 17, 130}, {1166, 26, 130}, {1310, 27, 144}, {1715, 6, 0},
-    {1728, 7, 147}, {1889, 21, 130}, {2481, 7, 0}, {2878, 17, 0}, {2906, 18, 0}, {3108, 5, 0},
-    {3236, 5, 0}, {3241, 6, 147}, {3496, 8, 0}, {3582, 6, 0}, {3844, 6, 0}, {3887, 21, 149},
-    {4599, 9, 0},
+    {620, 10, 128}, {764, 17, 130}, {1358, 26, 130}, {1502, 27, 144}, {1920, 6, 0},
+    {1933, 7, 147}, {2094, 21, 130}, {2752, 7, 0}, {3268, 17, 0}, {3296, 18, 0}, {3537, 5, 0},
+    {3665, 5, 0}, {3670, 6, 147}, {3950, 8, 0}, {4036, 6, 0}, {4336, 6, 0}, {4379, 21, 149},
+    {5146, 9, 0},
     // 129 V1PodCondition
-    {2192, 13, 0}, {2227, 18, 0}, {2481, 7, 0}, {2906, 18, 0}, {3582, 6, 0}, {4641, 6, 0},
-    {5279, 4, 0},
+    {2420, 13, 0}, {2455, 18, 0}, {2752, 7, 0}, {3296, 18, 0}, {4036, 6, 0}, {5188, 6, 0},
+    {5897, 4, 0},
     // 131 V1ContainerStatus
-    {106, 18, 0}, {124, 24, 132}, {620, 11, 0}, {1840, 5, 0}, {1845, 7, 0}, {2205, 9, 136},
-    {2641, 4, 0}, {3577, 5, 0}, {4000, 9, 49}, {4009, 12, 0}, {4608, 7, 0}, {4636, 5, 136},
-    {4661, 10, 0}, {5336, 4, 140}, {5519, 12, 142},
+    {131, 18, 0}, {149, 24, 132}, {704, 11, 0}, {2045, 5, 0}, {2050, 7, 0}, {2433, 9, 136},
+    {2942, 4, 0}, {4031, 5, 0}, {4492, 9, 49}, {4501, 12, 0}, {5155, 7, 0}, {5183, 5, 136},
+    {5208, 10, 0}, {5954, 4, 140}, {6186, 12, 142},
     // 133 ResourceStatus
-    {2641, 4, 0}, {4000, 9, 134},
+    {2942, 4, 0}, {4492, 9, 134},
     // 135 ResourceHealth
-    {1647, 6, 0}, {3963, 10, 0},
+    {1852, 6, 0}, {4455, 10, 0},
     // 136 V1ContainerState
-    {4118, 7, 137}, {5006, 10, 138}, {5613, 7, 139},
+    {4610, 7, 137}, {5599, 10, 138}, {6280, 7, 139},
     // 137 V1ContainerStateRunning
-    {4615, 9, 0},
+    {5162, 9, 0},
     // 138 V1ContainerStateTerminated
-    {620, 11, 0}, {1250, 8, 0}, {1434, 10, 0}, {2481, 7, 0}, {3582, 6, 0}, {4527, 6, 0},
-    {4615, 9, 0},
+    {704, 11, 0}, {1442, 8, 0}, {1626, 10, 0}, {2752, 7, 0}, {4036, 6, 0}, {5074, 6, 0},
+    {5162, 9, 0},
     // 139 V1ContainerStateWaiting
-    {2481, 7, 0}, {3582, 6, 0},
+    {2752, 7, 0}, {4036, 6, 0},
     // 140 ContainerUser
-    {2301, 5, 141},
+    {2529, 5, 141},
     // 141 LinuxContainerUser
-    {1553, 3, 0}, {4847, 18, 0}, {5283, 3, 0},
+    {1758, 3, 0}, {5409, 18, 0}, {5901, 3, 0},
     // 143 VolumeMountStatus
-    {2616, 9, 0}, {2641, 4, 0}, {3519, 8, 0}, {3599, 17, 0},
+    {2917, 9, 0}, {2942, 4, 0}, {3973, 8, 0}, {4066, 17, 0},
     // 144 PodExtendedResourceClaimStatus
-    {3742, 15, 145}, {3870, 17, 0},
+    {4209, 15, 145}, {4362, 17, 0},
     // 146 ContainerExtendedResourceRequest
-    {631, 13, 0}, {3757, 11, 0}, {3973, 12, 0},
+    {715, 13, 0}, {4224, 11, 0}, {4465, 12, 0},
     // 148 HostIP
-    {1977, 2, 0},
+    {2182, 2, 0},
     // 150 PodResourceClaimStatus
-    {2641, 4, 0}, {3870, 17, 0},
+    {2942, 4, 0}, {4362, 17, 0},
     // 151 V1Node
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 152}, {4641, 6, 157},
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 152}, {5188, 6, 157},
     // 152 V1NodeSpec
-    {588, 12, 153}, {1337, 10, 0}, {3195, 7, 0}, {3202, 8, 0}, {3476, 10, 0}, {4916, 6, 155},
-    {5319, 13, 0},
+    {672, 12, 153}, {1529, 10, 0}, {3624, 7, 0}, {3631, 8, 0}, {3919, 10, 0}, {5478, 6, 155},
+    {5937, 13, 0},
     // 153 V1NodeConfigSource
-    {552, 9, 154},
+    {636, 9, 154},
     // 154 V1ConfigMapNodeConfigSource
-    {2072, 16, 0}, {2641, 4, 0}, {2661, 9, 0}, {3985, 15, 0}, {5283, 3, 0},
+    {2277, 16, 0}, {2942, 4, 0}, {2962, 9, 0}, {4477, 15, 0}, {5901, 3, 0},
     // 156 V1Taint
-    {1106, 6, 0}, {2028, 3, 0}, {5118, 9, 0}, {5369, 5, 0},
+    {1280, 6, 0}, {2233, 3, 0}, {5711, 9, 0}, {5987, 5, 0},
     // 157 V1NodeStatus
-    {69, 9, 158}, {86, 11, 0}, {382, 8, 0}, {536, 10, 160}, {546, 6, 162}, {808, 15, 163},
-    {868, 16, 0}, {1371, 8, 165}, {1883, 6, 166}, {2792, 8, 168}, {3108, 5, 0}, {4171, 15, 170},
-    {5573, 15, 60}, {5588, 12, 0},
+    {69, 9, 158}, {86, 11, 0}, {458, 8, 0}, {620, 10, 160}, {630, 6, 162}, {975, 15, 163},
+    {1035, 16, 0}, {1563, 8, 165}, {2088, 6, 166}, {3152, 8, 168}, {3537, 5, 0}, {4663, 15, 170},
+    {6240, 15, 60}, {6255, 12, 0},
     // 159 V1NodeAddress
-    {62, 7, 0}, {5279, 4, 0},
+    {62, 7, 0}, {5897, 4, 0},
     // 161 V1NodeCondition
-    {2146, 17, 0}, {2227, 18, 0}, {2481, 7, 0}, {3582, 6, 0}, {4641, 6, 0}, {5279, 4, 0},
+    {2351, 17, 0}, {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
     // 162 V1NodeConfigStatus
-    {32, 6, 153}, {243, 8, 153}, {1211, 5, 0}, {2163, 13, 153},
+    {32, 6, 153}, {305, 8, 153}, {1403, 5, 0}, {2368, 13, 153},
     // 163 V1NodeDaemonEndpoints
-    {2088, 15, 164},
+    {2293, 15, 164},
     // 164 V1DaemonEndpoint
     {0, 4, 0},
     // 165 NodeFeatures
-    {4865, 24, 0},
+    {5427, 24, 0},
     // 167 V1ContainerImage
-    {2645, 5, 0}, {4543, 9, 0},
+    {2946, 5, 0}, {5090, 9, 0},
     // 168 V1NodeSystemInfo
-    {227, 12, 0}, {343, 6, 0}, {657, 23, 0}, {2015, 13, 0}, {2056, 16, 0}, {2103, 14, 0},
-    {2338, 9, 0}, {2924, 15, 0}, {2973, 7, 0}, {4889, 4, 169}, {4906, 10, 0},
+    {289, 12, 0}, {419, 6, 0}, {741, 23, 0}, {2220, 13, 0}, {2261, 16, 0}, {2308, 14, 0},
+    {2571, 9, 0}, {3314, 15, 0}, {3363, 7, 0}, {5451, 4, 169}, {5468, 10, 0},
     // 169 NodeSwapStatus
-    {382, 8, 0},
+    {458, 8, 0},
     // 171 NodeRuntimeHandler
-    {1371, 8, 172}, {2641, 4, 0},
+    {1563, 8, 172}, {2942, 4, 0},
     // 172 NodeRuntimeHandlerFeatures
-    {3616, 23, 0}, {5355, 14, 0},
+    {4083, 23, 0}, {5973, 14, 0},
     // 173 V1Namespace
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 174}, {4641, 6, 175},
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 174}, {5188, 6, 175},
     // 174 V1NamespaceSpec
-    {1424, 10, 0},
+    {1616, 10, 0},
     // 175 V1NamespaceStatus
-    {536, 10, 176}, {3108, 5, 0},
+    {620, 10, 176}, {3537, 5, 0},
     // 177 V1NamespaceCondition
-    {2227, 18, 0}, {2481, 7, 0}, {3582, 6, 0}, {4641, 6, 0}, {5279, 4, 0},
+    {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
     // 178 V1PriorityClass
-    {202, 10, 0}, {962, 11, 0}, {1563, 13, 0}, {2052, 4, 0}, {2488, 8, 2}, {3305, 16, 0},
-    {5369, 5, 0},
+    {264, 10, 0}, {1129, 11, 0}, {1768, 13, 0}, {2257, 4, 0}, {2759, 8, 2}, {3748, 16, 0},
+    {5987, 5, 0},
     // 179 CoreV1Event
-    {26, 6, 0}, {202, 10, 0}, {740, 5, 0}, {1221, 9, 0}, {1444, 14, 0}, {1963, 14, 180},
-    {2052, 4, 0}, {2214, 13, 0}, {2481, 7, 0}, {2488, 8, 2}, {3582, 6, 0}, {3666, 7, 180},
-    {3690, 18, 0}, {3708, 17, 0}, {4410, 6, 181}, {4572, 6, 182}, {5279, 4, 0},
+    {26, 6, 0}, {264, 10, 0}, {875, 5, 0}, {1413, 9, 0}, {1636, 14, 0}, {2168, 14, 180},
+    {2257, 4, 0}, {2442, 13, 0}, {2752, 7, 0}, {2759, 8, 2}, {4036, 6, 0}, {4133, 7, 180},
+    {4157, 18, 0}, {4175, 17, 0}, {4929, 6, 181}, {5119, 6, 182}, {5897, 4, 0},
     // 180 V1ObjectReference
-    {202, 10, 0}, {1379, 9, 0}, {2052, 4, 0}, {2641, 4, 0}, {2661, 9, 0}, {3985, 15, 0},
-    {5283, 3, 0},
+    {264, 10, 0}, {1571, 9, 0}, {2257, 4, 0}, {2942, 4, 0}, {2962, 9, 0}, {4477, 15, 0},
+    {5901, 3, 0},
     // 181 CoreV1EventSeries
-    {740, 5, 0}, {2176, 16, 0},
+    {875, 5, 0}, {2381, 16, 0},
     // 182 V1EventSource
-    {514, 9, 0}, {1700, 4, 0},
+    {598, 9, 0}, {1905, 4, 0},
     // 183 V1Lease
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 184},
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 184},
     // 184 V1LeaseSpec
-    {15, 11, 0}, {1686, 14, 0}, {2245, 20, 0}, {2265, 16, 0}, {3378, 15, 0}, {3673, 9, 0},
-    {4750, 8, 0},
+    {15, 11, 0}, {1891, 14, 0}, {2473, 20, 0}, {2493, 16, 0}, {3821, 15, 0}, {4140, 9, 0},
+    {5312, 8, 0},
     // 185 V1PodDisruptionBudget
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 186}, {4641, 6, 187},
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 186}, {5188, 6, 187},
     // 186 V1PodDisruptionBudgetSpec
-    {2454, 14, 0}, {2496, 12, 0}, {4394, 8, 21}, {5286, 26, 0},
+    {2708, 14, 0}, {2767, 12, 0}, {4913, 8, 21}, {5904, 26, 0},
     // 187 V1PodDisruptionBudgetStatus
-    {536, 10, 188}, {794, 14, 0}, {981, 14, 0}, {1029, 13, 0}, {1042, 18, 0}, {1267, 12, 0},
-    {2906, 18, 0},
+    {620, 10, 188}, {929, 14, 0}, {1148, 14, 0}, {1196, 13, 0}, {1209, 18, 0}, {1459, 12, 0},
+    {3296, 18, 0},
     // 189 V1Condition
-    {2227, 18, 0}, {2481, 7, 0}, {2906, 18, 0}, {3582, 6, 0}, {4641, 6, 0}, {5279, 4, 0},
+    {2455, 18, 0}, {2752, 7, 0}, {3296, 18, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
     // 190 V1ResourceQuota
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 191}, {4641, 6, 195},
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 191}, {5188, 6, 195},
     // 191 V1ResourceQuotaSpec
-    {1643, 4, 0}, {4251, 13, 192}, {4264, 6, 0},
+    {1848, 4, 0}, {4743, 13, 192}, {4756, 6, 0},
     // 192 V1ScopeSelector
-    {2367, 16, 193},
+    {2600, 16, 193},
     // 194 V1ScopedResourceSelectorRequirement
-    {2948, 8, 0}, {4242, 9, 0}, {5383, 6, 0},
+    {3338, 8, 0}, {4734, 9, 0}, {6001, 6, 0},
     // 195 V1ResourceQuotaStatus
-    {1643, 4, 0}, {5332, 4, 0},
-    // 196 PodGroup
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 197}, {4641, 6, 201},
-    // 197 spec
-    {2518, 9, 0}, {2540, 12, 0}, {2574, 13, 0}, {2697, 15, 198}, {3407, 17, 0}, {3504, 5, 0},
-    {4758, 14, 199},
-    // 198 networkTopology
-    {1653, 18, 0}, {1671, 15, 0}, {2604, 4, 0},
-    // 200 subGroupPolicy
-    {2127, 13, 21}, {2394, 14, 0}, {2552, 12, 0}, {2641, 4, 0}, {2697, 15, 198}, {4772, 12, 0},
-    // 201 status
-    {536, 10, 202}, {1347, 6, 0}, {3108, 5, 0}, {4118, 7, 0}, {4822, 9, 0},
-    // 203 conditions
-    {2227, 18, 0}, {2481, 7, 0}, {3582, 6, 0}, {4641, 6, 0}, {5241, 12, 0}, {5279, 4, 0},
-    // 204 Queue
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 205}, {4641, 6, 211},
-    // 205 spec
-    {78, 8, 206}, {372, 10, 0}, {947, 15, 0}, {973, 8, 0}, {1296, 14, 208}, {1634, 9, 210},
-    {3003, 6, 0}, {3399, 8, 0}, {3588, 11, 0}, {5279, 4, 0}, {5620, 6, 0},
-    // 206 affinity
-    {2754, 17, 207}, {2771, 21, 207},
-    // 207 nodeGroupAffinity
-    {3331, 47, 0}, {3776, 46, 0},
-    // 209 extendClusters
-    {382, 8, 0}, {2641, 4, 0}, {5620, 6, 0},
-    // 210 guarantee
-    {3862, 8, 0},
-    // 211 status
-    {97, 9, 0}, {505, 9, 0}, {1956, 7, 0}, {3067, 7, 0}, {3833, 11, 212}, {4118, 7, 0},
-    {4636, 5, 0}, {5312, 7, 0},
-    // 212 reservation
-    {2873, 5, 0}, {3862, 8, 0},
-    // 213 Job
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 214}, {4641, 6, 228},
-    // 214 spec
-    {2439, 8, 0}, {2496, 12, 0}, {2564, 10, 0}, {2697, 15, 198}, {3133, 7, 0}, {3247, 8, 215},
-    {3407, 17, 0}, {3504, 5, 0}, {4140, 15, 0}, {4193, 13, 0}, {4978, 5, 217}, {5253, 23, 0},
-    {5566, 7, 223},
-    // 216 policies
-    {26, 6, 0}, {1216, 5, 0}, {1230, 6, 0}, {1250, 8, 0}, {5127, 7, 0},
-    // 218 tasks
-    {938, 9, 219}, {2439, 8, 0}, {2496, 12, 0}, {2641, 4, 0}, {3018, 15, 220}, {3247, 8, 215},
-    {3682, 8, 0}, {4992, 8, 221}, {5187, 14, 0},
-    // 219 dependsOn
-    {2006, 9, 0}, {2641, 4, 0},
-    // 220 partitionPolicy
-    {2527, 13, 0}, {2697, 15, 198}, {3033, 13, 0}, {5226, 15, 0},
-    // 221 template
-    {2488, 8, 222}, {4585, 4, 7},
-    // 222 metadata
-    {183, 11, 0}, {1424, 10, 0}, {2140, 6, 0}, {2641, 4, 0}, {2661, 9, 0},
-    // 224 volumes
-    {2616, 9, 0}, {5443, 11, 225}, {5454, 15, 0},
-    // 225 volumeClaim
-    {4, 11, 0}, {823, 10, 226}, {833, 13, 99}, {4000, 9, 227}, {4394, 8, 21}, {4671, 16, 0},
-    {5418, 25, 0}, {5509, 10, 0}, {5531, 10, 0},
-    // 226 dataSource
-    {194, 8, 0}, {2052, 4, 0}, {2641, 4, 0},
-    // 227 resources
-    {2295, 6, 0}, {3768, 8, 0},
-    // 228 status
-    {536, 10, 229}, {707, 19, 0}, {1347, 6, 0}, {2496, 12, 0}, {3067, 7, 0}, {4052, 10, 0},
-    {4118, 7, 0}, {4125, 15, 0}, {4636, 5, 231}, {4822, 9, 0}, {4963, 15, 232}, {5016, 11, 0},
-    {5312, 7, 0}, {5389, 7, 0},
-    // 230 conditions
-    {2227, 18, 0}, {4641, 6, 0},
-    // 231 state
-    {2227, 18, 0}, {2481, 7, 0}, {3108, 5, 0}, {3582, 6, 0},
-    // 233 taskStatusCount
-    {3108, 5, 0},
-    // 234 Numatopology
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 235},
-    // 235 spec
-    {745, 9, 236}, {2899, 7, 238}, {3166, 14, 240}, {3247, 8, 0}, {3822, 11, 0},
-    // 237 cpuDetail
-    {736, 4, 0}, {2895, 4, 0}, {4566, 6, 0},
-    // 239 numares
-    {86, 11, 0}, {382, 8, 0},
-    // 241 podAllocations
-    {600, 20, 242}, {2641, 4, 0}, {2661, 9, 0}, {5283, 3, 0},
-    // 243 containerAllocations
-    {148, 11, 0}, {2641, 4, 0},
-    // 244 HyperNode
-    {202, 10, 0}, {2052, 4, 0}, {2488, 8, 2}, {4585, 4, 245}, {4641, 6, 250},
-    // 245 spec
-    {2474, 7, 246}, {5102, 4, 0}, {5106, 8, 0},
-    // 247 members
-    {4394, 8, 248}, {5279, 4, 0},
-    // 248 selector
-    {1236, 10, 70}, {2117, 10, 21}, {3648, 10, 249},
-    // 249 regexMatch
-    {3050, 7, 0},
-    // 250 status
-    {536, 10, 188}, {2745, 9, 0},
+    {1848, 4, 0}, {5950, 4, 0},
+    // 196 V1PersistentVolume
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 197}, {5188, 6, 211},
+    // 197 V1PersistentVolumeSpec
+    {4, 11, 0}, {363, 20, 83}, {383, 9, 84}, {392, 9, 198}, {458, 8, 0}, {466, 6, 199},
+    {524, 6, 201}, {539, 8, 180}, {926, 3, 202}, {1561, 2, 100}, {1650, 10, 203}, {1660, 7, 102},
+    {1719, 17, 103}, {1781, 9, 204}, {1958, 8, 106}, {2187, 5, 205}, {2547, 5, 206},
+    {2905, 12, 0}, {3013, 3, 109}, {3016, 12, 207}, {3508, 29, 0}, {3542, 20, 111},
+    {3718, 14, 112}, {3963, 7, 121}, {3970, 3, 208}, {4678, 7, 209}, {5233, 16, 0},
+    {5303, 9, 210}, {6036, 25, 0}, {6176, 10, 0}, {6267, 13, 126},
+    // 198 V1AzureFilePersistentVolumeSource
+    {3973, 8, 0}, {4864, 10, 0}, {4874, 15, 0}, {5044, 9, 0},
+    // 199 V1CephFSPersistentVolumeSource
+    {2897, 8, 0}, {3446, 4, 0}, {3973, 8, 0}, {4842, 10, 0}, {4889, 9, 200}, {5954, 4, 0},
+    // 200 V1SecretReference
+    {2942, 4, 0}, {2962, 9, 0},
+    // 201 V1CinderPersistentVolumeSource
+    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 200}, {6148, 8, 0},
+    // 202 V1CSIPersistentVolumeSource
+    {820, 25, 200}, {845, 26, 200}, {1263, 6, 0}, {1706, 6, 0}, {3089, 19, 200}, {3168, 20, 200},
+    {3217, 18, 200}, {3973, 8, 0}, {6020, 16, 0}, {6136, 12, 0},
+    // 203 V1FlexPersistentVolumeSource
+    {1263, 6, 0}, {1706, 6, 0}, {3354, 7, 0}, {3973, 8, 0}, {4889, 9, 200},
+    // 204 V1GlusterfsPersistentVolumeSource
+    {1312, 9, 0}, {1321, 18, 0}, {3446, 4, 0}, {3973, 8, 0},
+    // 205 V1ISCSIPersistentVolumeSource
+    {492, 17, 0}, {509, 15, 0}, {1706, 6, 0}, {2148, 13, 0}, {2184, 3, 0}, {2192, 14, 0},
+    {2568, 3, 0}, {3706, 7, 0}, {3973, 8, 0}, {4889, 9, 200}, {5503, 12, 0},
+    // 206 V1LocalVolumeSource
+    {1706, 6, 0}, {3446, 4, 0},
+    // 207 V1VolumeNodeAffinity
+    {4243, 8, 15},
+    // 208 V1RBDPersistentVolumeSource
+    {1706, 6, 0}, {2045, 5, 0}, {2250, 7, 0}, {2897, 8, 0}, {3698, 4, 0}, {3973, 8, 0},
+    {4889, 9, 200}, {5954, 4, 0},
+    // 209 V1ScaleIOPersistentVolumeSource
+    {1706, 6, 0}, {1712, 7, 0}, {3895, 16, 0}, {3973, 8, 0}, {4889, 9, 200}, {5136, 10, 0},
+    {5249, 11, 0}, {5292, 11, 0}, {5462, 6, 0}, {6198, 10, 0},
+    // 210 V1StorageOSPersistentVolumeSource
+    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 180}, {6198, 10, 0}, {6208, 15, 0},
+    // 211 V1PersistentVolumeStatus
+    {2397, 23, 0}, {2752, 7, 0}, {3537, 5, 0}, {4036, 6, 0},
+    // 212 V1PersistentVolumeClaim
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 98}, {5188, 6, 213},
+    // 213 V1PersistentVolumeClaimStatus
+    {4, 11, 0}, {106, 25, 0}, {131, 18, 0}, {458, 8, 0}, {620, 10, 214}, {943, 32, 0},
+    {2879, 18, 216}, {3537, 5, 0},
+    // 215 V1PersistentVolumeClaimCondition
+    {2420, 13, 0}, {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
+    // 216 ModifyVolumeStatus
+    {5188, 6, 0}, {5515, 31, 0},
+    // 217 V1StorageClass
+    {208, 20, 0}, {228, 17, 218}, {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {2905, 12, 0},
+    {3393, 10, 0}, {3929, 11, 0}, {4042, 13, 0}, {6061, 17, 0},
+    // 219 V1TopologySelectorTerm
+    {2627, 21, 220},
+    // 221 V1TopologySelectorLabelRequirement
+    {2233, 3, 0}, {6001, 6, 0},
+    // 222 V1CSINode
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 223},
+    // 223 V1CSINodeSpec
+    {1269, 7, 224},
+    // 225 V1CSINodeDriver
+    {86, 11, 226}, {2942, 4, 0}, {3146, 6, 0}, {5793, 12, 0},
+    // 226 V1VolumeNodeResources
+    {875, 5, 0},
+    // 227 V1CSIDriver
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 228},
+    // 228 V1CSIDriverSpec
+    {313, 14, 0}, {1693, 13, 0}, {3046, 34, 0}, {3676, 14, 0}, {4297, 17, 0}, {4781, 12, 0},
+    {4999, 28, 0}, {5218, 15, 0}, {5741, 13, 229}, {6156, 20, 0},
+    // 230 StorageV1TokenRequest
+    {327, 8, 0}, {1471, 17, 0},
+    // 231 V1CSIStorageCapacity
+    {264, 10, 0}, {458, 8, 0}, {2257, 4, 0}, {2722, 17, 0}, {2759, 8, 2}, {3251, 12, 21},
+    {5233, 16, 0},
+    // 232 PodGroup
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 233}, {5188, 6, 237},
+    // 233 spec
+    {2789, 9, 0}, {2811, 12, 0}, {2845, 13, 0}, {2998, 15, 234}, {3850, 17, 0}, {3958, 5, 0},
+    {5320, 14, 235},
+    // 234 networkTopology
+    {1858, 18, 0}, {1876, 15, 0}, {2875, 4, 0},
+    // 236 subGroupPolicy
+    {2332, 13, 21}, {2648, 14, 0}, {2823, 12, 0}, {2942, 4, 0}, {2998, 15, 234}, {5334, 12, 0},
+    // 237 status
+    {620, 10, 238}, {1539, 6, 0}, {3537, 5, 0}, {4610, 7, 0}, {5384, 9, 0},
+    // 239 conditions
+    {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5859, 12, 0}, {5897, 4, 0},
+    // 240 Queue
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 241}, {5188, 6, 247},
+    // 241 spec
+    {78, 8, 242}, {448, 10, 0}, {1114, 15, 0}, {1140, 8, 0}, {1488, 14, 244}, {1839, 9, 246},
+    {3403, 6, 0}, {3842, 8, 0}, {4055, 11, 0}, {5897, 4, 0}, {6287, 6, 0},
+    // 242 affinity
+    {3108, 17, 243}, {3125, 21, 243},
+    // 243 nodeGroupAffinity
+    {3774, 47, 0}, {4251, 46, 0},
+    // 245 extendClusters
+    {458, 8, 0}, {2942, 4, 0}, {6287, 6, 0},
+    // 246 guarantee
+    {4354, 8, 0},
+    // 247 status
+    {97, 9, 0}, {589, 9, 0}, {2161, 7, 0}, {3467, 7, 0}, {4325, 11, 248}, {4610, 7, 0},
+    {5183, 5, 0}, {5930, 7, 0},
+    // 248 reservation
+    {3263, 5, 0}, {4354, 8, 0},
+    // 249 Job
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 250}, {5188, 6, 264},
+    // 250 spec
+    {2693, 8, 0}, {2767, 12, 0}, {2835, 10, 0}, {2998, 15, 234}, {3562, 7, 0}, {3690, 8, 251},
+    {3850, 17, 0}, {3958, 5, 0}, {4632, 15, 0}, {4685, 13, 0}, {5571, 5, 253}, {5871, 23, 0},
+    {6233, 7, 259},
+    // 252 policies
+    {26, 6, 0}, {1408, 5, 0}, {1422, 6, 0}, {1442, 8, 0}, {5720, 7, 0},
+    // 254 tasks
+    {1105, 9, 255}, {2693, 8, 0}, {2767, 12, 0}, {2942, 4, 0}, {3418, 15, 256}, {3690, 8, 251},
+    {4149, 8, 0}, {5585, 8, 257}, {5805, 14, 0},
+    // 255 dependsOn
+    {2211, 9, 0}, {2942, 4, 0},
+    // 256 partitionPolicy
+    {2798, 13, 0}, {2998, 15, 234}, {3433, 13, 0}, {5844, 15, 0},
+    // 257 template
+    {2759, 8, 258}, {5132, 4, 7},
+    // 258 metadata
+    {245, 11, 0}, {1616, 10, 0}, {2345, 6, 0}, {2942, 4, 0}, {2962, 9, 0},
+    // 260 volumes
+    {2917, 9, 0}, {6078, 11, 261}, {6089, 15, 0},
+    // 261 volumeClaim
+    {4, 11, 0}, {990, 10, 262}, {1000, 13, 99}, {4492, 9, 263}, {4913, 8, 21}, {5233, 16, 0},
+    {6036, 25, 0}, {6176, 10, 0}, {6198, 10, 0},
+    // 262 dataSource
+    {256, 8, 0}, {2257, 4, 0}, {2942, 4, 0},
+    // 263 resources
+    {2523, 6, 0}, {4235, 8, 0},
+    // 264 status
+    {620, 10, 265}, {791, 19, 0}, {1539, 6, 0}, {2767, 12, 0}, {3467, 7, 0}, {4544, 10, 0},
+    {4610, 7, 0}, {4617, 15, 0}, {5183, 5, 267}, {5384, 9, 0}, {5556, 15, 268}, {5609, 11, 0},
+    {5930, 7, 0}, {6007, 7, 0},
+    // 266 conditions
+    {2455, 18, 0}, {5188, 6, 0},
+    // 267 state
+    {2455, 18, 0}, {2752, 7, 0}, {3537, 5, 0}, {4036, 6, 0},
+    // 269 taskStatusCount
+    {3537, 5, 0},
+    // 270 Numatopology
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 271},
+    // 271 spec
+    {880, 9, 272}, {3289, 7, 274}, {3595, 14, 276}, {3690, 8, 0}, {4314, 11, 0},
+    // 273 cpuDetail
+    {871, 4, 0}, {3285, 4, 0}, {5113, 6, 0},
+    // 275 numares
+    {86, 11, 0}, {458, 8, 0},
+    // 277 podAllocations
+    {684, 20, 278}, {2942, 4, 0}, {2962, 9, 0}, {5901, 3, 0},
+    // 279 containerAllocations
+    {173, 11, 0}, {2942, 4, 0},
+    // 280 HyperNode
+    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 281}, {5188, 6, 286},
+    // 281 spec
+    {2745, 7, 282}, {5695, 4, 0}, {5699, 8, 0},
+    // 283 members
+    {4913, 8, 284}, {5897, 4, 0},
+    // 284 selector
+    {1428, 10, 70}, {2322, 10, 21}, {4115, 10, 285},
+    // 285 regexMatch
+    {3450, 7, 0},
+    // 286 status
+    {620, 10, 188}, {3080, 9, 0},
 };
 
 // By index: {shape, the first field (an object's) or the type of the items (a
@@ -597,25 +680,37 @@ constexpr Type kTypes[] = {
     {Shape::kObject, 704, 7}, {Shape::kList, 189, 0}, {Shape::kObject, 711, 6},
     {Shape::kObject, 717, 5}, {Shape::kObject, 722, 3}, {Shape::kObject, 725, 1},
     {Shape::kList, 194, 0}, {Shape::kObject, 726, 3}, {Shape::kObject, 729, 2},
-    {Shape::kObject, 731, 5}, {Shape::kObject, 736, 7}, {Shape::kObject, 743, 3},
-    {Shape::kList, 200, 0}, {Shape::kObject, 746, 6}, {Shape::kObject, 752, 5},
-    {Shape::kList, 203, 0}, {Shape::kObject, 757, 6}, {Shape::kObject, 763, 5},
-    {Shape::kObject, 768, 11}, {Shape::kObject, 779, 2}, {Shape::kObject, 781, 2},
-    {Shape::kList, 209, 0}, {Shape::kObject, 783, 3}, {Shape::kObject, 786, 1},
-    {Shape::kObject, 787, 8}, {Shape::kObject, 795, 2}, {Shape::kObject, 797, 5},
-    {Shape::kObject, 802, 13}, {Shape::kList, 216, 0}, {Shape::kObject, 815, 5},
-    {Shape::kList, 218, 0}, {Shape::kObject, 820, 9}, {Shape::kObject, 829, 2},
-    {Shape::kObject, 831, 4}, {Shape::kObject, 835, 2}, {Shape::kObject, 837, 5},
-    {Shape::kList, 224, 0}, {Shape::kObject, 842, 3}, {Shape::kObject, 845, 9},
-    {Shape::kObject, 854, 3}, {Shape::kObject, 857, 2}, {Shape::kObject, 859, 14},
-    {Shape::kList, 230, 0}, {Shape::kObject, 873, 2}, {Shape::kObject, 875, 4},
-    {Shape::kMap, 233, 0}, {Shape::kObject, 879, 1}, {Shape::kObject, 880, 4},
-    {Shape::kObject, 884, 5}, {Shape::kMap, 237, 0}, {Shape::kObject, 889, 3},
-    {Shape::kMap, 239, 0}, {Shape::kObject, 892, 2}, {Shape::kList, 241, 0},
-    {Shape::kObject, 894, 4}, {Shape::kList, 243, 0}, {Shape::kObject, 898, 2},
-    {Shape::kObject, 900, 5}, {Shape::kObject, 905, 3}, {Shape::kList, 247, 0},
-    {Shape::kObject, 908, 2}, {Shape::kObject, 910, 3}, {Shape::kObject, 913, 1},
-    {Shape::kObject, 914, 2},
+    {Shape::kObject, 731, 5}, {Shape::kObject, 736, 31}, {Shape::kObject, 767, 4},
+    {Shape::kObject, 771, 6}, {Shape::kObject, 777, 2}, {Shape::kObject, 779, 4},
+    {Shape::kObject, 783, 10}, {Shape::kObject, 793, 5}, {Shape::kObject, 798, 4},
+    {Shape::kObject, 802, 11}, {Shape::kObject, 813, 2}, {Shape::kObject, 815, 1},
+    {Shape::kObject, 816, 8}, {Shape::kObject, 824, 10}, {Shape::kObject, 834, 5},
+    {Shape::kObject, 839, 4}, {Shape::kObject, 843, 5}, {Shape::kObject, 848, 8},
+    {Shape::kList, 215, 0}, {Shape::kObject, 856, 6}, {Shape::kObject, 862, 2},
+    {Shape::kObject, 864, 10}, {Shape::kList, 219, 0}, {Shape::kObject, 874, 1},
+    {Shape::kList, 221, 0}, {Shape::kObject, 875, 2}, {Shape::kObject, 877, 4},
+    {Shape::kObject, 881, 1}, {Shape::kList, 225, 0}, {Shape::kObject, 882, 4},
+    {Shape::kObject, 886, 1}, {Shape::kObject, 887, 4}, {Shape::kObject, 891, 10},
+    {Shape::kList, 230, 0}, {Shape::kObject, 901, 2}, {Shape::kObject, 903, 7},
+    {Shape::kObject, 910, 5}, {Shape::kObject, 915, 7}, {Shape::kObject, 922, 3},
+    {Shape::kList, 236, 0}, {Shape::kObject, 925, 6}, {Shape::kObject, 931, 5},
+    {Shape::kList, 239, 0}, {Shape::kObject, 936, 6}, {Shape::kObject, 942, 5},
+    {Shape::kObject, 947, 11}, {Shape::kObject, 958, 2}, {Shape::kObject, 960, 2},
+    {Shape::kList, 245, 0}, {Shape::kObject, 962, 3}, {Shape::kObject, 965, 1},
+    {Shape::kObject, 966, 8}, {Shape::kObject, 974, 2}, {Shape::kObject, 976, 5},
+    {Shape::kObject, 981, 13}, {Shape::kList, 252, 0}, {Shape::kObject, 994, 5},
+    {Shape::kList, 254, 0}, {Shape::kObject, 999, 9}, {Shape::kObject, 1008, 2},
+    {Shape::kObject, 1010, 4}, {Shape::kObject, 1014, 2}, {Shape::kObject, 1016, 5},
+    {Shape::kList, 260, 0}, {Shape::kObject, 1021, 3}, {Shape::kObject, 1024, 9},
+    {Shape::kObject, 1033, 3}, {Shape::kObject, 1036, 2}, {Shape::kObject, 1038, 14},
+    {Shape::kList, 266, 0}, {Shape::kObject, 1052, 2}, {Shape::kObject, 1054, 4},
+    {Shape::kMap, 269, 0}, {Shape::kObject, 1058, 1}, {Shape::kObject, 1059, 4},
+    {Shape::kObject, 1063, 5}, {Shape::kMap, 273, 0}, {Shape::kObject, 1068, 3},
+    {Shape::kMap, 275, 0}, {Shape::kObject, 1071, 2}, {Shape::kList, 277, 0},
+    {Shape::kObject, 1073, 4}, {Shape::kList, 279, 0}, {Shape::kObject, 1077, 2},
+    {Shape::kObject, 1079, 5}, {Shape::kObject, 1084, 3}, {Shape::kList, 283, 0},
+    {Shape::kObject, 1087, 2}, {Shape::kObject, 1089, 3}, {Shape::kObject, 1092, 1},
+    {Shape::kObject, 1093, 2},
 };
 
 constexpr Root kRoots[] = {
@@ -627,11 +722,17 @@ constexpr Root kRoots[] = {
     {"coordination.k8s.io/v1", "Lease", 183},
     {"policy/v1", "PodDisruptionBudget", 185},
     {"v1", "ResourceQuota", 190},
-    {"scheduling.volcano.sh/v1beta1", "PodGroup", 196},
-    {"scheduling.volcano.sh/v1beta1", "Queue", 204},
-    {"batch.volcano.sh/v1alpha1", "Job", 213},
-    {"nodeinfo.volcano.sh/v1alpha1", "Numatopology", 234},
-    {"topology.volcano.sh/v1alpha1", "HyperNode", 244},
+    {"v1", "PersistentVolume", 196},
+    {"v1", "PersistentVolumeClaim", 212},
+    {"storage.k8s.io/v1", "StorageClass", 217},
+    {"storage.k8s.io/v1", "CSINode", 222},
+    {"storage.k8s.io/v1", "CSIDriver", 227},
+    {"storage.k8s.io/v1", "CSIStorageCapacity", 231},
+    {"scheduling.volcano.sh/v1beta1", "PodGroup", 232},
+    {"scheduling.volcano.sh/v1beta1", "Queue", 240},
+    {"batch.volcano.sh/v1alpha1", "Job", 249},
+    {"nodeinfo.volcano.sh/v1alpha1", "Numatopology", 270},
+    {"topology.volcano.sh/v1alpha1", "HyperNode", 280},
 };
 
 }  // namespace

@@ -572,7 +572,8 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
   } else if (previous.contains("status") &&
              (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace" ||
               r.kind == "PodDisruptionBudget" || r.kind == "ResourceQuota" ||
-              r.kind == "HyperNode")) {
+              r.kind == "HyperNode" || r.kind == "PersistentVolume" ||
+              r.kind == "PersistentVolumeClaim")) {
     // The main resource does not change status where a status subresource
     // exists (the API server's rule for these kinds).
     object["status"] = previous["status"];

@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_set>
+#include <variant>
 
 #include "api/decision_reports.h"
+#include "api/object_meta.h"
 #include "api/selectors.h"
 #include "decode/object_decoder.h"
 #include "decode/volcano_job.h"
@@ -409,6 +411,32 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   // upserts[i] is written at version_before + i + 1.
   std::vector<std::pair<size_t, BindDraft>> served;
   const json scheduled = api::scheduled_condition(wall);
+  // The pods' volumes, bound as the PersistentVolume controller and a
+  // provisioner would (none runs here), in the transaction that binds the
+  // pods: a pod is never bound without them.
+  std::vector<cache::ObjectChange> volumes = cache.volume_completions(outcome);
+  if (!volumes.empty()) {
+    api::ObjectMeta meta;
+    for (const cache::ObjectChange& c : volumes) {
+      const std::string kind(cache::kind_name(cache::object_kind(c.object)));
+      const std::string key = cache::object_key(c.object);
+      // Only the storage kinds come back from volume_completions.
+      const std::string text = std::visit(
+          [](const auto& o) -> std::string {
+            if constexpr (requires { o.json; })
+              return o.json;
+            else
+              return "{}";
+          },
+          c.object);
+      json object = json::parse(text);
+      if (!store_.version_of(kind, key)) {  // a provisioned volume: new
+        object["metadata"]["uid"] = meta.uid();
+        object["metadata"]["creationTimestamp"] = api::ObjectMeta::rfc3339(wall);
+      }
+      batch.upserts.push_back({kind, key, object.dump()});
+    }
+  }
   for (const auto& bind : outcome.binds) {
     if (const auto it = stored_at_.find(bind.pod); it != stored_at_.end()) {
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
@@ -510,6 +538,7 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
     }
   // Drafts of binds not in this piece wait for the next one.
   cache.apply(outcome);
+  if (!volumes.empty()) cache.apply_changes(volumes);
   // Evicted pods are deleted from the store: from the cache too.
   cache.remove_evicted(outcome);
   // The cache already holds what this batch wrote: the log need not be read

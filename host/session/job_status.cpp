@@ -22,6 +22,10 @@ const char* status_name(size_t bit) {
 // kube-scheduler's FitError text: "0/N nodes are available: <count> <reason>, ...".
 // Most frequent reason first, then by text, so the headline is the cause.
 std::string fit_error_text(const FitErrors& fit) {
+  // A PreFilter rejection names no node count, as kube-scheduler says it.
+  if (fit.task_wide != 0)
+    return "0/" + std::to_string(fit.nodes_tried) +
+           " nodes are available: " + std::string(plugin::reason_text(fit.task_wide)) + ".";
   auto reasons = fit.reasons;
   std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;

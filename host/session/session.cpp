@@ -49,6 +49,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   }
   all_nodes_.reserve(nodes_.size());
   for (const Node& n : nodes_) all_nodes_.push_back(&n);
+  volumes_.reset(snap.storage, tasks_);
   prepare_network_topologies(snap.hyper_nodes);
 
   insufficient_reason_.resize(dims());
@@ -489,7 +490,7 @@ void Session::record_bind(Task& task) {
     annotations = std::move(bind_annotations_[task.bind_annotations - 1]);
   std::sort(annotations.begin(), annotations.end());
   binds_.push_back({task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name,
-                    std::move(annotations), task.index});
+                    std::move(annotations), task.index, volumes_.take(task)});
 }
 
 scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::string_view value) {

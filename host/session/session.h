@@ -31,6 +31,7 @@
 #include "session/equivalence_cache.h"
 #include "session/hyper_nodes.h"
 #include "session/task_range.h"
+#include "session/volume_binding.h"
 
 namespace scoria::session {
 class Session;
@@ -43,6 +44,9 @@ struct FitErrors {
   std::vector<std::pair<uint32_t, uint32_t>> reasons;
   uint32_t nodes_tried = 0;
   bool recorded = false;
+  // A reason that held on every node whatever the node (a PreFilter
+  // rejection, such as a claim that does not exist); 0 if none.
+  uint32_t task_wide = 0;
 };
 
 struct scoria_task {
@@ -507,6 +511,10 @@ class Session {
     if (task.bind_annotations == 0) return {};
     return bind_annotations_[task.bind_annotations - 1];
   }
+  /// The pods' volumes: their checks, and what placements take
+  /// (session/volume_binding.h).
+  const VolumeBinder& volumes() const { return volumes_; }
+  VolumeBinder& volumes() { return volumes_; }
   void drop_bind_annotations(Task& task) {
     touch(jobs_[task.job]);
     if (task.bind_annotations != 0) bind_annotations_[task.bind_annotations - 1].clear();
@@ -782,6 +790,7 @@ class Session {
   uint64_t changes_at_open_ = 0;
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
+  VolumeBinder volumes_;
   std::vector<Outcome::Bind> binds_;
   std::vector<std::string> evictions_;
   std::unique_ptr<Explanation> explain_;  // set only when asked

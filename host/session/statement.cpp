@@ -13,6 +13,7 @@ scoria_code Statement::place(Task& task, Node& node, uint32_t status, Op op) {
   ssn_.set_task_status(task, status);
   ssn_.node_add_task(node, task);
   ssn_.note_placed(task);
+  ssn_.volumes().assume(task, node);
   ssn_.fire_allocate(task);
   return SCORIA_OK;
 }
@@ -80,6 +81,7 @@ void Statement::discard() {
     } else {
       task.node = -1;
       ssn_.drop_bind_annotations(task);  // they belonged to the allocation undone
+      ssn_.volumes().release(task);
       ssn_.fire_deallocate(task);
     }
   }

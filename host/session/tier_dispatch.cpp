@@ -222,7 +222,13 @@ void Session::record_fit(Task& task, size_t fit, size_t scanned) {
   errors.reasons.clear();
   errors.recorded = fit == 0;
   errors.nodes_tried = static_cast<uint32_t>(scanned);
+  errors.task_wide = 0;
   if (fit != 0) return;
+  if (const uint32_t wide = volumes_.task_wide_reason(task);
+      wide != 0 && scanned > 0 &&
+      std::all_of(reasons_.begin(), reasons_.begin() + static_cast<std::ptrdiff_t>(scanned),
+                  [wide](uint32_t r) { return r == wide; }))
+    errors.task_wide = wide;
   for (size_t k = 0; k < scanned; ++k) {
     auto it = std::find_if(errors.reasons.begin(), errors.reasons.end(),
                            [&](const auto& r) { return r.first == reasons_[k]; });

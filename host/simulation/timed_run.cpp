@@ -251,6 +251,7 @@ bool TimedRun::record(int64_t now, const cycle::Outcome& outcome) {
       for (const auto& [key, value] : b.annotations) annotations[key] = value;
       result_.bind_annotations[b.pod] = std::move(annotations);
     }
+    for (const auto& v : b.volumes) result_.volumes[v.claim] = {{"node", v.node}, {"pv", v.volume}};
     const auto it = pods_.find(b.pod);
     if (it == pods_.end()) continue;
     PodState& s = it->second;
@@ -340,6 +341,8 @@ TimedRunResult TimedRun::run() {
     metrics_->evicted(outcome);
     const size_t pending = metrics_->sample(now, snapshot, outcome);
     cache_.apply(outcome);
+    // No volume controller runs here: bind the volumes as it would.
+    if (auto done = cache_.volume_completions(outcome); !done.empty()) cache_.apply_changes(done);
     if (timings_) {
       Json actions = Json::object();
       for (const auto& [name, ms] : timing.actions_ms) actions[name] = ms;

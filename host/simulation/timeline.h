@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/cluster_objects.h"
 #include "model/objects.h"
 
 namespace scoria::simulation {

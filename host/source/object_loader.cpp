@@ -191,6 +191,15 @@ class Collector {
     for (const auto& t : objects.numa_topologies)
       seen_.emplace(key("Numatopology", t.key()), Origin{});
     for (const auto& h : objects.hyper_nodes) seen_.emplace(key("HyperNode", h.name), Origin{});
+    for (const auto& v : objects.volumes) seen_.emplace(key("PersistentVolume", v.key()), Origin{});
+    for (const auto& c : objects.claims)
+      seen_.emplace(key("PersistentVolumeClaim", c.key()), Origin{});
+    for (const auto& c : objects.storage_classes)
+      seen_.emplace(key("StorageClass", c.key()), Origin{});
+    for (const auto& n : objects.csi_nodes) seen_.emplace(key("CSINode", n.key()), Origin{});
+    for (const auto& d : objects.csi_drivers) seen_.emplace(key("CSIDriver", d.key()), Origin{});
+    for (const auto& c : objects.storage_capacities)
+      seen_.emplace(key("CSIStorageCapacity", c.key()), Origin{});
   }
 
   void add(Parsed parsed, std::string_view file) {
@@ -287,6 +296,30 @@ class Collector {
   void add(model::HyperNode&& h, const Origin& o, bool) {
     claim("HyperNode", h.name, o, false);
     objects_.hyper_nodes.push_back(std::move(h));
+  }
+  void add(model::PersistentVolume&& v, const Origin& o, bool) {
+    claim("PersistentVolume", v.key(), o, false);
+    objects_.volumes.push_back(std::move(v));
+  }
+  void add(model::PersistentVolumeClaim&& c, const Origin& o, bool) {
+    claim("PersistentVolumeClaim", c.key(), o, true);
+    objects_.claims.push_back(std::move(c));
+  }
+  void add(model::StorageClass&& c, const Origin& o, bool) {
+    claim("StorageClass", c.key(), o, false);
+    objects_.storage_classes.push_back(std::move(c));
+  }
+  void add(model::CSINode&& n, const Origin& o, bool) {
+    claim("CSINode", n.key(), o, false);
+    objects_.csi_nodes.push_back(std::move(n));
+  }
+  void add(model::CSIDriver&& d, const Origin& o, bool) {
+    claim("CSIDriver", d.key(), o, false);
+    objects_.csi_drivers.push_back(std::move(d));
+  }
+  void add(model::CSIStorageCapacity&& c, const Origin& o, bool) {
+    claim("CSIStorageCapacity", c.key(), o, true);
+    objects_.storage_capacities.push_back(std::move(c));
   }
 
   model::ClusterObjects objects_;
@@ -474,6 +507,12 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   out.resource_quotas.reserve(out.resource_quotas.size() + fresh.resource_quotas.size());
   out.numa_topologies.reserve(out.numa_topologies.size() + fresh.numa_topologies.size());
   out.hyper_nodes.reserve(out.hyper_nodes.size() + fresh.hyper_nodes.size());
+  out.volumes.reserve(out.volumes.size() + fresh.volumes.size());
+  out.claims.reserve(out.claims.size() + fresh.claims.size());
+  out.storage_classes.reserve(out.storage_classes.size() + fresh.storage_classes.size());
+  out.csi_nodes.reserve(out.csi_nodes.size() + fresh.csi_nodes.size());
+  out.csi_drivers.reserve(out.csi_drivers.size() + fresh.csi_drivers.size());
+  out.storage_capacities.reserve(out.storage_capacities.size() + fresh.storage_capacities.size());
   auto append = [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
   };
@@ -487,6 +526,12 @@ void append_collected(Collector& c, model::ClusterObjects& out) {
   append(out.resource_quotas, fresh.resource_quotas);
   append(out.numa_topologies, fresh.numa_topologies);
   append(out.hyper_nodes, fresh.hyper_nodes);
+  append(out.volumes, fresh.volumes);
+  append(out.claims, fresh.claims);
+  append(out.storage_classes, fresh.storage_classes);
+  append(out.csi_nodes, fresh.csi_nodes);
+  append(out.csi_drivers, fresh.csi_drivers);
+  append(out.storage_capacities, fresh.storage_capacities);
 }
 
 }  // namespace

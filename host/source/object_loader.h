@@ -4,6 +4,7 @@
 #pragma once
 
 #include "input/documents.h"
+#include "model/cluster_objects.h"
 #include "model/objects.h"
 #include "schema/unknown_fields.h"
 

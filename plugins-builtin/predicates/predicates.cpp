@@ -40,13 +40,16 @@ constexpr const char* kTaintTolerationEnable = "predicate.TaintTolerationEnable"
 constexpr const char* kNodePortsEnable = "predicate.NodePortsEnable";
 constexpr const char* kPodAffinityEnable = "predicate.PodAffinityEnable";
 constexpr const char* kPodTopologySpreadEnable = "predicate.PodTopologySpreadEnable";
+constexpr const char* kVolumeBindingEnable = "predicate.VolumeBindingEnable";
+constexpr const char* kVolumeZoneEnable = "predicate.VolumeZoneEnable";
+constexpr const char* kNodeVolumeLimitsEnable = "predicate.NodeVolumeLimitsEnable";
 
 // Every argument Volcano's predicates plugin reads (predicates.go, helper.go),
 // with Volcano's defaults. The host refuses any other argument, or a value of
 // the wrong type, and passes the default of one left out. The switches and
-// settings of filters Scoria does not have (volumes, dynamic resource
-// allocation, Volcano's predicate cache) are accepted so that Volcano configs
-// load, and say that they do nothing.
+// settings of filters Scoria does not have (dynamic resource allocation,
+// Volcano's predicate cache, the volume binding's timeout and score) are
+// accepted so that Volcano configs load, and say that they do nothing.
 constexpr scoria_arg_spec kArgs[] = {
     scoria::declare_arg(SCORIA_ARG_BOOL, kNodeAffinityEnable, "true",
                         "check the pod's nodeSelector and required node affinity"),
@@ -61,12 +64,17 @@ constexpr scoria_arg_spec kArgs[] = {
     scoria::declare_arg(SCORIA_ARG_BOOL, kPodTopologySpreadEnable, "true",
                         "check topology spread constraints with whenUnsatisfiable "
                         "DoNotSchedule"),
-    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.NodeVolumeLimitsEnable", "true",
-                        "accepted for Volcano configs; Scoria has no volumes: no effect"),
-    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.VolumeZoneEnable", "true",
-                        "accepted for Volcano configs; Scoria has no volumes: no effect"),
-    scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.VolumeBindingEnable", "true",
-                        "accepted for Volcano configs; Scoria has no volumes: no effect"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kNodeVolumeLimitsEnable, "true",
+                        "check each CSI driver's attach limit on the node (CSINode "
+                        "allocatable.count), counting the volumes of the pods already there"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kVolumeZoneEnable, "true",
+                        "check that the zone and region labels of the pod's bound volumes "
+                        "match the node's"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, kVolumeBindingEnable, "true",
+                        "check the pod's PersistentVolumeClaims: they exist, bound ones' "
+                        "volumes allow the node, unbound WaitForFirstConsumer ones find a "
+                        "volume or can be provisioned there; ReadWriteOncePod claims in use "
+                        "refuse the pod"),
     scoria::declare_arg(SCORIA_ARG_BOOL, "predicate.DynamicResourceAllocationEnable", "true",
                         "accepted for Volcano configs (Volcano itself follows its "
                         "DynamicResourceAllocation feature gate); Scoria has no dynamic "
@@ -75,16 +83,17 @@ constexpr scoria_arg_spec kArgs[] = {
                         "accepted for Volcano configs; Scoria keeps no cache of predicate "
                         "results: no effect"),
     scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "volumebinding.bindTimeoutSeconds", "600",
-                                         "accepted for Volcano configs; Scoria has no volumes: "
-                                         "no effect"),
+                                         "accepted for Volcano configs; Scoria writes a pod's "
+                                         "volumes before its binding and does not wait for "
+                                         "them: no effect"),
                      0),
     scoria::with_min(scoria::declare_arg(SCORIA_ARG_INT, "volumebinding.weight", "1",
-                                         "accepted for Volcano configs; Scoria has no volumes: "
-                                         "no effect"),
+                                         "accepted for Volcano configs; Scoria does not score "
+                                         "volume binding: no effect"),
                      0),
     scoria::declare_arg(SCORIA_ARG_LIST, "volumebinding.shape", nullptr,
                         "accepted for Volcano configs (utilization and score points); Scoria "
-                        "has no volumes: no effect"),
+                        "does not score volume binding: no effect"),
     scoria::with_min(
         scoria::declare_arg(SCORIA_ARG_INT, "dynamicresources.filterTimeoutSeconds", "10",
                             "accepted for Volcano configs; Scoria has no dynamic "
@@ -108,6 +117,8 @@ constexpr std::string_view kReasonExistingAntiAffinity =
 constexpr std::string_view kReasonSpread = "node(s) didn't match pod topology spread constraints";
 constexpr std::string_view kReasonSpreadLabel =
     "node(s) didn't match pod topology spread constraints (missing required label)";
+constexpr std::string_view kReasonVolumesUnchecked =
+    "node(s) could not be checked for the pod's volumes (the host predates ABI 1.12)";
 constexpr std::string_view kReasonPorts =
     "node(s) didn't have free ports for the requested pod ports";
 
@@ -122,6 +133,7 @@ struct Reasons {
   uint32_t node_affinity = 0;
   uint32_t taint = 0;
   uint32_t too_many_pods = 0;
+  uint32_t volumes_unchecked = 0;
 };
 
 // A switch. The host has checked it is a boolean and passes the declared
@@ -139,11 +151,17 @@ struct Instance {
   explicit Instance(const scoria_args* args)
       : node_affinity(read_switch(args, kNodeAffinityEnable)),
         taint_toleration(read_switch(args, kTaintTolerationEnable)),
+        volume_checks((read_switch(args, kVolumeBindingEnable)
+                           ? SCORIA_VOLUME_BINDING | SCORIA_VOLUME_RESTRICTIONS
+                           : 0u) |
+                      (read_switch(args, kVolumeZoneEnable) ? SCORIA_VOLUME_ZONE : 0u) |
+                      (read_switch(args, kNodeVolumeLimitsEnable) ? SCORIA_VOLUME_LIMITS : 0u)),
         pod_switches{read_switch(args, kPodAffinityEnable),
                      read_switch(args, kPodTopologySpreadEnable),
                      read_switch(args, kNodePortsEnable)},
-        reasons{intern(kReasonNotReady), intern(kReasonUnschedulable), intern(kReasonNodeAffinity),
-                intern(kReasonTaint), intern(kReasonTooManyPods)},
+        reasons{intern(kReasonNotReady),     intern(kReasonUnschedulable),
+                intern(kReasonNodeAffinity), intern(kReasonTaint),
+                intern(kReasonTooManyPods),  intern(kReasonVolumesUnchecked)},
         pod_reasons{intern(kReasonAffinity),
                     intern(kReasonAntiAffinity),
                     intern(kReasonExistingAntiAffinity),
@@ -153,6 +171,9 @@ struct Instance {
 
   bool node_affinity;     // nodeSelector and required node affinity
   bool taint_toleration;  // NoSchedule and NoExecute taints
+  // SCORIA_VOLUME_* checks asked of the host for pods with claims (a host
+  // before 1.12 has none to ask: pods with claims are refused then).
+  uint32_t volume_checks = 0;
   predicates::PodRuleSwitches pod_switches;
   Reasons reasons;
   predicates::PodRuleReasons pod_reasons;
@@ -167,7 +188,11 @@ struct Instance {
 // checked against each node.
 class TaskConstraints {
  public:
-  TaskConstraints(const Instance& inst, const scoria_task* task) : inst_(inst), tolerations_(task) {
+  TaskConstraints(const Instance& inst, const scoria_task* task)
+      : inst_(inst),
+        task_(task),
+        volumes_((scoria::info(task).features & SCORIA_TASK_FEATURE_VOLUMES) != 0),
+        tolerations_(task) {
     if (inst.node_affinity) selection_.emplace(task);
     tolerates_unschedulable_ =
         tolerations_.tolerate(kUnschedulableTaintKey, {}, SCORIA_TAINT_NO_SCHEDULE);
@@ -195,6 +220,15 @@ class TaskConstraints {
       return fail(reason, why.taint, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE);
     if (too_many_pods(ni, evicted_on(node, ni)))
       return fail(reason, why.too_many_pods, SCORIA_UNSCHEDULABLE);
+    if (volumes_ && inst_.volume_checks != 0) {
+      // A host too old to check volumes cannot say a node suits them: fail
+      // closed rather than bind a pod where its volumes never attach.
+      if (!SCORIA_HOST_HAS(&api(), session_volume_check))
+        return fail(reason, why.volumes_unchecked, SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE);
+      const scoria_code code =
+          api().session_volume_check(inst_.ssn, task_, node, inst_.volume_checks, reason);
+      if (code != SCORIA_OK) return code;
+    }
     if (pod_rules_) return pod_rules_->check(node, ni.index, reason);
     return SCORIA_OK;
   }
@@ -237,6 +271,8 @@ class TaskConstraints {
   }
 
   const Instance& inst_;
+  const scoria_task* task_;
+  bool volumes_;  // the pod names PersistentVolumeClaims
   std::optional<kube::NodeSelection> selection_;
   kube::Tolerations tolerations_;
   bool tolerates_unschedulable_ = false;
@@ -274,6 +310,8 @@ scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
 uint32_t cache_policy(void* user_data, const scoria_task* task) {
   const auto& self = *static_cast<const Instance*>(user_data);
   const uint32_t features = scoria::info(task).features;
+  // A pod's own claims decide where it may go.
+  if (self.volume_checks != 0 && (features & SCORIA_TASK_FEATURE_VOLUMES) != 0) return 0;
   if (self.pod_switches.pod_affinity &&
       ((features & (SCORIA_TASK_FEATURE_POD_AFFINITY | SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY)) !=
            0 ||

@@ -189,6 +189,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},  // 1.9
     {192, 184, 96, 80, 280, 968, 96, 40, 48, 48},  // 1.10
     {192, 184, 96, 80, 280, 984, 96, 40, 48, 48},  // 1.11
+    {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},  // 1.12
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -537,6 +538,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   // 1.11
   EXPECT_OFFSET(scoria_host_api, session_queue_job_sums, 968);
   EXPECT_OFFSET(scoria_host_api, session_jobs_where, 976);
+  // 1.12
+  EXPECT_OFFSET(scoria_host_api, session_volume_check, 984);
 }
 
 // Born in 1.6: their whole layouts are pinned.

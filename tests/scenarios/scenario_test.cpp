@@ -127,7 +127,8 @@ TEST_P(Scenario, MatchesExpected) {
   }
   if (run.exit_code != 0) return;
   const json actual = json::parse(run.out);
-  for (const char* whole : {"binds", "pipelined", "evictions", "explanation", "bind_annotations"}) {
+  for (const char* whole :
+       {"binds", "pipelined", "evictions", "explanation", "bind_annotations", "volumes"}) {
     if (expected.contains(whole)) {
       EXPECT_EQ(actual.at(whole), expected[whole]) << whole << " differ";
     }

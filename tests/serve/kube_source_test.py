@@ -70,10 +70,29 @@ class Cluster:
         self.custom = client.CustomObjectsApi(self.api)
         self.sched = client.SchedulingV1Api(self.api)
 
-    def node(self, name, cpu="4"):
-        self.core.create_node({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name},
+    def node(self, name, cpu="4", labels=None):
+        meta = {"name": name}
+        if labels:
+            meta["labels"] = labels
+        self.core.create_node({"apiVersion": "v1", "kind": "Node", "metadata": meta,
                                "status": {"allocatable": {"cpu": cpu, "memory": "8Gi",
                                                           "pods": "110"}}})
+
+    def hostname_nodes(self, count):
+        """node-0 ... with their kubernetes.io/hostname labels, and the
+        default queue."""
+        for i in range(count):
+            self.node(f"node-{i}", labels={"kubernetes.io/hostname": f"node-{i}"})
+        self.queue()
+
+    def volume_pod(self, name, claim):
+        self.core.create_namespaced_pod("default", {
+            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+            "spec": {"schedulerName": SCHEDULER, "terminationGracePeriodSeconds": 0,
+                     "containers": [{"name": "c", "image": "busybox",
+                                     "resources": {"requests": {"cpu": "1"}}}],
+                     "volumes": [{"name": "v",
+                                  "persistentVolumeClaim": {"claimName": claim}}]}})
 
     def queue(self, name="default"):
         self.custom.create_cluster_custom_object(
@@ -288,6 +307,90 @@ class Schedules(KubeSourceCase):
         time.sleep(1)  # ten more sessions, the same message: no more events
         self.assertEqual(failed_scheduling(), before)
 
+    def volumes(self):
+        """A provisioning WaitForFirstConsumer class and a static one with a
+        volume on node-1, their claims, and a pod for each."""
+        storage = client.StorageV1Api(self.cluster.api)
+        storage.create_storage_class({
+            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": "fast"}, "provisioner": "csi.example.com",
+            "volumeBindingMode": "WaitForFirstConsumer"})
+        storage.create_storage_class({
+            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": "local"}, "provisioner": "kubernetes.io/no-provisioner",
+            "volumeBindingMode": "WaitForFirstConsumer"})
+        self.cluster.core.create_persistent_volume({
+            "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "disk-1"},
+            "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
+                     "storageClassName": "local",
+                     "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                         {"key": "kubernetes.io/hostname", "operator": "In",
+                          "values": ["node-1"]}]}]}}}})
+        for claim, cls in (("scratch", "fast"), ("data", "local")):
+            self.cluster.core.create_namespaced_persistent_volume_claim("default", {
+                "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                "metadata": {"name": claim},
+                "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": cls,
+                         "resources": {"requests": {"storage": "1Gi"}}}})
+        self.cluster.volume_pod("writer", "scratch")
+        self.cluster.volume_pod("reader", "data")
+
+    def test_volumes_are_written_before_their_pods_are_bound(self):
+        self.cluster.hostname_nodes(2)
+        # Every write, in the order the API server saw them.
+        order = []
+
+        def record(method, path, query, body):
+            if method in ("POST", "PUT", "PATCH"):
+                order.append((method, path))
+            return None
+        self.proxy.add_rule(record)
+        s = self.start_scheduler()
+        self.volumes()
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["writer", "reader"]), 30), s.text())
+        where = self.cluster.placement()
+        # The static volume lives on node-1: its claim's pod goes there.
+        self.assertEqual(where["reader"], "node-1")
+        scratch = self.cluster.core.read_namespaced_persistent_volume_claim("scratch", "default")
+        self.assertEqual(scratch.metadata.annotations["volume.kubernetes.io/selected-node"],
+                         where["writer"])
+        disk = self.cluster.core.read_persistent_volume("disk-1")
+        self.assertEqual((disk.spec.claim_ref.namespace, disk.spec.claim_ref.name),
+                         ("default", "data"))
+        self.assertEqual(disk.metadata.annotations["pv.kubernetes.io/bound-by-controller"], "yes")
+
+        def first(method, suffix):
+            return next(i for i, (m, p) in enumerate(order) if m == method and p.endswith(suffix))
+        self.assertLess(first("PATCH", "/persistentvolumeclaims/scratch"),
+                        first("POST", "/pods/writer/binding"))
+        self.assertLess(first("PUT", "/persistentvolumes/disk-1"),
+                        first("POST", "/pods/reader/binding"))
+
+    def test_a_refused_volume_write_leaves_the_pod_unbound(self):
+        self.base_cluster()
+        refused = once(1000, lambda m, p, q: m == "PATCH" and "/persistentvolumeclaims/" in p,
+                       {"status": 403})
+        self.proxy.add_rule(refused)
+        s = self.start_scheduler()
+        storage = client.StorageV1Api(self.cluster.api)
+        storage.create_storage_class({
+            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": "fast"}, "provisioner": "csi.example.com",
+            "volumeBindingMode": "WaitForFirstConsumer"})
+        self.cluster.core.create_namespaced_persistent_volume_claim("default", {
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "scratch"},
+            "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
+                     "resources": {"requests": {"storage": "1Gi"}}}})
+        self.cluster.volume_pod("writer", "scratch")
+        self.assertTrue(wait_for(lambda: "binding the volumes of pod default/writer failed"
+                                 in s.text(), 20), s.text())
+        time.sleep(1)
+        self.assertFalse(self.cluster.placement().get("writer"))
+        self.assertEqual(self.proxy.binds["default/writer"], 0)
+        # Once the server takes the write, the pod is bound, in a later session.
+        self.proxy.clear_rules()
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["writer"]), 30), s.text())
+
     def test_a_pods_conditions_land_in_the_order_sessions_wrote_them(self):
         # A pod's PodScheduled condition is written only when it changes, so
         # one that lands after a newer one would stay. The pods come before
@@ -351,13 +454,7 @@ class Schedules(KubeSourceCase):
         self.assertIsNone(where["theirs-pending"])
 
     def test_namespace_labels_reach_a_namespace_selector_and_follow_changes(self):
-        for i in range(2):
-            self.cluster.core.create_node({
-                "apiVersion": "v1", "kind": "Node",
-                "metadata": {"name": f"node-{i}",
-                             "labels": {"kubernetes.io/hostname": f"node-{i}"}},
-                "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
-        self.cluster.queue()
+        self.cluster.hostname_nodes(2)
         self.cluster.core.create_namespace({"apiVersion": "v1", "kind": "Namespace",
                                             "metadata": {"name": "data",
                                                          "labels": {"team": "data"}}})

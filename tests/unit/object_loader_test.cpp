@@ -633,6 +633,98 @@ spec: {priorityClassName: gentle}
   EXPECT_EQ(o.queues.size(), 2u);      // q and default
 }
 
+TEST(ObjectLoader, LoadsEveryStorageKindFromOneFile) {
+  TempFiles tmp;
+  const std::string file = tmp.write("storage.yaml", R"(
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: local, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: {name: ebs.csi.aws.com}
+spec: {storageCapacity: true}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: n1}
+spec:
+  drivers: [{name: ebs.csi.aws.com, nodeID: i-1, allocatable: {count: 2}}]
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIStorageCapacity
+metadata: {namespace: kube-system, name: cap-a}
+storageClassName: local
+capacity: 50Gi
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-a}
+spec:
+  capacity: {storage: 10Gi}
+  accessModes: [ReadWriteOnce]
+  storageClassName: local
+  nodeAffinity:
+    required:
+      nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1]}]}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {namespace: shop, name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: local
+  resources: {requests: {storage: 5Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {namespace: shop, name: web-0}
+spec:
+  containers: [{name: c, image: busybox}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+)");
+  const ClusterObjects o = load_object_files({file});
+  ASSERT_EQ(o.storage_classes.size(), 1u);
+  EXPECT_TRUE(o.storage_classes[0].is_default);
+  EXPECT_EQ(o.storage_classes[0].binding_mode, model::BindingMode::WaitForFirstConsumer);
+  ASSERT_EQ(o.csi_drivers.size(), 1u);
+  EXPECT_TRUE(o.csi_drivers[0].storage_capacity);
+  ASSERT_EQ(o.csi_nodes.size(), 1u);
+  EXPECT_EQ(o.csi_nodes[0].drivers.at(0).allocatable, 2);
+  ASSERT_EQ(o.storage_capacities.size(), 1u);
+  EXPECT_EQ(o.storage_capacities[0].key(), "kube-system/cap-a");
+  EXPECT_EQ(o.storage_capacities[0].capacity, 50 * kGi);
+  ASSERT_EQ(o.volumes.size(), 1u);
+  EXPECT_EQ(o.volumes[0].phase, model::VolumePhase::Available);
+  EXPECT_EQ(o.volumes[0].node_affinity.size(), 1u);
+  ASSERT_EQ(o.claims.size(), 1u);
+  EXPECT_EQ(o.claims[0].key(), "shop/data");
+  EXPECT_EQ(o.claims[0].request, 5 * kGi);
+  EXPECT_EQ(o.claims[0].phase, model::ClaimPhase::Pending);
+  ASSERT_EQ(o.pods.size(), 1u);
+  ASSERT_EQ(o.pods[0].claims.size(), 1u);
+  EXPECT_EQ(o.pods[0].claims[0].name, "data");
+  // Files read together refuse a storage object named twice, as any other.
+  const std::string again = tmp.write("again.yaml", R"(
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-a}
+spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce]}
+)");
+  try {
+    load_object_files({file, again});
+    FAIL() << "a PersistentVolume named twice was taken";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(),
+                         "(PersistentVolume pv-a): field metadata.name: \"pv-a\" is "
+                         "already used by document 5 of " +
+                             file))
+        << e.what();
+  }
+}
+
 TEST(ObjectLoader, ManyDocumentsKeepTheirOrderAndNumbers) {
   std::string text;
   for (int i = 0; i < 3000; ++i)

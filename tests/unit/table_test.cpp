@@ -2,6 +2,11 @@
 // the Table's shape.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
 #include "api/resources.h"
 #include "api/table.h"
 
@@ -62,6 +67,95 @@ TEST(Table, PodRowsCarryThePrinterCellsAndTheMetadata) {
   EXPECT_EQ(cells[6], "n1");  // Node, a wide column
   EXPECT_EQ(t["rows"][0]["object"]["kind"], "PartialObjectMetadata");
   EXPECT_EQ(t["rows"][0]["object"]["metadata"]["namespace"], "ns");
+}
+
+/// The column names and the first row's cells of `objects` of `kind`.
+std::pair<std::vector<std::string>, nlohmann::json> printed(std::string_view kind,
+                                                            const nlohmann::json& objects) {
+  const auto t = table(*find_kind(kind), nlohmann::json::array({objects}), nlohmann::json::object(),
+                       IncludeObject::None, at("2026-01-01T00:00:10Z"));
+  std::vector<std::string> names;
+  for (const auto& c : t["columnDefinitions"]) {
+    std::string name = c["name"];
+    if (c["priority"] == 1) name += " (wide)";
+    names.push_back(name);
+  }
+  return {names, t["rows"][0]["cells"]};
+}
+
+TEST(Table, StoragePrintersAsKubeApiserversShowThem) {
+  using nlohmann::json;
+  const json created = {{"creationTimestamp", "2026-01-01T00:00:00Z"}};
+  json pv = json::parse(R"({"metadata": {"name": "pv-1"},
+    "spec": {"capacity": {"storage": "10Gi"},
+             "accessModes": ["ReadWriteOncePod", "ReadWriteOnce", "ReadOnlyMany"],
+             "claimRef": {"namespace": "shop", "name": "data"}, "storageClassName": "fast"}})");
+  pv["metadata"].update(created);
+  auto [columns, cells] = printed("PersistentVolume", pv);
+  EXPECT_EQ(columns,
+            (std::vector<std::string>{"Name", "Capacity", "Access Modes", "Reclaim Policy",
+                                      "Status", "Claim", "StorageClass", "VolumeAttributesClass",
+                                      "Reason", "Age", "VolumeMode (wide)"}));
+  EXPECT_EQ(cells, json::parse(R"(["pv-1", "10Gi", "RWO,ROX,RWOP", "Retain", "Bound",
+                                   "shop/data", "fast", "<unset>", "", "10s", "<unset>"])"));
+  pv["spec"].erase("claimRef");
+  pv["spec"]["volumeMode"] = "Block";
+  cells = printed("PersistentVolume", pv).second;
+  EXPECT_EQ(cells[4], "Available");
+  EXPECT_EQ(cells[5], "");
+  EXPECT_EQ(cells[10], "Block");
+  pv["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:05Z";
+  EXPECT_EQ(printed("PersistentVolume", pv).second[4], "Terminating");
+
+  json pvc = json::parse(R"({"metadata": {"name": "data", "namespace": "shop"},
+    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+             "storageClassName": "fast"}})");
+  pvc["metadata"].update(created);
+  std::tie(columns, cells) = printed("PersistentVolumeClaim", pvc);
+  EXPECT_EQ(columns, (std::vector<std::string>{
+                         "Name", "Status", "Volume", "Capacity", "Access Modes", "StorageClass",
+                         "VolumeAttributesClass", "Age", "VolumeMode (wide)"}));
+  // Unbound: no capacity nor modes yet.
+  EXPECT_EQ(cells, json::parse(R"(["data", "Pending", "", "", "", "fast", "<unset>", "10s",
+                                   "<unset>"])"));
+  pvc["spec"]["volumeName"] = "pv-1";
+  pvc["status"] = {
+      {"phase", "Bound"}, {"capacity", {{"storage", "10Gi"}}}, {"accessModes", {"ReadWriteOnce"}}};
+  EXPECT_EQ(printed("PersistentVolumeClaim", pvc).second,
+            json::parse(R"(["data", "Bound", "pv-1", "10Gi", "RWO", "fast", "<unset>", "10s",
+                            "<unset>"])"));
+
+  json sc = json::parse(R"({"metadata": {"name": "fast",
+    "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
+    "provisioner": "ebs.csi.aws.com", "volumeBindingMode": "WaitForFirstConsumer"})");
+  sc["metadata"].update(created);
+  std::tie(columns, cells) = printed("StorageClass", sc);
+  EXPECT_EQ(columns,
+            (std::vector<std::string>{"Name", "Provisioner", "ReclaimPolicy", "VolumeBindingMode",
+                                      "AllowVolumeExpansion", "Age"}));
+  EXPECT_EQ(cells, json::parse(R"j(["fast (default)", "ebs.csi.aws.com", "Delete",
+                                    "WaitForFirstConsumer", false, "10s"])j"));
+
+  json node = json::parse(R"({"metadata": {"name": "n1"},
+    "spec": {"drivers": [{"name": "a", "nodeID": "1"}, {"name": "b", "nodeID": "1"}]}})");
+  node["metadata"].update(created);
+  EXPECT_EQ(printed("CSINode", node).second, json::parse(R"(["n1", 2, "10s"])"));
+
+  json driver = json::parse(R"({"metadata": {"name": "d"},
+    "spec": {"attachRequired": false, "tokenRequests": [{"audience": "vault"}]}})");
+  driver["metadata"].update(created);
+  std::tie(columns, cells) = printed("CSIDriver", driver);
+  EXPECT_EQ(columns,
+            (std::vector<std::string>{"Name", "AttachRequired", "PodInfoOnMount", "StorageCapacity",
+                                      "TokenRequests", "RequiresRepublish", "Modes", "Age"}));
+  EXPECT_EQ(cells, json::parse(R"(["d", false, false, false, "vault", false, "Persistent",
+                                   "10s"])"));
+
+  const json capacity = json::parse(R"({"metadata": {"name": "c", "namespace": "kube-system"},
+    "storageClassName": "fast", "capacity": "100Gi"})");
+  std::tie(columns, cells) = printed("CSIStorageCapacity", capacity);
+  EXPECT_EQ(columns, (std::vector<std::string>{"Name", "StorageClassName", "Capacity"}));
+  EXPECT_EQ(cells, json::parse(R"(["c", "fast", "100Gi"])"));
 }
 
 }  // namespace

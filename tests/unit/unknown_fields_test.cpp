@@ -84,7 +84,13 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
            {"scheduling.volcano.sh/v1beta1", "Queue"},
            {"batch.volcano.sh/v1alpha1", "Job"},
            {"nodeinfo.volcano.sh/v1alpha1", "Numatopology"},
-           {"topology.volcano.sh/v1alpha1", "HyperNode"}}) {
+           {"topology.volcano.sh/v1alpha1", "HyperNode"},
+           {"v1", "PersistentVolume"},
+           {"v1", "PersistentVolumeClaim"},
+           {"storage.k8s.io/v1", "StorageClass"},
+           {"storage.k8s.io/v1", "CSINode"},
+           {"storage.k8s.io/v1", "CSIDriver"},
+           {"storage.k8s.io/v1", "CSIStorageCapacity"}}) {
     const Type* t = find_kind(api, kind);
     ASSERT_NE(t, nullptr) << api << " " << kind;
     EXPECT_NE(find_field(*t, "metadata"), nullptr) << kind;
@@ -92,6 +98,46 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
   }
   EXPECT_EQ(find_kind("batch/v1", "Job"), nullptr);  // Kubernetes' Job is not read
   EXPECT_EQ(find_kind("v1", "ConfigMap"), nullptr);
+}
+
+TEST(UnknownFields, StorageKindsWithTheFieldsNewerKubernetesAdded) {
+  const json pv = json::parse(R"({
+    "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv"},
+    "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+             "volumeAttributesClassName": "gold", "claimRef": {"name": "c", "namespce": "x"},
+             "csi": {"driver": "d", "volumeHandle": "h", "nodeExpandSecretRef": {"name": "s"}},
+             "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpresions": []}]}}},
+    "status": {"phase": "Bound", "lastPhaseTransitionTime": "2026-01-01T00:00:00Z"}})");
+  EXPECT_EQ(unknown(pv),
+            (std::vector<std::string>{"spec.claimRef.namespce",
+                                      "spec.nodeAffinity.required.nodeSelectorTerms[0]."
+                                      "matchExpresions"}));
+  const json pvc = json::parse(R"({
+    "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "c"},
+    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+             "volumeAttributesClassName": "gold", "storageClass": "fast"},
+    "status": {"phase": "Bound", "allocatedResources": {"storage": "1Gi"},
+               "modifyVolumeStatus": {"status": "Pending"}}})");
+  EXPECT_EQ(unknown(pvc), std::vector<std::string>{"spec.storageClass"});
+  const json sc = json::parse(R"({
+    "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "s"},
+    "provisioner": "p", "parameters": {"anything": "goes"},
+    "allowedTopologies": [{"matchLabelExpressions": [{"key": "k", "value": ["a"]}]}]})");
+  EXPECT_EQ(unknown(sc),
+            std::vector<std::string>{"allowedTopologies[0].matchLabelExpressions[0].value"});
+  const json driver = json::parse(R"({
+    "apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "d"},
+    "spec": {"seLinuxMount": true, "nodeAllocatableUpdatePeriodSeconds": 60,
+             "storageCapacty": true}})");
+  EXPECT_EQ(unknown(driver), std::vector<std::string>{"spec.storageCapacty"});
+  const json capacity = json::parse(R"({
+    "apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+    "metadata": {"name": "c"}, "storageClassName": "s", "capacity": "1Gi", "spec": {}})");
+  EXPECT_EQ(unknown(capacity), std::vector<std::string>{"spec"});
+  const json node = json::parse(R"({
+    "apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "n"},
+    "spec": {"drivers": [{"name": "d", "nodeID": "i", "allocatable": {"cout": 1}}]}})");
+  EXPECT_EQ(unknown(node), std::vector<std::string>{"spec.drivers[0].allocatable.cout"});
 }
 
 TEST(UnknownFields, NumatopologyAsItsCrd) {

@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 11
+#define SCORIA_ABI_VERSION_MINOR 12
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -285,6 +285,30 @@ typedef struct scoria_task_info {
 /** scoria_task_info.features (1.1): a container or init container port
     with a hostPort. */
 #define SCORIA_TASK_FEATURE_HOST_PORTS 0x10u
+/** scoria_task_info.features (1.12): a volume naming a PersistentVolumeClaim
+    (spec.volumes[].persistentVolumeClaim, or a generic ephemeral volume);
+    host_api.session_volume_check answers for it. */
+#define SCORIA_TASK_FEATURE_VOLUMES 0x20u
+
+/* session_volume_check (1.12): which of kube-scheduler's volume checks to
+   make, as bits. */
+
+/** VolumeBinding: the claims exist, are not being deleted or lost, a
+    generic ephemeral volume's claim is its pod's, none is unbound with an
+    Immediate class; a bound claim's volume exists and its node affinity
+    allows the node; a claim waiting for its first consumer finds a volume
+    that fits on the node, or its class provisions there (allowedTopologies,
+    and CSIStorageCapacity when its driver publishes it). */
+#define SCORIA_VOLUME_BINDING 0x1u
+/** VolumeZone: the zone and region labels of the bound volumes match the
+    node's (a node with none of those labels passes). */
+#define SCORIA_VOLUME_ZONE 0x2u
+/** NodeVolumeLimits (CSI): the node's CSINode attach limit per driver,
+    counting the volumes of the pods already there. */
+#define SCORIA_VOLUME_LIMITS 0x4u
+/** VolumeRestrictions: the claims exist, and a ReadWriteOncePod claim is
+    used by no other pod. */
+#define SCORIA_VOLUME_RESTRICTIONS 0x8u
 
 /** What a job (PodGroup) is. Filled by host_api.job_info. */
 typedef struct scoria_job_info {
@@ -1521,6 +1545,44 @@ typedef struct scoria_host_api {
    */
   const scoria_job* const* (*session_jobs_where)(scoria_session* ssn, uint32_t which,
                                                  size_t* count);
+
+  /* --- since 1.12 (check SCORIA_HOST_HAS before calling) -------------------- */
+
+  /**
+   * kube-scheduler's volume checks for `task` on `node`, as its volume
+   * plugins make them (Volcano's predicates plugin runs the same): the
+   * SCORIA_VOLUME_* bits of `checks` say which. The host holds the
+   * PersistentVolumes, claims, StorageClasses, CSINodes, CSIDrivers and
+   * CSIStorageCapacities of every source, and what this session's
+   * placements took: a volume given to one claim is not offered to
+   * another, and is offered again when the placement is undone.
+   *
+   * Returns SCORIA_OK (always, quickly, for a task without
+   * SCORIA_TASK_FEATURE_VOLUMES or with `checks` 0); else
+   * SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE or SCORIA_UNSCHEDULABLE (a
+   * ReadWriteOncePod claim in use, the attach limit: preemption may help)
+   * with *reason an interned reason id in kube-scheduler's words ("node(s)
+   * had volume node affinity conflict", "persistentvolumeclaim \"x\" not
+   * found", ...). A rejection that holds on every node (a claim missing,
+   * unbound Immediate claims) is reported as kube-scheduler reports a
+   * PreFilter rejection: "0/N nodes are available: <reason>.".
+   * SCORIA_INVALID_ARGUMENT if an argument is NULL.
+   *
+   * Thread-safe as predicates are: call it from on_predicate or
+   * on_predicate_batch. A plugin calling it for a task should not declare
+   * that task's predicates cacheable (on_cache_policy): its answers depend
+   * on the task's own claims.
+   *
+   * When a task is placed, the host gives each of its claims waiting for a
+   * first consumer the smallest volume that fits on the node, or marks it
+   * for provisioning there; when the task is bound those are written
+   * before the pod's binding (a volume's claimRef, or the claim's
+   * volume.kubernetes.io/selected-node annotation), and a pod whose volume
+   * writes fail is not bound.
+   */
+  scoria_code (*session_volume_check)(const scoria_session* ssn, const scoria_task* task,
+                                      const scoria_node* node, uint32_t checks,
+                                      uint32_t* reason);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

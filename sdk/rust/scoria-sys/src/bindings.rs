@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 11;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 12;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -366,6 +366,34 @@ pub const SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD: u32 = 0x8;
 /// scoria_task_info.features (1.1): a container or init container port
 /// with a hostPort.
 pub const SCORIA_TASK_FEATURE_HOST_PORTS: u32 = 0x10;
+
+/// scoria_task_info.features (1.12): a volume naming a PersistentVolumeClaim
+/// (spec.volumes[].persistentVolumeClaim, or a generic ephemeral volume);
+/// host_api.session_volume_check answers for it.
+pub const SCORIA_TASK_FEATURE_VOLUMES: u32 = 0x20;
+
+// session_volume_check (1.12): which of kube-scheduler's volume checks to
+// make, as bits.
+
+/// VolumeBinding: the claims exist, are not being deleted or lost, a
+/// generic ephemeral volume's claim is its pod's, none is unbound with an
+/// Immediate class; a bound claim's volume exists and its node affinity
+/// allows the node; a claim waiting for its first consumer finds a volume
+/// that fits on the node, or its class provisions there (allowedTopologies,
+/// and CSIStorageCapacity when its driver publishes it).
+pub const SCORIA_VOLUME_BINDING: u32 = 0x1;
+
+/// VolumeZone: the zone and region labels of the bound volumes match the
+/// node's (a node with none of those labels passes).
+pub const SCORIA_VOLUME_ZONE: u32 = 0x2;
+
+/// NodeVolumeLimits (CSI): the node's CSINode attach limit per driver,
+/// counting the volumes of the pods already there.
+pub const SCORIA_VOLUME_LIMITS: u32 = 0x4;
+
+/// VolumeRestrictions: the claims exist, and a ReadWriteOncePod claim is
+/// used by no other pod.
+pub const SCORIA_VOLUME_RESTRICTIONS: u32 = 0x8;
 
 /// What a job (PodGroup) is. Filled by host_api.job_info.
 #[repr(C)]
@@ -2570,6 +2598,46 @@ pub struct scoria_host_api {
             which: u32,
             count: *mut usize,
         ) -> *const *const scoria_job,
+    >,
+    // --- since 1.12 (check SCORIA_HOST_HAS before calling) --------------------
+    /// kube-scheduler's volume checks for `task` on `node`, as its volume
+    /// plugins make them (Volcano's predicates plugin runs the same): the
+    /// SCORIA_VOLUME_* bits of `checks` say which. The host holds the
+    /// PersistentVolumes, claims, StorageClasses, CSINodes, CSIDrivers and
+    /// CSIStorageCapacities of every source, and what this session's
+    /// placements took: a volume given to one claim is not offered to
+    /// another, and is offered again when the placement is undone.
+    ///
+    /// Returns SCORIA_OK (always, quickly, for a task without
+    /// SCORIA_TASK_FEATURE_VOLUMES or with `checks` 0); else
+    /// SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE or SCORIA_UNSCHEDULABLE (a
+    /// ReadWriteOncePod claim in use, the attach limit: preemption may help)
+    /// with *reason an interned reason id in kube-scheduler's words ("node(s)
+    /// had volume node affinity conflict", "persistentvolumeclaim \"x\" not
+    /// found", ...). A rejection that holds on every node (a claim missing,
+    /// unbound Immediate claims) is reported as kube-scheduler reports a
+    /// PreFilter rejection: "0/N nodes are available: <reason>.".
+    /// SCORIA_INVALID_ARGUMENT if an argument is NULL.
+    ///
+    /// Thread-safe as predicates are: call it from on_predicate or
+    /// on_predicate_batch. A plugin calling it for a task should not declare
+    /// that task's predicates cacheable (on_cache_policy): its answers depend
+    /// on the task's own claims.
+    ///
+    /// When a task is placed, the host gives each of its claims waiting for a
+    /// first consumer the smallest volume that fits on the node, or marks it
+    /// for provisioning there; when the task is bound those are written
+    /// before the pod's binding (a volume's claimRef, or the claim's
+    /// volume.kubernetes.io/selected-node annotation), and a pod whose volume
+    /// writes fail is not bound.
+    pub session_volume_check: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            task: *const scoria_task,
+            node: *const scoria_node,
+            checks: u32,
+            reason: *mut u32,
+        ) -> scoria_code,
     >,
 }
 

@@ -117,6 +117,11 @@ int main(void) {
   INT(SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY);
   INT(SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD);
   INT(SCORIA_TASK_FEATURE_HOST_PORTS);
+  INT(SCORIA_TASK_FEATURE_VOLUMES);
+  INT(SCORIA_VOLUME_BINDING);
+  INT(SCORIA_VOLUME_ZONE);
+  INT(SCORIA_VOLUME_LIMITS);
+  INT(SCORIA_VOLUME_RESTRICTIONS);
   STRUCT(scoria_job_info);
   FIELD(scoria_job_info, struct_size);
   FIELD(scoria_job_info, phase);
@@ -429,6 +434,7 @@ int main(void) {
   FIELD(scoria_host_api, session_select_node);
   FIELD(scoria_host_api, session_queue_job_sums);
   FIELD(scoria_host_api, session_jobs_where);
+  FIELD(scoria_host_api, session_volume_check);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

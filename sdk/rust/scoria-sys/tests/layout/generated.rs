@@ -97,6 +97,11 @@ fn rust_layout(out: &mut Vec<String>) {
     int_line!(out, SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY);
     int_line!(out, SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD);
     int_line!(out, SCORIA_TASK_FEATURE_HOST_PORTS);
+    int_line!(out, SCORIA_TASK_FEATURE_VOLUMES);
+    int_line!(out, SCORIA_VOLUME_BINDING);
+    int_line!(out, SCORIA_VOLUME_ZONE);
+    int_line!(out, SCORIA_VOLUME_LIMITS);
+    int_line!(out, SCORIA_VOLUME_RESTRICTIONS);
     struct_line!(out, scoria_job_info);
     field_line!(out, scoria_job_info, struct_size);
     field_line!(out, scoria_job_info, phase);
@@ -409,6 +414,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_select_node);
     field_line!(out, scoria_host_api, session_queue_job_sums);
     field_line!(out, scoria_host_api, session_jobs_where);
+    field_line!(out, scoria_host_api, session_volume_check);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);

@@ -1,0 +1,36 @@
+// The session's view of the storage kinds (cycle::Storage): the cache's
+// maps as they are, and the volumes a claim waiting for its first consumer
+// may be given, by class, made again only when a storage object changed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cycle/storage.h"
+#include "model/storage.h"
+
+namespace scoria::cache {
+
+class StorageIndex {
+ public:
+  struct Maps {
+    const std::map<std::string, model::PersistentVolume>* volumes;
+    const std::map<std::string, model::PersistentVolumeClaim>* claims;
+    const std::map<std::string, model::StorageClass>* classes;
+    const std::map<std::string, model::CSINode>* csi_nodes;
+    const std::map<std::string, model::CSIDriver>* csi_drivers;
+    const std::map<std::string, model::CSIStorageCapacity>* capacities;
+  };
+  /// The view over `maps`, brought up to date when `version` (the cache's
+  /// storage_version) moved since the last call.
+  const cycle::Storage& view(const Maps& maps, uint64_t version);
+
+ private:
+  cycle::Storage view_;
+  std::map<std::string, std::vector<const model::PersistentVolume*>> unbound_by_class_;
+  uint64_t version_ = UINT64_MAX;
+};
+
+}  // namespace scoria::cache

@@ -1,0 +1,32 @@
+// Everything read from a set of object files, kind by kind.
+#pragma once
+
+#include <vector>
+
+#include "model/numatopology.h"
+#include "model/objects.h"
+#include "model/storage.h"
+
+namespace scoria::model {
+
+/// Everything read from a set of object files.
+struct ClusterObjects {
+  std::vector<Node> nodes;
+  std::vector<Pod> pods;
+  std::vector<PodGroup> pod_groups;
+  std::vector<Queue> queues;
+  std::vector<PriorityClass> priority_classes;
+  std::vector<Namespace> namespaces;
+  std::vector<PodDisruptionBudget> disruption_budgets;
+  std::vector<ResourceQuota> resource_quotas;
+  std::vector<Numatopology> numa_topologies;
+  std::vector<HyperNode> hyper_nodes;
+  std::vector<PersistentVolume> volumes;
+  std::vector<PersistentVolumeClaim> claims;
+  std::vector<StorageClass> storage_classes;
+  std::vector<CSINode> csi_nodes;
+  std::vector<CSIDriver> csi_drivers;
+  std::vector<CSIStorageCapacity> storage_capacities;
+};
+
+}  // namespace scoria::model

@@ -1,0 +1,462 @@
+#include "session/volume_binding.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "model/label_selector.h"
+#include "model/node_selector.h"
+#include "plugin/reason_table.h"
+#include "session/session.h"
+#include "session/task_status.h"
+
+namespace scoria::session {
+
+namespace {
+
+using model::PersistentVolume;
+using model::PersistentVolumeClaim;
+
+constexpr const char* kBindCompleted = "pv.kubernetes.io/bind-completed";
+constexpr const char* kBetaClass = "volume.beta.kubernetes.io/storage-class";
+
+uint32_t intern(const std::string& text) { return plugin::intern_reason(text); }
+
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+// Fully bound as the PV controller leaves a claim: its volume named and the
+// binding completed (a source without that controller says so by phase).
+bool fully_bound(const PersistentVolumeClaim& c) {
+  return !c.volume_name.empty() &&
+         (c.annotations.contains(kBindCompleted) || c.phase == model::ClaimPhase::Bound);
+}
+
+bool claim_refers_to(const PersistentVolume& v, const PersistentVolumeClaim& c) {
+  return v.claim_name == c.name && v.claim_namespace == c.namespace_ &&
+         (v.claim_uid.empty() || v.claim_uid == c.uid);
+}
+
+std::string volume_class(const PersistentVolume& v) {
+  const auto it = v.annotations.find(kBetaClass);
+  return it != v.annotations.end() ? it->second : v.storage_class;
+}
+
+bool affinity_allows(const PersistentVolume& v, const model::Node& node) {
+  return v.node_affinity.empty() || model::matches_any_term(v.node_affinity, node.labels);
+}
+
+// VolumeZone's labels: GA and beta zone and region.
+constexpr const char* kZoneLabels[] = {
+    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
+    "topology.kubernetes.io/zone", "topology.kubernetes.io/region"};
+
+std::string_view ga_label(std::string_view key) {
+  if (key == kZoneLabels[0]) return kZoneLabels[2];
+  if (key == kZoneLabels[1]) return kZoneLabels[3];
+  return {};
+}
+
+// A zone label's values: "a__b" is either zone, spaces trimmed; a value
+// with an empty part is ignored, as kube-scheduler ignores it.
+std::optional<std::vector<std::string>> zone_values(const std::string& value) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t sep = value.find("__", start);
+    std::string part = value.substr(start, sep == std::string::npos ? sep : sep - start);
+    const size_t a = part.find_first_not_of(' '), b = part.find_last_not_of(' ');
+    if (a == std::string::npos) return std::nullopt;
+    out.push_back(part.substr(a, b - a + 1));
+    if (sep == std::string::npos) return out;
+    start = sep + 2;
+  }
+}
+
+}  // namespace
+
+void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> tasks) {
+  storage_ = storage;
+  tasks_ = tasks;
+  with_claims_.clear();
+  for (const Task& t : tasks)
+    if (!t.pod->claims.empty()) with_claims_.push_back(t.index);
+  prepared_.clear();
+  taken_.clear();
+  decided_.clear();
+  if (why_.node_conflict == 0) {
+    why_.node_conflict = intern("node(s) had volume node affinity conflict");
+    why_.bind_conflict = intern("node(s) didn't find available persistent volumes to bind");
+    why_.not_enough_space = intern("node(s) did not have enough free storage");
+    why_.pv_not_exist =
+        intern("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)");
+    why_.no_zone = intern("node(s) had no available volume zone");
+    why_.max_volumes = intern("node(s) exceed max volume count");
+    why_.once_pod = intern(
+        "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access "
+        "mode");
+    why_.immediate = intern("pod has unbound immediate PersistentVolumeClaims");
+  }
+}
+
+const model::StorageClass* VolumeBinder::class_of(const PersistentVolumeClaim& pvc,
+                                                  std::string* name) const {
+  // A claim that names no class got the default one from the API server's
+  // admission when it was created; one from a file is given it here.
+  if (const auto it = pvc.annotations.find(kBetaClass); it != pvc.annotations.end())
+    *name = it->second;
+  else if (pvc.storage_class)
+    *name = *pvc.storage_class;
+  else if (storage_.classes != nullptr)
+    for (const auto& [n, c] : *storage_.classes)
+      if (c.is_default) *name = n;
+  if (name->empty() || storage_.classes == nullptr) return nullptr;
+  const auto it = storage_.classes->find(*name);
+  return it == storage_.classes->end() ? nullptr : &it->second;
+}
+
+VolumeBinder::Prepared VolumeBinder::prepare(const Task& task) const {
+  Prepared p;
+  const model::Pod& pod = *task.pod;
+  bool immediate = false;
+  for (const model::PodClaim& pc : pod.claims) {
+    Claim c;
+    c.key = pod.namespace_ + "/" + pc.name;
+    c.ephemeral = pc.ephemeral;
+    if (storage_.claims != nullptr)
+      if (const auto it = storage_.claims->find(c.key); it != storage_.claims->end())
+        c.pvc = &it->second;
+    const PersistentVolumeClaim* pvc = c.pvc;
+    // VolumeRestrictions looks each persistentVolumeClaim volume up first.
+    if (pvc == nullptr && !pc.ephemeral && p.restrictions_error == 0)
+      p.restrictions_error = intern("persistentvolumeclaim " + in_quotes(pc.name) + " not found");
+    // VolumeZone reads the named claims only.
+    if (!pc.ephemeral && p.zone_error == 0) {
+      if (pvc == nullptr) {
+        p.zone_error = intern("persistentvolumeclaim " + in_quotes(pc.name) + " not found");
+      } else if (pvc->volume_name.empty()) {
+        std::string name;
+        const model::StorageClass* sc = class_of(*pvc, &name);
+        if (name.empty())
+          p.zone_error = intern("PersistentVolumeClaim had no pv name and storageClass name");
+        else if (sc == nullptr)
+          p.zone_error = intern("storageclasses.storage.k8s.io " + in_quotes(name) + " not found");
+        else if (sc->binding_mode != model::BindingMode::WaitForFirstConsumer)
+          p.zone_error = intern("PersistentVolume had no name");
+      } else if (storage_.volumes == nullptr || !storage_.volumes->contains(pvc->volume_name)) {
+        p.zone_error = intern("persistentvolume " + in_quotes(pvc->volume_name) + " not found");
+      } else {
+        const PersistentVolume& v = storage_.volumes->at(pvc->volume_name);
+        for (const char* label : kZoneLabels)
+          if (const auto it = v.labels.find(label); it != v.labels.end())
+            if (auto values = zone_values(it->second))
+              p.zones.emplace_back(label, std::move(*values));
+      }
+    }
+    // VolumeBinding's PreFilter: the first claim in trouble decides.
+    if (p.binding_error == 0) {
+      if (pvc == nullptr) {
+        p.binding_error =
+            intern(pc.ephemeral ? "waiting for ephemeral volume controller to create the "
+                                  "persistentvolumeclaim " +
+                                      in_quotes(pc.name)
+                                : "persistentvolumeclaim " + in_quotes(pc.name) + " not found");
+      } else if (pvc->phase == model::ClaimPhase::Lost) {
+        p.binding_error =
+            intern("persistentvolumeclaim " + in_quotes(pc.name) +
+                   " bound to non-existent persistentvolume " + in_quotes(pvc->volume_name));
+      } else if (pvc->deleting) {
+        p.binding_error =
+            intern("persistentvolumeclaim " + in_quotes(pc.name) + " is being deleted");
+      } else if (pc.ephemeral &&
+                 (pvc->owner_kind != "Pod" ||
+                  (pod.uid.empty() ? pvc->owner_name != pod.name : pvc->owner_uid != pod.uid))) {
+        p.binding_error = intern("PVC " + c.key + " was not created for pod " + pod.key() +
+                                 " (pod is not owner)");
+      }
+    }
+    if (pvc == nullptr) continue;
+    c.once_pod = (pvc->access_modes & model::kReadWriteOncePod) != 0;
+    if (fully_bound(*pvc)) {
+      c.state = Claim::State::Bound;
+      if (storage_.volumes != nullptr)
+        if (const auto it = storage_.volumes->find(pvc->volume_name); it != storage_.volumes->end())
+          c.volume = &it->second;
+    } else {
+      c.storage_class = class_of(*pvc, &c.class_name);
+      const bool delayed =
+          c.storage_class != nullptr &&
+          c.storage_class->binding_mode == model::BindingMode::WaitForFirstConsumer &&
+          pvc->volume_name.empty();
+      c.state = delayed ? Claim::State::Delayed : Claim::State::Immediate;
+      immediate = immediate || !delayed;
+    }
+    p.claims.push_back(std::move(c));
+  }
+  if (p.binding_error == 0 && immediate) p.binding_error = why_.immediate;
+  return p;
+}
+
+const VolumeBinder::Prepared& VolumeBinder::prepared(const Task& task) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = prepared_.find(task.index);
+  if (it != prepared_.end()) return it->second;
+  return prepared_.emplace(task.index, prepare(task)).first->second;
+}
+
+uint32_t VolumeBinder::task_wide_reason(const Task& task) const {
+  if (task.pod->claims.empty()) return 0;
+  const Prepared& p = prepared(task);
+  if (p.restrictions_error != 0) return p.restrictions_error;
+  if (p.binding_error != 0) return p.binding_error;
+  return p.zone_error;
+}
+
+scoria_code VolumeBinder::check(const Task& task, const Node& node, uint32_t checks,
+                                uint32_t* reason) const {
+  *reason = 0;
+  if (task.pod->claims.empty() || checks == 0) return SCORIA_OK;
+  const Prepared& p = prepared(task);
+  const auto refuse = [&](uint32_t why, scoria_code code) {
+    *reason = why;
+    return code;
+  };
+  constexpr scoria_code kNever = SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+  // PreFilter, in kube-scheduler's plugin order; the first rejection stops.
+  if ((checks & SCORIA_VOLUME_RESTRICTIONS) && p.restrictions_error != 0)
+    return refuse(p.restrictions_error, kNever);
+  if ((checks & SCORIA_VOLUME_BINDING) && p.binding_error != 0)
+    return refuse(p.binding_error, kNever);
+  if ((checks & SCORIA_VOLUME_ZONE) && p.zone_error != 0) return refuse(p.zone_error, kNever);
+  // Filter, in the same order.
+  if ((checks & SCORIA_VOLUME_RESTRICTIONS) && once_pod_in_use(p, task))
+    return refuse(why_.once_pod, SCORIA_UNSCHEDULABLE);
+  if ((checks & SCORIA_VOLUME_LIMITS) && !check_limits(p, task, node))
+    return refuse(why_.max_volumes, SCORIA_UNSCHEDULABLE);
+  if (checks & SCORIA_VOLUME_BINDING)
+    if (const uint32_t why = check_binding(p, task, node, nullptr); why != 0)
+      return refuse(why, kNever);
+  if (checks & SCORIA_VOLUME_ZONE)
+    if (const uint32_t why = check_zone(p, node); why != 0) return refuse(why, kNever);
+  return SCORIA_OK;
+}
+
+bool VolumeBinder::once_pod_in_use(const Prepared& p, const Task& task) const {
+  // Cluster-wide, as VolumeRestrictions counts it: any other pod on a node
+  // (this session's placements included) using the claim.
+  for (const Claim& c : p.claims) {
+    if (!c.once_pod || c.ephemeral) continue;
+    for (const uint32_t i : with_claims_) {
+      const Task& other = tasks_[i];
+      if (i == task.index || other.node < 0 ||
+          (other.status & (SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED)) != 0)
+        continue;
+      for (const model::PodClaim& oc : other.pod->claims)
+        if (!oc.ephemeral && other.pod->namespace_ + "/" + oc.name == c.key) return true;
+    }
+  }
+  return false;
+}
+
+std::pair<std::string, std::string> VolumeBinder::attachment(const model::PodClaim& claim,
+                                                             const model::Pod& pod) const {
+  const std::string key = pod.namespace_ + "/" + claim.name;
+  if (storage_.claims == nullptr) return {};
+  const auto it = storage_.claims->find(key);
+  if (it == storage_.claims->end()) return {};
+  const PersistentVolumeClaim& pvc = it->second;
+  if (!pvc.volume_name.empty() && storage_.volumes != nullptr)
+    if (const auto v = storage_.volumes->find(pvc.volume_name); v != storage_.volumes->end())
+      return v->second.csi_driver.empty() ? std::pair<std::string, std::string>{}
+                                          : std::pair{v->second.csi_driver, v->second.csi_handle};
+  std::string name;
+  const model::StorageClass* sc = class_of(pvc, &name);
+  if (sc == nullptr) return {};
+  return {sc->provisioner, "claim:" + key};
+}
+
+bool VolumeBinder::check_limits(const Prepared& /*p*/, const Task& task, const Node& node) const {
+  if (storage_.csi_nodes == nullptr) return true;
+  const auto csi = storage_.csi_nodes->find(node.spec->name);
+  if (csi == storage_.csi_nodes->end()) return true;
+  std::map<std::string, int64_t> limits;
+  for (const model::CSINode::Driver& d : csi->second.drivers)
+    if (d.allocatable) limits[d.name] = *d.allocatable;
+  if (limits.empty()) return true;
+  std::set<std::pair<std::string, std::string>> wanted;
+  for (const model::PodClaim& c : task.pod->claims)
+    if (auto a = attachment(c, *task.pod); !a.first.empty() && limits.contains(a.first))
+      wanted.insert(std::move(a));
+  if (wanted.empty()) return true;
+  std::set<std::pair<std::string, std::string>> attached;
+  for (const uint32_t t : node.tasks) {
+    const Task& other = tasks_[t];
+    if (t == task.index) continue;
+    for (const model::PodClaim& c : other.pod->claims)
+      if (auto a = attachment(c, *other.pod); !a.first.empty()) attached.insert(std::move(a));
+  }
+  std::map<std::string, int64_t> count;
+  for (const auto& a : attached) ++count[a.first];
+  for (const auto& a : wanted)
+    if (!attached.contains(a)) ++count[a.first];
+  for (const auto& [driver, n] : count)
+    if (const auto l = limits.find(driver); l != limits.end() && n > l->second) return false;
+  return true;
+}
+
+const PersistentVolume* VolumeBinder::find_volume(
+    const Claim& c, const Node& node, const std::vector<const PersistentVolume*>& chosen) const {
+  if (storage_.unbound_by_class == nullptr) return nullptr;
+  const auto list = storage_.unbound_by_class->find(c.class_name);
+  if (list == storage_.unbound_by_class->end()) return nullptr;
+  const PersistentVolumeClaim& pvc = *c.pvc;
+  const PersistentVolume* best = nullptr;
+  for (const PersistentVolume* v : list->second) {
+    if (std::find(chosen.begin(), chosen.end(), v) != chosen.end()) continue;
+    if (const auto t = taken_.find(v); t != taken_.end()) continue;
+    if (v->claimed() && !claim_refers_to(*v, pvc)) continue;
+    if (v->capacity < pvc.request || v->block != pvc.block || v->deleting) continue;
+    const bool fits = affinity_allows(*v, *node.spec);
+    // A volume pre-bound to the claim is its only choice.
+    if (v->claimed()) return fits ? v : nullptr;
+    if (v->phase != model::VolumePhase::Available || !fits) continue;
+    if (pvc.selector && !model::selects(*pvc.selector, v->labels)) continue;
+    if (volume_class(*v) != c.class_name) continue;
+    if ((pvc.access_modes & v->access_modes) != pvc.access_modes) continue;
+    if (best == nullptr || v->capacity < best->capacity) best = v;
+  }
+  return best;
+}
+
+VolumeBinder::Match VolumeBinder::provision(const Claim& c, const Node& node) const {
+  const model::StorageClass* sc = c.storage_class;
+  if (sc == nullptr || sc->provisioner.empty() || !sc->provisions())
+    return {nullptr, false, why_.bind_conflict};
+  if (!sc->allowed_topologies.empty() &&
+      !model::matches_any_term(sc->allowed_topologies, node.spec->labels))
+    return {nullptr, false, why_.bind_conflict};
+  // CSIStorageCapacity, when the driver publishes it.
+  const double request = c.pvc->request;
+  if (request > 0 && storage_.csi_drivers != nullptr) {
+    const auto d = storage_.csi_drivers->find(sc->provisioner);
+    if (d != storage_.csi_drivers->end() && d->second.storage_capacity) {
+      bool room = false;
+      if (storage_.capacities != nullptr)
+        for (const auto& [key, cap] : *storage_.capacities) {
+          if (cap.storage_class != sc->name || !cap.node_topology) continue;
+          const std::optional<double> limit =
+              cap.maximum_volume_size ? cap.maximum_volume_size : cap.capacity;
+          if (!limit || *limit < request) continue;
+          if (model::selects(*cap.node_topology, node.spec->labels)) {
+            room = true;
+            break;
+          }
+        }
+      if (!room) return {nullptr, false, why_.not_enough_space};
+    }
+  }
+  return {nullptr, true, 0};
+}
+
+uint32_t VolumeBinder::check_binding(const Prepared& p, const Task& /*task*/, const Node& node,
+                                     std::vector<Match>* matches) const {
+  // Bound claims: their volume exists and its node affinity allows the node.
+  for (const Claim& c : p.claims) {
+    if (c.state != Claim::State::Bound) continue;
+    if (c.volume == nullptr) return why_.pv_not_exist;
+    if (!affinity_allows(*c.volume, *node.spec)) return why_.node_conflict;
+  }
+  // Claims waiting for a first consumer: a node already selected for one
+  // decides it; the others take the smallest volume that fits, smallest
+  // claim first, else a volume their class provisions here.
+  std::vector<const Claim*> delayed;
+  for (const Claim& c : p.claims)
+    if (c.state == Claim::State::Delayed) delayed.push_back(&c);
+  if (matches != nullptr) matches->assign(p.claims.size(), Match{});
+  const auto slot = [&](const Claim* c) -> Match* {
+    return matches == nullptr ? nullptr : &(*matches)[static_cast<size_t>(c - p.claims.data())];
+  };
+  std::vector<const Claim*> to_match, to_provision;
+  for (const Claim* c : delayed) {
+    const std::string selected = c->pvc->selected_node();
+    if (selected.empty())
+      to_match.push_back(c);
+    else if (selected != node.spec->name)
+      return why_.bind_conflict;
+    else
+      to_provision.push_back(c);
+  }
+  std::stable_sort(to_match.begin(), to_match.end(), [](const Claim* a, const Claim* b) {
+    return a->pvc->request < b->pvc->request;
+  });
+  std::vector<const PersistentVolume*> chosen;
+  for (const Claim* c : to_match) {
+    if (const PersistentVolume* v = find_volume(*c, node, chosen)) {
+      chosen.push_back(v);
+      if (Match* m = slot(c)) m->volume = v;
+    } else {
+      to_provision.push_back(c);
+    }
+  }
+  for (const Claim* c : to_provision) {
+    const Match m = provision(*c, node);
+    if (m.reason != 0) return m.reason;
+    if (Match* out = slot(c)) *out = m;
+  }
+  return 0;
+}
+
+uint32_t VolumeBinder::check_zone(const Prepared& p, const Node& node) const {
+  if (p.zones.empty()) return 0;
+  const auto& labels = node.spec->labels;
+  const bool zoned = std::any_of(std::begin(kZoneLabels), std::end(kZoneLabels),
+                                 [&](const char* k) { return labels.contains(k); });
+  if (!zoned) return 0;  // a cluster without zones
+  for (const auto& [key, values] : p.zones) {
+    auto it = labels.find(key);
+    if (it == labels.end())
+      if (const std::string_view ga = ga_label(key); !ga.empty()) it = labels.find(std::string(ga));
+    if (it == labels.end() || std::find(values.begin(), values.end(), it->second) == values.end())
+      return why_.no_zone;
+  }
+  return 0;
+}
+
+void VolumeBinder::assume(const Task& task, const Node& node) {
+  if (task.pod->claims.empty()) return;
+  const Prepared& p = prepared(task);
+  if (std::none_of(p.claims.begin(), p.claims.end(),
+                   [](const Claim& c) { return c.state == Claim::State::Delayed; }))
+    return;
+  std::vector<Match> matches;
+  if (check_binding(p, task, node, &matches) != 0) return;  // the checks were off
+  std::vector<cycle::Outcome::VolumeBinding> made;
+  for (size_t i = 0; i < p.claims.size(); ++i) {
+    const Claim& c = p.claims[i];
+    const Match& m = matches[i];
+    if (m.volume != nullptr) {
+      taken_.emplace(m.volume, task.index);
+      made.push_back({c.key, c.pvc->uid, m.volume->name, node.spec->name, false});
+    } else if (m.provision) {
+      made.push_back({c.key, c.pvc->uid, c.pvc->provisioned_volume_name(), node.spec->name, true});
+    }
+  }
+  if (!made.empty()) decided_[task.index] = std::move(made);
+}
+
+void VolumeBinder::release(const Task& task) {
+  const auto it = decided_.find(task.index);
+  if (it == decided_.end()) return;
+  std::erase_if(taken_, [&](const auto& entry) { return entry.second == task.index; });
+  decided_.erase(it);
+}
+
+std::vector<cycle::Outcome::VolumeBinding> VolumeBinder::take(const Task& task) {
+  const auto it = decided_.find(task.index);
+  if (it == decided_.end()) return {};
+  std::vector<cycle::Outcome::VolumeBinding> out = std::move(it->second);
+  decided_.erase(it);
+  // The volumes stay taken: the bind holds them for the rest of the session.
+  return out;
+}
+
+}  // namespace scoria::session
