@@ -77,9 +77,7 @@ std::optional<std::vector<std::string>> zone_values(const std::string& value) {
 void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> tasks) {
   storage_ = storage;
   tasks_ = tasks;
-  with_claims_.clear();
-  for (const Task& t : tasks)
-    if (!t.pod->claims.empty()) with_claims_.push_back(t.index);
+  with_claims_.reset();
   prepared_.clear();
   taken_.clear();
   decided_.clear();
@@ -243,9 +241,13 @@ scoria_code VolumeBinder::check(const Task& task, const Node& node, uint32_t che
 bool VolumeBinder::once_pod_in_use(const Prepared& p, const Task& task) const {
   // Cluster-wide, as VolumeRestrictions counts it: any other pod on a node
   // (this session's placements included) using the claim.
+  if (std::none_of(p.claims.begin(), p.claims.end(),
+                   [](const Claim& c) { return c.once_pod && !c.ephemeral; }))
+    return false;
+  const std::vector<uint32_t>& with_claims = tasks_with_claims();
   for (const Claim& c : p.claims) {
     if (!c.once_pod || c.ephemeral) continue;
-    for (const uint32_t i : with_claims_) {
+    for (const uint32_t i : with_claims) {
       const Task& other = tasks_[i];
       if (i == task.index || other.node < 0 ||
           (other.status & (SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED)) != 0)
@@ -255,6 +257,17 @@ bool VolumeBinder::once_pod_in_use(const Prepared& p, const Task& task) const {
     }
   }
   return false;
+}
+
+const std::vector<uint32_t>& VolumeBinder::tasks_with_claims() const {
+  // Found once per session, and only when a ReadWriteOncePod claim asks.
+  const std::lock_guard lock(mutex_);
+  if (!with_claims_) {
+    with_claims_.emplace();
+    for (const Task& t : tasks_)
+      if (!t.pod->claims.empty()) with_claims_->push_back(t.index);
+  }
+  return *with_claims_;
 }
 
 std::pair<std::string, std::string> VolumeBinder::attachment(const model::PodClaim& claim,

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -94,6 +95,7 @@ class VolumeBinder {
   uint32_t check_zone(const Prepared& p, const Node& node) const;
   bool check_limits(const Prepared& p, const Task& task, const Node& node) const;
   bool once_pod_in_use(const Prepared& p, const Task& task) const;
+  const std::vector<uint32_t>& tasks_with_claims() const;
   Match provision(const Claim& c, const Node& node) const;
   const model::PersistentVolume* find_volume(
       const Claim& c, const Node& node,
@@ -106,7 +108,8 @@ class VolumeBinder {
 
   cycle::Storage storage_;
   std::span<const Task> tasks_;
-  std::vector<uint32_t> with_claims_;  // tasks whose pods name claims
+  // The tasks whose pods name claims (tasks_with_claims()).
+  mutable std::optional<std::vector<uint32_t>> with_claims_;
   struct Reasons {
     uint32_t node_conflict = 0, bind_conflict = 0, not_enough_space = 0, pv_not_exist = 0,
              no_zone = 0, max_volumes = 0, once_pod = 0, immediate = 0;
