@@ -246,7 +246,7 @@ void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t firs
   t = first_task;
   for (const auto& tin : in.tasks) {
     Task& task = tasks_[t];
-    if (append && tin.features != 0) featured_.push_back(t);
+    if (append && (tin.features & kListedFeatures) != 0) featured_.push_back(t);
     add({j.total_request, d}, span(task.resreq), 1);
     if (append && noting_requests_) note_request(span(task.resreq));
     // Status is applied through the same path statements use, so the
@@ -354,11 +354,16 @@ void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
 
 size_t Session::tasks_with_features(uint32_t features, const Task** out, size_t capacity) const {
   size_t n = 0;
-  for (uint32_t t : featured_) {
-    if ((tasks_[t].pod->features & features) == 0) continue;
-    if (n < capacity) out[n] = &tasks_[t];
+  const auto take = [&](const Task& task) {
+    if ((task.pod->features & features) == 0) return;
+    if (n < capacity) out[n] = &task;
     ++n;
-  }
+  };
+  // Tasks with volumes are not listed: asking for them walks every task.
+  if ((features & ~kListedFeatures) != 0)
+    for (const Task& task : tasks_) take(task);
+  else
+    for (uint32_t t : featured_) take(tasks_[t]);
   return n;
 }
 

@@ -207,6 +207,11 @@ struct PluginHooks {
 
 class WorkerPool;
 
+/// The feature bits whose tasks the session lists (tasks_with_features):
+/// all but kVolumes, which most pods of a cluster with storage carry, so
+/// that asking for the rare ones (pod affinity, spread) stays cheap.
+inline constexpr uint32_t kListedFeatures = ~uint32_t{model::kVolumes};
+
 /// Per-thread buffers of the predicate loop, reused across tasks.
 struct PredicateScratch {
   std::vector<const Node*> alive;
@@ -700,7 +705,8 @@ class Session {
   std::vector<double> arena_;          // every resource vector of the session
   std::deque<std::string> made_keys_;  // jobs' keys the snapshot did not hold
   std::vector<Task> tasks_;
-  std::vector<uint32_t> featured_;  // tasks whose pods have any feature bit, in order
+  // Tasks whose pods have any feature bit of kListedFeatures, in order.
+  std::vector<uint32_t> featured_;
   std::vector<Job> jobs_;
   std::vector<SubJob> sub_jobs_;                  // job after job
   std::vector<uint32_t> sub_job_members_;         // tasks of the sub-jobs of jobs with policies

@@ -298,7 +298,7 @@ bool Session::keep_records(const Snapshot& snap) {
         node_sums(n, task.status, task.resreq, 1);
       }
       if ((in.tasks[i].status & kPlacedMask) != 0) placed.push_back(t);
-      if (in.tasks[i].features != 0) featured.push_back(t);
+      if ((in.tasks[i].features & kListedFeatures) != 0) featured.push_back(t);
     }
   }
   // A node that changed is summed again whole, in task order.
