@@ -1,5 +1,6 @@
 #include "api/dry_run.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,27 +17,11 @@ using nlohmann::json;
 /// The API server accepts only "All" (apimachinery's ValidateDryRun); any
 /// other value refuses the request whole.
 bool dry_run_of(const std::vector<std::string>& values, std::string_view options_kind) {
-  bool all = false;
-  for (const std::string& v : values) {
-    if (v == "All") {
-      all = true;
-      continue;
-    }
-    std::string listed;
-    for (const std::string& each : values) listed += (listed.empty() ? "" : ", ") + go_quote(each);
-    const std::string cause =
-        "Unsupported value: []string{" + listed + "}: supported values: \"All\"";
-    json details = {
-        {"group", "meta.k8s.io"},
-        {"kind", std::string(options_kind)},
-        {"causes",
-         json::array(
-             {{{"reason", "FieldValueNotSupported"}, {"message", cause}, {"field", "dryRun"}}})}};
-    throw ApiError(422, "Invalid",
-                   std::string(options_kind) + ".meta.k8s.io \"\" is invalid: dryRun: " + cause,
-                   std::move(details));
-  }
-  return all;
+  if (std::all_of(values.begin(), values.end(), [](const std::string& v) { return v == "All"; }))
+    return !values.empty();
+  std::string listed;
+  for (const std::string& each : values) listed += (listed.empty() ? "" : ", ") + go_quote(each);
+  throw unsupported_option(options_kind, "dryRun", "[]string{" + listed + "}", "\"All\"");
 }
 
 }  // namespace

@@ -79,17 +79,23 @@ schema::FieldValidation requested_validation(std::string_view query,
   const std::optional<std::string> asked = query_param(query, "fieldValidation");
   if (!asked || asked->empty()) return fallback;
   if (const auto v = schema::parse_field_validation(*asked)) return *v;
-  const std::string cause = "Unsupported value: " + go_quote(*asked) +
-                            ": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"";
+  throw unsupported_option(options_kind, "fieldValidation", go_quote(*asked),
+                           "\"\", \"Ignore\", \"Strict\", \"Warn\"");
+}
+
+ApiError unsupported_option(std::string_view options_kind, std::string_view field,
+                            std::string_view value, std::string_view supported) {
+  const std::string cause =
+      "Unsupported value: " + std::string(value) + ": supported values: " + std::string(supported);
   json details = {{"group", "meta.k8s.io"},
                   {"kind", std::string(options_kind)},
                   {"causes", json::array({{{"reason", "FieldValueNotSupported"},
                                            {"message", cause},
-                                           {"field", "fieldValidation"}}})}};
-  throw ApiError(
-      422, "Invalid",
-      std::string(options_kind) + ".meta.k8s.io \"\" is invalid: fieldValidation: " + cause,
-      std::move(details));
+                                           {"field", std::string(field)}}})}};
+  return ApiError(422, "Invalid",
+                  std::string(options_kind) +
+                      ".meta.k8s.io \"\" is invalid: " + std::string(field) + ": " + cause,
+                  std::move(details));
 }
 
 std::vector<schema::UnknownField> FieldValidator::check(const Resource& r, json& object) {

@@ -56,6 +56,12 @@ class FieldValidator {
   std::vector<std::string> warnings_;
 };
 
+/// 422 for a request option the API server does not support, in its words:
+/// `OPTIONS_KIND.meta.k8s.io "" is invalid: FIELD: Unsupported value:
+/// VALUE: supported values: SUPPORTED` (`value` and `supported` as shown).
+ApiError unsupported_option(std::string_view options_kind, std::string_view field,
+                            std::string_view value, std::string_view supported);
+
 /// `strict decoding error: unknown field "spec.x", unknown field "spec.y"`.
 std::string strict_decoding_error(const std::vector<schema::UnknownField>& fields);
 

@@ -366,14 +366,18 @@ void ClusterCache::upsert_pod(model::Pod pod) {
   e.views.required = value_views(e.pod.required_affinity);
   e.views.preferred = value_views(e.pod.preferred_affinity);
   e.views.equivalence = 0;
+  e.views.alike_but_claims = 0;
   // Only pods still to place are asked about node by node.
   if (e.pod.node_name.empty()) {
-    std::string klass = equivalence_key(e.pod);
-    if (!klass.empty())
-      e.views.equivalence =
-          equivalence_ids_
-              .try_emplace(std::move(klass), static_cast<uint32_t>(equivalence_ids_.size() + 1))
-              .first->second;
+    const auto number = [this](std::string klass) -> uint32_t {
+      if (klass.empty()) return 0;
+      return equivalence_ids_
+          .try_emplace(std::move(klass), static_cast<uint32_t>(equivalence_ids_.size() + 1))
+          .first->second;
+    };
+    e.views.equivalence = number(equivalence_key(e.pod));
+    if (!e.pod.claims.empty())
+      e.views.alike_but_claims = number(equivalence_key_without_claim_names(e.pod));
   }
   vectorize_pod(slot, existing);
   h.status = task_status(e.pod);

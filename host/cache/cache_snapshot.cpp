@@ -40,7 +40,7 @@ void ClusterCache::snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) c
   s.hyper_nodes.reserve(hyper_nodes_.size());
   for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
   s.storage = storage_index_.view({&persistent_volumes_, &volume_claims_, &storage_classes_,
-                                   &csi_nodes_, &csi_drivers_, &storage_capacities_},
+                                   &csi_nodes_, &csi_drivers_, &storage_capacities_, &claim_pods_},
                                   storage_version_);
 
   // Sessions index nodes and queues by position; entries by slot.

@@ -340,6 +340,9 @@ class ClusterCache {
   std::unordered_map<std::string, SlotSet> groups_by_queue_, groups_by_class_;
   // (Pods naming no class are left out of pods_by_class_: see classes_changed.)
   std::unordered_map<std::string, SlotSet> pods_by_class_, pods_by_node_;
+  // How many pods name each PersistentVolumeClaim ("ns/name"): a claim
+  // shared by pods counts once on a node (cycle::Storage::claim_pods).
+  std::unordered_map<std::string, uint32_t> claim_pods_;
   std::set<std::string> global_defaults_;  // classes with globalDefault
   // Pods whose implicit group needs its name (re)computed: (arrival, slot).
   std::vector<std::pair<uint64_t, uint32_t>> to_name_;

@@ -37,6 +37,10 @@ bool among(std::string_view key, auto keys) {
 // pods that differ in what plugins read).
 class KeyWriter final : public nlohmann::json_sax<nlohmann::json> {
  public:
+  explicit KeyWriter(bool without_claim_names) : without_claim_names_(without_claim_names) {
+    if (without_claim_names_) out_ += '~';  // no equivalence_key starts so
+  }
+
   /// The key, or empty if the JSON was not an object or did not parse.
   std::string take() { return failed_ || !object_ ? std::string() : std::move(out_); }
 
@@ -50,7 +54,9 @@ class KeyWriter final : public nlohmann::json_sax<nlohmann::json> {
   bool start_object(std::size_t) override {
     if (!opens()) return true;
     if (stack_.empty()) object_ = true;
-    stack_.push_back(stack_.empty() ? Where::kTop : next_);
+    stack_.push_back(stack_.empty()                        ? Where::kTop
+                     : stack_.back() == Where::kVolumeList ? Where::kVolume
+                                                           : next_);
     next_ = Where::kOther;
     out_ += '{';
     return true;
@@ -58,7 +64,7 @@ class KeyWriter final : public nlohmann::json_sax<nlohmann::json> {
   bool end_object() override { return closes('}'); }
   bool start_array(std::size_t) override {
     if (!opens()) return true;
-    stack_.push_back(Where::kOther);
+    stack_.push_back(next_ == Where::kVolumeList ? Where::kVolumeList : Where::kOther);
     next_ = Where::kOther;
     out_ += '[';
     return true;
@@ -70,15 +76,18 @@ class KeyWriter final : public nlohmann::json_sax<nlohmann::json> {
     if ((w == Where::kTop && k == "status") || (w == Where::kMetadata && among(k, kIdentity)) ||
         (w == Where::kAnnotationMap && among(k, kAnnotations)) ||
         (w == Where::kLabelMap && among(k, kLabels)) ||
-        (w == Where::kSpec && among(k, kPlacement))) {
+        (w == Where::kSpec && among(k, kPlacement)) ||
+        (w == Where::kClaimSource && k == "claimName" && without_claim_names_)) {
       drop_next_ = true;
       return true;
     }
-    next_ = w == Where::kTop && k == "metadata"           ? Where::kMetadata
-            : w == Where::kTop && k == "spec"             ? Where::kSpec
-            : w == Where::kMetadata && k == "annotations" ? Where::kAnnotationMap
-            : w == Where::kMetadata && k == "labels"      ? Where::kLabelMap
-                                                          : Where::kOther;
+    next_ = w == Where::kTop && k == "metadata"                   ? Where::kMetadata
+            : w == Where::kTop && k == "spec"                     ? Where::kSpec
+            : w == Where::kMetadata && k == "annotations"         ? Where::kAnnotationMap
+            : w == Where::kMetadata && k == "labels"              ? Where::kLabelMap
+            : w == Where::kSpec && k == "volumes"                 ? Where::kVolumeList
+            : w == Where::kVolume && k == "persistentVolumeClaim" ? Where::kClaimSource
+                                                                  : Where::kOther;
     out_ += 'k';
     append(k, /*counted=*/true);
     return true;
@@ -90,7 +99,19 @@ class KeyWriter final : public nlohmann::json_sax<nlohmann::json> {
 
  private:
   // Where an object sits: the ones values are left out of.
-  enum class Where : uint8_t { kOther, kTop, kMetadata, kAnnotationMap, kLabelMap, kSpec };
+  // kVolumeList: spec.volumes; kVolume: one of them; kClaimSource: its
+  // persistentVolumeClaim.
+  enum class Where : uint8_t {
+    kOther,
+    kTop,
+    kMetadata,
+    kAnnotationMap,
+    kLabelMap,
+    kSpec,
+    kVolumeList,
+    kVolume,
+    kClaimSource
+  };
 
   // A value: written unless it is left out (or inside one that is).
   bool admitted() {
@@ -151,15 +172,20 @@ class KeyWriter final : public nlohmann::json_sax<nlohmann::json> {
   bool drop_next_ = false;
   bool object_ = false;
   bool failed_ = false;
+  bool without_claim_names_ = false;
 };
 
-}  // namespace
-
-std::string equivalence_key(const model::Pod& pod) {
+std::string key_of(const model::Pod& pod, bool without_claim_names) {
   if (pod.json.empty()) return {};
-  KeyWriter writer;
+  KeyWriter writer(without_claim_names);
   nlohmann::json::sax_parse(pod.json, &writer);
   return writer.take();
 }
+
+}  // namespace
+
+std::string equivalence_key(const model::Pod& pod) { return key_of(pod, false); }
+
+std::string equivalence_key_without_claim_names(const model::Pod& pod) { return key_of(pod, true); }
 
 }  // namespace scoria::cache

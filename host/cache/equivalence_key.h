@@ -18,4 +18,11 @@ namespace scoria::cache {
 /// then in no class).
 std::string equivalence_key(const model::Pod& pod);
 
+/// The key of the wider class of pods alike but for the names of the
+/// claims their persistentVolumeClaim volumes name (claimName left out as
+/// well): within it a session shares answers only between pods whose claims
+/// mean the same (session/volume_binding.h). Never equal to an
+/// equivalence_key. Empty as equivalence_key is.
+std::string equivalence_key_without_claim_names(const model::Pod& pod);
+
 }  // namespace scoria::cache

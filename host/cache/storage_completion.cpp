@@ -6,6 +6,7 @@
 // the node's zone (or the node itself where it has none), and is Bound to
 // it. The changes go through the cache's one way in, as any source's.
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cache/cluster_cache.h"
 
@@ -46,6 +47,52 @@ json claim_ref(const model::PersistentVolumeClaim& c) {
 // Whole bytes as a quantity (no rounding: the request is whole bytes).
 std::string bytes(double b) { return std::to_string(static_cast<int64_t>(b)); }
 
+// The volume a CSI provisioner makes for `claim` on `node` (null: not in
+// the cache): its size, class and access modes, on the node's zone, else
+// the node itself. Fills `volume`; returns its object.
+json provisioned(const model::PersistentVolumeClaim& claim, const cycle::Outcome::VolumeBinding& vb,
+                 const model::Node* node, const std::map<std::string, model::StorageClass>& classes,
+                 model::PersistentVolume& volume) {
+  volume.name = vb.volume;
+  volume.capacity = claim.request;
+  volume.access_modes = claim.access_modes;
+  volume.block = claim.block;
+  volume.storage_class = model::claim_class_name(claim, classes);
+  if (const auto sc = classes.find(volume.storage_class); sc != classes.end()) {
+    volume.csi_driver = sc->second.provisioner;
+    volume.annotations["pv.kubernetes.io/provisioned-by"] = sc->second.provisioner;
+  }
+  volume.csi_handle = volume.name;
+  const auto label = [&](const char* key) -> std::optional<std::string> {
+    if (node == nullptr) return std::nullopt;
+    const auto it = node->labels.find(key);
+    return it == node->labels.end() ? std::nullopt : std::optional(it->second);
+  };
+  const auto zone = label(kZoneLabel);
+  model::SelectorRequirement where{zone ? kZoneLabel : kHostnameLabel,
+                                   model::SelectorOp::In,
+                                   {zone ? *zone : label(kHostnameLabel).value_or(vb.node)},
+                                   false};
+  volume.node_affinity = {model::NodeSelectorTerm{{where}, 0}};
+  const json expression = {{"key", where.key}, {"operator", "In"}, {"values", where.values}};
+  return {{"apiVersion", "v1"},
+          {"kind", "PersistentVolume"},
+          {"metadata",
+           {{"name", volume.name},
+            {"annotations", {{"pv.kubernetes.io/provisioned-by", volume.csi_driver}}}}},
+          {"spec",
+           {{"capacity", {{"storage", bytes(volume.capacity)}}},
+            {"accessModes", access_modes(volume.access_modes)},
+            {"persistentVolumeReclaimPolicy", "Delete"},
+            {"storageClassName", volume.storage_class},
+            {"volumeMode", volume.block ? "Block" : "Filesystem"},
+            {"csi", {{"driver", volume.csi_driver}, {"volumeHandle", volume.csi_handle}}},
+            {"nodeAffinity",
+             {{"required",
+               {{"nodeSelectorTerms",
+                 json::array({{{"matchExpressions", json::array({expression})}}})}}}}}}}};
+}
+
 }  // namespace
 
 std::vector<ObjectChange> ClusterCache::volume_completions(const cycle::Outcome& outcome) const {
@@ -56,78 +103,29 @@ std::vector<ObjectChange> ClusterCache::volume_completions(const cycle::Outcome&
       if (c == volume_claims_.end()) continue;
       model::PersistentVolumeClaim claim = c->second;
       model::PersistentVolume volume;
+      json pv;
       if (!vb.provision) {
         const auto v = persistent_volumes_.find(vb.volume);
         if (v == persistent_volumes_.end()) continue;
         volume = v->second;
+        pv = parsed(volume.json);
       } else {
-        // As a CSI provisioner makes it: on the node's zone, else the node.
-        volume.name = vb.volume;
-        volume.capacity = claim.request;
-        volume.access_modes = claim.access_modes;
-        volume.block = claim.block;
-        std::string class_name = claim.storage_class.value_or("");
-        if (class_name.empty())
-          for (const auto& [name, sc] : storage_classes_)
-            if (sc.is_default) class_name = name;
-        volume.storage_class = class_name;
-        if (const auto sc = storage_classes_.find(class_name); sc != storage_classes_.end()) {
-          volume.csi_driver = sc->second.provisioner;
-          volume.annotations["pv.kubernetes.io/provisioned-by"] = sc->second.provisioner;
-        }
-        volume.csi_handle = volume.name;
-        model::NodeSelectorTerm term;
         const uint32_t n = nodes_.find(vb.node);
-        const model::Node* node = n == kNone ? nullptr : &nodes_.at(n).node;
-        if (node != nullptr && node->labels.contains(kZoneLabel))
-          term.requirements.push_back(
-              {kZoneLabel, model::SelectorOp::In, {node->labels.at(kZoneLabel)}, false});
-        else
-          term.requirements.push_back({kHostnameLabel,
-                                       model::SelectorOp::In,
-                                       {node != nullptr && node->labels.contains(kHostnameLabel)
-                                            ? node->labels.at(kHostnameLabel)
-                                            : vb.node},
-                                       false});
-        volume.node_affinity = {term};
-        json pv = {
-            {"apiVersion", "v1"},
-            {"kind", "PersistentVolume"},
-            {"metadata",
-             {{"name", volume.name},
-              {"annotations", {{"pv.kubernetes.io/provisioned-by", volume.csi_driver}}}}},
-            {"spec",
-             {{"capacity", {{"storage", bytes(volume.capacity)}}},
-              {"accessModes", access_modes(volume.access_modes)},
-              {"persistentVolumeReclaimPolicy", "Delete"},
-              {"storageClassName", class_name},
-              {"volumeMode", volume.block ? "Block" : "Filesystem"},
-              {"csi", {{"driver", volume.csi_driver}, {"volumeHandle", volume.csi_handle}}},
-              {"nodeAffinity",
-               {{"required",
-                 {{"nodeSelectorTerms",
-                   json::array(
-                       {{{"matchExpressions",
-                          json::array({{{"key", term.requirements[0].key},
-                                        {"operator", "In"},
-                                        {"values", term.requirements[0].values}}})}}})}}}}}}}};
-        volume.json = dump(pv);
+        pv = provisioned(claim, vb, n == kNone ? nullptr : &nodes_.at(n).node, storage_classes_,
+                         volume);
       }
       // The volume bound to the claim.
       volume.claim_namespace = claim.namespace_;
       volume.claim_name = claim.name;
       volume.claim_uid = claim.uid;
       volume.phase = model::VolumePhase::Bound;
-      {
-        json pv = parsed(volume.json);
-        pv["spec"]["claimRef"] = claim_ref(claim);
-        pv["status"]["phase"] = "Bound";
-        if (!vb.provision) {
-          pv["metadata"]["annotations"]["pv.kubernetes.io/bound-by-controller"] = "yes";
-          volume.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
-        }
-        volume.json = dump(pv);
+      pv["spec"]["claimRef"] = claim_ref(claim);
+      pv["status"]["phase"] = "Bound";
+      if (!vb.provision) {
+        pv["metadata"]["annotations"]["pv.kubernetes.io/bound-by-controller"] = "yes";
+        volume.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
       }
+      volume.json = dump(pv);
       // The claim bound to the volume.
       claim.volume_name = volume.name;
       claim.phase = model::ClaimPhase::Bound;

@@ -11,15 +11,18 @@ const cycle::Storage& StorageIndex::view(const Maps& maps, uint64_t version) {
   view_.csi_nodes = maps.csi_nodes;
   view_.csi_drivers = maps.csi_drivers;
   view_.capacities = maps.capacities;
+  view_.claim_pods = maps.claim_pods;
   view_.unbound_by_class = &unbound_by_class_;
+  view_.prebound_claims = &prebound_claims_;
   if (version == version_) return view_;
   version_ = version;
   unbound_by_class_.clear();
+  prebound_claims_.clear();
   for (const auto& [name, v] : *maps.volumes) {
     if (v.phase != model::VolumePhase::Available && v.phase != model::VolumePhase::Pending)
       continue;
-    const auto beta = v.annotations.find("volume.beta.kubernetes.io/storage-class");
-    unbound_by_class_[beta != v.annotations.end() ? beta->second : v.storage_class].push_back(&v);
+    unbound_by_class_[v.class_name()].push_back(&v);
+    if (v.claimed()) prebound_claims_.insert(v.claim_namespace + "/" + v.claim_name);
   }
   // Smallest first, then by name: the first that fits is the smallest.
   for (auto& [cls, list] : unbound_by_class_)

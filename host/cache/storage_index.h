@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cycle/storage.h"
@@ -22,6 +24,7 @@ class StorageIndex {
     const std::map<std::string, model::CSINode>* csi_nodes;
     const std::map<std::string, model::CSIDriver>* csi_drivers;
     const std::map<std::string, model::CSIStorageCapacity>* capacities;
+    const std::unordered_map<std::string, uint32_t>* claim_pods;
   };
   /// The view over `maps`, brought up to date when `version` (the cache's
   /// storage_version) moved since the last call.
@@ -30,6 +33,7 @@ class StorageIndex {
  private:
   cycle::Storage view_;
   std::map<std::string, std::vector<const model::PersistentVolume*>> unbound_by_class_;
+  std::unordered_set<std::string> prebound_claims_;
   uint64_t version_ = UINT64_MAX;
 };
 

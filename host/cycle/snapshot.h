@@ -27,6 +27,10 @@ struct TaskViews {
   /// Its equivalence class (cache/equivalence_key.h), 1 and up, the same
   /// for every pod alike; 0 for a pod in none (placed ones).
   uint32_t equivalence = 0;
+  /// For a pending pod with claims: the wider class of pods alike but for
+  /// their claims' names (equivalence_key_without_claim_names), numbered
+  /// as `equivalence` is; 0 for the others.
+  uint32_t alike_but_claims = 0;
 };
 
 /// What a session reads of every PodGroup, kept by the snapshot's owner

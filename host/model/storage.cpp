@@ -4,6 +4,25 @@
 
 namespace scoria::model {
 
+namespace {
+constexpr const char* kBetaClass = "volume.beta.kubernetes.io/storage-class";
+}  // namespace
+
+const std::string& PersistentVolume::class_name() const {
+  const auto it = annotations.find(kBetaClass);
+  return it != annotations.end() ? it->second : storage_class;
+}
+
+std::string claim_class_name(const PersistentVolumeClaim& claim,
+                             const std::map<std::string, StorageClass>& classes) {
+  if (const auto it = claim.annotations.find(kBetaClass); it != claim.annotations.end())
+    return it->second;
+  if (claim.storage_class) return *claim.storage_class;
+  for (const auto& [name, c] : classes)
+    if (c.is_default) return name;
+  return {};
+}
+
 std::string PersistentVolumeClaim::provisioned_volume_name() const {
   if (!uid.empty()) return "pvc-" + uid;
   // FNV-1a over the key, twice with different seeds: stable across runs and

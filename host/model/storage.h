@@ -46,6 +46,9 @@ struct PersistentVolume {
 
   const std::string& key() const { return name; }
   bool claimed() const { return !claim_name.empty(); }
+  /// Its class: the beta annotation volume.beta.kubernetes.io/storage-class
+  /// where set, else storageClassName ("" for none).
+  const std::string& class_name() const;
 };
 
 /// v1 PersistentVolumeClaim.
@@ -136,5 +139,11 @@ struct CSIStorageCapacity {
 
   std::string key() const { return namespace_ + "/" + name; }
 };
+
+/// The class a claim asks for: the beta annotation where set, else
+/// storageClassName, else (the field absent) the default class of
+/// `classes`, as the API server's admission gives a new claim; "" for none.
+std::string claim_class_name(const PersistentVolumeClaim& claim,
+                             const std::map<std::string, StorageClass>& classes);
 
 }  // namespace scoria::model

@@ -110,6 +110,34 @@ json served(const Resource& r, const std::string& text, int64_t version) {
   return object;
 }
 
+/// The error a conditional write that was not `Written` answers with.
+void refuse_unless_written(const Resource& r, const std::string& name,
+                           store::PutResult::Status status) {
+  switch (status) {
+    case store::PutResult::Exists:
+      throw api::already_exists(r.group, r.plural, name);
+    case store::PutResult::Missing:
+      throw api::not_found(r.group, r.plural, name);
+    case store::PutResult::Conflict:
+      throw api::conflict(r.group, r.plural, name);
+    case store::PutResult::Written:
+      return;
+  }
+}
+
+/// A written object as served (the answer, and what watchers are sent):
+/// apiVersion and kind set, at `version` (none: as a dry-run create).
+WatchHub::Served served_as(const Resource& r, const std::string& key, json object,
+                           std::optional<int64_t> version) {
+  object["apiVersion"] = api::api_version(r);
+  object["kind"] = std::string(r.kind);
+  if (version) ObjectMeta::stamp(object, *version);
+  WatchHub::Served served{std::string(r.kind), key, nullptr,
+                          object.dump(-1, ' ', false, json::error_handler_t::replace)};
+  served.object = std::make_shared<const json>(std::move(object));
+  return served;
+}
+
 /// Refuses what the scheduler could not read, naming the field (422), and
 /// names the API server would refuse; what a scheduled kind decodes to
 /// (`text` is the object as it will be stored).
@@ -400,27 +428,12 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
   json stored = std::move(object);
   if (dry_run_) return dry_write(r, key, std::move(stored), pre);
   const store::PutResult done = store_.put(text, pre);
-  switch (done.status) {
-    case store::PutResult::Exists:
-      throw api::already_exists(r.group, r.plural, name);
-    case store::PutResult::Missing:
-      throw api::not_found(r.group, r.plural, name);
-    case store::PutResult::Conflict:
-      throw api::conflict(r.group, r.plural, name);
-    case store::PutResult::Written:
-      break;
-  }
+  refuse_unless_written(r, name, done.status);
   ++writes_;
   if (r.scheduled)
     written_.remember(r.kind, key, done.version, std::move(text.json), std::move(decoded));
   if (r.kind == "Pod") note_terminating(key, stored);
-  // As served: what the answer says and what watchers are sent.
-  stored["apiVersion"] = api::api_version(r);
-  stored["kind"] = std::string(r.kind);
-  ObjectMeta::stamp(stored, done.version);
-  WatchHub::Served served{std::string(r.kind), key, nullptr,
-                          stored.dump(-1, ' ', false, json::error_handler_t::replace)};
-  served.object = std::make_shared<const json>(std::move(stored));
+  WatchHub::Served served = served_as(r, key, std::move(stored), done.version);
   watchers_.note(done.version, served);
   return served;
 }
@@ -430,19 +443,14 @@ WatchHub::Served KubeApi::dry_write(const Resource& r, const std::string& key, j
   // The checks put() would make, against the object as stored now; the
   // answer is what put() would have served, at the version the object has
   // (none for a create, as the API server answers a dry-run create).
-  const std::string name = object["metadata"].value("name", "");
   const std::optional<int64_t> current = store_.version_of(r.kind, key);
-  if (pre.must_not_exist && current) throw api::already_exists(r.group, r.plural, name);
-  if (pre.must_exist && !current) throw api::not_found(r.group, r.plural, name);
-  if (pre.version && current && *pre.version != *current)
-    throw api::conflict(r.group, r.plural, name);
-  object["apiVersion"] = api::api_version(r);
-  object["kind"] = std::string(r.kind);
-  if (current && !pre.must_not_exist) ObjectMeta::stamp(object, *current);
-  WatchHub::Served served{std::string(r.kind), key, nullptr,
-                          object.dump(-1, ' ', false, json::error_handler_t::replace)};
-  served.object = std::make_shared<const json>(std::move(object));
-  return served;
+  using Put = store::PutResult;
+  refuse_unless_written(r, object["metadata"].value("name", ""),
+                        pre.must_not_exist && current                        ? Put::Exists
+                        : pre.must_exist && !current                         ? Put::Missing
+                        : pre.version && current && *pre.version != *current ? Put::Conflict
+                                                                             : Put::Written);
+  return served_as(r, key, std::move(object), pre.must_not_exist ? std::nullopt : current);
 }
 
 void KubeApi::note_terminating(const std::string& key, const json& pod) {

@@ -12,28 +12,51 @@ using config::Flag;
 
 EquivalenceCache::Class* Session::cached_class(const Task& task, uint32_t need) {
   if (!equivalence_ || task.views == nullptr || task.views->equivalence == 0) return nullptr;
-  EquivalenceCache::Class& klass = equivalence_->of(task.views->equivalence);
-  if (!klass.policy_known) {
-    // Every plugin with a hook of a kind must declare it; one that does not
-    // (any plugin built before 1.7) keeps the class on the plain path.
-    uint32_t policy = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER;
-    for (auto& tier : tiers_)
-      for (auto& p : tier) {
-        const bool predicate = on(p, Flag::Predicate) &&
-                               (p.hooks.on_predicate != nullptr || p.hooks.on_predicate_batch);
-        const bool score = on(p, Flag::NodeOrder) &&
-                           (p.hooks.on_node_order != nullptr || p.hooks.on_node_order_batch);
-        if (!predicate && !score) continue;
-        const uint32_t said = p.hooks.on_cache_policy != nullptr
-                                  ? call(p, "on_cache_policy", p.hooks.on_cache_policy, &task)
-                                  : 0u;
-        if (predicate && (said & SCORIA_CACHE_PREDICATE) == 0) policy &= ~SCORIA_CACHE_PREDICATE;
-        if (score && (said & SCORIA_CACHE_NODE_ORDER) == 0) policy &= ~SCORIA_CACHE_NODE_ORDER;
-      }
-    klass.policy = policy;
-    klass.policy_known = true;
+  EquivalenceCache::Class* klass = nullptr;
+  if (!task.pod->claims.empty()) {
+    if (!volumes_.answers_keep(task)) return nullptr;
+    // The wider class of tasks whose claims differ in name only, where
+    // every plugin reads claims only through the host's volume checks.
+    if (const uint32_t shared = volumes_.shared_class(task); shared != 0) {
+      EquivalenceCache::Class& wide = equivalence_->of(shared);
+      know_policy(task, wide);
+      if ((wide.policy & SCORIA_CACHE_CLAIMS) != 0) klass = &wide;
+    }
   }
-  return (klass.policy & need) != 0 ? &klass : nullptr;
+  if (klass == nullptr) {
+    klass = &equivalence_->of(task.views->equivalence);
+    know_policy(task, *klass);
+  }
+  // A volume taken or given back by a placement since the answers were
+  // made may change them on any node its affinity allows.
+  if (volumes_.reads_taken(task) && klass->volume_epoch != volumes_.epoch()) {
+    klass->forget_predicates();
+    klass->volume_epoch = volumes_.epoch();
+  }
+  return (klass->policy & need) != 0 ? klass : nullptr;
+}
+
+void Session::know_policy(const Task& task, EquivalenceCache::Class& klass) {
+  if (klass.policy_known) return;
+  // Every plugin with a hook of a kind must declare it; one that does not
+  // (any plugin built before 1.7) keeps the class on the plain path.
+  uint32_t policy = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER | SCORIA_CACHE_CLAIMS;
+  for (auto& tier : tiers_)
+    for (auto& p : tier) {
+      const bool predicate =
+          on(p, Flag::Predicate) && (p.hooks.on_predicate != nullptr || p.hooks.on_predicate_batch);
+      const bool score = on(p, Flag::NodeOrder) &&
+                         (p.hooks.on_node_order != nullptr || p.hooks.on_node_order_batch);
+      if (!predicate && !score) continue;
+      const uint32_t said = p.hooks.on_cache_policy != nullptr
+                                ? call(p, "on_cache_policy", p.hooks.on_cache_policy, &task)
+                                : 0u;
+      if (predicate && (said & SCORIA_CACHE_PREDICATE) == 0) policy &= ~SCORIA_CACHE_PREDICATE;
+      if (score && (said & SCORIA_CACHE_NODE_ORDER) == 0) policy &= ~SCORIA_CACHE_NODE_ORDER;
+      if ((said & SCORIA_CACHE_CLAIMS) == 0) policy &= ~SCORIA_CACHE_CLAIMS;
+    }
+  klass.policy = policy;
+  klass.policy_known = true;
 }
 
 void Session::cached_predicates(const Task& task, bool resources, EquivalenceCache::Class& klass,

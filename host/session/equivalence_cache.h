@@ -44,6 +44,17 @@ class EquivalenceCache {
     bool has_choices = false;
     ChoiceIndex choices;
     size_t seen = 0;  // changed() entries the choices reflect
+    // VolumeBinder::epoch() the predicate answers of a class whose tasks
+    // read the volumes placements took were made under.
+    uint64_t volume_epoch = 0;
+
+    /// Forgets the predicate answers and the choices made from them.
+    void forget_predicates() {
+      predicates[0].clear();
+      predicates[1].clear();
+      has_choices = false;
+      seen = 0;
+    }
 
     /// Knows nothing any more; keeps its arrays' storage.
     void forget() {
@@ -55,6 +66,7 @@ class EquivalenceCache {
       selects = 0;
       has_choices = false;
       seen = 0;
+      volume_epoch = 0;
     }
   };
 

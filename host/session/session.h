@@ -572,8 +572,12 @@ class Session {
   // --- equivalence classes (cached_answers.cpp) --------------------------------
   // The class of `task` when every plugin with a hook of kind `need`
   // (SCORIA_CACHE_PREDICATE or SCORIA_CACHE_NODE_ORDER) declared it
-  // cacheable for the class; null otherwise, or when the cache is off.
+  // cacheable for the class; null otherwise, or when the cache is off. A
+  // task with claims may be given the wider class of tasks whose claims
+  // mean the same (VolumeBinder::shared_class, SCORIA_CACHE_CLAIMS).
   EquivalenceCache::Class* cached_class(const Task& task, uint32_t need);
+  // Asks the plugins for `klass`'s policy, with `task`, once per session.
+  void know_policy(const Task& task, EquivalenceCache::Class& klass);
   // predicate_chunk from the class's answers, asking only the nodes that
   // changed since they were recorded.
   void cached_predicates(const Task& task, bool resources, EquivalenceCache::Class& klass,

@@ -18,7 +18,6 @@ using model::PersistentVolume;
 using model::PersistentVolumeClaim;
 
 constexpr const char* kBindCompleted = "pv.kubernetes.io/bind-completed";
-constexpr const char* kBetaClass = "volume.beta.kubernetes.io/storage-class";
 
 uint32_t intern(const std::string& text) { return plugin::intern_reason(text); }
 
@@ -34,11 +33,6 @@ bool fully_bound(const PersistentVolumeClaim& c) {
 bool claim_refers_to(const PersistentVolume& v, const PersistentVolumeClaim& c) {
   return v.claim_name == c.name && v.claim_namespace == c.namespace_ &&
          (v.claim_uid.empty() || v.claim_uid == c.uid);
-}
-
-std::string volume_class(const PersistentVolume& v) {
-  const auto it = v.annotations.find(kBetaClass);
-  return it != v.annotations.end() ? it->second : v.storage_class;
 }
 
 bool affinity_allows(const PersistentVolume& v, const model::Node& node) {
@@ -77,10 +71,12 @@ std::optional<std::vector<std::string>> zone_values(const std::string& value) {
 void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> tasks) {
   storage_ = storage;
   tasks_ = tasks;
-  with_claims_.reset();
+  claim_users_.reset();
   prepared_.clear();
   taken_.clear();
   decided_.clear();
+  assumed_.clear();
+  shared_.clear();
   if (why_.node_conflict == 0) {
     why_.node_conflict = intern("node(s) had volume node affinity conflict");
     why_.bind_conflict = intern("node(s) didn't find available persistent volumes to bind");
@@ -98,16 +94,8 @@ void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> ta
 
 const model::StorageClass* VolumeBinder::class_of(const PersistentVolumeClaim& pvc,
                                                   std::string* name) const {
-  // A claim that names no class got the default one from the API server's
-  // admission when it was created; one from a file is given it here.
-  if (const auto it = pvc.annotations.find(kBetaClass); it != pvc.annotations.end())
-    *name = it->second;
-  else if (pvc.storage_class)
-    *name = *pvc.storage_class;
-  else if (storage_.classes != nullptr)
-    for (const auto& [n, c] : *storage_.classes)
-      if (c.is_default) *name = n;
-  if (name->empty() || storage_.classes == nullptr) return nullptr;
+  if (storage_.classes == nullptr) return nullptr;
+  *name = model::claim_class_name(pvc, *storage_.classes);
   const auto it = storage_.classes->find(*name);
   return it == storage_.classes->end() ? nullptr : &it->second;
 }
@@ -191,7 +179,69 @@ VolumeBinder::Prepared VolumeBinder::prepare(const Task& task) const {
     p.claims.push_back(std::move(c));
   }
   if (p.binding_error == 0 && immediate) p.binding_error = why_.immediate;
+  for (const Claim& c : p.claims) {
+    p.keeps = p.keeps && !(c.once_pod && !c.ephemeral);
+    p.reads_taken = p.reads_taken || c.state == Claim::State::Delayed;
+  }
+  if (p.keeps) p.meaning = meaning_of(p, pod);
   return p;
+}
+
+std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) const {
+  // The reasons, interned: one id, one text.
+  std::string out = std::to_string(p.restrictions_error) + "," + std::to_string(p.binding_error) +
+                    "," + std::to_string(p.zone_error);
+  auto c = p.claims.begin();
+  for (const model::PodClaim& pc : pod.claims) {
+    out += pc.ephemeral ? "|e" : "|n";
+    const std::string key = pod.namespace_ + "/" + pc.name;
+    if (c == p.claims.end() || c->key != key || c->ephemeral != pc.ephemeral) {
+      out += "missing";  // no claim object: the reasons above say which
+      continue;
+    }
+    // A claim another pod also names counts once on a node (the attach
+    // limit), and one a volume is pre-bound to has that volume only: their
+    // answers depend on which claim it is.
+    const bool shared = storage_.claim_pods != nullptr && storage_.claim_pods->contains(key) &&
+                        storage_.claim_pods->at(key) > 1;
+    const bool prebound =
+        storage_.prebound_claims != nullptr && storage_.prebound_claims->contains(key);
+    const PersistentVolumeClaim& pvc = *c->pvc;
+    if (shared || prebound || pvc.selector ||
+        (c->state == Claim::State::Bound && c->volume == nullptr)) {
+      out += "claim:" + key;
+    } else if (c->state == Claim::State::Bound) {
+      out += "bound:" + pvc.volume_name;
+    } else if (c->state == Claim::State::Immediate) {
+      out += "immediate:" + pvc.volume_name;
+    } else {
+      // Waiting for a first consumer: what find_volume and provision read.
+      out += "delayed:" + c->class_name + ":" + std::to_string(pvc.request) + ":" +
+             std::to_string(pvc.access_modes) + (pvc.block ? ":block:" : ":fs:") +
+             pvc.selected_node();
+    }
+    ++c;
+  }
+  return out;
+}
+
+bool VolumeBinder::answers_keep(const Task& task) const {
+  return task.pod->claims.empty() || prepared(task).keeps;
+}
+
+bool VolumeBinder::reads_taken(const Task& task) const {
+  return !task.pod->claims.empty() && prepared(task).reads_taken;
+}
+
+uint32_t VolumeBinder::shared_class(const Task& task) const {
+  if (task.pod->claims.empty() || task.views == nullptr || task.views->alike_but_claims == 0)
+    return 0;
+  const Prepared& p = prepared(task);
+  if (!p.keeps) return 0;
+  const std::string key = std::to_string(task.views->alike_but_claims) + "/" + p.meaning;
+  const std::lock_guard lock(mutex_);
+  return shared_.try_emplace(key, kSharedClasses + static_cast<uint32_t>(shared_.size()))
+      .first->second;
 }
 
 const VolumeBinder::Prepared& VolumeBinder::prepared(const Task& task) const {
@@ -240,34 +290,37 @@ scoria_code VolumeBinder::check(const Task& task, const Node& node, uint32_t che
 
 bool VolumeBinder::once_pod_in_use(const Prepared& p, const Task& task) const {
   // Cluster-wide, as VolumeRestrictions counts it: any other pod on a node
-  // (this session's placements included) using the claim.
+  // (this session's placements included, and not the pods a preemption
+  // question took off) using the claim. Who names a claim is fixed for the
+  // session; where those pods are is read as it is now.
   if (std::none_of(p.claims.begin(), p.claims.end(),
                    [](const Claim& c) { return c.once_pod && !c.ephemeral; }))
     return false;
-  const std::vector<uint32_t>& with_claims = tasks_with_claims();
+  const auto& users = claim_users();
   for (const Claim& c : p.claims) {
     if (!c.once_pod || c.ephemeral) continue;
-    for (const uint32_t i : with_claims) {
+    const auto it = users.find(c.key);
+    if (it == users.end()) continue;
+    for (const uint32_t i : it->second) {
       const Task& other = tasks_[i];
-      if (i == task.index || other.node < 0 ||
-          (other.status & (SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED)) != 0)
-        continue;
-      for (const model::PodClaim& oc : other.pod->claims)
-        if (!oc.ephemeral && other.pod->namespace_ + "/" + oc.name == c.key) return true;
+      if (i != task.index && other.node >= 0 &&
+          (other.status & (SCORIA_TASK_SUCCEEDED | SCORIA_TASK_FAILED)) == 0)
+        return true;
     }
   }
   return false;
 }
 
-const std::vector<uint32_t>& VolumeBinder::tasks_with_claims() const {
+const std::unordered_map<std::string, std::vector<uint32_t>>& VolumeBinder::claim_users() const {
   // Found once per session, and only when a ReadWriteOncePod claim asks.
   const std::lock_guard lock(mutex_);
-  if (!with_claims_) {
-    with_claims_.emplace();
+  if (!claim_users_) {
+    claim_users_.emplace();
     for (const Task& t : tasks_)
-      if (!t.pod->claims.empty()) with_claims_->push_back(t.index);
+      for (const model::PodClaim& c : t.pod->claims)
+        if (!c.ephemeral) (*claim_users_)[t.pod->namespace_ + "/" + c.name].push_back(t.index);
   }
-  return *with_claims_;
+  return *claim_users_;
 }
 
 std::pair<std::string, std::string> VolumeBinder::attachment(const model::PodClaim& claim,
@@ -333,7 +386,7 @@ const PersistentVolume* VolumeBinder::find_volume(
     if (v->claimed()) return fits ? v : nullptr;
     if (v->phase != model::VolumePhase::Available || !fits) continue;
     if (pvc.selector && !model::selects(*pvc.selector, v->labels)) continue;
-    if (volume_class(*v) != c.class_name) continue;
+    if (v->class_name() != c.class_name) continue;
     if ((pvc.access_modes & v->access_modes) != pvc.access_modes) continue;
     if (best == nullptr || v->capacity < best->capacity) best = v;
   }
@@ -390,6 +443,15 @@ uint32_t VolumeBinder::check_binding(const Prepared& p, const Task& /*task*/, co
   };
   std::vector<const Claim*> to_match, to_provision;
   for (const Claim* c : delayed) {
+    // Decided this session for another pod naming it: as kube-scheduler's
+    // assumed claim, bound to that volume or provisioned on that node.
+    if (const auto d = assumed_.find(c->key); d != assumed_.end()) {
+      if (d->second.volume != nullptr && !affinity_allows(*d->second.volume, *node.spec))
+        return why_.node_conflict;
+      if (d->second.volume == nullptr && d->second.node != node.spec->name)
+        return why_.bind_conflict;
+      continue;
+    }
     const std::string selected = c->pvc->selected_node();
     if (selected.empty())
       to_match.push_back(c);
@@ -446,11 +508,19 @@ void VolumeBinder::assume(const Task& task, const Node& node) {
   for (size_t i = 0; i < p.claims.size(); ++i) {
     const Claim& c = p.claims[i];
     const Match& m = matches[i];
+    if (m.volume == nullptr && !m.provision) continue;
     if (m.volume != nullptr) {
       taken_.emplace(m.volume, task.index);
+      ++epoch_;
       made.push_back({c.key, c.pvc->uid, m.volume->name, node.spec->name, false});
-    } else if (m.provision) {
+    } else {
       made.push_back({c.key, c.pvc->uid, c.pvc->provisioned_volume_name(), node.spec->name, true});
+    }
+    // Another pod naming the claim now finds it decided (its answers change).
+    if (storage_.claim_pods != nullptr && storage_.claim_pods->contains(c.key) &&
+        storage_.claim_pods->at(c.key) > 1) {
+      assumed_[c.key] = {m.volume, node.spec->name, task.index};
+      ++epoch_;
     }
   }
   if (!made.empty()) decided_[task.index] = std::move(made);
@@ -459,7 +529,9 @@ void VolumeBinder::assume(const Task& task, const Node& node) {
 void VolumeBinder::release(const Task& task) {
   const auto it = decided_.find(task.index);
   if (it == decided_.end()) return;
-  std::erase_if(taken_, [&](const auto& entry) { return entry.second == task.index; });
+  const auto mine = [&](const auto& entry) { return entry.second == task.index; };
+  const auto assumed_mine = [&](const auto& entry) { return entry.second.task == task.index; };
+  if (std::erase_if(taken_, mine) + std::erase_if(assumed_, assumed_mine) > 0) ++epoch_;
   decided_.erase(it);
 }
 

@@ -60,6 +60,25 @@ class VolumeBinder {
   /// What the placement of `task` decided, taken away (at its bind).
   std::vector<cycle::Outcome::VolumeBinding> take(const Task& task);
 
+  // --- what the equivalence classes may keep (session/cached_answers.cpp)
+
+  /// Whether check()'s answers for `task` may be kept for its class until
+  /// a node changes: not with a ReadWriteOncePod claim (they depend on
+  /// where other pods are).
+  bool answers_keep(const Task& task) const;
+  /// Whether check() for `task` reads the volumes placements took: kept
+  /// answers are then stale once epoch() moves.
+  bool reads_taken(const Task& task) const;
+  /// Counts the changes to the volumes placements took this session.
+  uint64_t epoch() const { return epoch_; }
+  /// The class `task` may share answers in with tasks alike but for their
+  /// claims' names (TaskViews::alike_but_claims) whose claims mean the same
+  /// to check(): kSharedClasses and up, the same for those tasks this
+  /// session; 0 if it has none.
+  uint32_t shared_class(const Task& task) const;
+  /// Where shared_class()'s numbers start: above any TaskViews::equivalence.
+  static constexpr uint32_t kSharedClasses = 0x80000000u;
+
  private:
   struct Claim {
     enum class State : uint8_t { Bound, Delayed, Immediate };
@@ -80,6 +99,11 @@ class VolumeBinder {
     uint32_t zone_error = 0;          // VolumeZone's
     // VolumeZone: the zone and region labels of the bound volumes.
     std::vector<std::pair<std::string, std::vector<std::string>>> zones;
+    // What the claims mean to check(), written so that two tasks with the
+    // same text get the same answers on every node (shared_class).
+    std::string meaning;
+    bool keeps = true;         // answers_keep
+    bool reads_taken = false;  // reads_taken
   };
   // One claim's answer on one node: a volume, provisioning, or a reason.
   struct Match {
@@ -95,7 +119,8 @@ class VolumeBinder {
   uint32_t check_zone(const Prepared& p, const Node& node) const;
   bool check_limits(const Prepared& p, const Task& task, const Node& node) const;
   bool once_pod_in_use(const Prepared& p, const Task& task) const;
-  const std::vector<uint32_t>& tasks_with_claims() const;
+  // The tasks naming each claim (not as an ephemeral volume), by key.
+  const std::unordered_map<std::string, std::vector<uint32_t>>& claim_users() const;
   Match provision(const Claim& c, const Node& node) const;
   const model::PersistentVolume* find_volume(
       const Claim& c, const Node& node,
@@ -105,11 +130,11 @@ class VolumeBinder {
                                                  const model::Pod& pod) const;
   const model::StorageClass* class_of(const model::PersistentVolumeClaim& pvc,
                                       std::string* name) const;
+  std::string meaning_of(const Prepared& p, const model::Pod& pod) const;
 
   cycle::Storage storage_;
   std::span<const Task> tasks_;
-  // The tasks whose pods name claims (tasks_with_claims()).
-  mutable std::optional<std::vector<uint32_t>> with_claims_;
+  mutable std::optional<std::unordered_map<std::string, std::vector<uint32_t>>> claim_users_;
   struct Reasons {
     uint32_t node_conflict = 0, bind_conflict = 0, not_enough_space = 0, pv_not_exist = 0,
              no_zone = 0, max_volumes = 0, once_pod = 0, immediate = 0;
@@ -120,6 +145,15 @@ class VolumeBinder {
   // Volumes placements took this session, with the task that took each.
   std::unordered_map<const model::PersistentVolume*, uint32_t> taken_;
   std::unordered_map<uint32_t, std::vector<cycle::Outcome::VolumeBinding>> decided_;
+  // Claims other pods also name, decided by a placement this session.
+  struct Assumed {
+    const model::PersistentVolume* volume = nullptr;  // null: provisioned on `node`
+    std::string node;
+    uint32_t task = 0;
+  };
+  std::unordered_map<std::string, Assumed> assumed_;
+  uint64_t epoch_ = 0;
+  mutable std::unordered_map<std::string, uint32_t> shared_;  // meaning -> class
 };
 
 }  // namespace scoria::session

@@ -133,7 +133,7 @@ scoria_code score_batch(void* user_data, const scoria_task* task, const scoria_n
 
 // A node's score reads that node and the task's request alone.
 uint32_t cache_policy(void* /*user_data*/, const scoria_task* /*task*/) {
-  return SCORIA_CACHE_NODE_ORDER;
+  return SCORIA_CACHE_NODE_ORDER | SCORIA_CACHE_CLAIMS;
 }
 
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {

@@ -551,7 +551,8 @@ scoria_code on_node_order_batch(void* user_data, const scoria_task* task,
 //   a label the class leaves out (which rules a pod matches could differ).
 // A pod asking for no device passes every node and scores 0: cacheable.
 uint32_t cache_policy(void* user_data, const scoria_task* task) {
-  constexpr uint32_t kBoth = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER;
+  // Claims are never read (SCORIA_CACHE_CLAIMS).
+  constexpr uint32_t kBoth = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER | SCORIA_CACHE_CLAIMS;
   auto& self = *static_cast<Instance*>(user_data);
   const Request* r = request_of(self, task);
   if (r == nullptr) {

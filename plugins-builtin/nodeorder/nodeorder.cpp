@@ -280,7 +280,7 @@ uint32_t cache_policy(void* user_data, const scoria_task* task) {
       std::any_of(own->spread.begin(), own->spread.end(),
                   [](const kube::SpreadConstraint& c) { return !c.hard; }))
     return 0;
-  return SCORIA_CACHE_NODE_ORDER;
+  return SCORIA_CACHE_NODE_ORDER | SCORIA_CACHE_CLAIMS;  // claims are not scored
 }
 
 scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* hooks) {

@@ -310,8 +310,11 @@ scoria_code on_predicate_batch(void* user_data, const scoria_task* task,
 uint32_t cache_policy(void* user_data, const scoria_task* task) {
   const auto& self = *static_cast<const Instance*>(user_data);
   const uint32_t features = scoria::info(task).features;
-  // A pod's own claims decide where it may go.
-  if (self.volume_checks != 0 && (features & SCORIA_TASK_FEATURE_VOLUMES) != 0) return 0;
+  // A pod's own claims decide where it may go; from 1.13 the host keeps
+  // those answers true for a class (SCORIA_CACHE_CLAIMS), before it not.
+  if (self.volume_checks != 0 && (features & SCORIA_TASK_FEATURE_VOLUMES) != 0 &&
+      (api().abi_major != 1 || api().abi_minor < 13))
+    return 0;
   if (self.pod_switches.pod_affinity &&
       ((features & (SCORIA_TASK_FEATURE_POD_AFFINITY | SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY)) !=
            0 ||
@@ -319,7 +322,7 @@ uint32_t cache_policy(void* user_data, const scoria_task* task) {
     return 0;
   if (self.pod_switches.topology_spread && (features & SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD) != 0)
     return 0;
-  return SCORIA_CACHE_PREDICATE;
+  return SCORIA_CACHE_PREDICATE | SCORIA_CACHE_CLAIMS;  // claims only through the host
 }
 
 // An eviction leaves the task Releasing on its node; undoing it puts the

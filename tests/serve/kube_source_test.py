@@ -85,6 +85,13 @@ class Cluster:
             self.node(f"node-{i}", labels={"kubernetes.io/hostname": f"node-{i}"})
         self.queue()
 
+    def storage_class(self, name, provisioner):
+        """A WaitForFirstConsumer class."""
+        client.StorageV1Api(self.api).create_storage_class({
+            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": name}, "provisioner": provisioner,
+            "volumeBindingMode": "WaitForFirstConsumer"})
+
     def volume_pod(self, name, claim):
         self.core.create_namespaced_pod("default", {
             "apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
@@ -310,15 +317,8 @@ class Schedules(KubeSourceCase):
     def volumes(self):
         """A provisioning WaitForFirstConsumer class and a static one with a
         volume on node-1, their claims, and a pod for each."""
-        storage = client.StorageV1Api(self.cluster.api)
-        storage.create_storage_class({
-            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
-            "metadata": {"name": "fast"}, "provisioner": "csi.example.com",
-            "volumeBindingMode": "WaitForFirstConsumer"})
-        storage.create_storage_class({
-            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
-            "metadata": {"name": "local"}, "provisioner": "kubernetes.io/no-provisioner",
-            "volumeBindingMode": "WaitForFirstConsumer"})
+        self.cluster.storage_class("fast", "csi.example.com")
+        self.cluster.storage_class("local", "kubernetes.io/no-provisioner")
         self.cluster.core.create_persistent_volume({
             "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "disk-1"},
             "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
@@ -372,11 +372,7 @@ class Schedules(KubeSourceCase):
                        {"status": 403})
         self.proxy.add_rule(refused)
         s = self.start_scheduler()
-        storage = client.StorageV1Api(self.cluster.api)
-        storage.create_storage_class({
-            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
-            "metadata": {"name": "fast"}, "provisioner": "csi.example.com",
-            "volumeBindingMode": "WaitForFirstConsumer"})
+        self.cluster.storage_class("fast", "csi.example.com")
         self.cluster.core.create_namespaced_persistent_volume_claim("default", {
             "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "scratch"},
             "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",

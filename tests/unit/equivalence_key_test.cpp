@@ -93,5 +93,33 @@ TEST(EquivalenceKey, NotAnObjectHasNone) {
   EXPECT_NE(key_of("{}"), "");
 }
 
+std::string without_claims(const std::string& json) {
+  model::Pod pod;
+  pod.json = json;
+  return equivalence_key_without_claim_names(pod);
+}
+
+TEST(EquivalenceKey, ClaimNamesAreLeftOutOfTheWiderClassOnly) {
+  const std::string a = R"({"spec": {"volumes": [{"name": "data",
+    "persistentVolumeClaim": {"claimName": "job-0-data", "readOnly": true}},
+    {"name": "scratch", "emptyDir": {}}], "containers": [{"name": "c"}]}})";
+  std::string b = a;
+  b.replace(b.find("job-0-data"), 10, "job-1-data");
+  EXPECT_NE(key_of(a), key_of(b));
+  EXPECT_EQ(without_claims(a), without_claims(b));
+  EXPECT_NE(without_claims(a), key_of(a));  // never one of the narrower keys
+  // Everything else of a volume still counts, and a claimName elsewhere
+  // (not a volume's persistentVolumeClaim) is not left out.
+  std::string ro = a;
+  ro.replace(ro.find("true"), 4, "false");
+  EXPECT_NE(without_claims(a), without_claims(ro));
+  std::string other = a;
+  other.replace(other.find("\"name\": \"scratch\""), 17, R"("name": "tmp")");
+  EXPECT_NE(without_claims(a), without_claims(other));
+  EXPECT_NE(without_claims(R"({"spec": {"x": {"claimName": "p"}}})"),
+            without_claims(R"({"spec": {"x": {"claimName": "q"}}})"));
+  EXPECT_EQ(without_claims("[1]"), "");
+}
+
 }  // namespace
 }  // namespace scoria::cache

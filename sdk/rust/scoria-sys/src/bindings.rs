@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 12;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 13;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -1537,6 +1537,24 @@ pub const SCORIA_CACHE_PREDICATE: u32 = 0x1;
 /// on_cache_policy (1.7): node scores may be cached.
 pub const SCORIA_CACHE_NODE_ORDER: u32 = 0x2;
 
+/// on_cache_policy (1.13): the plugin's answers for the task read its
+/// PersistentVolumeClaims only through session_volume_check, never by their
+/// names. A host of 1.13 or later may then share the answers (with those of
+/// SCORIA_CACHE_PREDICATE and SCORIA_CACHE_NODE_ORDER) among tasks alike in
+/// everything but the names of the claims their persistentVolumeClaim
+/// volumes name, where those claims mean the same to the volume checks (the
+/// same bound volume; for claims waiting for a first consumer the same
+/// class, size, access modes and volume mode). It does so only when every
+/// plugin with a predicate or score hook for the task declares this bit.
+///
+/// From 1.13 the host also keeps session_volume_check's answers true for a
+/// class: it asks again after a placement takes or gives back a volume, and
+/// never keeps those of a task with a ReadWriteOncePod claim (they depend
+/// on where other pods are). A plugin whose only reason not to declare a
+/// task's predicates cacheable was its volume checks may declare them on a
+/// host whose abi_minor is 13 or more.
+pub const SCORIA_CACHE_CLAIMS: u32 = 0x4;
+
 // The host's service table
 
 /// Functions the host implements. Owned by the host, valid while the plugin
@@ -2620,9 +2638,10 @@ pub struct scoria_host_api {
     /// SCORIA_INVALID_ARGUMENT if an argument is NULL.
     ///
     /// Thread-safe as predicates are: call it from on_predicate or
-    /// on_predicate_batch. A plugin calling it for a task should not declare
-    /// that task's predicates cacheable (on_cache_policy): its answers depend
-    /// on the task's own claims.
+    /// on_predicate_batch. On a 1.12 host a plugin calling it for a task should
+    /// not declare that task's predicates cacheable (on_cache_policy): its
+    /// answers depend on the task's own claims. From 1.13 it may (see
+    /// SCORIA_CACHE_CLAIMS).
     ///
     /// When a task is placed, the host gives each of its claims waiting for a
     /// first consumer the smallest volume that fits on the node, or marks it

@@ -308,6 +308,7 @@ int main(void) {
   FIELD(scoria_hooks, on_sub_job_hypernode_gradient);
   INT(SCORIA_CACHE_PREDICATE);
   INT(SCORIA_CACHE_NODE_ORDER);
+  INT(SCORIA_CACHE_CLAIMS);
   STRUCT(scoria_host_api);
   FIELD(scoria_host_api, struct_size);
   FIELD(scoria_host_api, abi_major);

@@ -288,6 +288,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_hooks, on_sub_job_hypernode_gradient);
     int_line!(out, SCORIA_CACHE_PREDICATE);
     int_line!(out, SCORIA_CACHE_NODE_ORDER);
+    int_line!(out, SCORIA_CACHE_CLAIMS);
     struct_line!(out, scoria_host_api);
     field_line!(out, scoria_host_api, struct_size);
     field_line!(out, scoria_host_api, abi_major);
