@@ -86,9 +86,12 @@ void ClusterCache::apply_change(ObjectChange& c) {
                             ? c.kind == Kind::Pod || c.kind == Kind::PodGroup
                             : std::holds_alternative<model::Pod>(c.object) ||
                                   std::holds_alternative<model::PodGroup>(c.object);
-  if (!job_kind) ++header_version_;
+  // The storage kinds are the sessions' through storage_view(), not the
+  // header's.
   if (storage_kind(c.type == ObjectChange::Type::Delete ? c.kind : object_kind(c.object)))
     ++storage_version_;
+  else if (!job_kind)
+    ++header_version_;
   if (c.type == ObjectChange::Type::Delete) {
     switch (c.kind) {
       case Kind::Node:
@@ -118,6 +121,7 @@ void ClusterCache::apply_change(ObjectChange& c) {
         return;
       case Kind::PersistentVolume:
         persistent_volumes_.erase(c.key);
+        unbound_volumes_.erase(c.key);
         return;
       case Kind::PersistentVolumeClaim:
         volume_claims_.erase(c.key);
@@ -167,8 +171,14 @@ void ClusterCache::apply_change(ObjectChange& c) {
           std::string name = object.name;
           hyper_nodes_.insert_or_assign(std::move(name), std::move(object));
         }
-        if constexpr (std::is_same_v<T, model::PersistentVolume>)
+        if constexpr (std::is_same_v<T, model::PersistentVolume>) {
+          if (object.phase == model::VolumePhase::Available ||
+              object.phase == model::VolumePhase::Pending)
+            unbound_volumes_.insert(object.key());
+          else
+            unbound_volumes_.erase(object.key());
           store_by_key(persistent_volumes_, std::move(object));
+        }
         if constexpr (std::is_same_v<T, model::PersistentVolumeClaim>)
           store_by_key(volume_claims_, std::move(object));
         if constexpr (std::is_same_v<T, model::StorageClass>)

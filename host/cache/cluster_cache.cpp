@@ -68,6 +68,8 @@ void ClusterCache::clear() {
   numa_topologies_.clear();
   hyper_nodes_.clear();
   persistent_volumes_.clear();
+  unbound_volumes_.clear();
+  claim_pods_.clear();
   volume_claims_.clear();
   storage_classes_.clear();
   csi_nodes_.clear();

@@ -136,6 +136,8 @@ class ClusterCache {
   /// Moves on with every change of any of the six storage kinds (and every
   /// replace), so that what is derived from them can tell it is stale.
   uint64_t storage_version() const { return storage_version_; }
+  /// The sessions' view of the storage kinds, brought up to date.
+  const cycle::Storage& storage_view() const;
 
  private:
   /// What every snapshot reads of every pod (SlotTable's hot fields).
@@ -343,6 +345,9 @@ class ClusterCache {
   // How many pods name each PersistentVolumeClaim ("ns/name"): a claim
   // shared by pods counts once on a node (cycle::Storage::claim_pods).
   std::unordered_map<std::string, uint32_t> claim_pods_;
+  // The PersistentVolumes still to bind (Available or Pending), by name:
+  // what the storage index is made from when a storage object changes.
+  std::set<std::string> unbound_volumes_;
   std::set<std::string> global_defaults_;  // classes with globalDefault
   // Pods whose implicit group needs its name (re)computed: (arrival, slot).
   std::vector<std::pair<uint64_t, uint32_t>> to_name_;

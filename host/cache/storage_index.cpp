@@ -18,9 +18,10 @@ const cycle::Storage& StorageIndex::view(const Maps& maps, uint64_t version) {
   version_ = version;
   unbound_by_class_.clear();
   prebound_claims_.clear();
-  for (const auto& [name, v] : *maps.volumes) {
-    if (v.phase != model::VolumePhase::Available && v.phase != model::VolumePhase::Pending)
-      continue;
+  for (const std::string& name : *maps.unbound) {
+    const auto it = maps.volumes->find(name);
+    if (it == maps.volumes->end()) continue;
+    const model::PersistentVolume& v = it->second;
     unbound_by_class_[v.class_name()].push_back(&v);
     if (v.claimed()) prebound_claims_.insert(v.claim_namespace + "/" + v.claim_name);
   }

@@ -1,10 +1,12 @@
 // The session's view of the storage kinds (cycle::Storage): the cache's
 // maps as they are, and the volumes a claim waiting for its first consumer
-// may be given, by class, made again only when a storage object changed.
+// may be given, by class, made again only when a storage object changed
+// (from the volumes still to bind alone: a cluster's bound ones are most).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -25,6 +27,7 @@ class StorageIndex {
     const std::map<std::string, model::CSIDriver>* csi_drivers;
     const std::map<std::string, model::CSIStorageCapacity>* capacities;
     const std::unordered_map<std::string, uint32_t>* claim_pods;
+    const std::set<std::string>* unbound;  // names of the volumes still to bind
   };
   /// The view over `maps`, brought up to date when `version` (the cache's
   /// storage_version) moved since the last call.

@@ -1,7 +1,5 @@
 #include "model/storage.h"
 
-#include <cstdio>
-
 namespace scoria::model {
 
 namespace {
@@ -27,17 +25,27 @@ std::string PersistentVolumeClaim::provisioned_volume_name() const {
   if (!uid.empty()) return "pvc-" + uid;
   // FNV-1a over the key, twice with different seeds: stable across runs and
   // machines (std::hash is neither), written in a UUID's shape.
+  const std::string k = key();
   const auto fnv = [&](uint64_t h) {
-    for (const char c : key()) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+    for (const char c : k) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
     return h;
   };
   const uint64_t a = fnv(1469598103934665603ull), b = fnv(0x9e3779b97f4a7c15ull);
-  char text[40];
-  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xffff),
-                static_cast<unsigned>(b >> 48),
-                static_cast<unsigned long long>(b & 0xffffffffffffull));
-  return std::string("pvc-") + text;
+  // 8-4-4-4-12 hex digits: a's 64 bits, then b's top 16 and low 48.
+  std::string out = "pvc-";
+  const auto hex = [&out](uint64_t v, int digits) {
+    for (int i = digits - 1; i >= 0; --i) out += "0123456789abcdef"[(v >> (4 * i)) & 0xf];
+  };
+  hex(a >> 32, 8);
+  out += '-';
+  hex(a >> 16, 4);
+  out += '-';
+  hex(a, 4);
+  out += '-';
+  hex(b >> 48, 4);
+  out += '-';
+  hex(b, 12);
+  return out;
 }
 
 }  // namespace scoria::model

@@ -1,6 +1,7 @@
 #include "session/volume_binding.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -73,6 +74,13 @@ void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> ta
   tasks_ = tasks;
   claim_users_.reset();
   prepared_.clear();
+  if (prepared_size_ != tasks.size()) {
+    prepared_at_ = std::make_unique<std::atomic<const Prepared*>[]>(tasks.size());
+    prepared_size_ = tasks.size();
+  } else {
+    for (size_t i = 0; i < prepared_size_; ++i)
+      prepared_at_[i].store(nullptr, std::memory_order_relaxed);
+  }
   taken_.clear();
   decided_.clear();
   assumed_.clear();
@@ -179,31 +187,51 @@ VolumeBinder::Prepared VolumeBinder::prepare(const Task& task) const {
     p.claims.push_back(std::move(c));
   }
   if (p.binding_error == 0 && immediate) p.binding_error = why_.immediate;
-  for (const Claim& c : p.claims) {
+  for (uint32_t i = 0; i < p.claims.size(); ++i) {
+    Claim& c = p.claims[i];
     p.keeps = p.keeps && !(c.once_pod && !c.ephemeral);
-    p.reads_taken = p.reads_taken || c.state == Claim::State::Delayed;
+    if (c.state == Claim::State::Bound) p.bound.push_back(i);
+    if (c.state != Claim::State::Delayed) continue;
+    p.reads_taken = true;
+    p.delayed.push_back(i);
+    c.selected = c.pvc->selected_node();
+    if (c.selected.empty()) p.by_request.push_back(i);
   }
+  std::stable_sort(p.by_request.begin(), p.by_request.end(), [&](uint32_t a, uint32_t b) {
+    return p.claims[a].pvc->request < p.claims[b].pvc->request;
+  });
   if (p.keeps) p.meaning = meaning_of(p, pod);
   return p;
 }
 
 std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) const {
   // The reasons, interned: one id, one text.
-  std::string out = std::to_string(p.restrictions_error) + "," + std::to_string(p.binding_error) +
-                    "," + std::to_string(p.zone_error);
+  std::string out;
+  for (const uint32_t id : {p.restrictions_error, p.binding_error, p.zone_error}) {
+    out += std::to_string(id);
+    out += ',';
+  }
   auto c = p.claims.begin();
   for (const model::PodClaim& pc : pod.claims) {
     out += pc.ephemeral ? "|e" : "|n";
-    const std::string key = pod.namespace_ + "/" + pc.name;
-    if (c == p.claims.end() || c->key != key || c->ephemeral != pc.ephemeral) {
+    // p.claims holds the claims found, in the pod's order.
+    const auto names = [&](std::string_view key) {
+      return key.size() == pod.namespace_.size() + 1 + pc.name.size() &&
+             key.starts_with(pod.namespace_) && key[pod.namespace_.size()] == '/' &&
+             key.ends_with(pc.name);
+    };
+    if (c == p.claims.end() || !names(c->key) || c->ephemeral != pc.ephemeral) {
       out += "missing";  // no claim object: the reasons above say which
       continue;
     }
+    const std::string& key = c->key;
     // A claim another pod also names counts once on a node (the attach
     // limit), and one a volume is pre-bound to has that volume only: their
     // answers depend on which claim it is.
-    const bool shared = storage_.claim_pods != nullptr && storage_.claim_pods->contains(key) &&
-                        storage_.claim_pods->at(key) > 1;
+    bool shared = false;
+    if (storage_.claim_pods != nullptr)
+      if (const auto u = storage_.claim_pods->find(key); u != storage_.claim_pods->end())
+        shared = u->second > 1;
     const bool prebound =
         storage_.prebound_claims != nullptr && storage_.prebound_claims->contains(key);
     const PersistentVolumeClaim& pvc = *c->pvc;
@@ -216,9 +244,15 @@ std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) c
       out += "immediate:" + pvc.volume_name;
     } else {
       // Waiting for a first consumer: what find_volume and provision read.
-      out += "delayed:" + c->class_name + ":" + std::to_string(pvc.request) + ":" +
-             std::to_string(pvc.access_modes) + (pvc.block ? ":block:" : ":fs:") +
-             pvc.selected_node();
+      out += "delayed:";
+      out += c->class_name;
+      // The request's bits, the access modes, the mode: compared only.
+      char bits[sizeof pvc.request];
+      std::memcpy(bits, &pvc.request, sizeof bits);
+      out.append(bits, sizeof bits);
+      out += static_cast<char>('0' + pvc.access_modes);
+      out += pvc.block ? 'b' : 'f';
+      out += c->selected;
     }
     ++c;
   }
@@ -234,21 +268,24 @@ bool VolumeBinder::reads_taken(const Task& task) const {
 }
 
 uint32_t VolumeBinder::shared_class(const Task& task) const {
-  if (task.pod->claims.empty() || task.views == nullptr || task.views->alike_but_claims == 0)
-    return 0;
-  const Prepared& p = prepared(task);
-  if (!p.keeps) return 0;
-  const std::string key = std::to_string(task.views->alike_but_claims) + "/" + p.meaning;
-  const std::lock_guard lock(mutex_);
-  return shared_.try_emplace(key, kSharedClasses + static_cast<uint32_t>(shared_.size()))
-      .first->second;
+  return task.pod->claims.empty() ? 0 : prepared(task).shared;
 }
 
 const VolumeBinder::Prepared& VolumeBinder::prepared(const Task& task) const {
+  // Made once per task and session; read without the lock after that (the
+  // predicate workers ask for every node).
+  std::atomic<const Prepared*>& at = prepared_at_[task.index];
+  if (const Prepared* p = at.load(std::memory_order_acquire)) return *p;
   const std::lock_guard lock(mutex_);
-  const auto it = prepared_.find(task.index);
-  if (it != prepared_.end()) return it->second;
-  return prepared_.emplace(task.index, prepare(task)).first->second;
+  if (const Prepared* p = at.load(std::memory_order_relaxed)) return *p;
+  Prepared& p = prepared_.emplace_back(prepare(task));
+  if (p.keeps && task.views != nullptr && task.views->alike_but_claims != 0)
+    p.shared = shared_
+                   .try_emplace(std::to_string(task.views->alike_but_claims) + "/" + p.meaning,
+                                kSharedClasses + static_cast<uint32_t>(shared_.size()))
+                   .first->second;
+  at.store(&p, std::memory_order_release);
+  return p;
 }
 
 uint32_t VolumeBinder::task_wide_reason(const Task& task) const {
@@ -426,56 +463,52 @@ VolumeBinder::Match VolumeBinder::provision(const Claim& c, const Node& node) co
 uint32_t VolumeBinder::check_binding(const Prepared& p, const Task& /*task*/, const Node& node,
                                      std::vector<Match>* matches) const {
   // Bound claims: their volume exists and its node affinity allows the node.
-  for (const Claim& c : p.claims) {
-    if (c.state != Claim::State::Bound) continue;
+  for (const uint32_t i : p.bound) {
+    const Claim& c = p.claims[i];
     if (c.volume == nullptr) return why_.pv_not_exist;
     if (!affinity_allows(*c.volume, *node.spec)) return why_.node_conflict;
   }
-  // Claims waiting for a first consumer: a node already selected for one
-  // decides it; the others take the smallest volume that fits, smallest
-  // claim first, else a volume their class provisions here.
-  std::vector<const Claim*> delayed;
-  for (const Claim& c : p.claims)
-    if (c.state == Claim::State::Delayed) delayed.push_back(&c);
+  if (p.delayed.empty()) return 0;
+  // Claims waiting for a first consumer: one decided this session for
+  // another pod naming it, as kube-scheduler's assumed claim, is bound to
+  // that volume or provisioned on that node; a node already selected for
+  // one decides it; the others take the smallest volume that fits,
+  // smallest claim first, else a volume their class provisions here.
   if (matches != nullptr) matches->assign(p.claims.size(), Match{});
-  const auto slot = [&](const Claim* c) -> Match* {
-    return matches == nullptr ? nullptr : &(*matches)[static_cast<size_t>(c - p.claims.data())];
+  const std::string& here = node.spec->name;
+  const auto assumed = [&](const Claim& c) {
+    return assumed_.empty() ? assumed_.end() : assumed_.find(c.key);
   };
-  std::vector<const Claim*> to_match, to_provision;
-  for (const Claim* c : delayed) {
-    // Decided this session for another pod naming it: as kube-scheduler's
-    // assumed claim, bound to that volume or provisioned on that node.
-    if (const auto d = assumed_.find(c->key); d != assumed_.end()) {
-      if (d->second.volume != nullptr && !affinity_allows(*d->second.volume, *node.spec))
-        return why_.node_conflict;
-      if (d->second.volume == nullptr && d->second.node != node.spec->name)
+  for (const uint32_t i : p.delayed) {
+    const Claim& c = p.claims[i];
+    if (const auto d = assumed(c); d != assumed_.end()) {
+      // kube-scheduler finds the volume pre-bound to it (else no volume),
+      // or the node selected for it: "didn't find available ..." either way.
+      if (d->second.volume != nullptr ? !affinity_allows(*d->second.volume, *node.spec)
+                                      : d->second.node != here)
         return why_.bind_conflict;
-      continue;
-    }
-    const std::string selected = c->pvc->selected_node();
-    if (selected.empty())
-      to_match.push_back(c);
-    else if (selected != node.spec->name)
+    } else if (!c.selected.empty() && c.selected != here) {
       return why_.bind_conflict;
-    else
-      to_provision.push_back(c);
-  }
-  std::stable_sort(to_match.begin(), to_match.end(), [](const Claim* a, const Claim* b) {
-    return a->pvc->request < b->pvc->request;
-  });
-  std::vector<const PersistentVolume*> chosen;
-  for (const Claim* c : to_match) {
-    if (const PersistentVolume* v = find_volume(*c, node, chosen)) {
-      chosen.push_back(v);
-      if (Match* m = slot(c)) m->volume = v;
-    } else {
-      to_provision.push_back(c);
     }
   }
-  for (const Claim* c : to_provision) {
-    const Match m = provision(*c, node);
-    if (m.reason != 0) return m.reason;
-    if (Match* out = slot(c)) *out = m;
+  const auto provide = [&](uint32_t i) {
+    const Match m = provision(p.claims[i], node);
+    if (m.reason == 0 && matches != nullptr) (*matches)[i] = m;
+    return m.reason;
+  };
+  for (const uint32_t i : p.delayed)
+    if (!p.claims[i].selected.empty() && assumed(p.claims[i]) == assumed_.end())
+      if (const uint32_t why = provide(i); why != 0) return why;
+  std::vector<const PersistentVolume*> chosen;
+  for (const uint32_t i : p.by_request) {
+    const Claim& c = p.claims[i];
+    if (assumed(c) != assumed_.end()) continue;
+    if (const PersistentVolume* v = find_volume(c, node, chosen)) {
+      chosen.push_back(v);
+      if (matches != nullptr) (*matches)[i].volume = v;
+    } else if (const uint32_t why = provide(i); why != 0) {
+      return why;
+    }
   }
   return 0;
 }
@@ -499,9 +532,7 @@ uint32_t VolumeBinder::check_zone(const Prepared& p, const Node& node) const {
 void VolumeBinder::assume(const Task& task, const Node& node) {
   if (task.pod->claims.empty()) return;
   const Prepared& p = prepared(task);
-  if (std::none_of(p.claims.begin(), p.claims.end(),
-                   [](const Claim& c) { return c.state == Claim::State::Delayed; }))
-    return;
+  if (p.delayed.empty()) return;
   std::vector<Match> matches;
   if (check_binding(p, task, node, &matches) != 0) return;  // the checks were off
   std::vector<cycle::Outcome::VolumeBinding> made;

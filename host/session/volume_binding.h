@@ -14,7 +14,10 @@
 
 #include <scoria/scoria.h>
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -90,6 +93,7 @@ class VolumeBinder {
     State state = State::Immediate;
     bool ephemeral = false;
     bool once_pod = false;  // ReadWriteOncePod
+    std::string selected;   // the node its volume.kubernetes.io/selected-node names
   };
   // What a task's claims are, worked out once per session.
   struct Prepared {
@@ -104,6 +108,11 @@ class VolumeBinder {
     std::string meaning;
     bool keeps = true;         // answers_keep
     bool reads_taken = false;  // reads_taken
+    uint32_t shared = 0;       // shared_class
+    // check_binding's order: the bound claims; those waiting for a first
+    // consumer (in the pod's order), and of them the ones no node was
+    // selected for, smallest request first.
+    std::vector<uint32_t> bound, delayed, by_request;
   };
   // One claim's answer on one node: a volume, provisioning, or a reason.
   struct Match {
@@ -141,7 +150,9 @@ class VolumeBinder {
   } why_;
 
   mutable std::mutex mutex_;
-  mutable std::unordered_map<uint32_t, Prepared> prepared_;  // by task index
+  mutable std::deque<Prepared> prepared_;                                // made under mutex_
+  mutable std::unique_ptr<std::atomic<const Prepared*>[]> prepared_at_;  // by task index
+  size_t prepared_size_ = 0;
   // Volumes placements took this session, with the task that took each.
   std::unordered_map<const model::PersistentVolume*, uint32_t> taken_;
   std::unordered_map<uint32_t, std::vector<cycle::Outcome::VolumeBinding>> decided_;
