@@ -177,6 +177,11 @@ VolumeBinder::Prepared VolumeBinder::prepare(const Task& task) const {
           c.volume = &it->second;
     } else {
       c.storage_class = class_of(*pvc, &c.class_name);
+      // kube-scheduler looks the class up to learn its binding mode; one
+      // that does not exist is that lookup's error, not "unbound immediate".
+      if (c.storage_class == nullptr && !c.class_name.empty() && p.binding_error == 0)
+        p.binding_error =
+            intern("storageclasses.storage.k8s.io " + in_quotes(c.class_name) + " not found");
       const bool delayed =
           c.storage_class != nullptr &&
           c.storage_class->binding_mode == model::BindingMode::WaitForFirstConsumer &&
