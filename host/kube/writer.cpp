@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 #include "http/client.h"
 #include "kube/decode_change.h"
@@ -232,42 +233,60 @@ Response Writer::call(Connection& c, std::string_view method, const std::string&
 }
 
 std::string Writer::bind_volumes(Connection& c, const WriteOp& op) {
+  std::string failed;
   for (const cycle::Outcome::VolumeBinding& v : op.volumes) {
-    const NamespacedName claim = split(v.claim);
-    if (v.provision) {
-      const json patch = {
-          {"metadata", {{"annotations", {{"volume.kubernetes.io/selected-node", v.node}}}}}};
-      const Response r = call(c, "PATCH",
-                              http::path_of({"api", "v1", "namespaces", claim.ns,
-                                             "persistentvolumeclaims", claim.name}),
-                              patch.dump(), "application/merge-patch+json");
-      if (r.status != 200) return "claim " + v.claim + ": " + status_message(r);
-      continue;
-    }
-    const std::string path = http::path_of({"api", "v1", "persistentvolumes", v.volume});
-    const Response got = call(c, "GET", path, "");
-    if (got.status != 200) return "volume " + v.volume + ": " + status_message(got);
-    json pv = json::parse(got.body, nullptr, false);
-    if (!pv.is_object()) return "volume " + v.volume + ": the server's answer is not an object";
-    json& spec = pv["spec"];
-    if (const auto ref = spec.find("claimRef"); ref != spec.end() && ref->is_object()) {
-      // Taken since the session chose it, unless by this very claim.
-      if (ref->value("namespace", "") != claim.ns || ref->value("name", "") != claim.name)
-        return "volume " + v.volume + " is bound to another claim";
-    }
-    spec["claimRef"] = {{"kind", "PersistentVolumeClaim"},
-                        {"apiVersion", "v1"},
-                        {"namespace", claim.ns},
-                        {"name", claim.name}};
-    if (!v.claim_uid.empty()) spec["claimRef"]["uid"] = v.claim_uid;
-    json& annotations = pv["metadata"]["annotations"];
-    if (!annotations.is_object()) annotations = json::object();
-    if (!annotations.contains("pv.kubernetes.io/bound-by-controller"))
-      annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
-    // metadata.resourceVersion, as read: a concurrent change is a conflict.
-    const Response put = call(c, "PUT", path, pv.dump());
-    if (put.status != 200) return "volume " + v.volume + ": " + status_message(put);
+    failed = bind_volume(c, v);
+    if (!failed.empty()) break;
   }
+  return failed;
+}
+
+std::string Writer::bind_volume(Connection& c, const cycle::Outcome::VolumeBinding& v) {
+  const NamespacedName claim = split(v.claim);
+  const std::string claim_path =
+      http::path_of({"api", "v1", "namespaces", claim.ns, "persistentvolumeclaims", claim.name});
+  if (v.provision) {
+    const json patch = {
+        {"metadata", {{"annotations", {{"volume.kubernetes.io/selected-node", v.node}}}}}};
+    const Response r = call(c, "PATCH", claim_path, patch.dump(), "application/merge-patch+json");
+    if (r.status != 200) {
+      // The next session decides on what the server has.
+      reread(c, cache::Kind::PersistentVolumeClaim, claim_path, v.claim);
+      return "claim " + v.claim + ": " + status_message(r);
+    }
+    assume(r.body, cache::Kind::PersistentVolumeClaim, v.claim);
+    return {};
+  }
+  const std::string path = http::path_of({"api", "v1", "persistentvolumes", v.volume});
+  const auto refused = [&](const std::string& why) {
+    reread(c, cache::Kind::PersistentVolume, path, v.volume);
+    return "volume " + v.volume + why;
+  };
+  const Response got = call(c, "GET", path, "");
+  if (got.status != 200) return refused(": " + status_message(got));
+  json pv = json::parse(got.body, nullptr, false);
+  if (!pv.is_object()) return "volume " + v.volume + ": the server's answer is not an object";
+  json& spec = pv["spec"];
+  if (const auto ref = spec.find("claimRef"); ref != spec.end() && ref->is_object()) {
+    // Taken since the session chose it, unless by this very claim.
+    if (ref->value("namespace", "") != claim.ns || ref->value("name", "") != claim.name) {
+      assume(got.body, cache::Kind::PersistentVolume, v.volume);
+      return "volume " + v.volume + " is bound to another claim";
+    }
+  }
+  spec["claimRef"] = {{"kind", "PersistentVolumeClaim"},
+                      {"apiVersion", "v1"},
+                      {"namespace", claim.ns},
+                      {"name", claim.name}};
+  if (!v.claim_uid.empty()) spec["claimRef"]["uid"] = v.claim_uid;
+  json& annotations = pv["metadata"]["annotations"];
+  if (!annotations.is_object()) annotations = json::object();
+  if (!annotations.contains("pv.kubernetes.io/bound-by-controller"))
+    annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
+  // metadata.resourceVersion, as read: a concurrent change is a conflict.
+  const Response put = call(c, "PUT", path, pv.dump());
+  if (put.status != 200) return refused(": " + status_message(put));
+  assume(put.body, cache::Kind::PersistentVolume, v.volume);
   return {};
 }
 
@@ -388,25 +407,38 @@ void Writer::pod_condition(Connection& c, const WriteOp& op) {
 }
 
 void Writer::resync(Connection& c, const std::string& key) {
-  const Response r = call(c, "GET", pod_path(key), "");
+  reread(c, cache::Kind::Pod, pod_path(key), key);
+}
+
+void Writer::reread(Connection& c, cache::Kind kind, const std::string& path,
+                    const std::string& key) {
+  const std::string what = std::string(cache::kind_name(kind)) + " " + key;
+  const Response r = call(c, "GET", path, "");
   if (r.status == 404) {
-    resync_.push(cache::ObjectChange::remove(cache::Kind::Pod, key));
+    resync_.push(cache::ObjectChange::remove(kind, key));
     return;
   }
   if (r.status != 200) {
-    log::write(log::kWarning, kKubernetesLog,
-               "pod " + key + " cannot be read again (" + status_message(r) +
-                   "); the watch will bring its state");
+    log::write(
+        log::kWarning, kKubernetesLog,
+        what + " cannot be read again (" + status_message(r) + "); the watch will bring its state");
     return;
   }
-  json pod = json::parse(r.body, nullptr, false);
-  const api::Resource* pods = api::find_kind("Pod");
+  assume(r.body, kind, key);
+}
+
+void Writer::assume(const std::string& body, cache::Kind kind, const std::string& key) {
+  const std::string what = std::string(cache::kind_name(kind)) + " " + key;
+  json object = json::parse(body, nullptr, false);
+  const api::Resource* resource = api::find_kind(cache::kind_name(kind));
   std::vector<cache::ObjectChange> changes;
   try {
-    decode_change(pod, *pods, changes);
+    if (resource == nullptr || !object.is_object()) throw std::runtime_error("not an object");
+    decode_change(object, *resource, changes);
   } catch (const std::exception& e) {
     log::write(log::kWarning, kKubernetesLog,
-               "pod " + key + " read again does not decode: " + e.what());
+               what + " as the server answered does not decode (" + e.what() +
+                   "); the watch will bring its state");
     return;
   }
   resync_.push(std::move(changes));

@@ -89,6 +89,9 @@ class Writer {
   /// claimRef (read, checked still free, written at the version read), or
   /// the claim's selected-node annotation. An error message, or empty.
   std::string bind_volumes(Connection& c, const WriteOp& op);
+  /// One of them. A written object is handed to the cache at once
+  /// (assume); one whose write failed is read again.
+  std::string bind_volume(Connection& c, const cycle::Outcome::VolumeBinding& v);
   void evict(Connection& c, const WriteOp& op);
   /// Reads the object at `path`, sets the fields of op.status in its status
   /// and writes it through the status subresource, again on conflict.
@@ -98,6 +101,12 @@ class Writer {
   void pod_condition(Connection& c, const WriteOp& op);
   /// Reads the pod again and queues its current state (or its deletion).
   void resync(Connection& c, const std::string& key);
+  // Reads the object of `kind` at `path` (cache key `key`) again into the
+  // cache: what the server has after a write that failed.
+  void reread(Connection& c, cache::Kind kind, const std::string& path, const std::string& key);
+  // Hands the object a write answered with to the cache, as kube-scheduler's
+  // assume cache holds a written volume until its watch event arrives.
+  void assume(const std::string& body, cache::Kind kind, const std::string& key);
   /// One request, rate limited, retried on 429 and 5xx (honouring
   /// Retry-After) and on transport errors, a few times.
   Response call(Connection& c, std::string_view method, const std::string& target,

@@ -387,6 +387,44 @@ class Schedules(KubeSourceCase):
         self.proxy.clear_rules()
         self.assertTrue(wait_for(lambda: self.cluster.bound(["writer"]), 30), s.text())
 
+    def test_a_written_volume_is_taken_before_its_watch_event_arrives(self):
+        # One static volume any node may mount, and two claims it fits. The
+        # proxy holds every PersistentVolume watch event 20 s, so the volume
+        # the first pod's binding wrote reaches the cache only through the
+        # write's answer (kube-scheduler's assume cache): the second pod must
+        # then find no volume, not choose the same one and fail its write.
+        self.cluster.hostname_nodes(2)
+        self.cluster.storage_class("local", "kubernetes.io/no-provisioner")
+        self.cluster.core.create_persistent_volume({
+            "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "shared"},
+            "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
+                     "storageClassName": "local", "hostPath": {"path": "/data"}}})
+        for claim in ("a-data", "b-data"):
+            self.cluster.core.create_namespaced_persistent_volume_claim("default", {
+                "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": claim},
+                "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                         "resources": {"requests": {"storage": "1Gi"}}}})
+
+        def held(line):
+            time.sleep(20)
+            return line
+        self.proxy.add_rule(lambda m, p, q, b: {"inject_event": held}
+                            if m == "GET" and p.endswith("/persistentvolumes") and "watch=" in q
+                            else None)
+        volume_requests = []
+        self.proxy.add_rule(lambda m, p, q, b: volume_requests.append((m, p)) if
+                            p.endswith("/persistentvolumes/shared") else None)
+        s = self.start_scheduler()
+        self.cluster.volume_pod("a", "a-data")
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["a"]), 30), s.text())
+        self.cluster.volume_pod("b", "b-data")
+        time.sleep(3)  # thirty sessions while the volume's event is held
+        self.assertFalse(self.cluster.placement().get("b"), s.text())
+        self.assertNotIn("binding the volumes of pod default/b failed", s.text())
+        # a's read and write of the volume, and nothing for b.
+        self.assertEqual(volume_requests, [("GET", "/api/v1/persistentvolumes/shared"),
+                                           ("PUT", "/api/v1/persistentvolumes/shared")])
+
     def test_a_pods_conditions_land_in_the_order_sessions_wrote_them(self):
         # A pod's PodScheduled condition is written only when it changes, so
         # one that lands after a newer one would stay. The pods come before
