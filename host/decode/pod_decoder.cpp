@@ -180,6 +180,28 @@ void read_claims(const FieldReader& r, const Node& spec, const FieldPath& spec_p
   });
 }
 
+/// spec.resourceClaims, refused where the API server's validation refuses
+/// them: each named once, naming a ResourceClaim or a template, not both.
+void read_device_claims(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
+                        model::Pod& pod) {
+  r.each_map(spec, "resourceClaims", spec_path, [&](const Node& c, const FieldPath& cp) {
+    model::DeviceClaimRef ref;
+    ref.name = r.text_field(c, "name", cp);
+    if (ref.name.empty())
+      r.fail(cp.field("name"),
+             "is missing; name the entry (containers use it in resources.claims)");
+    for (const model::DeviceClaimRef& other : pod.device_claims)
+      if (other.name == ref.name)
+        r.fail(cp.field("name"),
+               quote(ref.name) + " is used by an earlier entry; names must differ");
+    ref.claim = r.text_field(c, "resourceClaimName", cp);
+    ref.template_ = r.text_field(c, "resourceClaimTemplateName", cp);
+    if (ref.claim.empty() == ref.template_.empty())
+      r.fail(cp, "must name exactly one of resourceClaimName and resourceClaimTemplateName");
+    pod.device_claims.push_back(std::move(ref));
+  });
+}
+
 }  // namespace
 
 model::Pod decode_pod(const ObjectFields& f) {
@@ -227,6 +249,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   pod.scheduling_gated = has_items(spec, "schedulingGates");
   read_claims(r, spec, spec_path, r.text_field(f.meta, "name", f.meta_path), pod);
   if (!pod.claims.empty()) pod.features |= model::kVolumes;
+  read_device_claims(r, spec, spec_path, pod);
 
   const FieldPath status_path = f.root.field("status");
   const Node& status = r.map_field(f.obj, "status", f.root);

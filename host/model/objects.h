@@ -87,6 +87,15 @@ struct PodClaim {
   bool ephemeral = false;
 };
 
+/// One entry of a pod's `spec.resourceClaims` (Dynamic Resource
+/// Allocation): the ResourceClaim it names, or the ResourceClaimTemplate a
+/// claim is made from for the pod.
+struct DeviceClaimRef {
+  std::string name;       // the entry's name, which containers' resources.claims use
+  std::string claim;      // resourceClaimName; empty when made from a template
+  std::string template_;  // resourceClaimTemplateName
+};
+
 /// Parts of a pod's spec that only some plugins read; bit values match
 /// SCORIA_TASK_FEATURE_* in the SDK.
 enum PodFeature : uint32_t {
@@ -116,14 +125,15 @@ struct Pod {
   std::optional<int32_t> priority;  // spec.priority when given
   bool preempt_never = false;       // preemptionPolicy: Never
   PodPhase phase = PodPhase::Pending;
-  bool deleting = false;          // metadata.deletionTimestamp set
-  bool preemptable = true;        // volcano.sh/preemptable
-  std::string role;               // volcano.sh/task-spec
-  int64_t creation_ms = 0;        // metadata.creationTimestamp
-  uint32_t features = 0;          // PodFeature bits
-  bool scheduling_gated = false;  // spec.schedulingGates not empty
-  std::string nominated_node;     // status.nominatedNodeName
-  std::vector<PodClaim> claims;   // PersistentVolumeClaims its volumes name
+  bool deleting = false;                      // metadata.deletionTimestamp set
+  bool preemptable = true;                    // volcano.sh/preemptable
+  std::string role;                           // volcano.sh/task-spec
+  int64_t creation_ms = 0;                    // metadata.creationTimestamp
+  uint32_t features = 0;                      // PodFeature bits
+  bool scheduling_gated = false;              // spec.schedulingGates not empty
+  std::string nominated_node;                 // status.nominatedNodeName
+  std::vector<PodClaim> claims;               // PersistentVolumeClaims its volumes name
+  std::vector<DeviceClaimRef> device_claims;  // spec.resourceClaims
   // lastTransitionTime of status.conditions PodScheduled=True (when it was
   // bound); 0 if it has none.
   int64_t scheduled_ms = 0;

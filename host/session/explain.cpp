@@ -34,10 +34,14 @@ void Session::explain_predicates(const Task& task, bool resources) {
   std::vector<uint32_t> reasons(n, 0);
   if (resources) check_resources(task, nodes, pass.data(), reasons.data());
   x.nodes.assign(n, {});
+  const uint32_t refused = host_refusal(task);
   for (size_t i = 0; i < n; ++i) {
     x.nodes[i].name = nodes[i]->spec->name;
-    x.nodes[i].fits = pass[i] != 0;
+    x.nodes[i].fits = pass[i] != 0 && refused == 0;
     if (!pass[i]) x.nodes[i].resources = std::string(plugin::reason_text(reasons[i]));
+    if (refused != 0)
+      x.nodes[i].predicates.push_back({"host", SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                       std::string(plugin::reason_text(refused))});
   }
   // Every plugin on every node, even one an earlier plugin refused, so that
   // each answer is seen.

@@ -57,6 +57,9 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
   undefined_answer_reason_ =
       plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
+  devices_reason_ = plugin::intern_reason(
+      "pod claims devices through spec.resourceClaims (Dynamic Resource Allocation), which this "
+      "scheduler does not allocate yet");
 
   changes_at_open_ = changes_;
   if (kept_sums_) queue_sums_at_ = changes_ + 1;  // what queue_job_sums() answers now

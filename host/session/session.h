@@ -519,6 +519,19 @@ class Session {
   /// The pods' volumes: their checks, and what placements take
   /// (session/volume_binding.h).
   const VolumeBinder& volumes() const { return volumes_; }
+  /// Why the host refuses `task` on every node whatever the plugins say,
+  /// 0 if it does not: a pod claiming devices through Dynamic Resource
+  /// Allocation (spec.resourceClaims), which this host cannot allocate yet;
+  /// it waits rather than being bound where its devices are never prepared.
+  uint32_t host_refusal(const Task& task) const {
+    return task.pod->device_claims.empty() ? 0 : devices_reason_;
+  }
+  /// A reason that refuses `task` on every node (reported as
+  /// "0/N nodes are available: <reason>."); 0 if none.
+  uint32_t task_wide_reason(const Task& task) const {
+    const uint32_t host = host_refusal(task);
+    return host != 0 ? host : volumes_.task_wide_reason(task);
+  }
   VolumeBinder& volumes() { return volumes_; }
   void drop_bind_annotations(Task& task) {
     touch(jobs_[task.job]);
@@ -727,6 +740,7 @@ class Session {
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
   uint32_t undefined_answer_reason_ = 0;       // a predicate's undefined code
+  uint32_t devices_reason_ = 0;                // host_refusal: devices not allocated
   // Predicate search state: rotation cursor and buffers reused per task.
   size_t predicate_cursor_ = 0;
   // Volcano's search covers at least this many nodes a round.

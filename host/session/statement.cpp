@@ -9,6 +9,8 @@ namespace scoria::session {
 
 scoria_code Statement::place(Task& task, Node& node, uint32_t status, Op op) {
   if (task.status != SCORIA_TASK_PENDING || task.node >= 0) return SCORIA_INVALID_ARGUMENT;
+  // Whatever an action asked: never a pod whose devices cannot be allocated.
+  if (ssn_.host_refusal(task) != 0) return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
   ops_.push_back({op, &task, task.status, {}});
   ssn_.set_task_status(task, status);
   ssn_.node_add_task(node, task);

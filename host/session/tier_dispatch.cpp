@@ -224,7 +224,7 @@ void Session::record_fit(Task& task, size_t fit, size_t scanned) {
   errors.nodes_tried = static_cast<uint32_t>(scanned);
   errors.task_wide = 0;
   if (fit != 0) return;
-  if (const uint32_t wide = volumes_.task_wide_reason(task);
+  if (const uint32_t wide = task_wide_reason(task);
       wide != 0 && scanned > 0 &&
       std::all_of(reasons_.begin(), reasons_.begin() + static_cast<std::ptrdiff_t>(scanned),
                   [wide](uint32_t r) { return r == wide; }))
@@ -248,6 +248,11 @@ void Session::predicate_chunk(const Task& task, bool resources, size_t begin, si
 void Session::evaluate_nodes(const Task& task, bool resources, std::span<const Node* const> nodes,
                              uint8_t* pass, uint32_t* reasons, PredicateScratch& s) {
   const size_t n = nodes.size();
+  if (const uint32_t refused = host_refusal(task); refused != 0) {
+    std::fill_n(pass, n, uint8_t{0});
+    std::fill_n(reasons, n, refused);
+    return;
+  }
   if (resources)
     check_resources(task, nodes, pass, reasons);
   else
@@ -309,6 +314,10 @@ void Session::evaluate_nodes(const Task& task, bool resources, std::span<const N
 }
 
 scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* reason) {
+  if (const uint32_t refused = host_refusal(task); refused != 0) {
+    if (reason) *reason = refused;
+    return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+  }
   const Node* one = &node;
   for (auto& tier : tiers_)
     for (auto& p : tier) {
