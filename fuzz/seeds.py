@@ -87,6 +87,15 @@ for line in ["GET /api/v1/pods?labelSelector=app%3Dx&limit=2",
              '{"metadata":{"labels":{"a":"b"}}}']:
     put("api", line)
 put("kubeconfig", open(os.path.join(source, "fuzz/kubeconfig.seed")).read())
-for target in ("objects", "config", "quantity", "kubeconfig", "api"):
+for expression in ['device.driver == "gpu.example.com"',
+                   'device.attributes["gpu.example.com"].model.startsWith("a1")',
+                   'has(device.attributes["gpu.example.com"].mig) ? 1u : 2u',
+                   '[1, 2.0, 3u].exists(x, x > 2) || {"a": 1}.all(k, k in ["a"])',
+                   "r'raw\\n' + string(b'\\x00') == \"\"\"long\"\"\"",
+                   'int("12") / 0 % -9223372036854775808',
+                   "device.attributes['gpu.example.com'].tags.map(t, string(t))"
+                   ".filter(s, s.matches('^[a-z]+$'))"]:
+    put("cel", expression)
+for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel"):
     for path in glob.glob(os.path.join(source, "fuzz/regressions", target, "*")):
         put(target, open(path, "rb").read())
