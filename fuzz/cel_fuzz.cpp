@@ -21,11 +21,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Map gpu = {{Value("model"), Value("a100")},
                    {Value("memory"), Value(int64_t{40})},
                    {Value("mig"), Value(true)},
+                   {Value("driverVersion"), Value(*parse_semver("1.2.3-rc.1"))},
                    {Value("tags"), Value(List{Value("x"), Value(uint64_t{3}), Value(1.5)})}};
   const Variables variables = {
       {"device",
        Value(Map{{Value("driver"), Value("gpu.example.com")},
-                 {Value("attributes"), Value(Map{{Value("gpu.example.com"), Value(gpu)}})}})}};
+                 {Value("attributes"), Value(Map{{Value("gpu.example.com"), Value(gpu)}})},
+                 {Value("capacity"),
+                  Value(Map{{Value("gpu.example.com"),
+                             Value(Map{{Value("memory"), Value(*parse_quantity("40Gi"))}})}})}})}};
   // A small limit, so that a costly expression is cut rather than slow.
   const Value v = std::get<Program>(compiled).evaluate(variables, 20000);
   (void)debug_string(v);

@@ -94,7 +94,10 @@ for expression in ['device.driver == "gpu.example.com"',
                    "r'raw\\n' + string(b'\\x00') == \"\"\"long\"\"\"",
                    'int("12") / 0 % -9223372036854775808',
                    "device.attributes['gpu.example.com'].tags.map(t, string(t))"
-                   ".filter(s, s.matches('^[a-z]+$'))"]:
+                   ".filter(s, s.matches('^[a-z]+$'))",
+                   'device.capacity["gpu.example.com"].memory.compareTo(quantity("1.5Gi")) > 0',
+                   'device.attributes["gpu.example.com"].driverVersion'
+                   '.isGreaterThan(semver("v1.2", true))']:
     put("cel", expression)
 for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel"):
     for path in glob.glob(os.path.join(source, "fuzz/regressions", target, "*")):

@@ -122,6 +122,68 @@ std::string ascii_case(std::string s, bool upper) {
   return s;
 }
 
+// Kubernetes' quantity and semver libraries; null when `name` is none of
+// theirs for these arguments.
+Value kubernetes_library(const std::string& name, bool member, std::span<const Value> args) {
+  const size_t n = args.size();
+  const auto str = [&](size_t i) { return i < n && args[i].is<std::string>(); };
+  if (!member && (name == "quantity" || name == "isQuantity") && n == 1 && str(0)) {
+    const std::optional<Quantity> q = parse_quantity(args[0].as<std::string>());
+    if (name == "isQuantity") return q.has_value();
+    if (!q) return Error{"quantity(): \"" + args[0].as<std::string>() + "\" is not a quantity"};
+    return *q;
+  }
+  if (!member && (name == "semver" || name == "isSemver") && (n == 1 || n == 2) && str(0) &&
+      (n == 1 || args[1].is<bool>())) {
+    const std::optional<Semver> v =
+        parse_semver(args[0].as<std::string>(), n == 2 && args[1].as<bool>());
+    if (name == "isSemver") return v.has_value();
+    if (!v) return Error{"semver(): \"" + args[0].as<std::string>() + "\" is not a version"};
+    return *v;
+  }
+  if (member && n >= 1 && args[0].is<Quantity>()) {
+    const Quantity& q = args[0].as<Quantity>();
+    if (n == 1) {
+      if (name == "isInteger") return is_integer(q);
+      if (name == "asInteger") {
+        if (const std::optional<int64_t> i = as_integer(q)) return *i;
+        return Error{"asInteger(): " + to_string(q) + " is not an integer in 64 bits"};
+      }
+      if (name == "asApproximateFloat") return as_double(q);
+      if (name == "sign") return int64_t{sign(q)};
+    }
+    if (n == 2) {
+      std::optional<Quantity> other;
+      if (args[1].is<Quantity>()) other = args[1].as<Quantity>();
+      if (args[1].is<int64_t>() && (name == "add" || name == "sub"))
+        other = Quantity{args[1].as<int64_t>(), 0};
+      if (other) {
+        const int c = compare(q, *other);
+        if (name == "compareTo") return int64_t{c};
+        if (name == "isGreaterThan") return c > 0;
+        if (name == "isLessThan") return c < 0;
+        if (name == "add" || name == "sub") {
+          if (const std::optional<Quantity> r = add(q, *other, name == "sub")) return *r;
+          return Error{name + "(): the quantity overflows"};
+        }
+      }
+    }
+  }
+  if (member && n >= 1 && args[0].is<Semver>()) {
+    const Semver& v = args[0].as<Semver>();
+    if (n == 1 && name == "major") return static_cast<int64_t>(v.major);
+    if (n == 1 && name == "minor") return static_cast<int64_t>(v.minor);
+    if (n == 1 && name == "patch") return static_cast<int64_t>(v.patch);
+    if (n == 2 && args[1].is<Semver>()) {
+      const int c = compare(v, args[1].as<Semver>());
+      if (name == "compareTo") return int64_t{c};
+      if (name == "isGreaterThan") return c > 0;
+      if (name == "isLessThan") return c < 0;
+    }
+  }
+  return Null{};
+}
+
 }  // namespace
 
 Value call(const std::string& name, bool member, std::span<const Value> args, uint64_t& cost) {
@@ -153,6 +215,7 @@ Value call(const std::string& name, bool member, std::span<const Value> args, ui
     cost += args[0].as<std::string>().size() / 8;
     return ascii_case(args[0].as<std::string>(), name == "upperAscii");
   }
+  if (const Value r = kubernetes_library(name, member, args); !r.is<Null>()) return r;
   if (!member && n == 1) {
     if (name == "int") return to_int(args[0]);
     if (name == "uint") return to_uint(args[0]);

@@ -1,6 +1,10 @@
 // CEL's standard functions that DRA selectors use: size, contains,
 // startsWith, endsWith, matches, the conversions int, uint, double, string
-// and bool, dyn; and of the strings extension lowerAscii and upperAscii.
+// and bool, dyn; of the strings extension lowerAscii and upperAscii; and
+// Kubernetes' quantity library (quantity, isQuantity, isInteger, asInteger,
+// asApproximateFloat, sign, add, sub, compareTo, isGreaterThan, isLessThan)
+// and semver library (semver, isSemver, major, minor, patch, compareTo,
+// isGreaterThan, isLessThan).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include "cel/parser.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdlib>
@@ -56,6 +57,11 @@ class Parser {
   // --- nodes ----------------------------------------------------------------
 
   uint32_t add(Expr::Kind kind, size_t at, std::vector<uint32_t> args = {}) {
+    int depth = 1;
+    for (const uint32_t a : args) depth = std::max(depth, depth_of_[a] + 1);
+    if (depth > kMaxDepth)
+      fail("the expression is more than " + std::to_string(kMaxDepth) + " operations deep", at);
+    depth_of_.push_back(depth);
     Expr e;
     e.kind = kind;
     e.at = static_cast<uint32_t>(at);
@@ -498,6 +504,7 @@ class Parser {
   size_t pos_ = 0;
   int depth_ = 0;
   Ast ast_;
+  std::vector<int> depth_of_;  // by node: the depth of its subtree
 };
 
 }  // namespace

@@ -22,8 +22,11 @@ struct ParseError {
 
 /// The longest expression parsed (Kubernetes' limit for a DRA selector)
 /// and the deepest nesting, so that a hostile one costs little.
+/// kMaxNesting counts brackets and prefix operators as written; kMaxDepth
+/// the tree (a chain of 300 `+` is 300 deep), which evaluation recurses.
 inline constexpr size_t kMaxExpressionBytes = 10 * 1024;
 inline constexpr int kMaxNesting = 100;
+inline constexpr int kMaxDepth = 250;
 
 std::variant<Ast, ParseError> parse(std::string_view text);
 

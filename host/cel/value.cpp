@@ -72,7 +72,9 @@ std::string_view type_name(const Value& v) {
                [](const Bytes&) { return "bytes"; },
                [](const std::shared_ptr<const List>&) { return "list"; },
                [](const std::shared_ptr<const Map>&) { return "map"; },
-               [](const Error&) { return "error"; }},
+               [](const Error&) { return "error"; },
+               [](const Quantity&) { return "kubernetes.Quantity"; },
+               [](const Semver&) { return "kubernetes.Semver"; }},
       v.v);
 }
 
@@ -80,6 +82,8 @@ Value equals(const Value& a, const Value& b) {
   if (a.is_error() || b.is_error()) return first_error(a, b);
   if (is_number(a) && is_number(b)) return compare_numbers(a, b) == 0;
   if (a.v.index() != b.v.index()) return false;
+  if (a.is<Quantity>()) return compare(a.as<Quantity>(), b.as<Quantity>()) == 0;
+  if (a.is<Semver>()) return compare(a.as<Semver>(), b.as<Semver>()) == 0;
   if (a.is_list()) {
     const List& x = a.list();
     const List& y = b.list();
@@ -165,7 +169,9 @@ std::string debug_string(const Value& v) {
                                         debug_string((*m)[i].second);
                                return out + "}";
                              },
-                             [](const Error& e) { return "error(" + e.message + ")"; }},
+                             [](const Error& e) { return "error(" + e.message + ")"; },
+                             [](const Quantity& q) { return "quantity(\"" + to_string(q) + "\")"; },
+                             [](const Semver& s) { return "semver(\"" + to_string(s) + "\")"; }},
                     v.v);
 }
 

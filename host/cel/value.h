@@ -1,8 +1,8 @@
 // The values of the Common Expression Language (CEL) as Scoria evaluates it
 // for Dynamic Resource Allocation's device selectors: null, bool, int, uint,
-// double, string, bytes, list and map, and an error, which CEL carries as a
-// value (`true || <error>` is true). Lists and maps are immutable and shared,
-// so a value copies in constant time.
+// double, string, bytes, list and map, Kubernetes' Quantity and Semver, and
+// an error, which CEL carries as a value (`true || <error>` is true). Lists and maps are immutable
+// and shared, so a value copies in constant time.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,9 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "cel/quantity.h"
+#include "cel/semver.h"
 
 namespace scoria::cel {
 
@@ -35,7 +38,8 @@ struct Error {
 
 struct Value {
   using Variant = std::variant<Null, bool, int64_t, uint64_t, double, std::string, Bytes,
-                               std::shared_ptr<const List>, std::shared_ptr<const Map>, Error>;
+                               std::shared_ptr<const List>, std::shared_ptr<const Map>, Error,
+                               Quantity, Semver>;
   Variant v;
 
   Value() = default;
@@ -51,6 +55,8 @@ struct Value {
   Value(List l) : v(std::make_shared<const List>(std::move(l))) {}
   Value(Map m) : v(std::make_shared<const Map>(std::move(m))) {}
   Value(Error e) : v(std::move(e)) {}
+  Value(Quantity q) : v(q) {}
+  Value(Semver s) : v(std::move(s)) {}
 
   template <typename T>
   bool is() const {

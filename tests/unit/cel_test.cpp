@@ -138,6 +138,39 @@ TEST(Cel, Functions) {
   EXPECT_EQ(shown("'x'.nosuch()"), "error(no such overload: nosuch(string))");
 }
 
+TEST(Cel, KubernetesQuantities) {
+  // Exact, as resource.Quantity: 1Gi is 1024Mi, 0.1 + 0.2 is 0.3.
+  EXPECT_EQ(shown("quantity('1Gi') == quantity('1024Mi')"), "true");
+  EXPECT_EQ(shown("quantity('1Gi').compareTo(quantity('1G'))"), "1");
+  EXPECT_EQ(shown("quantity('0.1').add(quantity('0.2')) == quantity('300m')"), "true");
+  EXPECT_EQ(shown("quantity('1.5Gi').asInteger()"), "1610612736");
+  EXPECT_EQ(shown("quantity('1E').isGreaterThan(quantity('1e18'))"), "false");
+  EXPECT_EQ(shown("quantity('1e3').asInteger()"), "1000");
+  EXPECT_EQ(shown("quantity('500m').isInteger()"), "false");
+  EXPECT_EQ(shown("quantity('500m').asApproximateFloat()"), "0.5");
+  EXPECT_EQ(shown("quantity('-2k').sign()"), "-1");
+  EXPECT_EQ(shown("quantity('2').sub(3)"), "quantity(\"-1\")");
+  EXPECT_EQ(shown("quantity('40Gi').isLessThan(quantity('80Gi'))"), "true");
+  EXPECT_EQ(shown("isQuantity('1Gb')"), "false");
+  EXPECT_EQ(shown("quantity('1Gb')"), "error(quantity(): \"1Gb\" is not a quantity)");
+  EXPECT_EQ(shown("quantity('500m').asInteger()"),
+            "error(asInteger(): 0.5 is not an integer in 64 bits)");
+}
+
+TEST(Cel, KubernetesSemanticVersions) {
+  EXPECT_EQ(shown("semver('1.10.0').isGreaterThan(semver('1.9.9'))"), "true");
+  EXPECT_EQ(shown("semver('1.0.0-rc.1').isLessThan(semver('1.0.0'))"), "true");
+  EXPECT_EQ(shown("semver('1.0.0-alpha').compareTo(semver('1.0.0-alpha.1'))"), "-1");
+  EXPECT_EQ(shown("semver('1.0.0-2').compareTo(semver('1.0.0-10'))"), "-1");
+  EXPECT_EQ(shown("semver('1.0.0-beta').compareTo(semver('1.0.0-2'))"), "1");
+  EXPECT_EQ(shown("semver('1.2.3+build.5') == semver('1.2.3')"), "true");
+  EXPECT_EQ(shown("semver('2.7.1').major() * 100 + semver('2.7.1').minor()"), "207");
+  EXPECT_EQ(shown("semver('v1.2', true).patch()"), "0");
+  EXPECT_EQ(shown("isSemver('v1.2')"), "false");
+  EXPECT_EQ(shown("isSemver('01.2.3')"), "false");
+  EXPECT_EQ(shown("semver('1.2')"), "error(semver(): \"1.2\" is not a version)");
+}
+
 TEST(Cel, ParseErrorsSayWhere) {
   EXPECT_EQ(parse_error("1 +"), "at 3: expected an expression, found end of expression");
   EXPECT_EQ(parse_error("(1"), "at 2: expected ')', found end of expression");
@@ -154,6 +187,10 @@ TEST(Cel, HostileExpressionsMeetTheirBounds) {
   EXPECT_EQ(parse_error(std::string(200, '(') + "1" + std::string(200, ')')),
             "at 100: nested more than 100 deep");
   EXPECT_EQ(parse_error(std::string(200, '!') + "true"), "at 100: nested more than 100 deep");
+  std::string chain = "1";
+  for (int i = 0; i < 300; ++i) chain += " + 1";
+  EXPECT_EQ(parse_error(chain), "at 998: the expression is more than 250 operations deep");
+  EXPECT_EQ(shown(chain.substr(0, 4 * 249 + 1)), "250");
   EXPECT_EQ(parse_error(std::string(kMaxExpressionBytes + 1, ' ')),
             "the expression is 10241 bytes; at most 10240 are allowed");
   // Growth by repeated concatenation is charged for what it builds.
