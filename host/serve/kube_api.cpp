@@ -82,14 +82,21 @@ std::string store_key(const Resource& r, const std::string& ns, const std::strin
   return r.namespaced ? ns + "/" + name : name;
 }
 
-/// The one object of a request body (JSON, or YAML as kubectl may send),
-/// read under the request limits.
-json body_object(const http::Request& request) {
+/// The one value of a request body (JSON, or YAML as kubectl may send),
+/// read under the request limits: nesting past them is refused before it
+/// can exhaust the stack.
+json body_value(const http::Request& request) {
   std::vector<input::Document> docs =
       input::read_documents(request.body(), "request body", input::kRequestLimits);
-  if (docs.size() != 1 || !docs[0].value.is_object())
-    throw api::bad_request("the request body must hold exactly one object");
+  if (docs.size() != 1) throw api::bad_request("the request body must hold exactly one value");
   return std::move(docs[0].value);
+}
+
+/// The one object of a request body.
+json body_object(const http::Request& request) {
+  json value = body_value(request);
+  if (!value.is_object()) throw api::bad_request("the request body must hold exactly one object");
+  return value;
 }
 
 int64_t parse_version(const std::string& text, const char* what) {
@@ -595,7 +602,7 @@ http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
   const Resource& r = *at.resource;
   api::FieldValidator fields(query, field_validation_, "PatchOptions");
   const api::PatchType type = api::patch_type(header(request, beast::http::field::content_type));
-  const json body = json::parse(request.body());  // JSON only, as the API server
+  const json body = body_value(request);  // a merge patch's object or a JSON patch's list
   const std::string key = store_key(r, at.namespace_, at.name);
   // Retried on a conflict with a concurrent writer, as the API server does.
   for (int attempt = 0;; ++attempt) {
@@ -686,7 +693,7 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
 
 http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at) {
   const Resource& r = *at.resource;
-  json options = request.body().empty() ? json() : json::parse(request.body());
+  json options = request.body().empty() ? json() : body_value(request);
   dry_run_ = dry_run_ || api::requested_dry_run(options);
   return answer(200, delete_object(r, store_key(r, at.namespace_, at.name), options),
                 request.version());

@@ -283,6 +283,39 @@ TEST(Hostile, ATargetThatIsNotUtf8Is400AndTheServiceGoesOn) {
   EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
 }
 
+// A PATCH or DELETE body nested 60,000 deep was parsed by recursion and
+// killed the service (SIGSEGV, no log line); POST and PUT already refused
+// nesting past 64. Every body is now read under the request limits: 400
+// naming the limit, and the service and the object are as they were.
+TEST(Hostile, APatchOrDeleteBodyNestedPastTheLimitIs400AndTheServiceGoesOn) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", node("n1")).status, 200u);
+  std::string deep_object;
+  for (int i = 0; i < 60000; ++i) deep_object += "{\"a\":";
+  deep_object += "1" + std::string(60000, '}');
+  const std::string deep_list = std::string(100000, '[') + std::string(100000, ']');
+  const std::string head = "\r\nHost: 127.0.0.1\r\n";
+  for (const auto& [request, body] :
+       {std::pair{"PATCH /api/v1/nodes/n1 HTTP/1.1" + head +
+                      "Content-Type: application/merge-patch+json\r\n",
+                  deep_object},
+        std::pair{"PATCH /api/v1/nodes/n1 HTTP/1.1" + head +
+                      "Content-Type: application/json-patch+json\r\n",
+                  deep_list},
+        std::pair{"DELETE /api/v1/nodes/n1 HTTP/1.1" + head + "Content-Type: application/json\r\n",
+                  deep_object}}) {
+    const std::string answer = raw(serve.port(), request, body);
+    EXPECT_EQ(status_of(answer), 400u) << request << answer.substr(0, 300);
+    EXPECT_NE(answer.find("nested deeper than 64"), std::string::npos) << answer.substr(0, 300);
+  }
+  const HttpResult n1 = http(serve.port(), "GET", "/api/v1/nodes/n1");
+  EXPECT_EQ(n1.status, 200u);
+  EXPECT_EQ(json::parse(n1.body).value("/metadata/labels"_json_pointer, json::object()),
+            json::object());
+  EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
+}
+
 // --- browser-shaped requests ---------------------------------------------------------
 
 TEST(Guard, CrossOriginFormPostIsRefusedAndStoresNothing) {
