@@ -23,6 +23,8 @@ bool optional_kind(const api::Resource& r) {
 
 // How often a missing optional kind is looked for again.
 constexpr std::chrono::seconds kAbsentRecheck{60};
+// A 410 this soon after a list is the server's answer to every watch.
+constexpr std::chrono::seconds kGoneGrace{1};
 
 const std::string& text_at(const json& j, const char* a, const char* b) {
   static const std::string empty;
@@ -83,7 +85,12 @@ void Reflector::run() {
       return;
     } catch (const Gone&) {
       version_.clear();
-      continue;  // relist at once, as client-go does on 410
+      // A watch that expired after running a while relists at once, as
+      // client-go's does; one answered 410 right after its list (a server
+      // that answers every watch so) waits the backoff, as client-go's
+      // next ListAndWatch does, instead of relisting in a busy loop.
+      if (Clock::now() - listed_at_ >= kGoneGrace) continue;
+      log_failure("every watch is answered 410 Gone right after its list");
     } catch (const Absent&) {
       if (!absent_logged_)
         log::write(log::kInfo, kKubernetesLog,
@@ -202,6 +209,7 @@ void Reflector::list() {
   known_ = std::move(seen);
   version_ = version;
   ++lists_;
+  listed_at_ = Clock::now();
   log::write(
       log::kInfo, kKubernetesLog,
       std::string(resource_.plural) + ": listed " + std::to_string(known_.size()) + " in " +

@@ -87,6 +87,7 @@ class Reflector {
   std::minstd_rand random_;
   bool listed_once_ = false;
   bool absent_logged_ = false;
+  Clock::time_point listed_at_{};  // when the last list completed
   std::atomic<uint64_t> lists_{0}, watches_{0};
 };
 

@@ -682,6 +682,32 @@ class Faults(KubeSourceCase):
         lists = [v for v in self.proxy.verbs if v[:2] == ("list", "pods")]
         self.assertTrue(lists)
 
+    def test_a_server_answering_every_watch_410_is_relisted_with_backoff(self):
+        # A watch that expires relists at once; a server that answers 410 to
+        # every fresh watch got some 2,400 relists a second (and a log line
+        # each). Now the relists back off, and scheduling goes on once the
+        # server behaves.
+        self.base_cluster()
+        lists = []
+
+        def count_lists(method, path, query, body):
+            if method == "GET" and path.endswith("/pods") and "watch=" not in query:
+                lists.append(time.monotonic())
+            return None
+        self.proxy.add_rule(count_lists)
+        # As kube-apiserver says it: an ERROR event with code 410, first thing.
+        self.proxy.add_rule(lambda m, p, q, b: {"gone_after": 0}
+                            if is_watch("pods")(m, p, q) else None)
+        s = self.start_scheduler()
+        time.sleep(6)
+        self.assertGreaterEqual(len(lists), 2, s.text())
+        self.assertLessEqual(len(lists), 10, s.text())
+        self.assertLessEqual(s.text().count("pods: listed"), 10)
+        self.assertIn("pods: every watch is answered 410 Gone right after its list; "
+                      "retrying with backoff", s.text())
+        self.proxy.clear_rules()
+        self.run_gangs(s, ["a"])
+
     def test_a_cluster_without_the_optional_volcano_crds_still_schedules(self):
         # Volcano before 1.12 has no HyperNode CRD, and Numatopology comes
         # with its resource exporter: their lists answer 404 for good.
