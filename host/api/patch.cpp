@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "api/status.h"
 
@@ -55,27 +58,41 @@ json strategic_list(const json& target, const json& patch, std::string_view fiel
         if (!(i.is_object() && i.contains("$patch"))) out.push_back(i);
       return out;
     }
+  // The elements by the value of their key, in order (a list may repeat
+  // one), so that merging n items into m costs n + m lookups, not n * m.
+  const std::string k(key);
   json out = target;
+  std::vector<bool> gone(out.size(), false);
+  std::unordered_map<std::string, std::deque<size_t>> at;
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i].is_object() && out[i].contains(k)) at[out[i][k].dump()].push_back(i);
   for (const json& item : patch) {
-    if (!item.is_object() || !item.contains(key)) {
+    if (!item.is_object() || !item.contains(k)) {
       out.push_back(item);
+      gone.push_back(false);
       continue;
     }
-    const json& id = item[std::string(key)];
-    auto it = std::find_if(out.begin(), out.end(), [&](const json& e) {
-      return e.is_object() && e.contains(key) && e[std::string(key)] == id;
-    });
+    const std::string id = item[k].dump();
+    std::deque<size_t>& same = at[id];
     if (item.value("$patch", "") == "delete") {
-      if (it != out.end()) out.erase(it);
-    } else if (it != out.end()) {
-      *it = strategic(*it, item);
+      if (!same.empty()) {
+        gone[same.front()] = true;
+        same.pop_front();
+      }
+    } else if (!same.empty()) {
+      out[same.front()] = strategic(out[same.front()], item);
     } else {
       json fresh = item;
       fresh.erase("$patch");
+      same.push_back(out.size());
       out.push_back(strategic(json::object(), fresh));
+      gone.push_back(false);
     }
   }
-  return out;
+  json kept = json::array();
+  for (size_t i = 0; i < out.size(); ++i)
+    if (!gone[i]) kept.push_back(std::move(out[i]));
+  return kept;
 }
 
 json strategic(const json& target, const json& patch) {
