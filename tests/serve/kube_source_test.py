@@ -708,6 +708,18 @@ class Faults(KubeSourceCase):
         self.proxy.clear_rules()
         self.run_gangs(s, ["a"])
 
+    def test_an_error_answer_to_a_watch_is_read_and_logged(self):
+        # The server's Status says why a watch was refused (RBAC, a bad
+        # version): it was read as "body limit exceeded" instead.
+        self.base_cluster()
+        self.proxy.add_rule(once(2, is_watch("pods"),
+                                 {"status": 403, "reason": "Forbidden",
+                                  "message": "pods is forbidden: the test says no"}))
+        s = self.start_scheduler()
+        self.assertTrue(wait_for(lambda: "the test says no" in s.text(), 20), s.text())
+        self.assertNotIn("body limit exceeded", s.text())
+        self.run_gangs(s, ["a"])
+
     def test_a_cluster_without_the_optional_volcano_crds_still_schedules(self):
         # Volcano before 1.12 has no HyperNode CRD, and Numatopology comes
         # with its resource exporter: their lists answer 404 for good.
