@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "cel/functions.h"
@@ -17,46 +18,37 @@ Value no_overload(std::string_view op, const Value& a, const Value& b) {
 
 Value overflow() { return Error{"integer overflow"}; }
 
+// + - * / % on two ints or two uints, overflow and division by zero
+// being errors, as CEL has them.
+template <typename T>
+Value integer_arithmetic(char o, T x, T y) {
+  T r = 0;
+  switch (o) {
+    case '+':
+      return __builtin_add_overflow(x, y, &r) ? overflow() : Value(r);
+    case '-':
+      return __builtin_sub_overflow(x, y, &r) ? overflow() : Value(r);
+    case '*':
+      return __builtin_mul_overflow(x, y, &r) ? overflow() : Value(r);
+    default:
+      if (y == 0) return Error{o == '/' ? "division by zero" : "modulus by zero"};
+      if constexpr (std::is_signed_v<T>)
+        if (x == std::numeric_limits<T>::min() && y == -1)
+          return o == '/' ? overflow() : Value(T{0});
+      return o == '/' ? Value(T(x / y)) : Value(T(x % y));
+  }
+}
+
 // + - * / % on two values of one numeric type (CEL converts none
 // implicitly), strings, bytes and lists (+ only).
 Value arithmetic(std::string_view op, const Value& a, const Value& b) {
   if (a.is_error()) return a;
   if (b.is_error()) return b;
   const char o = op[0];
-  if (a.is<int64_t>() && b.is<int64_t>()) {
-    const int64_t x = a.as<int64_t>(), y = b.as<int64_t>();
-    int64_t r = 0;
-    switch (o) {
-      case '+':
-        return __builtin_add_overflow(x, y, &r) ? overflow() : Value(r);
-      case '-':
-        return __builtin_sub_overflow(x, y, &r) ? overflow() : Value(r);
-      case '*':
-        return __builtin_mul_overflow(x, y, &r) ? overflow() : Value(r);
-      case '/':
-      case '%':
-        if (y == 0) return Error{o == '/' ? "division by zero" : "modulus by zero"};
-        if (x == std::numeric_limits<int64_t>::min() && y == -1)
-          return o == '/' ? overflow() : Value(int64_t{0});
-        return o == '/' ? Value(x / y) : Value(x % y);
-    }
-  }
-  if (a.is<uint64_t>() && b.is<uint64_t>()) {
-    const uint64_t x = a.as<uint64_t>(), y = b.as<uint64_t>();
-    uint64_t r = 0;
-    switch (o) {
-      case '+':
-        return __builtin_add_overflow(x, y, &r) ? overflow() : Value(r);
-      case '-':
-        return __builtin_sub_overflow(x, y, &r) ? overflow() : Value(r);
-      case '*':
-        return __builtin_mul_overflow(x, y, &r) ? overflow() : Value(r);
-      case '/':
-      case '%':
-        if (y == 0) return Error{o == '/' ? "division by zero" : "modulus by zero"};
-        return o == '/' ? Value(x / y) : Value(x % y);
-    }
-  }
+  if (a.is<int64_t>() && b.is<int64_t>())
+    return integer_arithmetic(o, a.as<int64_t>(), b.as<int64_t>());
+  if (a.is<uint64_t>() && b.is<uint64_t>())
+    return integer_arithmetic(o, a.as<uint64_t>(), b.as<uint64_t>());
   if (a.is<double>() && b.is<double>() && o != '%') {
     const double x = a.as<double>(), y = b.as<double>();
     return o == '+' ? x + y : o == '-' ? x - y : o == '*' ? x * y : x / y;
