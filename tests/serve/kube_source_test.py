@@ -684,9 +684,9 @@ class Faults(KubeSourceCase):
 
     def test_a_server_answering_every_watch_410_is_relisted_with_backoff(self):
         # A watch that expires relists at once; a server that answers 410 to
-        # every fresh watch got some 2,400 relists a second (and a log line
-        # each). Now the relists back off, and scheduling goes on once the
-        # server behaves.
+        # every fresh watch was relisted in a busy loop (a log line each).
+        # Now the relists back off, and scheduling goes on once the server
+        # behaves.
         self.base_cluster()
         lists = []
 
