@@ -107,14 +107,18 @@ int64_t parse_version(const std::string& text, const char* what) {
   return v;
 }
 
-/// The stored object as a client sees it: apiVersion, kind and
-/// resourceVersion set.
-json served(const Resource& r, const std::string& text, int64_t version) {
-  json object = json::parse(text);
+/// An object as a client sees it: apiVersion and kind set, and its
+/// resourceVersion (none: as a dry-run create answers).
+json as_served(const Resource& r, json object, std::optional<int64_t> version) {
   object["apiVersion"] = api::api_version(r);
   object["kind"] = std::string(r.kind);
-  ObjectMeta::stamp(object, version);
+  if (version) ObjectMeta::stamp(object, *version);
   return object;
+}
+
+/// A stored object as a client sees it.
+json served(const Resource& r, const std::string& text, int64_t version) {
+  return as_served(r, json::parse(text), version);
 }
 
 /// The error a conditional write that was not `Written` answers with.
@@ -136,9 +140,7 @@ void refuse_unless_written(const Resource& r, const std::string& name,
 /// apiVersion and kind set, at `version` (none: as a dry-run create).
 WatchHub::Served served_as(const Resource& r, const std::string& key, json object,
                            std::optional<int64_t> version) {
-  object["apiVersion"] = api::api_version(r);
-  object["kind"] = std::string(r.kind);
-  if (version) ObjectMeta::stamp(object, *version);
+  object = as_served(r, std::move(object), version);
   WatchHub::Served served{std::string(r.kind), key, nullptr,
                           object.dump(-1, ' ', false, json::error_handler_t::replace)};
   served.object = std::make_shared<const json>(std::move(object));

@@ -12,16 +12,15 @@ using config::Flag;
 
 EquivalenceCache::Class* Session::cached_class(const Task& task, uint32_t need) {
   if (!equivalence_ || task.views == nullptr || task.views->equivalence == 0) return nullptr;
+  const VolumeBinder::Sharing volumes = volumes_.sharing(task);
+  if (!volumes.keeps) return nullptr;
   EquivalenceCache::Class* klass = nullptr;
-  if (!task.pod->claims.empty()) {
-    if (!volumes_.answers_keep(task)) return nullptr;
-    // The wider class of tasks whose claims differ in name only, where
-    // every plugin reads claims only through the host's volume checks.
-    if (const uint32_t shared = volumes_.shared_class(task); shared != 0) {
-      EquivalenceCache::Class& wide = equivalence_->of(shared);
-      know_policy(task, wide);
-      if ((wide.policy & SCORIA_CACHE_CLAIMS) != 0) klass = &wide;
-    }
+  // The wider class of tasks whose claims differ in name only, where every
+  // plugin reads claims only through the host's volume checks.
+  if (volumes.shared != 0) {
+    EquivalenceCache::Class& wide = equivalence_->of(volumes.shared);
+    know_policy(task, wide);
+    if ((wide.policy & SCORIA_CACHE_CLAIMS) != 0) klass = &wide;
   }
   if (klass == nullptr) {
     klass = &equivalence_->of(task.views->equivalence);
@@ -29,7 +28,7 @@ EquivalenceCache::Class* Session::cached_class(const Task& task, uint32_t need) 
   }
   // A volume taken or given back by a placement since the answers were
   // made may change them on any node its affinity allows.
-  if (volumes_.reads_taken(task) && klass->volume_epoch != volumes_.epoch()) {
+  if (volumes.reads_taken && klass->volume_epoch != volumes_.epoch()) {
     klass->forget_predicates();
     klass->volume_epoch = volumes_.epoch();
   }

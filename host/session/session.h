@@ -587,7 +587,7 @@ class Session {
   // (SCORIA_CACHE_PREDICATE or SCORIA_CACHE_NODE_ORDER) declared it
   // cacheable for the class; null otherwise, or when the cache is off. A
   // task with claims may be given the wider class of tasks whose claims
-  // mean the same (VolumeBinder::shared_class, SCORIA_CACHE_CLAIMS).
+  // mean the same (VolumeBinder::sharing, SCORIA_CACHE_CLAIMS).
   EquivalenceCache::Class* cached_class(const Task& task, uint32_t need);
   // Asks the plugins for `klass`'s policy, with `task`, once per session.
   void know_policy(const Task& task, EquivalenceCache::Class& klass);

@@ -112,8 +112,10 @@ VolumeBinder::Prepared VolumeBinder::prepare(const Task& task) const {
   Prepared p;
   const model::Pod& pod = *task.pod;
   bool immediate = false;
-  for (const model::PodClaim& pc : pod.claims) {
+  for (uint32_t position = 0; position < pod.claims.size(); ++position) {
+    const model::PodClaim& pc = pod.claims[position];
     Claim c;
+    c.position = position;
     c.key = pod.namespace_ + "/" + pc.name;
     c.ephemeral = pc.ephemeral;
     if (storage_.claims != nullptr)
@@ -216,16 +218,11 @@ std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) c
     out += std::to_string(id);
     out += ',';
   }
+  // p.claims holds the claims found, in the pod's order.
   auto c = p.claims.begin();
-  for (const model::PodClaim& pc : pod.claims) {
-    out += pc.ephemeral ? "|e" : "|n";
-    // p.claims holds the claims found, in the pod's order.
-    const auto names = [&](std::string_view key) {
-      return key.size() == pod.namespace_.size() + 1 + pc.name.size() &&
-             key.starts_with(pod.namespace_) && key[pod.namespace_.size()] == '/' &&
-             key.ends_with(pc.name);
-    };
-    if (c == p.claims.end() || !names(c->key) || c->ephemeral != pc.ephemeral) {
+  for (uint32_t position = 0; position < pod.claims.size(); ++position) {
+    out += pod.claims[position].ephemeral ? "|e" : "|n";
+    if (c == p.claims.end() || c->position != position) {
       out += "missing";  // no claim object: the reasons above say which
       continue;
     }
@@ -233,14 +230,10 @@ std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) c
     // A claim another pod also names counts once on a node (the attach
     // limit), and one a volume is pre-bound to has that volume only: their
     // answers depend on which claim it is.
-    bool shared = false;
-    if (storage_.claim_pods != nullptr)
-      if (const auto u = storage_.claim_pods->find(key); u != storage_.claim_pods->end())
-        shared = u->second > 1;
     const bool prebound =
         storage_.prebound_claims != nullptr && storage_.prebound_claims->contains(key);
     const PersistentVolumeClaim& pvc = *c->pvc;
-    if (shared || prebound || pvc.selector ||
+    if (named_by_others(key) || prebound || pvc.selector ||
         (c->state == Claim::State::Bound && c->volume == nullptr)) {
       out += "claim:" + key;
     } else if (c->state == Claim::State::Bound) {
@@ -264,16 +257,16 @@ std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) c
   return out;
 }
 
-bool VolumeBinder::answers_keep(const Task& task) const {
-  return task.pod->claims.empty() || prepared(task).keeps;
+bool VolumeBinder::named_by_others(const std::string& key) const {
+  if (storage_.claim_pods == nullptr) return false;
+  const auto it = storage_.claim_pods->find(key);
+  return it != storage_.claim_pods->end() && it->second > 1;
 }
 
-bool VolumeBinder::reads_taken(const Task& task) const {
-  return !task.pod->claims.empty() && prepared(task).reads_taken;
-}
-
-uint32_t VolumeBinder::shared_class(const Task& task) const {
-  return task.pod->claims.empty() ? 0 : prepared(task).shared;
+VolumeBinder::Sharing VolumeBinder::sharing(const Task& task) const {
+  if (task.pod->claims.empty()) return {};
+  const Prepared& p = prepared(task);
+  return {p.keeps, p.reads_taken, p.shared};
 }
 
 const VolumeBinder::Prepared& VolumeBinder::prepared(const Task& task) const {
@@ -553,8 +546,7 @@ void VolumeBinder::assume(const Task& task, const Node& node) {
       made.push_back({c.key, c.pvc->uid, c.pvc->provisioned_volume_name(), node.spec->name, true});
     }
     // Another pod naming the claim now finds it decided (its answers change).
-    if (storage_.claim_pods != nullptr && storage_.claim_pods->contains(c.key) &&
-        storage_.claim_pods->at(c.key) > 1) {
+    if (named_by_others(c.key)) {
       assumed_[c.key] = {m.volume, node.spec->name, task.index};
       ++epoch_;
     }

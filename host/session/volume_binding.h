@@ -65,21 +65,24 @@ class VolumeBinder {
 
   // --- what the equivalence classes may keep (session/cached_answers.cpp)
 
-  /// Whether check()'s answers for `task` may be kept for its class until
-  /// a node changes: not with a ReadWriteOncePod claim (they depend on
-  /// where other pods are).
-  bool answers_keep(const Task& task) const;
-  /// Whether check() for `task` reads the volumes placements took: kept
-  /// answers are then stale once epoch() moves.
-  bool reads_taken(const Task& task) const;
+  /// What check()'s answers for a task allow its class to keep.
+  struct Sharing {
+    /// Whether they may be kept until a node changes: not with a
+    /// ReadWriteOncePod claim (they depend on where other pods are).
+    bool keeps = true;
+    /// Whether they read the volumes placements took: kept answers are
+    /// then stale once epoch() moves.
+    bool reads_taken = false;
+    /// The class the task may share answers in with tasks alike but for
+    /// their claims' names (TaskViews::alike_but_claims) whose claims mean
+    /// the same to check(): kSharedClasses and up, the same for those tasks
+    /// this session; 0 if it has none.
+    uint32_t shared = 0;
+  };
+  Sharing sharing(const Task& task) const;
   /// Counts the changes to the volumes placements took this session.
   uint64_t epoch() const { return epoch_; }
-  /// The class `task` may share answers in with tasks alike but for their
-  /// claims' names (TaskViews::alike_but_claims) whose claims mean the same
-  /// to check(): kSharedClasses and up, the same for those tasks this
-  /// session; 0 if it has none.
-  uint32_t shared_class(const Task& task) const;
-  /// Where shared_class()'s numbers start: above any TaskViews::equivalence.
+  /// Where Sharing::shared's numbers start: above any TaskViews::equivalence.
   static constexpr uint32_t kSharedClasses = 0x80000000u;
 
  private:
@@ -94,6 +97,7 @@ class VolumeBinder {
     bool ephemeral = false;
     bool once_pod = false;  // ReadWriteOncePod
     std::string selected;   // the node its volume.kubernetes.io/selected-node names
+    uint32_t position = 0;  // among the pod's claims (Pod::claims)
   };
   // What a task's claims are, worked out once per session.
   struct Prepared {
@@ -104,11 +108,11 @@ class VolumeBinder {
     // VolumeZone: the zone and region labels of the bound volumes.
     std::vector<std::pair<std::string, std::vector<std::string>>> zones;
     // What the claims mean to check(), written so that two tasks with the
-    // same text get the same answers on every node (shared_class).
+    // same text get the same answers on every node (Sharing::shared).
     std::string meaning;
-    bool keeps = true;         // answers_keep
-    bool reads_taken = false;  // reads_taken
-    uint32_t shared = 0;       // shared_class
+    bool keeps = true;  // Sharing's
+    bool reads_taken = false;
+    uint32_t shared = 0;
     // check_binding's order: the bound claims; those waiting for a first
     // consumer (in the pod's order), and of them the ones no node was
     // selected for, smallest request first.
@@ -140,6 +144,8 @@ class VolumeBinder {
   const model::StorageClass* class_of(const model::PersistentVolumeClaim& pvc,
                                       std::string* name) const;
   std::string meaning_of(const Prepared& p, const model::Pod& pod) const;
+  // Whether more than one pod names the claim "ns/name".
+  bool named_by_others(const std::string& key) const;
 
   cycle::Storage storage_;
   std::span<const Task> tasks_;
