@@ -62,6 +62,10 @@ std::string summary(const scoria::model::ClusterObjects& o) {
   for (const auto& n : o.csi_nodes) out += "CSINode " + n.key() + " " + n.json + "\n";
   for (const auto& d : o.csi_drivers) out += "CSIDriver " + d.key() + " " + d.json + "\n";
   for (const auto& c : o.storage_capacities) out += "Capacity " + c.key() + " " + c.json + "\n";
+  for (const auto& c : o.device_classes) out += "DeviceClass " + c.key() + " " + c.json + "\n";
+  for (const auto& s : o.resource_slices) out += "Slice " + s.key() + " " + s.json + "\n";
+  for (const auto& c : o.resource_claims) out += "Claim " + c.key() + " " + c.json + "\n";
+  for (const auto& t : o.claim_templates) out += "Template " + t.key() + " " + t.json + "\n";
   return out;
 }
 

@@ -27,6 +27,34 @@ def put(target, data):
         f.write(data)
 
 
+# The API's path for each kind a scenario or a seed below may hold.
+PATHS = {"Node": "/api/v1/nodes", "Pod": "/api/v1/namespaces/{ns}/pods",
+         "PodGroup": "/apis/scheduling.volcano.sh/v1beta1/namespaces/{ns}/podgroups",
+         "Queue": "/apis/scheduling.volcano.sh/v1beta1/queues",
+         "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses",
+         "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets",
+         "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas",
+         "Numatopology": "/apis/nodeinfo.volcano.sh/v1alpha1/numatopologies",
+         "HyperNode": "/apis/topology.volcano.sh/v1alpha1/hypernodes",
+         "PersistentVolume": "/api/v1/persistentvolumes",
+         "PersistentVolumeClaim": "/api/v1/namespaces/{ns}/persistentvolumeclaims",
+         "StorageClass": "/apis/storage.k8s.io/v1/storageclasses",
+         "CSINode": "/apis/storage.k8s.io/v1/csinodes",
+         "CSIDriver": "/apis/storage.k8s.io/v1/csidrivers",
+         "CSIStorageCapacity": "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities",
+         "DeviceClass": "/apis/resource.k8s.io/v1/deviceclasses",
+         "ResourceSlice": "/apis/resource.k8s.io/v1/resourceslices",
+         "ResourceClaim": "/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims",
+         "ResourceClaimTemplate":
+             "/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaimtemplates"}
+
+
+def put_api(doc):
+    if doc.get("kind") in PATHS:
+        ns = doc.get("metadata", {}).get("namespace", "default")
+        put("api", f"POST {PATHS[doc['kind']].format(ns=ns)}\n" + json.dumps(doc))
+
+
 scenarios = sorted(glob.glob(os.path.join(source, "tests/scenarios/*/")))
 quantities = set()
 for d in scenarios:
@@ -43,25 +71,8 @@ for d in scenarios:
         except yaml.YAMLError:
             continue
         put("objects", json.dumps(docs[0]) if docs else "{}")
-        paths = {"Node": "/api/v1/nodes", "Pod": "/api/v1/namespaces/{ns}/pods",
-                 "PodGroup": "/apis/scheduling.volcano.sh/v1beta1/namespaces/{ns}/podgroups",
-                 "Queue": "/apis/scheduling.volcano.sh/v1beta1/queues",
-                 "PriorityClass": "/apis/scheduling.k8s.io/v1/priorityclasses",
-                 "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets",
-                 "ResourceQuota": "/api/v1/namespaces/{ns}/resourcequotas",
-                 "Numatopology": "/apis/nodeinfo.volcano.sh/v1alpha1/numatopologies",
-                 "HyperNode": "/apis/topology.volcano.sh/v1alpha1/hypernodes",
-                 "PersistentVolume": "/api/v1/persistentvolumes",
-                 "PersistentVolumeClaim": "/api/v1/namespaces/{ns}/persistentvolumeclaims",
-                 "StorageClass": "/apis/storage.k8s.io/v1/storageclasses",
-                 "CSINode": "/apis/storage.k8s.io/v1/csinodes",
-                 "CSIDriver": "/apis/storage.k8s.io/v1/csidrivers",
-                 "CSIStorageCapacity":
-                     "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities"}
         for doc in docs[:6]:
-            if doc.get("kind") in paths:
-                ns = doc.get("metadata", {}).get("namespace", "default")
-                put("api", f"POST {paths[doc['kind']].format(ns=ns)}\n" + json.dumps(doc))
+            put_api(doc)
     for path in glob.glob(os.path.join(d, "*.toml")):
         put("config", b"\x00" + open(path, "rb").read())
     for path in glob.glob(os.path.join(d, "*.conf*")):
@@ -99,6 +110,84 @@ for expression in ['device.driver == "gpu.example.com"',
                    'device.attributes["gpu.example.com"].driverVersion'
                    '.isGreaterThan(semver("v1.2", true))']:
     put("cel", expression)
+# Dynamic Resource Allocation's kinds, each field the decoders read once.
+DEVICES = """
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n1-gpu}
+spec:
+  driver: gpu.example.com
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  nodeName: n1
+  devices:
+  - name: gpu-0
+    attributes:
+      model: {string: a100}
+      cores: {int: 108}
+      mig: {bool: true}
+      driverVersion: {version: 1.2.3-rc.1+build}
+      numa.example.com/node: {int: 0}
+    capacity: {memory: {value: 40Gi}}
+    consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 40Gi}}}]
+    taints: [{key: example.com/unhealthy, value: "true", effect: NoSchedule}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n1-counters}
+spec:
+  driver: gpu.example.com
+  pool: {name: n1, generation: 1, resourceSliceCount: 2}
+  perDeviceNodeSelection: true
+  sharedCounters: [{name: gpu-0, counters: {memory: {value: 40Gi}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {namespace: ml, name: one-gpu}
+spec:
+  metadata: {labels: {app: train}}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable:
+        - {name: big, deviceClassName: gpu.example.com, count: 2}
+        - {name: small, deviceClassName: gpu.example.com, allocationMode: All}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  namespace: ml
+  name: train-0-gpu
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: train-0, uid: u1, controller: true}]
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].mig'}}]
+        tolerations: [{key: example.com/unhealthy, operator: Exists, effect: NoSchedule}]
+    - name: nic
+      exactly: {deviceClassName: nic.example.com, adminAccess: true}
+    constraints: [{requests: [gpu, nic], matchAttribute: numa.example.com/node}]
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]
+    nodeSelector:
+      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]
+  reservedFor: [{resource: pods, name: train-0, uid: u1}]
+"""
+put("objects", DEVICES)
+for doc in yaml.load_all(DEVICES, Loader=loader):
+    put("objects", json.dumps(doc))
+    put_api(doc)
 for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel"):
     for path in glob.glob(os.path.join(source, "fuzz/regressions", target, "*")):
         put(target, open(path, "rb").read())

@@ -13,6 +13,10 @@ Sources:
   CSIStorageCapacity) from the
   models of the Kubernetes Python client (Debian's python3-kubernetes: each
   class has openapi_types and attribute_map), run with /usr/bin/python3;
+- resource.k8s.io/v1 (DeviceClass, ResourceSlice, ResourceClaim,
+  ResourceClaimTemplate, Kubernetes 1.34), which the client predates, from
+  NEW_CLASSES below: their fields as k8s.io/api/resource/v1 defines them
+  (alpha fields of later releases left out);
 - Volcano's PodGroup, Queue, batch Job, Numatopology and HyperNode from the openAPIV3Schema of their
   CRDs in Volcano's repository (read with git, never copied);
 - the Python client is older than the API (22.x has Kubernetes 1.22's
@@ -61,6 +65,11 @@ CORE = {
     ("storage.k8s.io/v1", "CSINode"): "V1CSINode",
     ("storage.k8s.io/v1", "CSIDriver"): "V1CSIDriver",
     ("storage.k8s.io/v1", "CSIStorageCapacity"): "V1CSIStorageCapacity",  # NEW_CLASSES
+    # resource.k8s.io/v1, all in NEW_CLASSES.
+    ("resource.k8s.io/v1", "DeviceClass"): "V1DeviceClass",
+    ("resource.k8s.io/v1", "ResourceSlice"): "V1ResourceSlice",
+    ("resource.k8s.io/v1", "ResourceClaim"): "V1ResourceClaim",
+    ("resource.k8s.io/v1", "ResourceClaimTemplate"): "V1ResourceClaimTemplate",
 }
 
 # Fields Kubernetes added after the Python client's release, where no CRD
@@ -132,6 +141,89 @@ NEW_CLASSES = {
         "storageClassName": "str", "nodeTopology": "V1LabelSelector", "capacity": "str",
         "maximumVolumeSize": "str"},
 }
+# resource.k8s.io/v1 (1.34), as k8s.io/api/resource/v1/types.go has it.
+_OBJECT = {"apiVersion": "str", "kind": "str", "metadata": "V1ObjectMeta"}
+_ASK = {  # what an `exactly` request and a firstAvailable alternative share
+    "deviceClassName": "str", "selectors": "list[V1DeviceSelector]", "allocationMode": "str",
+    "count": "int", "tolerations": "list[V1DeviceToleration]",
+    "capacity": "V1CapacityRequirements"}
+NEW_CLASSES.update({
+    "V1DeviceClass": dict(_OBJECT, spec="V1DeviceClassSpec"),
+    "V1DeviceClassSpec": {
+        "selectors": "list[V1DeviceSelector]", "config": "list[V1DeviceClassConfiguration]",
+        "extendedResourceName": "str"},
+    "V1DeviceSelector": {"cel": "V1CELDeviceSelector"},
+    "V1CELDeviceSelector": {"expression": "str"},
+    "V1DeviceClassConfiguration": {"opaque": "V1OpaqueDeviceConfiguration"},
+    "V1OpaqueDeviceConfiguration": {"driver": "str", "parameters": "object"},
+    "V1ResourceSlice": dict(_OBJECT, spec="V1ResourceSliceSpec"),
+    "V1ResourceSliceSpec": {
+        "driver": "str", "pool": "V1ResourcePool", "nodeName": "str",
+        "nodeSelector": "V1NodeSelector", "allNodes": "bool", "devices": "list[V1Device]",
+        "perDeviceNodeSelection": "bool", "sharedCounters": "list[V1CounterSet]"},
+    "V1ResourcePool": {"name": "str", "generation": "int", "resourceSliceCount": "int"},
+    "V1CounterSet": {"name": "str", "counters": "dict(str, V1Counter)"},
+    "V1Counter": {"value": "str"},
+    "V1Device": {
+        "name": "str", "attributes": "dict(str, V1DeviceAttribute)",
+        "capacity": "dict(str, V1DeviceCapacity)",
+        "consumesCounters": "list[V1DeviceCounterConsumption]", "nodeName": "str",
+        "nodeSelector": "V1NodeSelector", "allNodes": "bool", "taints": "list[V1DeviceTaint]",
+        "bindsToNode": "bool", "bindingConditions": "list[str]",
+        "bindingFailureConditions": "list[str]", "allowMultipleAllocations": "bool"},
+    "V1DeviceAttribute": {"int": "int", "bool": "bool", "string": "str", "version": "str"},
+    "V1DeviceCapacity": {"value": "str", "requestPolicy": "V1CapacityRequestPolicy"},
+    "V1CapacityRequestPolicy": {
+        "default": "str", "validValues": "list[str]",
+        "validRange": "V1CapacityRequestPolicyRange"},
+    "V1CapacityRequestPolicyRange": {"min": "str", "max": "str", "step": "str"},
+    "V1DeviceCounterConsumption": {"counterSet": "str", "counters": "dict(str, V1Counter)"},
+    "V1DeviceTaint": {"key": "str", "value": "str", "effect": "str", "timeAdded": "datetime"},
+    "V1ResourceClaim": dict(_OBJECT, spec="V1ResourceClaimSpec", status="V1ResourceClaimStatus"),
+    "V1ResourceClaimSpec": {"devices": "V1DeviceClaim"},
+    "V1DeviceClaim": {
+        "requests": "list[V1DeviceRequest]", "constraints": "list[V1DeviceConstraint]",
+        "config": "list[V1DeviceClaimConfiguration]"},
+    "V1DeviceRequest": {
+        "name": "str", "exactly": "V1ExactDeviceRequest",
+        "firstAvailable": "list[V1DeviceSubRequest]"},
+    "V1ExactDeviceRequest": dict(_ASK, adminAccess="bool"),
+    "V1DeviceSubRequest": dict(_ASK, name="str"),
+    "V1CapacityRequirements": {"requests": "dict(str, str)"},
+    "V1DeviceToleration": {
+        "key": "str", "operator": "str", "value": "str", "effect": "str",
+        "tolerationSeconds": "int"},
+    "V1DeviceConstraint": {
+        "requests": "list[str]", "matchAttribute": "str", "distinctAttribute": "str"},
+    "V1DeviceClaimConfiguration": {
+        "requests": "list[str]", "opaque": "V1OpaqueDeviceConfiguration"},
+    "V1ResourceClaimStatus": {
+        "allocation": "V1AllocationResult",
+        "reservedFor": "list[V1ResourceClaimConsumerReference]",
+        "devices": "list[V1AllocatedDeviceStatus]"},
+    "V1AllocationResult": {
+        "devices": "V1DeviceAllocationResult", "nodeSelector": "V1NodeSelector",
+        "allocationTimestamp": "datetime"},
+    "V1DeviceAllocationResult": {
+        "results": "list[V1DeviceRequestAllocationResult]",
+        "config": "list[V1DeviceAllocationConfiguration]"},
+    "V1DeviceRequestAllocationResult": {
+        "request": "str", "driver": "str", "pool": "str", "device": "str",
+        "adminAccess": "bool", "tolerations": "list[V1DeviceToleration]",
+        "bindingConditions": "list[str]", "bindingFailureConditions": "list[str]",
+        "shareID": "str", "consumedCapacity": "dict(str, str)"},
+    "V1DeviceAllocationConfiguration": {
+        "source": "str", "requests": "list[str]", "opaque": "V1OpaqueDeviceConfiguration"},
+    "V1ResourceClaimConsumerReference": {
+        "apiGroup": "str", "resource": "str", "name": "str", "uid": "str"},
+    "V1AllocatedDeviceStatus": {
+        "driver": "str", "pool": "str", "device": "str", "shareID": "str",
+        "conditions": "list[V1Condition]", "data": "object",
+        "networkData": "V1NetworkDeviceData"},
+    "V1NetworkDeviceData": {"interfaceName": "str", "ips": "list[str]", "hardwareAddress": "str"},
+    "V1ResourceClaimTemplate": dict(_OBJECT, spec="V1ResourceClaimTemplateSpec"),
+    "V1ResourceClaimTemplateSpec": {"metadata": "V1ObjectMeta", "spec": "V1ResourceClaimSpec"},
+})
 
 SCALARS = {"str", "int", "bool", "float", "datetime", "date", "object"}
 

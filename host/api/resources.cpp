@@ -26,7 +26,7 @@ constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 19> kResources{{
+constexpr std::array<Resource, 23> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -59,6 +59,15 @@ constexpr std::array<Resource, 19> kResources{{
     {"storage.k8s.io", "v1", "csidrivers", "csidriver", "CSIDriver", false, kNone, kNone, true},
     {"storage.k8s.io", "v1", "csistoragecapacities", "csistoragecapacity", "CSIStorageCapacity",
      true, kNone, kNone, true},
+    // Dynamic Resource Allocation (kube-apiserver gives them no short names).
+    {"resource.k8s.io", "v1", "deviceclasses", "deviceclass", "DeviceClass", false, kNone, kNone,
+     true},
+    {"resource.k8s.io", "v1", "resourceslices", "resourceslice", "ResourceSlice", false, kNone,
+     kNone, true},
+    {"resource.k8s.io", "v1", "resourceclaims", "resourceclaim", "ResourceClaim", true, kNone,
+     kStatus, true},
+    {"resource.k8s.io", "v1", "resourceclaimtemplates", "resourceclaimtemplate",
+     "ResourceClaimTemplate", true, kNone, kNone, true},
     // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
     // (serve/job_controller.h), which are what the scheduler reads.
     {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},

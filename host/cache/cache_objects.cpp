@@ -56,6 +56,19 @@ bool storage_kind(Kind kind) {
   }
 }
 
+/// A kind devices_version() counts the changes of.
+bool device_kind(Kind kind) {
+  switch (kind) {
+    case Kind::DeviceClass:
+    case Kind::ResourceSlice:
+    case Kind::ResourceClaim:
+    case Kind::ResourceClaimTemplate:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::vector<std::vector<std::vector<scoria_str>>> value_views(
     const std::vector<model::NodeSelectorTerm>& terms) {
   std::vector<std::vector<std::vector<scoria_str>>> out(terms.size());
@@ -86,10 +99,14 @@ void ClusterCache::apply_change(ObjectChange& c) {
                             ? c.kind == Kind::Pod || c.kind == Kind::PodGroup
                             : std::holds_alternative<model::Pod>(c.object) ||
                                   std::holds_alternative<model::PodGroup>(c.object);
-  // The storage kinds are the sessions' through storage_view(), not the
+  // The storage kinds are the sessions' through storage_view(), and the
+  // device kinds through the snapshot's views of their maps, not the
   // header's.
-  if (storage_kind(c.type == ObjectChange::Type::Delete ? c.kind : object_kind(c.object)))
+  const Kind kind = c.type == ObjectChange::Type::Delete ? c.kind : object_kind(c.object);
+  if (storage_kind(kind))
     ++storage_version_;
+  else if (device_kind(kind))
+    ++devices_version_;
   else if (!job_kind)
     ++header_version_;
   if (c.type == ObjectChange::Type::Delete) {
@@ -137,6 +154,18 @@ void ClusterCache::apply_change(ObjectChange& c) {
         return;
       case Kind::CSIStorageCapacity:
         storage_capacities_.erase(c.key);
+        return;
+      case Kind::DeviceClass:
+        device_classes_.erase(c.key);
+        return;
+      case Kind::ResourceSlice:
+        resource_slices_.erase(c.key);
+        return;
+      case Kind::ResourceClaim:
+        resource_claims_.erase(c.key);
+        return;
+      case Kind::ResourceClaimTemplate:
+        claim_templates_.erase(c.key);
         return;
     }
     return;
@@ -189,6 +218,14 @@ void ClusterCache::apply_change(ObjectChange& c) {
           store_by_key(csi_drivers_, std::move(object));
         if constexpr (std::is_same_v<T, model::CSIStorageCapacity>)
           store_by_key(storage_capacities_, std::move(object));
+        if constexpr (std::is_same_v<T, model::DeviceClass>)
+          store_by_key(device_classes_, std::move(object));
+        if constexpr (std::is_same_v<T, model::ResourceSlice>)
+          store_by_key(resource_slices_, std::move(object));
+        if constexpr (std::is_same_v<T, model::ResourceClaim>)
+          store_by_key(resource_claims_, std::move(object));
+        if constexpr (std::is_same_v<T, model::ResourceClaimTemplate>)
+          store_by_key(claim_templates_, std::move(object));
       },
       c.object);
 }

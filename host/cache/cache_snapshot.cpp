@@ -40,6 +40,7 @@ void ClusterCache::snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) c
   s.hyper_nodes.reserve(hyper_nodes_.size());
   for (const auto& [name, h] : hyper_nodes_) s.hyper_nodes.push_back(&h);
   s.storage = storage_view();
+  s.devices = devices_view();
 
   // Sessions index nodes and queues by position; entries by slot.
   places.node_at.assign(nodes_.slots(), -1);
@@ -147,6 +148,10 @@ cycle::Snapshot ClusterCache::snapshot() const {
   return s;
 }
 
+cycle::Devices ClusterCache::devices_view() const {
+  return {&device_classes_, &resource_slices_, &resource_claims_, &claim_templates_};
+}
+
 const cycle::Storage& ClusterCache::storage_view() const {
   return storage_index_.view({&persistent_volumes_, &volume_claims_, &storage_classes_, &csi_nodes_,
                               &csi_drivers_, &storage_capacities_, &claim_pods_, &unbound_volumes_},
@@ -168,6 +173,7 @@ const cycle::Snapshot& ClusterCache::refresh_snapshot(int64_t now_ms, bool incre
     k.header_version = header_version_;
   }
   k.snapshot.storage = storage_view();
+  k.snapshot.devices = devices_view();
   k.snapshot.now_ms = now_ms;
   // What the kept jobs point at and index into must be where it was.
   const bool holds = incremental && k.valid && same_places && k.dims == dims_.size() &&

@@ -23,7 +23,8 @@ bool base_dim(const std::string& name) {
 
 // The order objects are loaded in on a full replace: what others name first,
 // so nothing waits on a reference and no implicit group is renamed.
-// Storage goes before pods, which name claims, which name classes and volumes.
+// Storage and devices go before pods, which name claims, which name classes,
+// volumes and templates.
 constexpr Kind kLoadOrder[] = {Kind::Namespace,
                                Kind::PodDisruptionBudget,
                                Kind::ResourceQuota,
@@ -36,6 +37,10 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,
                                Kind::CSIStorageCapacity,
                                Kind::PersistentVolume,
                                Kind::PersistentVolumeClaim,
+                               Kind::DeviceClass,
+                               Kind::ResourceSlice,
+                               Kind::ResourceClaimTemplate,
+                               Kind::ResourceClaim,
                                Kind::PodGroup,
                                Kind::Pod,
                                Kind::Numatopology,
@@ -75,6 +80,10 @@ void ClusterCache::clear() {
   csi_nodes_.clear();
   csi_drivers_.clear();
   storage_capacities_.clear();
+  device_classes_.clear();
+  resource_slices_.clear();
+  resource_claims_.clear();
+  claim_templates_.clear();
   equivalence_ids_.clear();
   to_name_.clear();
   extended_.clear();
@@ -85,6 +94,7 @@ void ClusterCache::clear() {
   dims_dirty_ = false;
   ++header_version_;
   ++storage_version_;
+  ++devices_version_;
   // Queue "default" exists unless defined: a placeholder entry holds its
   // slot, so groups in it never re-resolve when it is defined or deleted.
   const uint32_t q = queues_.insert(std::string(kDefaultQueue));
@@ -102,7 +112,9 @@ void ClusterCache::reset(model::ClusterObjects objects) {
                   objects.resource_quotas.size() + objects.numa_topologies.size() +
                   objects.hyper_nodes.size() + objects.volumes.size() + objects.claims.size() +
                   objects.storage_classes.size() + objects.csi_nodes.size() +
-                  objects.csi_drivers.size() + objects.storage_capacities.size());
+                  objects.csi_drivers.size() + objects.storage_capacities.size() +
+                  objects.device_classes.size() + objects.resource_slices.size() +
+                  objects.resource_claims.size() + objects.claim_templates.size());
   for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
   for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
@@ -115,6 +127,10 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   for (auto& c : objects.storage_capacities) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& v : objects.volumes) changes.push_back(ObjectChange::upsert(std::move(v)));
   for (auto& c : objects.claims) changes.push_back(ObjectChange::upsert(std::move(c)));
+  for (auto& c : objects.device_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
+  for (auto& s : objects.resource_slices) changes.push_back(ObjectChange::upsert(std::move(s)));
+  for (auto& t : objects.claim_templates) changes.push_back(ObjectChange::upsert(std::move(t)));
+  for (auto& c : objects.resource_claims) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& g : objects.pod_groups) changes.push_back(ObjectChange::upsert(std::move(g)));
   for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
   for (auto& t : objects.numa_topologies) changes.push_back(ObjectChange::upsert(std::move(t)));

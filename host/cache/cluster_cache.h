@@ -40,6 +40,7 @@
 #include "cycle/outcome.h"
 #include "cycle/snapshot.h"
 #include "model/cluster_objects.h"
+#include "model/devices.h"
 #include "model/objects.h"
 #include "model/storage.h"
 
@@ -94,6 +95,15 @@ class ClusterCache {
   /// (storage_completion.cpp), for sources where none runs (files, the
   /// local store): they go in as any source's changes do.
   std::vector<ObjectChange> volume_completions(const cycle::Outcome& outcome) const;
+  /// The changes that write the ResourceClaim allocations and reservations
+  /// of `outcome`'s binds into the claims' status, as kube-scheduler's
+  /// PreBind does (claim_completion.cpp), for the same sources.
+  std::vector<ObjectChange> claim_completions(const cycle::Outcome& outcome) const;
+  /// What Kubernetes' resource-claim controller would change now, for the
+  /// same sources: claims made from templates for the pods that name them
+  /// (POD-ENTRY), reservations of pods gone or finished dropped, claims no
+  /// pod holds deallocated, claims made for a pod deleted with it.
+  std::vector<ObjectChange> claim_controller() const;
 
   /// metadata.uid of a pod or PodGroup by key; empty if unknown.
   std::string uid_of(Kind kind, const std::string& key) const;
@@ -138,6 +148,26 @@ class ClusterCache {
   uint64_t storage_version() const { return storage_version_; }
   /// The sessions' view of the storage kinds, brought up to date.
   const cycle::Storage& storage_view() const;
+
+  /// The Dynamic Resource Allocation kinds as the source last reported them.
+  const std::map<std::string, model::DeviceClass>& device_classes() const {
+    return device_classes_;  // by name
+  }
+  const std::map<std::string, model::ResourceSlice>& resource_slices() const {
+    return resource_slices_;  // by name
+  }
+  const std::map<std::string, model::ResourceClaim>& resource_claims() const {
+    return resource_claims_;  // by "ns/name"
+  }
+  const std::map<std::string, model::ResourceClaimTemplate>& claim_templates() const {
+    return claim_templates_;  // by "ns/name"
+  }
+  /// Moves on with every change of any of the four device kinds (and every
+  /// replace), as storage_version() does for storage, so that answers a
+  /// session kept about devices can tell they are stale.
+  uint64_t devices_version() const { return devices_version_; }
+  /// The sessions' view of the device kinds (Snapshot::devices).
+  cycle::Devices devices_view() const;
 
  private:
   /// What every snapshot reads of every pod (SlotTable's hot fields).
@@ -324,6 +354,11 @@ class ClusterCache {
   std::map<std::string, model::CSINode> csi_nodes_;
   std::map<std::string, model::CSIDriver> csi_drivers_;
   std::map<std::string, model::CSIStorageCapacity> storage_capacities_;
+  // Devices, by each object's key (model/devices.h).
+  std::map<std::string, model::DeviceClass> device_classes_;
+  std::map<std::string, model::ResourceSlice> resource_slices_;
+  std::map<std::string, model::ResourceClaim> resource_claims_;
+  std::map<std::string, model::ResourceClaimTemplate> claim_templates_;
   SlotTable<GroupEntry, GroupHot> groups_;
   SlotTable<PodEntry, PodHot> pods_;
   // Every pod slot's resreq and init_resreq, 2 * dims_ values each, side by
@@ -355,6 +390,7 @@ class ClusterCache {
   // Bumped whenever what snapshot_header() writes may change.
   uint64_t header_version_ = 0;
   uint64_t storage_version_ = 0;  // storage_version()
+  uint64_t devices_version_ = 0;  // devices_version()
   // The sessions' view of the storage kinds; written by snapshot_header.
   mutable StorageIndex storage_index_;
   std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),

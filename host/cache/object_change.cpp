@@ -6,7 +6,7 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kNames = {
+constexpr std::array<std::string_view, 20> kNames = {
     "Node",
     "Pod",
     "PodGroup",
@@ -23,6 +23,10 @@ constexpr std::array<std::string_view, 16> kNames = {
     "CSINode",
     "CSIDriver",
     "CSIStorageCapacity",
+    "DeviceClass",
+    "ResourceSlice",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
 };
 
 // Kind's order is the variant's: a name for each alternative.
@@ -45,6 +49,10 @@ struct KeyOf {
   std::string operator()(const model::CSINode& n) const { return n.key(); }
   std::string operator()(const model::CSIDriver& d) const { return d.key(); }
   std::string operator()(const model::CSIStorageCapacity& c) const { return c.key(); }
+  std::string operator()(const model::DeviceClass& c) const { return c.key(); }
+  std::string operator()(const model::ResourceSlice& s) const { return s.key(); }
+  std::string operator()(const model::ResourceClaim& c) const { return c.key(); }
+  std::string operator()(const model::ResourceClaimTemplate& t) const { return t.key(); }
 };
 
 }  // namespace

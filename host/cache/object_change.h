@@ -16,6 +16,7 @@
 #include <string_view>
 #include <variant>
 
+#include "model/devices.h"
 #include "model/objects.h"
 #include "model/storage.h"
 
@@ -38,7 +39,11 @@ enum class Kind : uint8_t {
   StorageClass,
   CSINode,
   CSIDriver,
-  CSIStorageCapacity
+  CSIStorageCapacity,
+  DeviceClass,
+  ResourceSlice,
+  ResourceClaim,
+  ResourceClaimTemplate
 };
 
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
@@ -52,11 +57,13 @@ using Object =
                  model::Namespace, model::PodDisruptionBudget, model::ResourceQuota,
                  model::Numatopology, model::HyperNode, model::PersistentVolume,
                  model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
-                 model::CSIDriver, model::CSIStorageCapacity>;
+                 model::CSIDriver, model::CSIStorageCapacity, model::DeviceClass,
+                 model::ResourceSlice, model::ResourceClaim, model::ResourceClaimTemplate>;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
 /// PodGroups, PodDisruptionBudgets, ResourceQuotas, PersistentVolumeClaims,
-/// CSIStorageCapacities), the name otherwise
+/// CSIStorageCapacities, ResourceClaims, ResourceClaimTemplates), the name
+/// otherwise
 /// (the store's and the informer's key).
 std::string object_key(const Object& object);
 Kind object_kind(const Object& object);

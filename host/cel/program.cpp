@@ -1,7 +1,9 @@
 #include "cel/program.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -94,6 +96,7 @@ class Evaluator {
     if (!target.is_map())
       return Error{"no such field '" + field + "' on " + std::string(type_name(target))};
     if (const Value* v = find(target.map(), Value(field))) return *v;
+    if (target.map().absent) return *target.map().absent;
     return Error{"no such key: " + field};
   }
 
@@ -121,6 +124,7 @@ class Evaluator {
     }
     if (target.is_map()) {
       if (const Value* v = find(target.map(), key)) return *v;
+      if (target.map().absent) return *target.map().absent;
       return Error{"no such key: " + debug_string(key)};
     }
     return Error{"no such overload: " + std::string(type_name(target)) + "[" +
@@ -335,6 +339,43 @@ std::variant<Program, ParseError> Program::compile(std::string_view text) {
   auto parsed = parse(text);
   if (auto* error = std::get_if<ParseError>(&parsed)) return *error;
   return Program(std::move(std::get<Ast>(parsed)));
+}
+
+namespace {
+
+// The first identifier neither `variables` nor an enclosing macro's
+// variable names, in source order; null if none.
+const Expr* undeclared(const Ast& ast, uint32_t at, std::span<const std::string_view> variables,
+                       std::vector<std::string_view>& scope) {
+  const Expr& e = ast.nodes[at];
+  if (e.kind == Expr::Kind::Ident) {
+    const auto named = [&](std::string_view v) { return v == e.name; };
+    if (std::any_of(variables.begin(), variables.end(), named) ||
+        std::any_of(scope.begin(), scope.end(), named))
+      return nullptr;
+    return &e;
+  }
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const bool inside = e.kind == Expr::Kind::Comprehension && i > 0;
+    if (inside) scope.push_back(e.var);
+    const Expr* found = undeclared(ast, e.args[i], variables, scope);
+    if (inside) scope.pop_back();
+    if (found != nullptr) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::variant<Program, ParseError> Program::compile(std::string_view text,
+                                                   std::span<const std::string_view> variables) {
+  auto compiled = compile(text);
+  if (auto* program = std::get_if<Program>(&compiled)) {
+    std::vector<std::string_view> scope;
+    if (const Expr* e = undeclared(program->ast_, program->ast_.root, variables, scope))
+      return ParseError{"undeclared reference to '" + e->name + "' (in container '')", e->at};
+  }
+  return compiled;
 }
 
 Value Program::evaluate(const Variables& variables, uint64_t cost_limit) const {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -29,6 +30,11 @@ class Program {
  public:
   /// The program of `text`, or where and why it does not parse.
   static std::variant<Program, ParseError> compile(std::string_view text);
+  /// As compile(text), and an identifier that none of `variables` (nor an
+  /// enclosing macro's variable) names is refused, as a checked CEL
+  /// environment refuses it: "undeclared reference to 'x' (in container '')".
+  static std::variant<Program, ParseError> compile(std::string_view text,
+                                                   std::span<const std::string_view> variables);
 
   /// The expression's value for `variables`; an Error value if it fails.
   Value evaluate(const Variables& variables, uint64_t cost_limit = kDefaultCostLimit) const;

@@ -21,7 +21,13 @@ namespace scoria::cel {
 struct Value;
 using List = std::vector<Value>;
 /// A map's entries in insertion order; keys are bool, int, uint or string.
-using Map = std::vector<std::pair<Value, Value>>;
+struct Map : std::vector<std::pair<Value, Value>> {
+  using vector::vector;
+  /// What indexing or selecting a key the map lacks gives; null: an error,
+  /// as CEL says. DRA's `device.attributes` and `device.capacity` give an
+  /// empty map for a domain a device has nothing of, as Kubernetes' do.
+  std::shared_ptr<const Value> absent;
+};
 
 struct Null {
   bool operator==(const Null&) const = default;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cycle/devices.h"
 #include "cycle/storage.h"
 #include "model/objects.h"
 
@@ -129,6 +130,9 @@ struct Snapshot {
   std::vector<KindObjects> objects;
   /// PersistentVolumes, claims and what provisions them (cycle/storage.h).
   Storage storage;
+  /// DeviceClasses, ResourceSlices, ResourceClaims and their templates
+  /// (cycle/devices.h).
+  Devices devices;
   /// HyperNodes, by name; the session resolves their members.
   std::vector<const model::HyperNode*> hyper_nodes;
   /// Set by a writer (the cache) whose every job and task vector holds

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "decode/field_reader.h"
+#include "model/devices.h"
 #include "model/objects.h"
 #include "model/storage.h"
 
@@ -34,5 +35,9 @@ model::StorageClass decode_storage_class(const ObjectFields& f);
 model::CSINode decode_csi_node(const ObjectFields& f);
 model::CSIDriver decode_csi_driver(const ObjectFields& f);
 model::CSIStorageCapacity decode_storage_capacity(const ObjectFields& f);
+model::DeviceClass decode_device_class(const ObjectFields& f);
+model::ResourceSlice decode_resource_slice(const ObjectFields& f);
+model::ResourceClaim decode_resource_claim(const ObjectFields& f);
+model::ResourceClaimTemplate decode_resource_claim_template(const ObjectFields& f);
 
 }  // namespace scoria::decode

@@ -12,7 +12,7 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 16> kKinds{{
+constexpr std::array<KindInfo, 20> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
@@ -29,6 +29,10 @@ constexpr std::array<KindInfo, 16> kKinds{{
     {"CSINode", "storage.k8s.io/v1", false},
     {"CSIDriver", "storage.k8s.io/v1", false},
     {"CSIStorageCapacity", "storage.k8s.io/v1", true},
+    {"DeviceClass", "resource.k8s.io/v1", false},
+    {"ResourceSlice", "resource.k8s.io/v1", false},
+    {"ResourceClaim", "resource.k8s.io/v1", true},
+    {"ResourceClaimTemplate", "resource.k8s.io/v1", true},
 }};
 
 std::string supported_kinds() {
@@ -178,6 +182,28 @@ void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int 
     c.name = name;
     c.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(c);
+  } else if (kind == "DeviceClass") {
+    model::DeviceClass c = decode_device_class(f);
+    c.name = name;
+    c.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(c);
+  } else if (kind == "ResourceSlice") {
+    model::ResourceSlice s = decode_resource_slice(f);
+    s.name = name;
+    s.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(s);
+  } else if (kind == "ResourceClaim") {
+    model::ResourceClaim c = decode_resource_claim(f);
+    c.namespace_ = ns;
+    c.name = name;
+    c.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(c);
+  } else if (kind == "ResourceClaimTemplate") {
+    model::ResourceClaimTemplate t = decode_resource_claim_template(f);
+    t.namespace_ = ns;
+    t.name = name;
+    t.json = text.empty() ? input::dump(node) : std::string(text);
+    d.object = std::move(t);
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "input/node_tree.h"
+#include "model/devices.h"
 #include "model/objects.h"
 #include "model/storage.h"
 
@@ -21,7 +22,8 @@ using Object =
                  model::Namespace, model::PodDisruptionBudget, model::ResourceQuota,
                  model::Numatopology, model::HyperNode, model::PersistentVolume,
                  model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
-                 model::CSIDriver, model::CSIStorageCapacity>;
+                 model::CSIDriver, model::CSIStorageCapacity, model::DeviceClass,
+                 model::ResourceSlice, model::ResourceClaim, model::ResourceClaimTemplate>;
 
 /// One object decoded, with where it came from.
 struct Decoded {

@@ -202,6 +202,18 @@ void read_device_claims(const FieldReader& r, const Node& spec, const FieldPath&
   });
 }
 
+/// status.resourceClaimStatuses: the claim the resource-claim controller
+/// made for each entry from a template. An entry naming no resourceClaims
+/// entry is ignored; one without resourceClaimName made nothing (yet).
+void read_made_claims(const FieldReader& r, const Node& status, const FieldPath& status_path,
+                      model::Pod& pod) {
+  r.each_map(status, "resourceClaimStatuses", status_path, [&](const Node& s, const FieldPath& sp) {
+    const std::string name = r.text_field(s, "name", sp);
+    for (model::DeviceClaimRef& ref : pod.device_claims)
+      if (ref.name == name) ref.made = r.text_field(s, "resourceClaimName", sp);
+  });
+}
+
 }  // namespace
 
 model::Pod decode_pod(const ObjectFields& f) {
@@ -255,6 +267,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   const Node& status = r.map_field(f.obj, "status", f.root);
   pod.phase = pod_phase(r, r.text_field(status, "phase", status_path), status_path.field("phase"));
   pod.nominated_node = r.text_field(status, "nominatedNodeName", status_path);
+  read_made_claims(r, status, status_path, pod);
   r.each_map(status, "conditions", status_path, [&](const Node& c, const FieldPath& cp) {
     if (r.text_field(c, "type", cp) == "PodScheduled" && r.text_field(c, "status", cp) == "True")
       pod.scheduled_ms = r.timestamp(c, "lastTransitionTime", cp);

@@ -13,12 +13,21 @@ namespace {
 
 using nlohmann::json;
 
-// Kinds whose CRD a cluster may not have: Volcano installs HyperNode from
-// 1.12 and Numatopology with its resource exporter. Without the CRD the
-// API server answers 404; the kind is then taken as having no objects (as
-// Volcano's scheduler runs without them) and looked for again later.
+// Kinds a cluster may not have: Volcano installs HyperNode from 1.12 and
+// Numatopology with its resource exporter (CRDs), and the API server serves
+// resource.k8s.io/v1 (Dynamic Resource Allocation) from Kubernetes 1.34
+// when the group is enabled. Without them the API server answers 404; the
+// kind is then taken as having no objects (as Volcano's scheduler runs
+// without them) and looked for again later.
 bool optional_kind(const api::Resource& r) {
-  return r.group == "topology.volcano.sh" || r.group == "nodeinfo.volcano.sh";
+  return r.group == "topology.volcano.sh" || r.group == "nodeinfo.volcano.sh" ||
+         r.group == "resource.k8s.io";
+}
+
+// What goes missing together: a built-in group as a whole, a CRD alone.
+std::string absent_unit(const api::Resource& r) {
+  if (r.group == "resource.k8s.io") return api::api_version(r);
+  return std::string(r.plural);
 }
 
 // How often a missing optional kind is looked for again.
@@ -36,13 +45,24 @@ const std::string& text_at(const json& j, const char* a, const char* b) {
 
 }  // namespace
 
+bool Absences::note_absent(std::string_view what) {
+  std::lock_guard lock(mutex_);
+  return absent_.emplace(what).second;
+}
+
+void Absences::note_served(std::string_view what) {
+  std::lock_guard lock(mutex_);
+  if (const auto it = absent_.find(what); it != absent_.end()) absent_.erase(it);
+}
+
 Reflector::Reflector(ApiClient& client, const api::Resource& resource, ChangeQueue& out,
-                     ReflectorOptions options)
+                     ReflectorOptions options, Absences* absences)
     : client_(client),
       resource_(resource),
       kind_(cache::kind_from_name(resource.kind).value_or(cache::Kind::Pod)),
       out_(out),
       options_(options),
+      absences_(absences),
       random_(std::random_device{}()) {}
 
 Reflector::~Reflector() { stop(); }
@@ -92,13 +112,24 @@ void Reflector::run() {
       if (Clock::now() - listed_at_ >= kGoneGrace) continue;
       log_failure("every watch is answered 410 Gone right after its list");
     } catch (const Absent&) {
-      if (!absent_logged_)
-        log::write(log::kInfo, kKubernetesLog,
-                   std::string(resource_.plural) + ": the API server has no such resource (" +
-                       path() +
-                       " answers 404; its CRD is not installed), so there are none; "
-                       "looking again every " +
-                       std::to_string(kAbsentRecheck.count()) + "s");
+      const std::string unit = absent_unit(resource_);
+      if (!absent_logged_ && (absences_ == nullptr || absences_->note_absent(unit))) {
+        const std::string again =
+            "; looking again every " + std::to_string(kAbsentRecheck.count()) + "s";
+        if (resource_.group == "resource.k8s.io") {
+          log::write(log::kInfo, kKubernetesLog,
+                     unit + ": the API server does not serve Dynamic Resource Allocation (" +
+                         path() +
+                         " answers 404: Kubernetes before 1.34, or the group disabled), so "
+                         "there are no DeviceClasses, ResourceSlices, ResourceClaims or "
+                         "ResourceClaimTemplates, and pods that claim devices wait" +
+                         again);
+        } else {
+          log::write(log::kInfo, kKubernetesLog,
+                     unit + ": the API server has no such resource (" + path() +
+                         " answers 404; its CRD is not installed), so there are none" + again);
+        }
+      }
       absent_logged_ = true;
       Clock::duration wait = kAbsentRecheck;
       backoff_wait(wait, std::nullopt);
@@ -164,6 +195,7 @@ void Reflector::list() {
       throw Absent();
     }
     if (r.status != 200) throw ApiError("list failed", r);
+    if (absent_logged_ && absences_ != nullptr) absences_->note_served(absent_unit(resource_));
     absent_logged_ = false;
     json page = json::parse(r.body, nullptr, false);
     if (!page.is_object() || !page.contains("items") || !page["items"].is_array())

@@ -12,7 +12,9 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -37,10 +39,26 @@ struct ReflectorOptions {
   int min_watch_seconds = 300;
 };
 
+/// What the API server was last found not to serve, shared by a source's
+/// reflectors: a whole group missing (resource.k8s.io before Kubernetes
+/// 1.34) is said once, not once per kind.
+class Absences {
+ public:
+  /// True if `what` was not already noted absent (the caller says so).
+  bool note_absent(std::string_view what);
+  /// `what` is served again: its next absence is said again.
+  void note_served(std::string_view what);
+
+ private:
+  std::mutex mutex_;
+  std::set<std::string, std::less<>> absent_;
+};
+
 class Reflector {
  public:
+  /// `absences`, when given, outlives the reflector.
   Reflector(ApiClient& client, const api::Resource& resource, ChangeQueue& out,
-            ReflectorOptions options = {});
+            ReflectorOptions options = {}, Absences* absences = nullptr);
   ~Reflector();
   Reflector(const Reflector&) = delete;
   Reflector& operator=(const Reflector&) = delete;
@@ -76,6 +94,7 @@ class Reflector {
   cache::Kind kind_;
   ChangeQueue& out_;
   ReflectorOptions options_;
+  Absences* absences_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
   std::mutex connection_mutex_;  // guards connection_ against stop()

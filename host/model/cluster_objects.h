@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "model/devices.h"
 #include "model/numatopology.h"
 #include "model/objects.h"
 #include "model/storage.h"
@@ -27,6 +28,10 @@ struct ClusterObjects {
   std::vector<CSINode> csi_nodes;
   std::vector<CSIDriver> csi_drivers;
   std::vector<CSIStorageCapacity> storage_capacities;
+  std::vector<DeviceClass> device_classes;
+  std::vector<ResourceSlice> resource_slices;
+  std::vector<ResourceClaim> resource_claims;
+  std::vector<ResourceClaimTemplate> claim_templates;
 };
 
 }  // namespace scoria::model

@@ -19,4 +19,9 @@ bool matches_term(const NodeSelectorTerm& term, const std::map<std::string, std:
 bool matches_any_term(std::span<const NodeSelectorTerm> terms,
                       const std::map<std::string, std::string>& labels);
 
+/// As matches_any_term, for a node known by name and labels: matchFields
+/// on `metadata.name` (In, NotIn) are met as kube's NodeSelector meets
+/// them, other fields never.
+bool matches_any_term(std::span<const NodeSelectorTerm> terms, const Node& node);
+
 }  // namespace scoria::model

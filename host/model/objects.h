@@ -94,6 +94,9 @@ struct DeviceClaimRef {
   std::string name;       // the entry's name, which containers' resources.claims use
   std::string claim;      // resourceClaimName; empty when made from a template
   std::string template_;  // resourceClaimTemplateName
+  /// For a template: the claim made for the pod, as the resource-claim
+  /// controller records it in status.resourceClaimStatuses; empty if none.
+  std::string made;
 };
 
 /// Parts of a pod's spec that only some plugins read; bit values match

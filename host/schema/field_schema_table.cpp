@@ -10,606 +10,691 @@ namespace {
 
 // Every field name, end to end; a Field is an offset and a size into it.
 constexpr char kNames[] =
-    "PortaccessModesacquireTimeactionactiveactiveDeadlineSecondsaddaddressaddressesaffinity"
-    "allocatableallocatedallocatedResourceStatusesallocatedResourcesallocatedResourcesStatus"
-    "allocationsallowPrivilegeEscalationallowVolumeExpansionallowedTopologiesannotations"
-    "apiGroupapiVersionappArmorProfilearchitectureargsassignedattachRequiredaudience"
-    "automountServiceAccountTokenawsElasticBlockStoreazureDiskazureFileblockOwnerDeletionbootID"
-    "cachingModecapabilitiescapabilitycapacitycephfscertificateChainPathchapAuthDiscovery"
+    "PortaccessModesacquireTimeactionactiveactiveDeadlineSecondsaddaddressaddressesadminAccess"
+    "affinityallNodesallocatableallocatedallocatedResourceStatusesallocatedResources"
+    "allocatedResourcesStatusallocationallocationModeallocationTimestampallocations"
+    "allowMultipleAllocationsallowPrivilegeEscalationallowVolumeExpansionallowedTopologies"
+    "annotationsapiGroupapiVersionappArmorProfilearchitectureargsassignedattachRequired"
+    "attributesaudienceautomountServiceAccountTokenawsElasticBlockStoreazureDiskazureFile"
+    "bindingConditionsbindingFailureConditionsbindsToNodeblockOwnerDeletionboolbootID"
+    "cachingModecapabilitiescapabilitycapacitycelcephfscertificateChainPathchapAuthDiscovery"
     "chapAuthSessioncinderclaimNameclaimRefclaimsclusterNameclusterTrustBundlecommandcompleted"
     "componentconditionTypeconditionsconfigconfigMapconfigMapKeyRefconfigMapRefconfigSource"
-    "containerAllocationscontainerIDcontainerNamecontainerPortcontainerRuntimeVersion"
-    "containerStatusescontainerscontrolledResourcescontrollercontrollerExpandSecretRef"
-    "controllerPublishSecretRefcorecountcpuDetailcreationTimestampcredentialBundlePathcsi"
-    "currentHealthycurrentVolumeAttributesClassNamedaemonEndpointsdataSourcedataSourceRef"
-    "datasetNamedatasetUUIDdeclaredFeaturesdefaultModedeletionGracePeriodSeconds"
-    "deletionTimestampdependsOndequeueStrategydescriptiondeserveddesiredHealthydevicePath"
-    "directorydiskNamediskURIdisruptedPodsdisruptionsAlloweddivisordnsConfigdnsPolicy"
-    "downwardAPIdriverdriversdropeffectemptyDirenableServiceLinksendpointsendpointsNamespaceenv"
-    "envFromephemeralephemeralContainerStatusesephemeralContainerserroreventeventTimeevents"
-    "exactMatchexecexitCodeexitCodesexpectedPodsexpirationSecondsextendClusters"
-    "extendedResourceClaimStatusexternalIDfailedfailureThresholdfcfeaturesfieldPathfieldRef"
-    "fieldsTypefieldsV1fileKeyReffinalizersfinishedAtfirstTimestampflexVolumeflockerfsGroup"
-    "fsGroupChangePolicyfsGroupPolicyfsTypegatewaygcePersistentDiskgenerateNamegenerationgid"
-    "gitRepoglobalDefaultglusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpcguarantee"
-    "hardhealthhighestTierAllowedhighestTierNameholderIdentityhosthostAliaseshostIPhostIPC"
-    "hostIPshostNetworkhostPIDhostPathhostPorthostProcesshostUsershostnamehostnameOverride"
-    "hostnameshttpGethttpHeadersimageimageIDimagePullPolicyimagePullSecretsimages"
-    "initContainerStatusesinitContainersinitialDelaySecondsinitiatorNameinqueueinvolvedObjectip"
+    "constraintsconsumedCapacityconsumesCounterscontainerAllocationscontainerIDcontainerName"
+    "containerPortcontainerRuntimeVersioncontainerStatusescontainerscontrolledResources"
+    "controllercontrollerExpandSecretRefcontrollerPublishSecretRefcorecountcounterSetcounters"
+    "cpuDetailcreationTimestampcredentialBundlePathcsicurrentHealthy"
+    "currentVolumeAttributesClassNamedaemonEndpointsdatadataSourcedataSourceRefdatasetName"
+    "datasetUUIDdeclaredFeaturesdefaultdefaultModedeletionGracePeriodSecondsdeletionTimestamp"
+    "dependsOndequeueStrategydescriptiondeserveddesiredHealthydevicedeviceClassNamedevicePath"
+    "devicesdirectorydiskNamediskURIdisruptedPodsdisruptionsAlloweddistinctAttributedivisor"
+    "dnsConfigdnsPolicydownwardAPIdriverdriversdropeffectemptyDirenableServiceLinksendpoints"
+    "endpointsNamespaceenvenvFromephemeralephemeralContainerStatusesephemeralContainerserror"
+    "eventeventTimeeventsexactMatchexactlyexecexitCodeexitCodesexpectedPodsexpirationSeconds"
+    "expressionextendClustersextendedResourceClaimStatusextendedResourceNameexternalIDfailed"
+    "failureThresholdfcfeaturesfieldPathfieldReffieldsTypefieldsV1fileKeyReffinalizers"
+    "finishedAtfirstAvailablefirstTimestampflexVolumeflockerfsGroupfsGroupChangePolicy"
+    "fsGroupPolicyfsTypegatewaygcePersistentDiskgenerateNamegenerationgidgitRepoglobalDefault"
+    "glusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpcguaranteehardhardwareAddress"
+    "healthhighestTierAllowedhighestTierNameholderIdentityhosthostAliaseshostIPhostIPChostIPs"
+    "hostNetworkhostPIDhostPathhostPorthostProcesshostUsershostnamehostnameOverridehostnames"
+    "httpGethttpHeadersimageimageIDimagePullPolicyimagePullSecretsimagesinitContainerStatuses"
+    "initContainersinitialDelaySecondsinitiatorNameinqueueintinterfaceNameinvolvedObjectipips"
     "iqniscsiiscsiInterfaceitemsiterationkernelVersionkeykeyPathkeyTypekeyringkind"
     "kubeProxyVersionkubeletConfigKeykubeletEndpointkubeletVersionlabelMatchlabelSelectorlabels"
     "lastHeartbeatTimelastKnownGoodlastObservedTimelastPhaseTransitionTimelastProbeTime"
     "lastStatelastTimestamplastTransitionTimeleaseDurationSecondsleaseTransitionslevellifecycle"
     "limitslinuxlivenessProbelocallocalhostProfilelunmachineIDmanagedFieldsmanager"
-    "matchExpressionsmatchFieldsmatchLabelExpressionsmatchLabelKeysmatchLabels"
+    "matchAttributematchExpressionsmatchFieldsmatchLabelExpressionsmatchLabelKeysmatchLabelsmax"
     "maxExpirationSecondsmaxRetrymaxSkewmaxUnavailablemaximumVolumeSizemediummembersmessage"
-    "metadataminAvailableminDomainsminMemberminPartitionsminResourcesminSubGroupsminSuccess"
+    "metadataminminAvailableminDomainsminMemberminPartitionsminResourcesminSubGroupsminSuccess"
     "minTaskMembermismatchLabelKeysmodemodifyVolumeStatusmonitorsmountOptionsmountPath"
-    "mountPropagationnamenamesnameserversnamespacenamespaceSelectornamespacesnetworkTopologynfs"
-    "nodeAffinitynodeAffinityPolicynodeAllocatableUpdatePeriodSecondsnodeCount"
-    "nodeExpandSecretRefnodeGroupAffinitynodeGroupAntiAffinitynodeIDnodeInfonodeName"
+    "mountPropagationnamenamesnameserversnamespacenamespaceSelectornamespacesnetworkData"
+    "networkTopologynfsnodeAffinitynodeAffinityPolicynodeAllocatableUpdatePeriodSeconds"
+    "nodeCountnodeExpandSecretRefnodeGroupAffinitynodeGroupAntiAffinitynodeIDnodeInfonodeName"
     "nodePublishSecretRefnodeSelectornodeSelectorTermsnodeStageSecretRefnodeTaintsPolicy"
-    "nodeTopologynodesnominatedNodeNamenumanumaresobservedGenerationoperatingSystemoperation"
-    "operatoroptionaloptionsososImageoverheadownerReferencesparametersparentpartition"
-    "partitionPolicypartitionSizepathpatternpdIDpdNamependingperiodSecondspersistentVolumeClaim"
-    "persistentVolumeReclaimPolicyphasephotonPersistentDiskpluginspodAffinitypodAffinityTerm"
-    "podAllocationspodAntiAffinitypodCIDRpodCIDRspodCertificatepodGroupNamepodIPpodIPs"
-    "podInfoOnMountpoliciespoolportportalsportsportworxVolumepostStartpreStoppreemptionPolicy"
-    "preferencepreferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
+    "nodeTopologynodesnominatedNodeNamenumanumaresobservedGenerationopaqueoperatingSystem"
+    "operationoperatoroptionaloptionsososImageoverheadownerReferencesparametersparentpartition"
+    "partitionPolicypartitionSizepathpatternpdIDpdNamependingperDeviceNodeSelection"
+    "periodSecondspersistentVolumeClaimpersistentVolumeReclaimPolicyphasephotonPersistentDisk"
+    "pluginspodAffinitypodAffinityTermpodAllocationspodAntiAffinitypodCIDRpodCIDRs"
+    "podCertificatepodGroupNamepodIPpodIPspodInfoOnMountpoliciespoolportportalsports"
+    "portworxVolumepostStartpreStoppreemptionPolicypreference"
+    "preferredDuringSchedulingIgnoredDuringExecutionpreferredHolderprefixpriority"
     "priorityClassNameprivilegedprocMountprojectedprotectionDomainprotocolproviderIDprovisioner"
     "pullPolicyqosClassqueuequobyterbdreadOnlyreadOnlyRootFilesystemreadinessGates"
     "readinessProbereadyreasonreclaimPolicyreclaimablerecursiveReadOnlyrecursiveReadOnlyMounts"
     "referenceregexMatchregistryrelatedrenewTimereplicasreportingComponentreportingInstance"
-    "repositoryrequestrequestMappingsrequestNamerequestsrequired"
+    "repositoryrequestrequestMappingsrequestNamerequestPolicyrequestsrequired"
     "requiredDuringSchedulingIgnoredDuringExecutionrequiresRepublishresReservedreservation"
-    "resizeresizePolicyresourceresourceClaimNameresourceClaimStatusesresourceClaimTemplateName"
-    "resourceClaimsresourceFieldRefresourceIDresourceNameresourceVersionresourcesrestartCount"
-    "restartPolicyrestartPolicyRulesretryCountrevisionrolerunAsGrouprunAsNonRootrunAsUser"
-    "runAsUserNamerunningrunningDurationrunningEstimateruntimeClassNameruntimeHandlersscaleIO"
-    "schedulerNameschedulingGatesschedulingGroupschemescopeNamescopeSelectorscopes"
-    "seLinuxChangePolicyseLinuxMountseLinuxOptionssearchesseccompProfilesecondssecretsecretFile"
-    "secretKeyRefsecretNamesecretNamespacesecretRefsecurityContextselectorselfLinkseriesserver"
+    "reservedForresizeresizePolicyresourceresourceClaimNameresourceClaimStatuses"
+    "resourceClaimTemplateNameresourceClaimsresourceFieldRefresourceIDresourceName"
+    "resourceSliceCountresourceVersionresourcesrestartCountrestartPolicyrestartPolicyRules"
+    "resultsretryCountrevisionrolerunAsGrouprunAsNonRootrunAsUserrunAsUserNamerunning"
+    "runningDurationrunningEstimateruntimeClassNameruntimeHandlersscaleIOschedulerName"
+    "schedulingGatesschedulingGroupschemescopeNamescopeSelectorscopesseLinuxChangePolicy"
+    "seLinuxMountseLinuxOptionssearchesseccompProfilesecondssecretsecretFilesecretKeyRef"
+    "secretNamesecretNamespacesecretRefsecurityContextselectorselectorsselfLinkseriesserver"
     "serviceserviceAccountserviceAccountNameserviceAccountTokenserviceAccountTokenInSecrets"
-    "setHostnameAsFQDNshareNameshareProcessNamespacesignalsignerNamesizeBytessizeLimitsleep"
-    "socketsourcesourcesspecsslEnabledstartTimestartedstartedAtstartupProbestatestatusstdin"
-    "stdinOncestopSignalstorageCapacitystorageClassNamestorageModestoragePolicyID"
-    "storagePolicyNamestoragePoolstorageosstrategysubGroupPolicysubGroupSizesubPathsubPathExpr"
-    "subdomainsubresourcesucceededsuccessThresholdsupplementalGroupssupplementalGroupsPolicy"
-    "swapsysctlssystemsystemUUIDtaintstargetContainerNametargetPortal"
-    "targetVolumeAttributesClassNametargetWWNstaskStatusCounttaskstcpSockettemplatetenant"
-    "terminatedterminatingterminationGracePeriodSecondsterminationMessagePath"
-    "terminationMessagePolicytiertierNametimetimeAddedtimeouttimeoutSecondstokenRequests"
-    "tolerationSecondstolerationstopologyKeytopologyKeystopologyPolicytopologySpreadConstraints"
-    "totalPartitionstransitionIDttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicy"
-    "unknownunschedulableuseduseruserAnnotationsuserNamespacesvaluevalueFromvaluesversionvolume"
-    "volumeAttributesvolumeAttributesClassNamevolumeBindingModevolumeClaimvolumeClaimName"
-    "volumeClaimTemplatevolumeDevicesvolumeHandlevolumeIDvolumeLifecycleModesvolumeMode"
-    "volumeMountsvolumeNamevolumeNamespacevolumePathvolumesvolumesAttachedvolumesInUse"
-    "vsphereVolumewaitingweightwhenUnsatisfiablewindowsOptionsworkingDirwwids";
+    "setHostnameAsFQDNshareIDshareNameshareProcessNamespacesharedCounterssignalsignerName"
+    "sizeBytessizeLimitsleepsocketsourcesourcesspecsslEnabledstartTimestartedstartedAt"
+    "startupProbestatestatusstdinstdinOncestepstopSignalstorageCapacitystorageClassName"
+    "storageModestoragePolicyIDstoragePolicyNamestoragePoolstorageosstrategystring"
+    "subGroupPolicysubGroupSizesubPathsubPathExprsubdomainsubresourcesucceededsuccessThreshold"
+    "supplementalGroupssupplementalGroupsPolicyswapsysctlssystemsystemUUIDtaints"
+    "targetContainerNametargetPortaltargetVolumeAttributesClassNametargetWWNstaskStatusCount"
+    "taskstcpSockettemplatetenantterminatedterminatingterminationGracePeriodSeconds"
+    "terminationMessagePathterminationMessagePolicytiertierNametimetimeAddedtimeout"
+    "timeoutSecondstokenRequeststolerationSecondstolerationstopologyKeytopologyKeys"
+    "topologyPolicytopologySpreadConstraintstotalPartitionstransitionIDttlSecondsAfterFinished"
+    "ttytypeuidunhealthyPodEvictionPolicyunknownunschedulableuseduseruserAnnotations"
+    "userNamespacesvalidRangevalidValuesvaluevalueFromvaluesversionvolumevolumeAttributes"
+    "volumeAttributesClassNamevolumeBindingModevolumeClaimvolumeClaimNamevolumeClaimTemplate"
+    "volumeDevicesvolumeHandlevolumeIDvolumeLifecycleModesvolumeModevolumeMountsvolumeName"
+    "volumeNamespacevolumePathvolumesvolumesAttachedvolumesInUsevsphereVolumewaitingweight"
+    "whenUnsatisfiablewindowsOptionsworkingDirwwids";
 
 // Each object type's fields, sorted by name: {name, size, type}.
 constexpr Field kFields[] = {
     // 1 V1Pod
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 7}, {5188, 6, 127},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 7}, {5683, 6, 127},
     // 2 V1ObjectMeta
-    {245, 11, 0}, {553, 11, 0}, {889, 17, 0}, {1062, 26, 0}, {1088, 17, 0}, {1616, 10, 0},
-    {1736, 12, 0}, {1748, 10, 0}, {2345, 6, 0}, {2580, 13, 3}, {2942, 4, 0}, {2962, 9, 0},
-    {3378, 15, 5}, {4477, 15, 0}, {4921, 8, 0}, {5901, 3, 0},
+    {331, 11, 0}, {708, 11, 0}, {1105, 17, 0}, {1289, 26, 0}, {1315, 17, 0}, {1925, 10, 0},
+    {2059, 12, 0}, {2071, 10, 0}, {2702, 6, 0}, {2937, 13, 3}, {3319, 4, 0}, {3339, 9, 0},
+    {3772, 15, 5}, {4935, 15, 0}, {5395, 8, 0}, {6406, 3, 0},
     // 4 V1ManagedFieldsEntry
-    {264, 10, 0}, {1588, 10, 0}, {1598, 8, 0}, {2593, 7, 0}, {3329, 9, 0}, {5373, 11, 0},
-    {5707, 4, 0},
+    {350, 10, 0}, {1897, 10, 0}, {1907, 8, 0}, {2950, 7, 0}, {3723, 9, 0}, {5878, 11, 0},
+    {6212, 4, 0},
     // 6 V1OwnerReference
-    {264, 10, 0}, {401, 18, 0}, {810, 10, 0}, {2257, 4, 0}, {2942, 4, 0}, {5901, 3, 0},
+    {350, 10, 0}, {549, 18, 0}, {1008, 10, 0}, {2614, 4, 0}, {3319, 4, 0}, {6406, 3, 0},
     // 7 V1PodSpec
-    {38, 21, 0}, {78, 8, 8}, {335, 28, 0}, {781, 10, 23}, {1234, 9, 64}, {1243, 9, 0},
-    {1294, 18, 0}, {1384, 19, 65}, {1909, 11, 67}, {1926, 7, 0}, {1940, 11, 0}, {1951, 7, 0},
-    {1985, 9, 0}, {1994, 8, 0}, {2002, 16, 0}, {2072, 16, 69}, {2115, 14, 23}, {3160, 8, 0},
-    {3188, 12, 0}, {3361, 2, 70}, {3370, 8, 0}, {3748, 16, 0}, {3842, 8, 0}, {3850, 17, 0},
-    {4003, 14, 71}, {4425, 14, 73}, {4492, 9, 49}, {4513, 13, 0}, {4647, 16, 0}, {4685, 13, 0},
-    {4698, 15, 69}, {4713, 15, 75}, {4898, 15, 76}, {4948, 14, 0}, {4962, 18, 0}, {5027, 17, 0},
-    {5053, 21, 0}, {5364, 9, 0}, {5620, 29, 0}, {5771, 11, 77}, {5819, 25, 79}, {6233, 7, 81},
+    {38, 21, 0}, {89, 8, 8}, {431, 28, 0}, {979, 10, 23}, {1506, 9, 64}, {1515, 9, 0},
+    {1566, 18, 0}, {1656, 19, 65}, {2247, 11, 67}, {2264, 7, 0}, {2278, 11, 0}, {2289, 7, 0},
+    {2323, 9, 0}, {2332, 8, 0}, {2340, 16, 0}, {2410, 16, 69}, {2453, 14, 23}, {3548, 8, 0},
+    {3576, 12, 0}, {3755, 2, 70}, {3764, 8, 0}, {4164, 16, 0}, {4258, 8, 0}, {4266, 17, 0},
+    {4419, 14, 71}, {4865, 14, 73}, {4950, 9, 49}, {4971, 13, 0}, {5112, 16, 0}, {5150, 13, 0},
+    {5163, 15, 69}, {5178, 15, 75}, {5363, 15, 76}, {5422, 14, 0}, {5436, 18, 0}, {5501, 17, 0},
+    {5534, 21, 0}, {5869, 9, 0}, {6125, 29, 0}, {6276, 11, 77}, {6324, 25, 79}, {6759, 7, 81},
     // 8 V1Affinity
-    {3016, 12, 9}, {3569, 11, 17}, {3609, 15, 17},
+    {3404, 12, 9}, {3985, 11, 17}, {4025, 15, 17},
     // 9 V1NodeAffinity
-    {3774, 47, 10}, {4251, 46, 15},
+    {4190, 47, 10}, {4680, 46, 15},
     // 11 V1PreferredSchedulingTerm
-    {3764, 10, 12}, {6287, 6, 0},
+    {4180, 10, 12}, {6813, 6, 0},
     // 12 V1NodeSelectorTerm
-    {2600, 16, 13}, {2616, 11, 13},
+    {2971, 16, 13}, {2987, 11, 13},
     // 14 V1NodeSelectorRequirement
-    {2233, 3, 0}, {3338, 8, 0}, {6001, 6, 0},
+    {2590, 3, 0}, {3732, 8, 0}, {6527, 6, 0},
     // 15 V1NodeSelector
-    {3200, 17, 16},
+    {3588, 17, 16},
     // 17 V1PodAffinity
-    {3774, 47, 18}, {4251, 46, 22},
+    {4190, 47, 18}, {4680, 46, 22},
     // 19 V1WeightedPodAffinityTerm
-    {3580, 15, 20}, {6287, 6, 0},
+    {3996, 15, 20}, {6813, 6, 0},
     // 20 V1PodAffinityTerm
-    {2332, 13, 21}, {2648, 14, 0}, {2858, 17, 0}, {2971, 17, 21}, {2988, 10, 0}, {5782, 11, 0},
+    {2689, 13, 21}, {3019, 14, 0}, {3235, 17, 0}, {3348, 17, 21}, {3365, 10, 0}, {6287, 11, 0},
     // 21 V1LabelSelector
-    {2600, 16, 13}, {2662, 11, 0},
+    {2971, 16, 13}, {3033, 11, 0},
     // 24 V1Container
-    {301, 4, 0}, {582, 7, 0}, {1339, 3, 25}, {1342, 7, 32}, {2045, 5, 0}, {2057, 15, 0},
-    {2514, 9, 35}, {2534, 13, 43}, {2942, 4, 0}, {3713, 5, 45}, {4017, 14, 43}, {4342, 12, 47},
-    {4492, 9, 49}, {4513, 13, 0}, {4526, 18, 52}, {4898, 15, 55}, {5171, 12, 43}, {5194, 5, 0},
-    {5199, 9, 0}, {5649, 22, 0}, {5671, 24, 0}, {5894, 3, 0}, {6123, 13, 60}, {6186, 12, 62},
-    {6324, 10, 0},
+    {387, 4, 0}, {737, 7, 0}, {1611, 3, 25}, {1614, 7, 32}, {2383, 5, 0}, {2395, 15, 0},
+    {2871, 9, 35}, {2891, 13, 43}, {3319, 4, 0}, {4129, 5, 45}, {4433, 14, 43}, {4782, 12, 47},
+    {4950, 9, 49}, {4971, 13, 0}, {4984, 18, 52}, {5363, 15, 55}, {5666, 12, 43}, {5689, 5, 0},
+    {5694, 9, 0}, {6154, 22, 0}, {6176, 24, 0}, {6399, 3, 0}, {6649, 13, 60}, {6712, 12, 62},
+    {6850, 10, 0},
     // 26 V1EnvVar
-    {2942, 4, 0}, {5987, 5, 0}, {5992, 9, 27},
+    {3319, 4, 0}, {6513, 5, 0}, {6518, 9, 27},
     // 27 V1EnvVarSource
-    {645, 15, 28}, {1580, 8, 29}, {1606, 10, 30}, {4439, 16, 31}, {4852, 12, 28},
+    {800, 15, 28}, {1889, 8, 29}, {1915, 10, 30}, {4879, 16, 31}, {5317, 12, 28},
     // 28 V1ConfigMapKeySelector
-    {2233, 3, 0}, {2942, 4, 0}, {3346, 8, 0},
+    {2590, 3, 0}, {3319, 4, 0}, {3740, 8, 0},
     // 29 V1ObjectFieldSelector
-    {264, 10, 0}, {1571, 9, 0},
+    {350, 10, 0}, {1880, 9, 0},
     // 30 fileKeyRef
-    {2233, 3, 0}, {3346, 8, 0}, {3446, 4, 0}, {6198, 10, 0},
+    {2590, 3, 0}, {3740, 8, 0}, {3840, 4, 0}, {6724, 10, 0},
     // 31 V1ResourceFieldSelector
-    {715, 13, 0}, {1227, 7, 0}, {4354, 8, 0},
+    {913, 13, 0}, {1499, 7, 0}, {4794, 8, 0},
     // 33 V1EnvFromSource
-    {660, 12, 34}, {3836, 6, 0}, {4889, 9, 34},
+    {815, 12, 34}, {4252, 6, 0}, {5354, 9, 34},
     // 34 V1ConfigMapEnvSource
-    {2942, 4, 0}, {3346, 8, 0},
+    {3319, 4, 0}, {3740, 8, 0},
     // 35 V1Lifecycle
-    {3732, 9, 36}, {3741, 7, 36}, {5208, 10, 0},
+    {4148, 9, 36}, {4157, 7, 36}, {5707, 10, 0},
     // 36 V1Handler
-    {1438, 4, 37}, {2027, 7, 38}, {5108, 5, 41}, {5576, 9, 42},
+    {1717, 4, 37}, {2365, 7, 38}, {5603, 5, 41}, {6081, 9, 42},
     // 37 V1ExecAction
-    {582, 7, 0},
+    {737, 7, 0},
     // 38 V1HTTPGetAction
-    {1905, 4, 0}, {2034, 11, 39}, {3446, 4, 0}, {3702, 4, 0}, {4728, 6, 0},
+    {2243, 4, 0}, {2372, 11, 39}, {3840, 4, 0}, {4118, 4, 0}, {5193, 6, 0},
     // 40 V1HTTPHeader
-    {2942, 4, 0}, {5987, 5, 0},
+    {3319, 4, 0}, {6513, 5, 0},
     // 41 sleep
-    {4829, 7, 0},
+    {5294, 7, 0},
     // 42 V1TCPSocketAction
-    {1905, 4, 0}, {3702, 4, 0},
+    {2243, 4, 0}, {4118, 4, 0},
     // 43 V1Probe
-    {1438, 4, 37}, {1545, 16, 0}, {1835, 4, 44}, {2027, 7, 38}, {2129, 19, 0}, {3474, 13, 0},
-    {5393, 16, 0}, {5576, 9, 42}, {5620, 29, 0}, {5727, 14, 0},
+    {1717, 4, 37}, {1854, 16, 0}, {2158, 4, 44}, {2365, 7, 38}, {2467, 19, 0}, {3890, 13, 0},
+    {5898, 16, 0}, {6081, 9, 42}, {6125, 29, 0}, {6232, 14, 0},
     // 44 grpc
-    {3702, 4, 0}, {4941, 7, 0},
+    {4118, 4, 0}, {5415, 7, 0},
     // 46 V1ContainerPort
-    {728, 13, 0}, {1920, 6, 0}, {1966, 8, 0}, {2942, 4, 0}, {3911, 8, 0},
+    {926, 13, 0}, {2258, 6, 0}, {2304, 8, 0}, {3319, 4, 0}, {4327, 8, 0},
     // 48 resizePolicy
-    {4465, 12, 0}, {4513, 13, 0},
+    {4905, 12, 0}, {4971, 13, 0},
     // 49 V1ResourceRequirements
-    {547, 6, 50}, {2523, 6, 0}, {4235, 8, 0},
+    {702, 6, 50}, {2880, 6, 0}, {4664, 8, 0},
     // 51 claims
-    {2942, 4, 0}, {4202, 7, 0},
+    {3319, 4, 0}, {4618, 7, 0},
     // 53 restartPolicyRules
-    {26, 6, 0}, {1450, 9, 54},
+    {26, 6, 0}, {1729, 9, 54},
     // 54 exitCodes
-    {3338, 8, 0}, {6001, 6, 0},
+    {3732, 8, 0}, {6527, 6, 0},
     // 55 V1SecurityContext
-    {184, 24, 0}, {274, 15, 56}, {436, 12, 57}, {3867, 10, 0}, {3877, 9, 0}, {3981, 22, 0},
-    {4566, 10, 0}, {4576, 12, 0}, {4588, 9, 0}, {4793, 14, 58}, {4815, 14, 56}, {6310, 14, 59},
+    {270, 24, 0}, {360, 15, 56}, {588, 12, 57}, {4283, 10, 0}, {4293, 9, 0}, {4397, 22, 0},
+    {5031, 10, 0}, {5041, 12, 0}, {5053, 9, 0}, {5258, 14, 58}, {5280, 14, 56}, {6836, 14, 59},
     // 56 appArmorProfile
-    {2552, 16, 0}, {5897, 4, 0},
+    {2909, 16, 0}, {6402, 4, 0},
     // 57 V1Capabilities
-    {59, 3, 0}, {1276, 4, 0},
+    {59, 3, 0}, {1548, 4, 0},
     // 58 V1SELinuxOptions
-    {2509, 5, 0}, {4562, 4, 0}, {5897, 4, 0}, {5954, 4, 0},
+    {2866, 5, 0}, {5027, 4, 0}, {6402, 4, 0}, {6459, 4, 0},
     // 59 V1WindowsSecurityContextOptions
-    {1790, 18, 0}, {1808, 22, 0}, {1974, 11, 0}, {4597, 13, 0},
+    {2113, 18, 0}, {2131, 22, 0}, {2312, 11, 0}, {5062, 13, 0},
     // 61 V1VolumeDevice
-    {1162, 10, 0}, {2942, 4, 0},
+    {1410, 10, 0}, {3319, 4, 0},
     // 63 V1VolumeMount
-    {2917, 9, 0}, {2926, 16, 0}, {2942, 4, 0}, {3973, 8, 0}, {4066, 17, 0}, {5346, 7, 0},
-    {5353, 11, 0},
+    {3294, 9, 0}, {3303, 16, 0}, {3319, 4, 0}, {4389, 8, 0}, {4482, 17, 0}, {5851, 7, 0},
+    {5858, 11, 0},
     // 64 V1PodDNSConfig
-    {2951, 11, 0}, {3354, 7, 39}, {4807, 8, 0},
+    {3328, 11, 0}, {3748, 7, 39}, {5272, 8, 0},
     // 66 V1EphemeralContainer
-    {301, 4, 0}, {582, 7, 0}, {1339, 3, 25}, {1342, 7, 32}, {2045, 5, 0}, {2057, 15, 0},
-    {2514, 9, 35}, {2534, 13, 43}, {2942, 4, 0}, {3713, 5, 45}, {4017, 14, 43}, {4342, 12, 47},
-    {4492, 9, 49}, {4513, 13, 0}, {4526, 18, 52}, {4898, 15, 55}, {5171, 12, 43}, {5194, 5, 0},
-    {5199, 9, 0}, {5484, 19, 0}, {5649, 22, 0}, {5671, 24, 0}, {5894, 3, 0}, {6123, 13, 60},
-    {6186, 12, 62}, {6324, 10, 0},
+    {387, 4, 0}, {737, 7, 0}, {1611, 3, 25}, {1614, 7, 32}, {2383, 5, 0}, {2395, 15, 0},
+    {2871, 9, 35}, {2891, 13, 43}, {3319, 4, 0}, {4129, 5, 45}, {4433, 14, 43}, {4782, 12, 47},
+    {4950, 9, 49}, {4971, 13, 0}, {4984, 18, 52}, {5363, 15, 55}, {5666, 12, 43}, {5689, 5, 0},
+    {5694, 9, 0}, {5989, 19, 0}, {6154, 22, 0}, {6176, 24, 0}, {6399, 3, 0}, {6649, 13, 60},
+    {6712, 12, 62}, {6850, 10, 0},
     // 68 V1HostAlias
-    {2018, 9, 0}, {2182, 2, 0},
+    {2356, 9, 0}, {2536, 2, 0},
     // 70 V1LocalObjectReference
-    {2942, 4, 0},
+    {3319, 4, 0},
     // 72 V1PodReadinessGate
-    {607, 13, 0},
+    {762, 13, 0},
     // 74 resourceClaims
-    {2942, 4, 0}, {4362, 17, 0}, {4400, 25, 0},
+    {3319, 4, 0}, {4802, 17, 0}, {4840, 25, 0},
     // 75 schedulingGroup
-    {3653, 12, 0},
+    {4069, 12, 0},
     // 76 V1PodSecurityContext
-    {274, 15, 56}, {1667, 7, 0}, {1674, 19, 0}, {4566, 10, 0}, {4576, 12, 0}, {4588, 9, 0},
-    {4762, 19, 0}, {4793, 14, 58}, {4815, 14, 56}, {5409, 18, 0}, {5427, 24, 0}, {5455, 7, 39},
-    {6310, 14, 59},
+    {360, 15, 56}, {1990, 7, 0}, {1997, 19, 0}, {5031, 10, 0}, {5041, 12, 0}, {5053, 9, 0},
+    {5227, 19, 0}, {5258, 14, 58}, {5280, 14, 56}, {5914, 18, 0}, {5932, 24, 0}, {5960, 7, 39},
+    {6836, 14, 59},
     // 78 V1Toleration
-    {1280, 6, 0}, {2233, 3, 0}, {3338, 8, 0}, {5754, 17, 0}, {5987, 5, 0},
+    {1552, 6, 0}, {2590, 3, 0}, {3732, 8, 0}, {6259, 17, 0}, {6513, 5, 0},
     // 80 V1TopologySpreadConstraint
-    {2332, 13, 21}, {2648, 14, 0}, {2701, 7, 0}, {2779, 10, 0}, {3028, 18, 0}, {3235, 16, 0},
-    {5782, 11, 0}, {6293, 17, 0},
+    {2689, 13, 21}, {3019, 14, 0}, {3075, 7, 0}, {3156, 10, 0}, {3416, 18, 0}, {3623, 16, 0},
+    {6287, 11, 0}, {6819, 17, 0},
     // 82 V1Volume
-    {363, 20, 83}, {383, 9, 84}, {392, 9, 85}, {466, 6, 86}, {524, 6, 87}, {636, 9, 88},
-    {926, 3, 91}, {1252, 11, 92}, {1286, 8, 95}, {1349, 9, 96}, {1561, 2, 100}, {1650, 10, 101},
-    {1660, 7, 102}, {1719, 17, 103}, {1761, 7, 104}, {1781, 9, 105}, {1958, 8, 106},
-    {2045, 5, 107}, {2187, 5, 108}, {2942, 4, 0}, {3013, 3, 109}, {3487, 21, 110},
-    {3542, 20, 111}, {3718, 14, 112}, {3886, 9, 113}, {3963, 7, 121}, {3970, 3, 122},
-    {4678, 7, 123}, {4836, 6, 124}, {5303, 9, 125}, {6267, 13, 126},
+    {459, 20, 83}, {479, 9, 84}, {488, 9, 85}, {621, 6, 86}, {679, 6, 87}, {791, 9, 88},
+    {1142, 3, 91}, {1524, 11, 92}, {1558, 8, 95}, {1621, 9, 96}, {1870, 2, 100}, {1973, 10, 101},
+    {1983, 7, 102}, {2042, 17, 103}, {2084, 7, 104}, {2104, 9, 105}, {2296, 8, 106},
+    {2383, 5, 107}, {2544, 5, 108}, {3319, 4, 0}, {3401, 3, 109}, {3903, 21, 110},
+    {3958, 20, 111}, {4134, 14, 112}, {4302, 9, 113}, {4379, 7, 121}, {4386, 3, 122},
+    {5143, 7, 123}, {5301, 6, 124}, {5802, 9, 125}, {6793, 13, 126},
     // 83 V1AWSElasticBlockStoreVolumeSource
-    {1706, 6, 0}, {3409, 9, 0}, {3973, 8, 0}, {6148, 8, 0},
+    {2029, 6, 0}, {3803, 9, 0}, {4389, 8, 0}, {6674, 8, 0},
     // 84 V1AzureDiskVolumeSource
-    {425, 11, 0}, {1181, 8, 0}, {1189, 7, 0}, {1706, 6, 0}, {2257, 4, 0}, {3973, 8, 0},
+    {577, 11, 0}, {1436, 8, 0}, {1444, 7, 0}, {2029, 6, 0}, {2614, 4, 0}, {4389, 8, 0},
     // 85 V1AzureFileVolumeSource
-    {3973, 8, 0}, {4864, 10, 0}, {5044, 9, 0},
+    {4389, 8, 0}, {5329, 10, 0}, {5525, 9, 0},
     // 86 V1CephFSVolumeSource
-    {2897, 8, 0}, {3446, 4, 0}, {3973, 8, 0}, {4842, 10, 0}, {4889, 9, 70}, {5954, 4, 0},
+    {3274, 8, 0}, {3840, 4, 0}, {4389, 8, 0}, {5307, 10, 0}, {5354, 9, 70}, {6459, 4, 0},
     // 87 V1CinderVolumeSource
-    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 70}, {6148, 8, 0},
+    {2029, 6, 0}, {4389, 8, 0}, {5354, 9, 70}, {6674, 8, 0},
     // 88 V1ConfigMapVolumeSource
-    {1051, 11, 0}, {2206, 5, 89}, {2942, 4, 0}, {3346, 8, 0},
+    {1278, 11, 0}, {2563, 5, 89}, {3319, 4, 0}, {3740, 8, 0},
     // 90 V1KeyToPath
-    {2233, 3, 0}, {2875, 4, 0}, {3446, 4, 0},
+    {2590, 3, 0}, {3252, 4, 0}, {3840, 4, 0},
     // 91 V1CSIVolumeSource
-    {1263, 6, 0}, {1706, 6, 0}, {3168, 20, 70}, {3973, 8, 0}, {6020, 16, 0},
+    {1535, 6, 0}, {2029, 6, 0}, {3556, 20, 70}, {4389, 8, 0}, {6546, 16, 0},
     // 92 V1DownwardAPIVolumeSource
-    {1051, 11, 0}, {2206, 5, 93},
+    {1278, 11, 0}, {2563, 5, 93},
     // 94 V1DownwardAPIVolumeFile
-    {1580, 8, 29}, {2875, 4, 0}, {3446, 4, 0}, {4439, 16, 31},
+    {1889, 8, 29}, {3252, 4, 0}, {3840, 4, 0}, {4879, 16, 31},
     // 95 V1EmptyDirVolumeSource
-    {2739, 6, 0}, {5099, 9, 0},
+    {3113, 6, 0}, {5594, 9, 0},
     // 96 V1EphemeralVolumeSource
-    {6104, 19, 97},
+    {6630, 19, 97},
     // 97 V1PersistentVolumeClaimTemplate
-    {2759, 8, 2}, {5132, 4, 98},
+    {3133, 8, 2}, {5627, 4, 98},
     // 98 V1PersistentVolumeClaimSpec
-    {4, 11, 0}, {990, 10, 99}, {1000, 13, 99}, {4492, 9, 49}, {4913, 8, 21}, {5233, 16, 0},
-    {6036, 25, 0}, {6176, 10, 0}, {6198, 10, 0},
+    {4, 11, 0}, {1210, 10, 99}, {1220, 13, 99}, {4950, 9, 49}, {5378, 8, 21}, {5732, 16, 0},
+    {6562, 25, 0}, {6702, 10, 0}, {6724, 10, 0},
     // 99 V1TypedLocalObjectReference
-    {256, 8, 0}, {2257, 4, 0}, {2942, 4, 0}, {2962, 9, 0},
+    {342, 8, 0}, {2614, 4, 0}, {3319, 4, 0}, {3339, 9, 0},
     // 100 V1FCVolumeSource
-    {1706, 6, 0}, {2568, 3, 0}, {3973, 8, 0}, {5546, 10, 0}, {6334, 5, 0},
+    {2029, 6, 0}, {2925, 3, 0}, {4389, 8, 0}, {6051, 10, 0}, {6860, 5, 0},
     // 101 V1FlexVolumeSource
-    {1263, 6, 0}, {1706, 6, 0}, {3354, 7, 0}, {3973, 8, 0}, {4889, 9, 70},
+    {1535, 6, 0}, {2029, 6, 0}, {3748, 7, 0}, {4389, 8, 0}, {5354, 9, 70},
     // 102 V1FlockerVolumeSource
-    {1013, 11, 0}, {1024, 11, 0},
+    {1233, 11, 0}, {1244, 11, 0},
     // 103 V1GCEPersistentDiskVolumeSource
-    {1706, 6, 0}, {3409, 9, 0}, {3461, 6, 0}, {3973, 8, 0},
+    {2029, 6, 0}, {3803, 9, 0}, {3855, 6, 0}, {4389, 8, 0},
     // 104 V1GitRepoVolumeSource
-    {1172, 9, 0}, {4192, 10, 0}, {4554, 8, 0},
+    {1427, 9, 0}, {4608, 10, 0}, {5019, 8, 0},
     // 105 V1GlusterfsVolumeSource
-    {1312, 9, 0}, {3446, 4, 0}, {3973, 8, 0},
+    {1584, 9, 0}, {3840, 4, 0}, {4389, 8, 0},
     // 106 V1HostPathVolumeSource
-    {3446, 4, 0}, {5897, 4, 0},
+    {3840, 4, 0}, {6402, 4, 0},
     // 107 image
-    {3940, 10, 0}, {4106, 9, 0},
+    {4356, 10, 0}, {4522, 9, 0},
     // 108 V1ISCSIVolumeSource
-    {492, 17, 0}, {509, 15, 0}, {1706, 6, 0}, {2148, 13, 0}, {2184, 3, 0}, {2192, 14, 0},
-    {2568, 3, 0}, {3706, 7, 0}, {3973, 8, 0}, {4889, 9, 70}, {5503, 12, 0},
+    {647, 17, 0}, {664, 15, 0}, {2029, 6, 0}, {2486, 13, 0}, {2541, 3, 0}, {2549, 14, 0},
+    {2925, 3, 0}, {4122, 7, 0}, {4389, 8, 0}, {5354, 9, 70}, {6008, 12, 0},
     // 109 V1NFSVolumeSource
-    {3446, 4, 0}, {3973, 8, 0}, {4935, 6, 0},
+    {3840, 4, 0}, {4389, 8, 0}, {5409, 6, 0},
     // 110 V1PersistentVolumeClaimVolumeSource
-    {530, 9, 0}, {3973, 8, 0},
+    {685, 9, 0}, {4389, 8, 0},
     // 111 V1PhotonPersistentDiskVolumeSource
-    {1706, 6, 0}, {3457, 4, 0},
+    {2029, 6, 0}, {3851, 4, 0},
     // 112 V1PortworxVolumeSource
-    {1706, 6, 0}, {3973, 8, 0}, {6148, 8, 0},
+    {2029, 6, 0}, {4389, 8, 0}, {6674, 8, 0},
     // 113 V1ProjectedVolumeSource
-    {1051, 11, 0}, {5125, 7, 114},
+    {1278, 11, 0}, {5620, 7, 114},
     // 115 V1VolumeProjection
-    {564, 18, 116}, {636, 9, 117}, {1252, 11, 118}, {3639, 14, 119}, {4836, 6, 117},
-    {4980, 19, 120},
+    {719, 18, 116}, {791, 9, 117}, {1524, 11, 118}, {4055, 14, 119}, {5301, 6, 117},
+    {5454, 19, 120},
     // 116 clusterTrustBundle
-    {2332, 13, 21}, {2942, 4, 0}, {3346, 8, 0}, {3446, 4, 0}, {5080, 10, 0},
+    {2689, 13, 21}, {3319, 4, 0}, {3740, 8, 0}, {3840, 4, 0}, {5575, 10, 0},
     // 117 V1ConfigMapProjection
-    {2206, 5, 89}, {2942, 4, 0}, {3346, 8, 0},
+    {2563, 5, 89}, {3319, 4, 0}, {3740, 8, 0},
     // 118 V1DownwardAPIProjection
-    {2206, 5, 93},
+    {2563, 5, 93},
     // 119 podCertificate
-    {472, 20, 0}, {906, 20, 0}, {2236, 7, 0}, {2243, 7, 0}, {2673, 20, 0}, {5080, 10, 0},
-    {5958, 15, 0},
+    {627, 20, 0}, {1122, 20, 0}, {2593, 7, 0}, {2600, 7, 0}, {3047, 20, 0}, {5575, 10, 0},
+    {6463, 15, 0},
     // 120 V1ServiceAccountTokenProjection
-    {327, 8, 0}, {1471, 17, 0}, {3446, 4, 0},
+    {423, 8, 0}, {1750, 17, 0}, {3840, 4, 0},
     // 121 V1QuobyteVolumeSource
-    {1830, 5, 0}, {3973, 8, 0}, {4125, 8, 0}, {5593, 6, 0}, {5954, 4, 0}, {6014, 6, 0},
+    {2153, 5, 0}, {4389, 8, 0}, {4541, 8, 0}, {6098, 6, 0}, {6459, 4, 0}, {6540, 6, 0},
     // 122 V1RBDVolumeSource
-    {1706, 6, 0}, {2045, 5, 0}, {2250, 7, 0}, {2897, 8, 0}, {3698, 4, 0}, {3973, 8, 0},
-    {4889, 9, 70}, {5954, 4, 0},
+    {2029, 6, 0}, {2383, 5, 0}, {2607, 7, 0}, {3274, 8, 0}, {4114, 4, 0}, {4389, 8, 0},
+    {5354, 9, 70}, {6459, 4, 0},
     // 123 V1ScaleIOVolumeSource
-    {1706, 6, 0}, {1712, 7, 0}, {3895, 16, 0}, {3973, 8, 0}, {4889, 9, 70}, {5136, 10, 0},
-    {5249, 11, 0}, {5292, 11, 0}, {5462, 6, 0}, {6198, 10, 0},
+    {2029, 6, 0}, {2035, 7, 0}, {4311, 16, 0}, {4389, 8, 0}, {5354, 9, 70}, {5631, 10, 0},
+    {5748, 11, 0}, {5791, 11, 0}, {5967, 6, 0}, {6724, 10, 0},
     // 124 V1SecretVolumeSource
-    {1051, 11, 0}, {2206, 5, 89}, {3346, 8, 0}, {4864, 10, 0},
+    {1278, 11, 0}, {2563, 5, 89}, {3740, 8, 0}, {5329, 10, 0},
     // 125 V1StorageOSVolumeSource
-    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 70}, {6198, 10, 0}, {6208, 15, 0},
+    {2029, 6, 0}, {4389, 8, 0}, {5354, 9, 70}, {6724, 10, 0}, {6734, 15, 0},
     // 126 V1VsphereVirtualDiskVolumeSource
-    {1706, 6, 0}, {5260, 15, 0}, {5275, 17, 0}, {6223, 10, 0},
+    {2029, 6, 0}, {5759, 15, 0}, {5774, 17, 0}, {6749, 10, 0},
     // 127 V1PodStatus
-    {620, 10, 128}, {764, 17, 130}, {1358, 26, 130}, {1502, 27, 144}, {1920, 6, 0},
-    {1933, 7, 147}, {2094, 21, 130}, {2752, 7, 0}, {3268, 17, 0}, {3296, 18, 0}, {3537, 5, 0},
-    {3665, 5, 0}, {3670, 6, 147}, {3950, 8, 0}, {4036, 6, 0}, {4336, 6, 0}, {4379, 21, 149},
-    {5146, 9, 0},
+    {775, 10, 128}, {962, 17, 130}, {1630, 26, 130}, {1791, 27, 144}, {2258, 6, 0},
+    {2271, 7, 147}, {2432, 21, 130}, {3126, 7, 0}, {3656, 17, 0}, {3684, 18, 0}, {3953, 5, 0},
+    {4081, 5, 0}, {4086, 6, 147}, {4366, 8, 0}, {4452, 6, 0}, {4776, 6, 0}, {4819, 21, 149},
+    {5641, 9, 0},
     // 129 V1PodCondition
-    {2420, 13, 0}, {2455, 18, 0}, {2752, 7, 0}, {3296, 18, 0}, {4036, 6, 0}, {5188, 6, 0},
-    {5897, 4, 0},
+    {2777, 13, 0}, {2812, 18, 0}, {3126, 7, 0}, {3684, 18, 0}, {4452, 6, 0}, {5683, 6, 0},
+    {6402, 4, 0},
     // 131 V1ContainerStatus
-    {131, 18, 0}, {149, 24, 132}, {704, 11, 0}, {2045, 5, 0}, {2050, 7, 0}, {2433, 9, 136},
-    {2942, 4, 0}, {4031, 5, 0}, {4492, 9, 49}, {4501, 12, 0}, {5155, 7, 0}, {5183, 5, 136},
-    {5208, 10, 0}, {5954, 4, 140}, {6186, 12, 142},
+    {150, 18, 0}, {168, 24, 132}, {902, 11, 0}, {2383, 5, 0}, {2388, 7, 0}, {2790, 9, 136},
+    {3319, 4, 0}, {4447, 5, 0}, {4950, 9, 49}, {4959, 12, 0}, {5650, 7, 0}, {5678, 5, 136},
+    {5707, 10, 0}, {6459, 4, 140}, {6712, 12, 142},
     // 133 ResourceStatus
-    {2942, 4, 0}, {4492, 9, 134},
+    {3319, 4, 0}, {4950, 9, 134},
     // 135 ResourceHealth
-    {1852, 6, 0}, {4455, 10, 0},
+    {2190, 6, 0}, {4895, 10, 0},
     // 136 V1ContainerState
-    {4610, 7, 137}, {5599, 10, 138}, {6280, 7, 139},
+    {5075, 7, 137}, {6104, 10, 138}, {6806, 7, 139},
     // 137 V1ContainerStateRunning
-    {5162, 9, 0},
+    {5657, 9, 0},
     // 138 V1ContainerStateTerminated
-    {704, 11, 0}, {1442, 8, 0}, {1626, 10, 0}, {2752, 7, 0}, {4036, 6, 0}, {5074, 6, 0},
-    {5162, 9, 0},
+    {902, 11, 0}, {1721, 8, 0}, {1935, 10, 0}, {3126, 7, 0}, {4452, 6, 0}, {5569, 6, 0},
+    {5657, 9, 0},
     // 139 V1ContainerStateWaiting
-    {2752, 7, 0}, {4036, 6, 0},
+    {3126, 7, 0}, {4452, 6, 0},
     // 140 ContainerUser
-    {2529, 5, 141},
+    {2886, 5, 141},
     // 141 LinuxContainerUser
-    {1758, 3, 0}, {5409, 18, 0}, {5901, 3, 0},
+    {2081, 3, 0}, {5914, 18, 0}, {6406, 3, 0},
     // 143 VolumeMountStatus
-    {2917, 9, 0}, {2942, 4, 0}, {3973, 8, 0}, {4066, 17, 0},
+    {3294, 9, 0}, {3319, 4, 0}, {4389, 8, 0}, {4482, 17, 0},
     // 144 PodExtendedResourceClaimStatus
-    {4209, 15, 145}, {4362, 17, 0},
+    {4625, 15, 145}, {4802, 17, 0},
     // 146 ContainerExtendedResourceRequest
-    {715, 13, 0}, {4224, 11, 0}, {4465, 12, 0},
+    {913, 13, 0}, {4640, 11, 0}, {4905, 12, 0},
     // 148 HostIP
-    {2182, 2, 0},
+    {2536, 2, 0},
     // 150 PodResourceClaimStatus
-    {2942, 4, 0}, {4362, 17, 0},
+    {3319, 4, 0}, {4802, 17, 0},
     // 151 V1Node
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 152}, {5188, 6, 157},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 152}, {5683, 6, 157},
     // 152 V1NodeSpec
-    {672, 12, 153}, {1529, 10, 0}, {3624, 7, 0}, {3631, 8, 0}, {3919, 10, 0}, {5478, 6, 155},
-    {5937, 13, 0},
+    {827, 12, 153}, {1838, 10, 0}, {4040, 7, 0}, {4047, 8, 0}, {4335, 10, 0}, {5983, 6, 155},
+    {6442, 13, 0},
     // 153 V1NodeConfigSource
-    {636, 9, 154},
+    {791, 9, 154},
     // 154 V1ConfigMapNodeConfigSource
-    {2277, 16, 0}, {2942, 4, 0}, {2962, 9, 0}, {4477, 15, 0}, {5901, 3, 0},
+    {2634, 16, 0}, {3319, 4, 0}, {3339, 9, 0}, {4935, 15, 0}, {6406, 3, 0},
     // 156 V1Taint
-    {1280, 6, 0}, {2233, 3, 0}, {5711, 9, 0}, {5987, 5, 0},
+    {1552, 6, 0}, {2590, 3, 0}, {6216, 9, 0}, {6513, 5, 0},
     // 157 V1NodeStatus
-    {69, 9, 158}, {86, 11, 0}, {458, 8, 0}, {620, 10, 160}, {630, 6, 162}, {975, 15, 163},
-    {1035, 16, 0}, {1563, 8, 165}, {2088, 6, 166}, {3152, 8, 168}, {3537, 5, 0}, {4663, 15, 170},
-    {6240, 15, 60}, {6255, 12, 0},
+    {69, 9, 158}, {105, 11, 0}, {610, 8, 0}, {775, 10, 160}, {785, 6, 162}, {1191, 15, 163},
+    {1255, 16, 0}, {1872, 8, 165}, {2426, 6, 166}, {3540, 8, 168}, {3953, 5, 0}, {5128, 15, 170},
+    {6766, 15, 60}, {6781, 12, 0},
     // 159 V1NodeAddress
-    {62, 7, 0}, {5897, 4, 0},
+    {62, 7, 0}, {6402, 4, 0},
     // 161 V1NodeCondition
-    {2351, 17, 0}, {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
+    {2708, 17, 0}, {2812, 18, 0}, {3126, 7, 0}, {4452, 6, 0}, {5683, 6, 0}, {6402, 4, 0},
     // 162 V1NodeConfigStatus
-    {32, 6, 153}, {305, 8, 153}, {1403, 5, 0}, {2368, 13, 153},
+    {32, 6, 153}, {391, 8, 153}, {1675, 5, 0}, {2725, 13, 153},
     // 163 V1NodeDaemonEndpoints
-    {2293, 15, 164},
+    {2650, 15, 164},
     // 164 V1DaemonEndpoint
     {0, 4, 0},
     // 165 NodeFeatures
-    {5427, 24, 0},
+    {5932, 24, 0},
     // 167 V1ContainerImage
-    {2946, 5, 0}, {5090, 9, 0},
+    {3323, 5, 0}, {5585, 9, 0},
     // 168 V1NodeSystemInfo
-    {289, 12, 0}, {419, 6, 0}, {741, 23, 0}, {2220, 13, 0}, {2261, 16, 0}, {2308, 14, 0},
-    {2571, 9, 0}, {3314, 15, 0}, {3363, 7, 0}, {5451, 4, 169}, {5468, 10, 0},
+    {375, 12, 0}, {571, 6, 0}, {939, 23, 0}, {2577, 13, 0}, {2618, 16, 0}, {2665, 14, 0},
+    {2928, 9, 0}, {3708, 15, 0}, {3757, 7, 0}, {5956, 4, 169}, {5973, 10, 0},
     // 169 NodeSwapStatus
-    {458, 8, 0},
+    {610, 8, 0},
     // 171 NodeRuntimeHandler
-    {1563, 8, 172}, {2942, 4, 0},
+    {1872, 8, 172}, {3319, 4, 0},
     // 172 NodeRuntimeHandlerFeatures
-    {4083, 23, 0}, {5973, 14, 0},
+    {4499, 23, 0}, {6478, 14, 0},
     // 173 V1Namespace
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 174}, {5188, 6, 175},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 174}, {5683, 6, 175},
     // 174 V1NamespaceSpec
-    {1616, 10, 0},
+    {1925, 10, 0},
     // 175 V1NamespaceStatus
-    {620, 10, 176}, {3537, 5, 0},
+    {775, 10, 176}, {3953, 5, 0},
     // 177 V1NamespaceCondition
-    {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
+    {2812, 18, 0}, {3126, 7, 0}, {4452, 6, 0}, {5683, 6, 0}, {6402, 4, 0},
     // 178 V1PriorityClass
-    {264, 10, 0}, {1129, 11, 0}, {1768, 13, 0}, {2257, 4, 0}, {2759, 8, 2}, {3748, 16, 0},
-    {5987, 5, 0},
+    {350, 10, 0}, {1356, 11, 0}, {2091, 13, 0}, {2614, 4, 0}, {3133, 8, 2}, {4164, 16, 0},
+    {6513, 5, 0},
     // 179 CoreV1Event
-    {26, 6, 0}, {264, 10, 0}, {875, 5, 0}, {1413, 9, 0}, {1636, 14, 0}, {2168, 14, 180},
-    {2257, 4, 0}, {2442, 13, 0}, {2752, 7, 0}, {2759, 8, 2}, {4036, 6, 0}, {4133, 7, 180},
-    {4157, 18, 0}, {4175, 17, 0}, {4929, 6, 181}, {5119, 6, 182}, {5897, 4, 0},
+    {26, 6, 0}, {350, 10, 0}, {1073, 5, 0}, {1685, 9, 0}, {1959, 14, 0}, {2522, 14, 180},
+    {2614, 4, 0}, {2799, 13, 0}, {3126, 7, 0}, {3133, 8, 2}, {4452, 6, 0}, {4549, 7, 180},
+    {4573, 18, 0}, {4591, 17, 0}, {5403, 6, 181}, {5614, 6, 182}, {6402, 4, 0},
     // 180 V1ObjectReference
-    {264, 10, 0}, {1571, 9, 0}, {2257, 4, 0}, {2942, 4, 0}, {2962, 9, 0}, {4477, 15, 0},
-    {5901, 3, 0},
+    {350, 10, 0}, {1880, 9, 0}, {2614, 4, 0}, {3319, 4, 0}, {3339, 9, 0}, {4935, 15, 0},
+    {6406, 3, 0},
     // 181 CoreV1EventSeries
-    {875, 5, 0}, {2381, 16, 0},
+    {1073, 5, 0}, {2738, 16, 0},
     // 182 V1EventSource
-    {598, 9, 0}, {1905, 4, 0},
+    {753, 9, 0}, {2243, 4, 0},
     // 183 V1Lease
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 184},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 184},
     // 184 V1LeaseSpec
-    {15, 11, 0}, {1891, 14, 0}, {2473, 20, 0}, {2493, 16, 0}, {3821, 15, 0}, {4140, 9, 0},
-    {5312, 8, 0},
+    {15, 11, 0}, {2229, 14, 0}, {2830, 20, 0}, {2850, 16, 0}, {4237, 15, 0}, {4556, 9, 0},
+    {5811, 8, 0},
     // 185 V1PodDisruptionBudget
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 186}, {5188, 6, 187},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 186}, {5683, 6, 187},
     // 186 V1PodDisruptionBudgetSpec
-    {2708, 14, 0}, {2767, 12, 0}, {4913, 8, 21}, {5904, 26, 0},
+    {3082, 14, 0}, {3144, 12, 0}, {5378, 8, 21}, {6409, 26, 0},
     // 187 V1PodDisruptionBudgetStatus
-    {620, 10, 188}, {929, 14, 0}, {1148, 14, 0}, {1196, 13, 0}, {1209, 18, 0}, {1459, 12, 0},
-    {3296, 18, 0},
+    {775, 10, 188}, {1145, 14, 0}, {1375, 14, 0}, {1451, 13, 0}, {1464, 18, 0}, {1738, 12, 0},
+    {3684, 18, 0},
     // 189 V1Condition
-    {2455, 18, 0}, {2752, 7, 0}, {3296, 18, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
+    {2812, 18, 0}, {3126, 7, 0}, {3684, 18, 0}, {4452, 6, 0}, {5683, 6, 0}, {6402, 4, 0},
     // 190 V1ResourceQuota
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 191}, {5188, 6, 195},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 191}, {5683, 6, 195},
     // 191 V1ResourceQuotaSpec
-    {1848, 4, 0}, {4743, 13, 192}, {4756, 6, 0},
+    {2171, 4, 0}, {5208, 13, 192}, {5221, 6, 0},
     // 192 V1ScopeSelector
-    {2600, 16, 193},
+    {2971, 16, 193},
     // 194 V1ScopedResourceSelectorRequirement
-    {3338, 8, 0}, {4734, 9, 0}, {6001, 6, 0},
+    {3732, 8, 0}, {5199, 9, 0}, {6527, 6, 0},
     // 195 V1ResourceQuotaStatus
-    {1848, 4, 0}, {5950, 4, 0},
+    {2171, 4, 0}, {6455, 4, 0},
     // 196 V1PersistentVolume
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 197}, {5188, 6, 211},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 197}, {5683, 6, 211},
     // 197 V1PersistentVolumeSpec
-    {4, 11, 0}, {363, 20, 83}, {383, 9, 84}, {392, 9, 198}, {458, 8, 0}, {466, 6, 199},
-    {524, 6, 201}, {539, 8, 180}, {926, 3, 202}, {1561, 2, 100}, {1650, 10, 203}, {1660, 7, 102},
-    {1719, 17, 103}, {1781, 9, 204}, {1958, 8, 106}, {2187, 5, 205}, {2547, 5, 206},
-    {2905, 12, 0}, {3013, 3, 109}, {3016, 12, 207}, {3508, 29, 0}, {3542, 20, 111},
-    {3718, 14, 112}, {3963, 7, 121}, {3970, 3, 208}, {4678, 7, 209}, {5233, 16, 0},
-    {5303, 9, 210}, {6036, 25, 0}, {6176, 10, 0}, {6267, 13, 126},
+    {4, 11, 0}, {459, 20, 83}, {479, 9, 84}, {488, 9, 198}, {610, 8, 0}, {621, 6, 199},
+    {679, 6, 201}, {694, 8, 180}, {1142, 3, 202}, {1870, 2, 100}, {1973, 10, 203}, {1983, 7, 102},
+    {2042, 17, 103}, {2104, 9, 204}, {2296, 8, 106}, {2544, 5, 205}, {2904, 5, 206},
+    {3282, 12, 0}, {3401, 3, 109}, {3404, 12, 207}, {3924, 29, 0}, {3958, 20, 111},
+    {4134, 14, 112}, {4379, 7, 121}, {4386, 3, 208}, {5143, 7, 209}, {5732, 16, 0},
+    {5802, 9, 210}, {6562, 25, 0}, {6702, 10, 0}, {6793, 13, 126},
     // 198 V1AzureFilePersistentVolumeSource
-    {3973, 8, 0}, {4864, 10, 0}, {4874, 15, 0}, {5044, 9, 0},
+    {4389, 8, 0}, {5329, 10, 0}, {5339, 15, 0}, {5525, 9, 0},
     // 199 V1CephFSPersistentVolumeSource
-    {2897, 8, 0}, {3446, 4, 0}, {3973, 8, 0}, {4842, 10, 0}, {4889, 9, 200}, {5954, 4, 0},
+    {3274, 8, 0}, {3840, 4, 0}, {4389, 8, 0}, {5307, 10, 0}, {5354, 9, 200}, {6459, 4, 0},
     // 200 V1SecretReference
-    {2942, 4, 0}, {2962, 9, 0},
+    {3319, 4, 0}, {3339, 9, 0},
     // 201 V1CinderPersistentVolumeSource
-    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 200}, {6148, 8, 0},
+    {2029, 6, 0}, {4389, 8, 0}, {5354, 9, 200}, {6674, 8, 0},
     // 202 V1CSIPersistentVolumeSource
-    {820, 25, 200}, {845, 26, 200}, {1263, 6, 0}, {1706, 6, 0}, {3089, 19, 200}, {3168, 20, 200},
-    {3217, 18, 200}, {3973, 8, 0}, {6020, 16, 0}, {6136, 12, 0},
+    {1018, 25, 200}, {1043, 26, 200}, {1535, 6, 0}, {2029, 6, 0}, {3477, 19, 200},
+    {3556, 20, 200}, {3605, 18, 200}, {4389, 8, 0}, {6546, 16, 0}, {6662, 12, 0},
     // 203 V1FlexPersistentVolumeSource
-    {1263, 6, 0}, {1706, 6, 0}, {3354, 7, 0}, {3973, 8, 0}, {4889, 9, 200},
+    {1535, 6, 0}, {2029, 6, 0}, {3748, 7, 0}, {4389, 8, 0}, {5354, 9, 200},
     // 204 V1GlusterfsPersistentVolumeSource
-    {1312, 9, 0}, {1321, 18, 0}, {3446, 4, 0}, {3973, 8, 0},
+    {1584, 9, 0}, {1593, 18, 0}, {3840, 4, 0}, {4389, 8, 0},
     // 205 V1ISCSIPersistentVolumeSource
-    {492, 17, 0}, {509, 15, 0}, {1706, 6, 0}, {2148, 13, 0}, {2184, 3, 0}, {2192, 14, 0},
-    {2568, 3, 0}, {3706, 7, 0}, {3973, 8, 0}, {4889, 9, 200}, {5503, 12, 0},
+    {647, 17, 0}, {664, 15, 0}, {2029, 6, 0}, {2486, 13, 0}, {2541, 3, 0}, {2549, 14, 0},
+    {2925, 3, 0}, {4122, 7, 0}, {4389, 8, 0}, {5354, 9, 200}, {6008, 12, 0},
     // 206 V1LocalVolumeSource
-    {1706, 6, 0}, {3446, 4, 0},
+    {2029, 6, 0}, {3840, 4, 0},
     // 207 V1VolumeNodeAffinity
-    {4243, 8, 15},
+    {4672, 8, 15},
     // 208 V1RBDPersistentVolumeSource
-    {1706, 6, 0}, {2045, 5, 0}, {2250, 7, 0}, {2897, 8, 0}, {3698, 4, 0}, {3973, 8, 0},
-    {4889, 9, 200}, {5954, 4, 0},
+    {2029, 6, 0}, {2383, 5, 0}, {2607, 7, 0}, {3274, 8, 0}, {4114, 4, 0}, {4389, 8, 0},
+    {5354, 9, 200}, {6459, 4, 0},
     // 209 V1ScaleIOPersistentVolumeSource
-    {1706, 6, 0}, {1712, 7, 0}, {3895, 16, 0}, {3973, 8, 0}, {4889, 9, 200}, {5136, 10, 0},
-    {5249, 11, 0}, {5292, 11, 0}, {5462, 6, 0}, {6198, 10, 0},
+    {2029, 6, 0}, {2035, 7, 0}, {4311, 16, 0}, {4389, 8, 0}, {5354, 9, 200}, {5631, 10, 0},
+    {5748, 11, 0}, {5791, 11, 0}, {5967, 6, 0}, {6724, 10, 0},
     // 210 V1StorageOSPersistentVolumeSource
-    {1706, 6, 0}, {3973, 8, 0}, {4889, 9, 180}, {6198, 10, 0}, {6208, 15, 0},
+    {2029, 6, 0}, {4389, 8, 0}, {5354, 9, 180}, {6724, 10, 0}, {6734, 15, 0},
     // 211 V1PersistentVolumeStatus
-    {2397, 23, 0}, {2752, 7, 0}, {3537, 5, 0}, {4036, 6, 0},
+    {2754, 23, 0}, {3126, 7, 0}, {3953, 5, 0}, {4452, 6, 0},
     // 212 V1PersistentVolumeClaim
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 98}, {5188, 6, 213},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 98}, {5683, 6, 213},
     // 213 V1PersistentVolumeClaimStatus
-    {4, 11, 0}, {106, 25, 0}, {131, 18, 0}, {458, 8, 0}, {620, 10, 214}, {943, 32, 0},
-    {2879, 18, 216}, {3537, 5, 0},
+    {4, 11, 0}, {125, 25, 0}, {150, 18, 0}, {610, 8, 0}, {775, 10, 214}, {1159, 32, 0},
+    {3256, 18, 216}, {3953, 5, 0},
     // 215 V1PersistentVolumeClaimCondition
-    {2420, 13, 0}, {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5897, 4, 0},
+    {2777, 13, 0}, {2812, 18, 0}, {3126, 7, 0}, {4452, 6, 0}, {5683, 6, 0}, {6402, 4, 0},
     // 216 ModifyVolumeStatus
-    {5188, 6, 0}, {5515, 31, 0},
+    {5683, 6, 0}, {6020, 31, 0},
     // 217 V1StorageClass
-    {208, 20, 0}, {228, 17, 218}, {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {2905, 12, 0},
-    {3393, 10, 0}, {3929, 11, 0}, {4042, 13, 0}, {6061, 17, 0},
+    {294, 20, 0}, {314, 17, 218}, {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {3282, 12, 0},
+    {3787, 10, 0}, {4345, 11, 0}, {4458, 13, 0}, {6587, 17, 0},
     // 219 V1TopologySelectorTerm
-    {2627, 21, 220},
+    {2998, 21, 220},
     // 221 V1TopologySelectorLabelRequirement
-    {2233, 3, 0}, {6001, 6, 0},
+    {2590, 3, 0}, {6527, 6, 0},
     // 222 V1CSINode
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 223},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 223},
     // 223 V1CSINodeSpec
-    {1269, 7, 224},
+    {1541, 7, 224},
     // 225 V1CSINodeDriver
-    {86, 11, 226}, {2942, 4, 0}, {3146, 6, 0}, {5793, 12, 0},
+    {105, 11, 226}, {3319, 4, 0}, {3534, 6, 0}, {6298, 12, 0},
     // 226 V1VolumeNodeResources
-    {875, 5, 0},
+    {1073, 5, 0},
     // 227 V1CSIDriver
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 228},
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 228},
     // 228 V1CSIDriverSpec
-    {313, 14, 0}, {1693, 13, 0}, {3046, 34, 0}, {3676, 14, 0}, {4297, 17, 0}, {4781, 12, 0},
-    {4999, 28, 0}, {5218, 15, 0}, {5741, 13, 229}, {6156, 20, 0},
+    {399, 14, 0}, {2016, 13, 0}, {3434, 34, 0}, {4092, 14, 0}, {4726, 17, 0}, {5246, 12, 0},
+    {5473, 28, 0}, {5717, 15, 0}, {6246, 13, 229}, {6682, 20, 0},
     // 230 StorageV1TokenRequest
-    {327, 8, 0}, {1471, 17, 0},
+    {423, 8, 0}, {1750, 17, 0},
     // 231 V1CSIStorageCapacity
-    {264, 10, 0}, {458, 8, 0}, {2257, 4, 0}, {2722, 17, 0}, {2759, 8, 2}, {3251, 12, 21},
-    {5233, 16, 0},
-    // 232 PodGroup
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 233}, {5188, 6, 237},
-    // 233 spec
-    {2789, 9, 0}, {2811, 12, 0}, {2845, 13, 0}, {2998, 15, 234}, {3850, 17, 0}, {3958, 5, 0},
-    {5320, 14, 235},
-    // 234 networkTopology
-    {1858, 18, 0}, {1876, 15, 0}, {2875, 4, 0},
-    // 236 subGroupPolicy
-    {2332, 13, 21}, {2648, 14, 0}, {2823, 12, 0}, {2942, 4, 0}, {2998, 15, 234}, {5334, 12, 0},
-    // 237 status
-    {620, 10, 238}, {1539, 6, 0}, {3537, 5, 0}, {4610, 7, 0}, {5384, 9, 0},
-    // 239 conditions
-    {2455, 18, 0}, {2752, 7, 0}, {4036, 6, 0}, {5188, 6, 0}, {5859, 12, 0}, {5897, 4, 0},
-    // 240 Queue
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 241}, {5188, 6, 247},
-    // 241 spec
-    {78, 8, 242}, {448, 10, 0}, {1114, 15, 0}, {1140, 8, 0}, {1488, 14, 244}, {1839, 9, 246},
-    {3403, 6, 0}, {3842, 8, 0}, {4055, 11, 0}, {5897, 4, 0}, {6287, 6, 0},
-    // 242 affinity
-    {3108, 17, 243}, {3125, 21, 243},
-    // 243 nodeGroupAffinity
-    {3774, 47, 0}, {4251, 46, 0},
-    // 245 extendClusters
-    {458, 8, 0}, {2942, 4, 0}, {6287, 6, 0},
-    // 246 guarantee
-    {4354, 8, 0},
-    // 247 status
-    {97, 9, 0}, {589, 9, 0}, {2161, 7, 0}, {3467, 7, 0}, {4325, 11, 248}, {4610, 7, 0},
-    {5183, 5, 0}, {5930, 7, 0},
-    // 248 reservation
-    {3263, 5, 0}, {4354, 8, 0},
-    // 249 Job
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 250}, {5188, 6, 264},
-    // 250 spec
-    {2693, 8, 0}, {2767, 12, 0}, {2835, 10, 0}, {2998, 15, 234}, {3562, 7, 0}, {3690, 8, 251},
-    {3850, 17, 0}, {3958, 5, 0}, {4632, 15, 0}, {4685, 13, 0}, {5571, 5, 253}, {5871, 23, 0},
-    {6233, 7, 259},
-    // 252 policies
-    {26, 6, 0}, {1408, 5, 0}, {1422, 6, 0}, {1442, 8, 0}, {5720, 7, 0},
-    // 254 tasks
-    {1105, 9, 255}, {2693, 8, 0}, {2767, 12, 0}, {2942, 4, 0}, {3418, 15, 256}, {3690, 8, 251},
-    {4149, 8, 0}, {5585, 8, 257}, {5805, 14, 0},
-    // 255 dependsOn
-    {2211, 9, 0}, {2942, 4, 0},
-    // 256 partitionPolicy
-    {2798, 13, 0}, {2998, 15, 234}, {3433, 13, 0}, {5844, 15, 0},
-    // 257 template
-    {2759, 8, 258}, {5132, 4, 7},
-    // 258 metadata
-    {245, 11, 0}, {1616, 10, 0}, {2345, 6, 0}, {2942, 4, 0}, {2962, 9, 0},
-    // 260 volumes
-    {2917, 9, 0}, {6078, 11, 261}, {6089, 15, 0},
-    // 261 volumeClaim
-    {4, 11, 0}, {990, 10, 262}, {1000, 13, 99}, {4492, 9, 263}, {4913, 8, 21}, {5233, 16, 0},
-    {6036, 25, 0}, {6176, 10, 0}, {6198, 10, 0},
-    // 262 dataSource
-    {256, 8, 0}, {2257, 4, 0}, {2942, 4, 0},
-    // 263 resources
-    {2523, 6, 0}, {4235, 8, 0},
-    // 264 status
-    {620, 10, 265}, {791, 19, 0}, {1539, 6, 0}, {2767, 12, 0}, {3467, 7, 0}, {4544, 10, 0},
-    {4610, 7, 0}, {4617, 15, 0}, {5183, 5, 267}, {5384, 9, 0}, {5556, 15, 268}, {5609, 11, 0},
-    {5930, 7, 0}, {6007, 7, 0},
-    // 266 conditions
-    {2455, 18, 0}, {5188, 6, 0},
-    // 267 state
-    {2455, 18, 0}, {2752, 7, 0}, {3537, 5, 0}, {4036, 6, 0},
-    // 269 taskStatusCount
-    {3537, 5, 0},
-    // 270 Numatopology
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 271},
-    // 271 spec
-    {880, 9, 272}, {3289, 7, 274}, {3595, 14, 276}, {3690, 8, 0}, {4314, 11, 0},
-    // 273 cpuDetail
-    {871, 4, 0}, {3285, 4, 0}, {5113, 6, 0},
-    // 275 numares
-    {86, 11, 0}, {458, 8, 0},
-    // 277 podAllocations
-    {684, 20, 278}, {2942, 4, 0}, {2962, 9, 0}, {5901, 3, 0},
-    // 279 containerAllocations
-    {173, 11, 0}, {2942, 4, 0},
-    // 280 HyperNode
-    {264, 10, 0}, {2257, 4, 0}, {2759, 8, 2}, {5132, 4, 281}, {5188, 6, 286},
-    // 281 spec
-    {2745, 7, 282}, {5695, 4, 0}, {5699, 8, 0},
-    // 283 members
-    {4913, 8, 284}, {5897, 4, 0},
-    // 284 selector
-    {1428, 10, 70}, {2322, 10, 21}, {4115, 10, 285},
-    // 285 regexMatch
-    {3450, 7, 0},
-    // 286 status
-    {620, 10, 188}, {3080, 9, 0},
+    {350, 10, 0}, {610, 8, 0}, {2614, 4, 0}, {3096, 17, 0}, {3133, 8, 2}, {3639, 12, 21},
+    {5732, 16, 0},
+    // 232 V1DeviceClass
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 233},
+    // 233 V1DeviceClassSpec
+    {785, 6, 234}, {1818, 20, 0}, {5386, 9, 237},
+    // 235 V1DeviceClassConfiguration
+    {3702, 6, 236},
+    // 236 V1OpaqueDeviceConfiguration
+    {1535, 6, 0}, {3787, 10, 0},
+    // 238 V1DeviceSelector
+    {618, 3, 239},
+    // 239 V1CELDeviceSelector
+    {1767, 10, 0},
+    // 240 V1ResourceSlice
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 241},
+    // 241 V1ResourceSliceSpec
+    {97, 8, 0}, {1420, 7, 242}, {1535, 6, 0}, {3548, 8, 0}, {3576, 12, 15}, {3868, 22, 0},
+    {4114, 4, 254}, {5555, 14, 255},
+    // 243 V1Device
+    {97, 8, 0}, {246, 24, 0}, {413, 10, 244}, {497, 17, 0}, {514, 24, 0}, {538, 11, 0},
+    {610, 8, 246}, {866, 16, 250}, {3319, 4, 0}, {3548, 8, 0}, {3576, 12, 15}, {5983, 6, 155},
+    // 245 V1DeviceAttribute
+    {567, 4, 0}, {2506, 3, 0}, {5819, 6, 0}, {6533, 7, 0},
+    // 247 V1DeviceCapacity
+    {4651, 13, 248}, {6513, 5, 0},
+    // 248 V1CapacityRequestPolicy
+    {1271, 7, 0}, {6492, 10, 249}, {6502, 11, 0},
+    // 249 V1CapacityRequestPolicyRange
+    {3044, 3, 0}, {3141, 3, 0}, {5703, 4, 0},
+    // 251 V1DeviceCounterConsumption
+    {1078, 10, 0}, {1088, 8, 252},
+    // 253 V1Counter
+    {6513, 5, 0},
+    // 254 V1ResourcePool
+    {2071, 10, 0}, {3319, 4, 0}, {4917, 18, 0},
+    // 256 V1CounterSet
+    {1088, 8, 252}, {3319, 4, 0},
+    // 257 V1ResourceClaim
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 258}, {5683, 6, 270},
+    // 258 V1ResourceClaimSpec
+    {1420, 7, 259},
+    // 259 V1DeviceClaim
+    {785, 6, 260}, {839, 11, 262}, {4664, 8, 264},
+    // 261 V1DeviceClaimConfiguration
+    {3702, 6, 236}, {4664, 8, 0},
+    // 263 V1DeviceConstraint
+    {1482, 17, 0}, {2957, 14, 0}, {4664, 8, 0},
+    // 265 V1DeviceRequest
+    {1710, 7, 266}, {1945, 14, 268}, {3319, 4, 0},
+    // 266 V1ExactDeviceRequest
+    {78, 11, 0}, {202, 14, 0}, {610, 8, 267}, {1073, 5, 0}, {1395, 15, 0}, {5386, 9, 237},
+    {6276, 11, 77},
+    // 267 V1CapacityRequirements
+    {4664, 8, 0},
+    // 269 V1DeviceSubRequest
+    {202, 14, 0}, {610, 8, 267}, {1073, 5, 0}, {1395, 15, 0}, {3319, 4, 0}, {5386, 9, 237},
+    {6276, 11, 77},
+    // 270 V1ResourceClaimStatus
+    {192, 10, 271}, {1420, 7, 277}, {4765, 11, 280},
+    // 271 V1AllocationResult
+    {216, 19, 0}, {1420, 7, 272}, {3576, 12, 15},
+    // 272 V1DeviceAllocationResult
+    {785, 6, 273}, {5002, 7, 275},
+    // 274 V1DeviceAllocationConfiguration
+    {3702, 6, 236}, {4664, 8, 0}, {5614, 6, 0},
+    // 276 V1DeviceRequestAllocationResult
+    {78, 11, 0}, {497, 17, 0}, {514, 24, 0}, {850, 16, 0}, {1389, 6, 0}, {1535, 6, 0},
+    {4114, 4, 0}, {4618, 7, 0}, {5518, 7, 0}, {6276, 11, 77},
+    // 278 V1AllocatedDeviceStatus
+    {775, 10, 188}, {1206, 4, 0}, {1389, 6, 0}, {1535, 6, 0}, {3375, 11, 279}, {4114, 4, 0},
+    {5518, 7, 0},
+    // 279 V1NetworkDeviceData
+    {2175, 15, 0}, {2509, 13, 0}, {2538, 3, 0},
+    // 281 V1ResourceClaimConsumerReference
+    {342, 8, 0}, {3319, 4, 0}, {4794, 8, 0}, {6406, 3, 0},
+    // 282 V1ResourceClaimTemplate
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 283},
+    // 283 V1ResourceClaimTemplateSpec
+    {3133, 8, 2}, {5627, 4, 258},
+    // 284 PodGroup
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 285}, {5683, 6, 289},
+    // 285 spec
+    {3166, 9, 0}, {3188, 12, 0}, {3222, 13, 0}, {3386, 15, 286}, {4266, 17, 0}, {4374, 5, 0},
+    {5825, 14, 287},
+    // 286 networkTopology
+    {2196, 18, 0}, {2214, 15, 0}, {3252, 4, 0},
+    // 288 subGroupPolicy
+    {2689, 13, 21}, {3019, 14, 0}, {3200, 12, 0}, {3319, 4, 0}, {3386, 15, 286}, {5839, 12, 0},
+    // 289 status
+    {775, 10, 290}, {1848, 6, 0}, {3953, 5, 0}, {5075, 7, 0}, {5889, 9, 0},
+    // 291 conditions
+    {2812, 18, 0}, {3126, 7, 0}, {4452, 6, 0}, {5683, 6, 0}, {6364, 12, 0}, {6402, 4, 0},
+    // 292 Queue
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 293}, {5683, 6, 299},
+    // 293 spec
+    {89, 8, 294}, {600, 10, 0}, {1341, 15, 0}, {1367, 8, 0}, {1777, 14, 296}, {2162, 9, 298},
+    {3797, 6, 0}, {4258, 8, 0}, {4471, 11, 0}, {6402, 4, 0}, {6813, 6, 0},
+    // 294 affinity
+    {3496, 17, 295}, {3513, 21, 295},
+    // 295 nodeGroupAffinity
+    {4190, 47, 0}, {4680, 46, 0},
+    // 297 extendClusters
+    {610, 8, 0}, {3319, 4, 0}, {6813, 6, 0},
+    // 298 guarantee
+    {4794, 8, 0},
+    // 299 status
+    {116, 9, 0}, {744, 9, 0}, {2499, 7, 0}, {3861, 7, 0}, {4754, 11, 300}, {5075, 7, 0},
+    {5678, 5, 0}, {6435, 7, 0},
+    // 300 reservation
+    {3651, 5, 0}, {4794, 8, 0},
+    // 301 Job
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 302}, {5683, 6, 316},
+    // 302 spec
+    {3067, 8, 0}, {3144, 12, 0}, {3212, 10, 0}, {3386, 15, 286}, {3978, 7, 0}, {4106, 8, 303},
+    {4266, 17, 0}, {4374, 5, 0}, {5097, 15, 0}, {5150, 13, 0}, {6076, 5, 305}, {6376, 23, 0},
+    {6759, 7, 311},
+    // 304 policies
+    {26, 6, 0}, {1680, 5, 0}, {1694, 6, 0}, {1721, 8, 0}, {6225, 7, 0},
+    // 306 tasks
+    {1332, 9, 307}, {3067, 8, 0}, {3144, 12, 0}, {3319, 4, 0}, {3812, 15, 308}, {4106, 8, 303},
+    {4565, 8, 0}, {6090, 8, 309}, {6310, 14, 0},
+    // 307 dependsOn
+    {2568, 9, 0}, {3319, 4, 0},
+    // 308 partitionPolicy
+    {3175, 13, 0}, {3386, 15, 286}, {3827, 13, 0}, {6349, 15, 0},
+    // 309 template
+    {3133, 8, 310}, {5627, 4, 7},
+    // 310 metadata
+    {331, 11, 0}, {1925, 10, 0}, {2702, 6, 0}, {3319, 4, 0}, {3339, 9, 0},
+    // 312 volumes
+    {3294, 9, 0}, {6604, 11, 313}, {6615, 15, 0},
+    // 313 volumeClaim
+    {4, 11, 0}, {1210, 10, 314}, {1220, 13, 99}, {4950, 9, 315}, {5378, 8, 21}, {5732, 16, 0},
+    {6562, 25, 0}, {6702, 10, 0}, {6724, 10, 0},
+    // 314 dataSource
+    {342, 8, 0}, {2614, 4, 0}, {3319, 4, 0},
+    // 315 resources
+    {2880, 6, 0}, {4664, 8, 0},
+    // 316 status
+    {775, 10, 317}, {989, 19, 0}, {1848, 6, 0}, {3144, 12, 0}, {3861, 7, 0}, {5009, 10, 0},
+    {5075, 7, 0}, {5082, 15, 0}, {5678, 5, 319}, {5889, 9, 0}, {6061, 15, 320}, {6114, 11, 0},
+    {6435, 7, 0}, {6533, 7, 0},
+    // 318 conditions
+    {2812, 18, 0}, {5683, 6, 0},
+    // 319 state
+    {2812, 18, 0}, {3126, 7, 0}, {3953, 5, 0}, {4452, 6, 0},
+    // 321 taskStatusCount
+    {3953, 5, 0},
+    // 322 Numatopology
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 323},
+    // 323 spec
+    {1096, 9, 324}, {3677, 7, 326}, {4011, 14, 328}, {4106, 8, 0}, {4743, 11, 0},
+    // 325 cpuDetail
+    {1069, 4, 0}, {3673, 4, 0}, {5608, 6, 0},
+    // 327 numares
+    {105, 11, 0}, {610, 8, 0},
+    // 329 podAllocations
+    {882, 20, 330}, {3319, 4, 0}, {3339, 9, 0}, {6406, 3, 0},
+    // 331 containerAllocations
+    {235, 11, 0}, {3319, 4, 0},
+    // 332 HyperNode
+    {350, 10, 0}, {2614, 4, 0}, {3133, 8, 2}, {5627, 4, 333}, {5683, 6, 338},
+    // 333 spec
+    {3119, 7, 334}, {6200, 4, 0}, {6204, 8, 0},
+    // 335 members
+    {5378, 8, 336}, {6402, 4, 0},
+    // 336 selector
+    {1700, 10, 70}, {2679, 10, 21}, {4531, 10, 337},
+    // 337 regexMatch
+    {3844, 7, 0},
+    // 338 status
+    {775, 10, 188}, {3468, 9, 0},
 };
 
 // By index: {shape, the first field (an object's) or the type of the items (a
@@ -692,25 +777,42 @@ constexpr Type kTypes[] = {
     {Shape::kObject, 881, 1}, {Shape::kList, 225, 0}, {Shape::kObject, 882, 4},
     {Shape::kObject, 886, 1}, {Shape::kObject, 887, 4}, {Shape::kObject, 891, 10},
     {Shape::kList, 230, 0}, {Shape::kObject, 901, 2}, {Shape::kObject, 903, 7},
-    {Shape::kObject, 910, 5}, {Shape::kObject, 915, 7}, {Shape::kObject, 922, 3},
-    {Shape::kList, 236, 0}, {Shape::kObject, 925, 6}, {Shape::kObject, 931, 5},
-    {Shape::kList, 239, 0}, {Shape::kObject, 936, 6}, {Shape::kObject, 942, 5},
-    {Shape::kObject, 947, 11}, {Shape::kObject, 958, 2}, {Shape::kObject, 960, 2},
-    {Shape::kList, 245, 0}, {Shape::kObject, 962, 3}, {Shape::kObject, 965, 1},
-    {Shape::kObject, 966, 8}, {Shape::kObject, 974, 2}, {Shape::kObject, 976, 5},
-    {Shape::kObject, 981, 13}, {Shape::kList, 252, 0}, {Shape::kObject, 994, 5},
-    {Shape::kList, 254, 0}, {Shape::kObject, 999, 9}, {Shape::kObject, 1008, 2},
-    {Shape::kObject, 1010, 4}, {Shape::kObject, 1014, 2}, {Shape::kObject, 1016, 5},
-    {Shape::kList, 260, 0}, {Shape::kObject, 1021, 3}, {Shape::kObject, 1024, 9},
-    {Shape::kObject, 1033, 3}, {Shape::kObject, 1036, 2}, {Shape::kObject, 1038, 14},
-    {Shape::kList, 266, 0}, {Shape::kObject, 1052, 2}, {Shape::kObject, 1054, 4},
-    {Shape::kMap, 269, 0}, {Shape::kObject, 1058, 1}, {Shape::kObject, 1059, 4},
-    {Shape::kObject, 1063, 5}, {Shape::kMap, 273, 0}, {Shape::kObject, 1068, 3},
-    {Shape::kMap, 275, 0}, {Shape::kObject, 1071, 2}, {Shape::kList, 277, 0},
-    {Shape::kObject, 1073, 4}, {Shape::kList, 279, 0}, {Shape::kObject, 1077, 2},
-    {Shape::kObject, 1079, 5}, {Shape::kObject, 1084, 3}, {Shape::kList, 283, 0},
-    {Shape::kObject, 1087, 2}, {Shape::kObject, 1089, 3}, {Shape::kObject, 1092, 1},
-    {Shape::kObject, 1093, 2},
+    {Shape::kObject, 910, 4}, {Shape::kObject, 914, 3}, {Shape::kList, 235, 0},
+    {Shape::kObject, 917, 1}, {Shape::kObject, 918, 2}, {Shape::kList, 238, 0},
+    {Shape::kObject, 920, 1}, {Shape::kObject, 921, 1}, {Shape::kObject, 922, 4},
+    {Shape::kObject, 926, 8}, {Shape::kList, 243, 0}, {Shape::kObject, 934, 12},
+    {Shape::kMap, 245, 0}, {Shape::kObject, 946, 4}, {Shape::kMap, 247, 0},
+    {Shape::kObject, 950, 2}, {Shape::kObject, 952, 3}, {Shape::kObject, 955, 3},
+    {Shape::kList, 251, 0}, {Shape::kObject, 958, 2}, {Shape::kMap, 253, 0},
+    {Shape::kObject, 960, 1}, {Shape::kObject, 961, 3}, {Shape::kList, 256, 0},
+    {Shape::kObject, 964, 2}, {Shape::kObject, 966, 5}, {Shape::kObject, 971, 1},
+    {Shape::kObject, 972, 3}, {Shape::kList, 261, 0}, {Shape::kObject, 975, 2},
+    {Shape::kList, 263, 0}, {Shape::kObject, 977, 3}, {Shape::kList, 265, 0},
+    {Shape::kObject, 980, 3}, {Shape::kObject, 983, 7}, {Shape::kObject, 990, 1},
+    {Shape::kList, 269, 0}, {Shape::kObject, 991, 7}, {Shape::kObject, 998, 3},
+    {Shape::kObject, 1001, 3}, {Shape::kObject, 1004, 2}, {Shape::kList, 274, 0},
+    {Shape::kObject, 1006, 3}, {Shape::kList, 276, 0}, {Shape::kObject, 1009, 10},
+    {Shape::kList, 278, 0}, {Shape::kObject, 1019, 7}, {Shape::kObject, 1026, 3},
+    {Shape::kList, 281, 0}, {Shape::kObject, 1029, 4}, {Shape::kObject, 1033, 4},
+    {Shape::kObject, 1037, 2}, {Shape::kObject, 1039, 5}, {Shape::kObject, 1044, 7},
+    {Shape::kObject, 1051, 3}, {Shape::kList, 288, 0}, {Shape::kObject, 1054, 6},
+    {Shape::kObject, 1060, 5}, {Shape::kList, 291, 0}, {Shape::kObject, 1065, 6},
+    {Shape::kObject, 1071, 5}, {Shape::kObject, 1076, 11}, {Shape::kObject, 1087, 2},
+    {Shape::kObject, 1089, 2}, {Shape::kList, 297, 0}, {Shape::kObject, 1091, 3},
+    {Shape::kObject, 1094, 1}, {Shape::kObject, 1095, 8}, {Shape::kObject, 1103, 2},
+    {Shape::kObject, 1105, 5}, {Shape::kObject, 1110, 13}, {Shape::kList, 304, 0},
+    {Shape::kObject, 1123, 5}, {Shape::kList, 306, 0}, {Shape::kObject, 1128, 9},
+    {Shape::kObject, 1137, 2}, {Shape::kObject, 1139, 4}, {Shape::kObject, 1143, 2},
+    {Shape::kObject, 1145, 5}, {Shape::kList, 312, 0}, {Shape::kObject, 1150, 3},
+    {Shape::kObject, 1153, 9}, {Shape::kObject, 1162, 3}, {Shape::kObject, 1165, 2},
+    {Shape::kObject, 1167, 14}, {Shape::kList, 318, 0}, {Shape::kObject, 1181, 2},
+    {Shape::kObject, 1183, 4}, {Shape::kMap, 321, 0}, {Shape::kObject, 1187, 1},
+    {Shape::kObject, 1188, 4}, {Shape::kObject, 1192, 5}, {Shape::kMap, 325, 0},
+    {Shape::kObject, 1197, 3}, {Shape::kMap, 327, 0}, {Shape::kObject, 1200, 2},
+    {Shape::kList, 329, 0}, {Shape::kObject, 1202, 4}, {Shape::kList, 331, 0},
+    {Shape::kObject, 1206, 2}, {Shape::kObject, 1208, 5}, {Shape::kObject, 1213, 3},
+    {Shape::kList, 335, 0}, {Shape::kObject, 1216, 2}, {Shape::kObject, 1218, 3},
+    {Shape::kObject, 1221, 1}, {Shape::kObject, 1222, 2},
 };
 
 constexpr Root kRoots[] = {
@@ -728,11 +830,15 @@ constexpr Root kRoots[] = {
     {"storage.k8s.io/v1", "CSINode", 222},
     {"storage.k8s.io/v1", "CSIDriver", 227},
     {"storage.k8s.io/v1", "CSIStorageCapacity", 231},
-    {"scheduling.volcano.sh/v1beta1", "PodGroup", 232},
-    {"scheduling.volcano.sh/v1beta1", "Queue", 240},
-    {"batch.volcano.sh/v1alpha1", "Job", 249},
-    {"nodeinfo.volcano.sh/v1alpha1", "Numatopology", 270},
-    {"topology.volcano.sh/v1alpha1", "HyperNode", 280},
+    {"resource.k8s.io/v1", "DeviceClass", 232},
+    {"resource.k8s.io/v1", "ResourceSlice", 240},
+    {"resource.k8s.io/v1", "ResourceClaim", 257},
+    {"resource.k8s.io/v1", "ResourceClaimTemplate", 282},
+    {"scheduling.volcano.sh/v1beta1", "PodGroup", 284},
+    {"scheduling.volcano.sh/v1beta1", "Queue", 292},
+    {"batch.volcano.sh/v1alpha1", "Job", 301},
+    {"nodeinfo.volcano.sh/v1alpha1", "Numatopology", 322},
+    {"topology.volcano.sh/v1alpha1", "HyperNode", 332},
 };
 
 }  // namespace

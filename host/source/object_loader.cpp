@@ -200,6 +200,14 @@ class Collector {
     for (const auto& d : objects.csi_drivers) seen_.emplace(key("CSIDriver", d.key()), Origin{});
     for (const auto& c : objects.storage_capacities)
       seen_.emplace(key("CSIStorageCapacity", c.key()), Origin{});
+    for (const auto& c : objects.device_classes)
+      seen_.emplace(key("DeviceClass", c.key()), Origin{});
+    for (const auto& s : objects.resource_slices)
+      seen_.emplace(key("ResourceSlice", s.key()), Origin{});
+    for (const auto& c : objects.resource_claims)
+      seen_.emplace(key("ResourceClaim", c.key()), Origin{});
+    for (const auto& t : objects.claim_templates)
+      seen_.emplace(key("ResourceClaimTemplate", t.key()), Origin{});
   }
 
   void add(Parsed parsed, std::string_view file) {
@@ -320,6 +328,22 @@ class Collector {
   void add(model::CSIStorageCapacity&& c, const Origin& o, bool) {
     claim("CSIStorageCapacity", c.key(), o, true);
     objects_.storage_capacities.push_back(std::move(c));
+  }
+  void add(model::DeviceClass&& c, const Origin& o, bool) {
+    claim("DeviceClass", c.key(), o, false);
+    objects_.device_classes.push_back(std::move(c));
+  }
+  void add(model::ResourceSlice&& s, const Origin& o, bool) {
+    claim("ResourceSlice", s.key(), o, false);
+    objects_.resource_slices.push_back(std::move(s));
+  }
+  void add(model::ResourceClaim&& c, const Origin& o, bool) {
+    claim("ResourceClaim", c.key(), o, true);
+    objects_.resource_claims.push_back(std::move(c));
+  }
+  void add(model::ResourceClaimTemplate&& t, const Origin& o, bool) {
+    claim("ResourceClaimTemplate", t.key(), o, true);
+    objects_.claim_templates.push_back(std::move(t));
   }
 
   model::ClusterObjects objects_;
@@ -494,44 +518,37 @@ std::string read_file(const std::string& name) {
 namespace {
 
 /// Appends what `c` collected to `out`: all or nothing.
+/// Calls f(to, from) with each kind's list in `to` and in `from`.
+template <class F>
+void each_list(model::ClusterObjects& to, model::ClusterObjects& from, F&& f) {
+  f(to.nodes, from.nodes);
+  f(to.pods, from.pods);
+  f(to.pod_groups, from.pod_groups);
+  f(to.queues, from.queues);
+  f(to.priority_classes, from.priority_classes);
+  f(to.namespaces, from.namespaces);
+  f(to.disruption_budgets, from.disruption_budgets);
+  f(to.resource_quotas, from.resource_quotas);
+  f(to.numa_topologies, from.numa_topologies);
+  f(to.hyper_nodes, from.hyper_nodes);
+  f(to.volumes, from.volumes);
+  f(to.claims, from.claims);
+  f(to.storage_classes, from.storage_classes);
+  f(to.csi_nodes, from.csi_nodes);
+  f(to.csi_drivers, from.csi_drivers);
+  f(to.storage_capacities, from.storage_capacities);
+  f(to.device_classes, from.device_classes);
+  f(to.resource_slices, from.resource_slices);
+  f(to.resource_claims, from.resource_claims);
+  f(to.claim_templates, from.claim_templates);
+}
+
 void append_collected(Collector& c, model::ClusterObjects& out) {
-  model::ClusterObjects& fresh = c.objects();
   // Make room first: the moves below cannot fail, so `out` gets all or nothing.
-  out.nodes.reserve(out.nodes.size() + fresh.nodes.size());
-  out.pods.reserve(out.pods.size() + fresh.pods.size());
-  out.pod_groups.reserve(out.pod_groups.size() + fresh.pod_groups.size());
-  out.queues.reserve(out.queues.size() + fresh.queues.size());
-  out.priority_classes.reserve(out.priority_classes.size() + fresh.priority_classes.size());
-  out.namespaces.reserve(out.namespaces.size() + fresh.namespaces.size());
-  out.disruption_budgets.reserve(out.disruption_budgets.size() + fresh.disruption_budgets.size());
-  out.resource_quotas.reserve(out.resource_quotas.size() + fresh.resource_quotas.size());
-  out.numa_topologies.reserve(out.numa_topologies.size() + fresh.numa_topologies.size());
-  out.hyper_nodes.reserve(out.hyper_nodes.size() + fresh.hyper_nodes.size());
-  out.volumes.reserve(out.volumes.size() + fresh.volumes.size());
-  out.claims.reserve(out.claims.size() + fresh.claims.size());
-  out.storage_classes.reserve(out.storage_classes.size() + fresh.storage_classes.size());
-  out.csi_nodes.reserve(out.csi_nodes.size() + fresh.csi_nodes.size());
-  out.csi_drivers.reserve(out.csi_drivers.size() + fresh.csi_drivers.size());
-  out.storage_capacities.reserve(out.storage_capacities.size() + fresh.storage_capacities.size());
-  auto append = [](auto& to, auto& from) {
+  each_list(out, c.objects(), [](auto& to, auto& from) { to.reserve(to.size() + from.size()); });
+  each_list(out, c.objects(), [](auto& to, auto& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
-  };
-  append(out.nodes, fresh.nodes);
-  append(out.pods, fresh.pods);
-  append(out.pod_groups, fresh.pod_groups);
-  append(out.queues, fresh.queues);
-  append(out.priority_classes, fresh.priority_classes);
-  append(out.namespaces, fresh.namespaces);
-  append(out.disruption_budgets, fresh.disruption_budgets);
-  append(out.resource_quotas, fresh.resource_quotas);
-  append(out.numa_topologies, fresh.numa_topologies);
-  append(out.hyper_nodes, fresh.hyper_nodes);
-  append(out.volumes, fresh.volumes);
-  append(out.claims, fresh.claims);
-  append(out.storage_classes, fresh.storage_classes);
-  append(out.csi_nodes, fresh.csi_nodes);
-  append(out.csi_drivers, fresh.csi_drivers);
-  append(out.storage_capacities, fresh.storage_capacities);
+  });
 }
 
 }  // namespace

@@ -158,5 +158,47 @@ TEST(Table, StoragePrintersAsKubeApiserversShowThem) {
   EXPECT_EQ(cells, json::parse(R"(["c", "fast", "100Gi"])"));
 }
 
+TEST(Table, DevicePrintersAsKubeApiserversShowThem) {
+  using nlohmann::json;
+  const json created = {{"creationTimestamp", "2026-01-01T00:00:00Z"}};
+  json claim = json::parse(R"({"metadata": {"name": "gpu", "namespace": "ml"},
+    "spec": {"devices": {"requests": [{"name": "gpu",
+                                       "exactly": {"deviceClassName": "gpu.example.com"}}]}}})");
+  claim["metadata"].update(created);
+  auto [columns, cells] = printed("ResourceClaim", claim);
+  EXPECT_EQ(columns, (std::vector<std::string>{"Name", "State", "Age"}));
+  EXPECT_EQ(cells, json::parse(R"(["gpu", "pending", "10s"])"));
+  // kube's resourceClaimState: deleted, then allocated and reserved.
+  claim["status"]["allocation"] = {{"devices", {{"results", json::array()}}}};
+  EXPECT_EQ(printed("ResourceClaim", claim).second[1], "allocated");
+  claim["status"]["reservedFor"] = json::array();
+  EXPECT_EQ(printed("ResourceClaim", claim).second[1], "allocated");
+  claim["status"]["reservedFor"].push_back({{"resource", "pods"}, {"name", "p"}});
+  EXPECT_EQ(printed("ResourceClaim", claim).second[1], "allocated,reserved");
+  claim["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:05Z";
+  EXPECT_EQ(printed("ResourceClaim", claim).second[1], "deleted,allocated,reserved");
+  claim["status"].erase("allocation");
+  EXPECT_EQ(printed("ResourceClaim", claim).second[1], "deleted");
+
+  json slice = json::parse(R"({"metadata": {"name": "n1-gpu"},
+    "spec": {"driver": "gpu.example.com", "pool": {"name": "n1", "generation": 1},
+             "nodeName": "n1"}})");
+  slice["metadata"].update(created);
+  std::tie(columns, cells) = printed("ResourceSlice", slice);
+  EXPECT_EQ(columns, (std::vector<std::string>{"Name", "Node", "Driver", "Pool", "Age"}));
+  EXPECT_EQ(cells, json::parse(R"(["n1-gpu", "n1", "gpu.example.com", "n1", "10s"])"));
+  slice["spec"].erase("nodeName");
+  slice["spec"]["allNodes"] = true;
+  EXPECT_EQ(printed("ResourceSlice", slice).second[1], "");
+
+  for (const char* kind : {"DeviceClass", "ResourceClaimTemplate"}) {
+    json object = {{"metadata", {{"name", "x"}}}};
+    object["metadata"].update(created);
+    std::tie(columns, cells) = printed(kind, object);
+    EXPECT_EQ(columns, (std::vector<std::string>{"Name", "Age"})) << kind;
+    EXPECT_EQ(cells, json::parse(R"(["x", "10s"])")) << kind;
+  }
+}
+
 }  // namespace
 }  // namespace scoria::api

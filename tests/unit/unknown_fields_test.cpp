@@ -90,7 +90,11 @@ TEST(FieldSchema, KindsByApiVersionAndKind) {
            {"storage.k8s.io/v1", "StorageClass"},
            {"storage.k8s.io/v1", "CSINode"},
            {"storage.k8s.io/v1", "CSIDriver"},
-           {"storage.k8s.io/v1", "CSIStorageCapacity"}}) {
+           {"storage.k8s.io/v1", "CSIStorageCapacity"},
+           {"resource.k8s.io/v1", "DeviceClass"},
+           {"resource.k8s.io/v1", "ResourceSlice"},
+           {"resource.k8s.io/v1", "ResourceClaim"},
+           {"resource.k8s.io/v1", "ResourceClaimTemplate"}}) {
     const Type* t = find_kind(api, kind);
     ASSERT_NE(t, nullptr) << api << " " << kind;
     EXPECT_NE(find_field(*t, "metadata"), nullptr) << kind;
@@ -138,6 +142,54 @@ TEST(UnknownFields, StorageKindsWithTheFieldsNewerKubernetesAdded) {
     "apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "n"},
     "spec": {"drivers": [{"name": "d", "nodeID": "i", "allocatable": {"cout": 1}}]}})");
   EXPECT_EQ(unknown(node), std::vector<std::string>{"spec.drivers[0].allocatable.cout"});
+}
+
+TEST(UnknownFields, DeviceKindsAsKubernetesDefinesThem) {
+  // Attribute, capacity and counter names are free-form; what they hold is not.
+  const json slice = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+    "spec": {"driver": "d", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1,
+                                     "sliceCount": 1},
+             "nodeName": "n1",
+             "devices": [{"name": "a", "attributes": {"model": {"string": "x", "strng": "y"}},
+                          "capacity": {"memory": {"value": "1Gi", "vaule": "2Gi"}},
+                          "consumesCounters": [{"counterSet": "s",
+                                                "counters": {"c": {"value": "1"}}}],
+                          "taints": [{"key": "k", "effect": "NoSchedule",
+                                      "timeAdded": "2026-01-01T00:00:00Z"}],
+                          "basic": {}}]}})");
+  EXPECT_EQ(unknown(slice), (std::vector<std::string>{
+                                "spec.devices[0].attributes.model.strng", "spec.devices[0].basic",
+                                "spec.devices[0].capacity.memory.vaule", "spec.pool.sliceCount"}));
+  const json claim = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},
+    "spec": {"devices": {
+      "requests": [{"name": "gpu", "exactly": {"deviceClassName": "g", "count": 1,
+                                               "capacity": {"requests": {"memory": "1Gi"}}}},
+                   {"name": "any", "deviceClassName": "g",
+                    "firstAvailable": [{"name": "a", "deviceClassName": "g",
+                                        "adminAccess": true}]}],
+      "constraints": [{"requests": ["gpu"], "matchAttribute": "d/x"}],
+      "config": [{"requests": ["gpu"], "opaque": {"driver": "d", "parameters": {"a": 1}}}]}},
+    "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "d",
+                                                        "pool": "p", "device": "x"}]},
+                              "nodeSelector": {"nodeSelectorTerms": [{}]}},
+               "reservedFor": [{"resource": "pods", "name": "p", "uid": "u", "kind": "Pod"}]}})");
+  EXPECT_EQ(unknown(claim),
+            (std::vector<std::string>{"spec.devices.requests[1].deviceClassName",
+                                      "spec.devices.requests[1].firstAvailable[0].adminAccess",
+                                      "status.reservedFor[0].kind"}));
+  const json tmpl = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+    "metadata": {"name": "t"},
+    "spec": {"metadata": {"labels": {"a": "b"}}, "spec": {"devices": {"requests": []}},
+             "devices": {}}})");
+  EXPECT_EQ(unknown(tmpl), std::vector<std::string>{"spec.devices"});
+  const json cls = json::parse(R"({
+    "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "g"},
+    "spec": {"selectors": [{"cel": {"expression": "true", "expresion": "false"}}],
+             "extendedResourceName": "example.com/gpu"}})");
+  EXPECT_EQ(unknown(cls), std::vector<std::string>{"spec.selectors[0].cel.expresion"});
 }
 
 TEST(UnknownFields, NumatopologyAsItsCrd) {

@@ -1,0 +1,31 @@
+#include "model/devices.h"
+
+namespace scoria::model {
+
+cel::Value device_cel(const std::string& driver, const Device& device) {
+  const auto by_domain = [&](const auto& entries, auto value_of) {
+    std::map<std::string, cel::Map> domains;
+    for (const auto& [name, v] : entries) {
+      const size_t slash = name.find('/');
+      const std::string domain = slash == std::string::npos ? driver : name.substr(0, slash);
+      const std::string id = slash == std::string::npos ? name : name.substr(slash + 1);
+      domains[domain].emplace_back(cel::Value(id), value_of(v));
+    }
+    cel::Map out;
+    for (auto& [domain, inner] : domains) out.emplace_back(cel::Value(domain), cel::Value(inner));
+    out.absent = std::make_shared<const cel::Value>(cel::Value(cel::Map{}));
+    return cel::Value(std::move(out));
+  };
+  const auto attribute = [](const DeviceAttribute& a) {
+    return std::visit([](const auto& v) { return cel::Value(v); }, a.value);
+  };
+  const auto quantity = [](const cel::Quantity& q) { return cel::Value(q); };
+  cel::Map d;
+  d.emplace_back(cel::Value("driver"), cel::Value(driver));
+  d.emplace_back(cel::Value("attributes"), by_domain(device.attributes, attribute));
+  d.emplace_back(cel::Value("capacity"), by_domain(device.capacity, quantity));
+  d.emplace_back(cel::Value("allowMultipleAllocations"), cel::Value(false));
+  return cel::Value(std::move(d));
+}
+
+}  // namespace scoria::model
