@@ -114,7 +114,26 @@ def run(scoria, config, cluster):
     sessions = out["timings"]["sessions"]
     return {"load": out["timings"]["load_ms"], "first": sessions[0]["total_ms"],
             "steady": statistics.median(s["total_ms"] for s in sessions[1:]),
-            "binds": len(out["binds"]), "volumes": len(out.get("volumes", {}))}
+            "binds": len(out["binds"]), "volumes": len(out.get("volumes", {})),
+            "claims": len(out.get("claims", {}))}
+
+
+def compare(args, clusters, counted):
+    """Runs each of `clusters` ((name, path), the plain one first) --runs
+    times and prints the medians, the `counted` output beside the binds, and
+    the ratios of the second to the first."""
+    rows = {}
+    for name, cluster in clusters:
+        runs = [run(args.scoria, args.config, cluster) for _ in range(args.runs)]
+        rows[name] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    print(f"| cluster | load ms | first session ms | steady session ms | binds | {counted} |")
+    print("|---|---|---|---|---|---|")
+    for name, r in rows.items():
+        print(f"| {name} | {r['load']:.0f} | {r['first']:.1f} | {r['steady']:.2f} | "
+              f"{r['binds']:.0f} | {r[counted]:.0f} |")
+    a, b = rows[clusters[0][0]], rows[clusters[1][0]]
+    print(f"\nratios: load {b['load'] / a['load']:.2f}x, first {b['first'] / a['first']:.2f}x, "
+          f"steady {b['steady'] / a['steady']:.2f}x")
 
 
 def main():
@@ -131,19 +150,7 @@ def main():
     if not os.path.exists(volumes):
         print(f"writing {volumes}", file=sys.stderr)
         with_volumes(plain, volumes)
-    rows = {}
-    for name, cluster in (("S2", plain), ("S2 + volumes", volumes)):
-        runs = [run(args.scoria, args.config, cluster) for _ in range(args.runs)]
-        rows[name] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    print("| cluster | load ms | first session ms | steady session ms | binds | volumes |")
-    print("|---|---|---|---|---|---|")
-    for name, r in rows.items():
-        print(f"| {name} | {r['load']:.0f} | {r['first']:.1f} | {r['steady']:.2f} | "
-              f"{r['binds']:.0f} | {r['volumes']:.0f} |")
-    a, b = rows["S2"], rows["S2 + volumes"]
-    print(f"\nratios: load {b['load'] / a['load']:.2f}x, first {b['first'] / a['first']:.2f}x, "
-          f"steady {b['steady'] / a['steady']:.2f}x")
-
+    compare(args, [("S2", plain), ("S2 + volumes", volumes)], "volumes")
 
 if __name__ == "__main__":
     main()

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cache/cluster_cache.h"
+#include "cache/object_json.h"
 
 namespace scoria::cache {
 
@@ -18,13 +19,6 @@ using nlohmann::json;
 
 constexpr const char* kZoneLabel = "topology.kubernetes.io/zone";
 constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
-
-json parsed(const std::string& text) {
-  json j = json::parse(text, nullptr, false);
-  return j.is_object() ? j : json::object();
-}
-
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 json access_modes(uint8_t modes) {
   json out = json::array();
@@ -108,7 +102,7 @@ std::vector<ObjectChange> ClusterCache::volume_completions(const cycle::Outcome&
         const auto v = persistent_volumes_.find(vb.volume);
         if (v == persistent_volumes_.end()) continue;
         volume = v->second;
-        pv = parsed(volume.json);
+        pv = parsed_object(volume.json);
       } else {
         const uint32_t n = nodes_.find(vb.node);
         pv = provisioned(claim, vb, n == kNone ? nullptr : &nodes_.at(n).node, storage_classes_,
@@ -125,7 +119,7 @@ std::vector<ObjectChange> ClusterCache::volume_completions(const cycle::Outcome&
         pv["metadata"]["annotations"]["pv.kubernetes.io/bound-by-controller"] = "yes";
         volume.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
       }
-      volume.json = dump(pv);
+      volume.json = object_text(pv);
       // The claim bound to the volume.
       claim.volume_name = volume.name;
       claim.phase = model::ClaimPhase::Bound;
@@ -133,14 +127,14 @@ std::vector<ObjectChange> ClusterCache::volume_completions(const cycle::Outcome&
       if (!vb.provision) claim.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
       if (vb.provision) claim.annotations["volume.kubernetes.io/selected-node"] = vb.node;
       {
-        json pvc = parsed(claim.json);
+        json pvc = parsed_object(claim.json);
         pvc["spec"]["volumeName"] = volume.name;
         json& annotations = pvc["metadata"]["annotations"];
         for (const auto& [k, v] : claim.annotations) annotations[k] = v;
         pvc["status"]["phase"] = "Bound";
         pvc["status"]["accessModes"] = access_modes(volume.access_modes);
         pvc["status"]["capacity"] = {{"storage", bytes(volume.capacity)}};
-        claim.json = dump(pvc);
+        claim.json = object_text(pvc);
       }
       out.push_back(ObjectChange::upsert(std::move(volume)));
       out.push_back(ObjectChange::upsert(std::move(claim)));

@@ -25,6 +25,7 @@
 #include "scheduler/explanation_report.h"
 #include "scheduler/scheduler.h"
 #include "schema/unknown_fields.h"
+#include "simulation/bind_claims.h"
 #include "simulation/html_report.h"
 #include "simulation/run_comparison.h"
 #include "simulation/timed_run.h"
@@ -219,8 +220,8 @@ void print_table(const Json& j) {
 // session and what the run accumulated.
 void add_decisions(Json& out, int cycles, const std::map<std::string, std::string>& binds,
                    const std::map<std::string, Json>& bind_annotations,
-                   const std::map<std::string, Json>& volumes,
-                   const std::set<std::string>& evictions, const cycle::Outcome& last,
+                   const simulation::BindClaims& claims, const std::set<std::string>& evictions,
+                   const cycle::Outcome& last,
                    const std::vector<cycle::Outcome::PodGroupStatus>& groups,
                    const std::vector<std::string>& dims) {
   out["cycles"] = cycles;
@@ -228,7 +229,8 @@ void add_decisions(Json& out, int cycles, const std::map<std::string, std::strin
   // Only when a plugin wrote one, so that runs without such plugins print
   // what they always printed.
   if (!bind_annotations.empty()) out["bind_annotations"] = sorted_object(bind_annotations);
-  if (!volumes.empty()) out["volumes"] = sorted_object(volumes);
+  if (!claims.volumes.empty()) out["volumes"] = sorted_object(claims.volumes);
+  if (!claims.claims.empty()) out["claims"] = sorted_object(claims.claims);
   std::map<std::string, std::string> pipelined;
   for (const auto& p : last.pipelined) pipelined[p.pod] = p.node;
   out["pipelined"] = sorted_object(pipelined);
@@ -257,13 +259,15 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
   cache::ClusterCache cache;
   const auto ingest = Clock::now();
   cache.reset(std::move(objects));
+  if (auto made = cache.claim_controller(); !made.empty()) cache.apply_changes(made);
   load_ms += std::chrono::duration<double, std::milli>(Clock::now() - ingest).count();
 
   std::map<std::string, std::string> binds;
   // What plugins wrote on bound pods (task_set_bind_annotation), by pod.
   std::map<std::string, Json> bind_annotations;
-  // The claims given a volume or a node with their pods (DESIGN.md, simulate).
-  std::map<std::string, Json> volumes;
+  // The claims given a volume, a node or devices with their pods (DESIGN.md,
+  // simulate).
+  simulation::BindClaims claims;
   std::set<std::string> evictions;
   cycle::Outcome last;
   Json sessions = Json::array();
@@ -293,13 +297,15 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
       for (const auto& [key, value] : b.annotations) annotations[key] = value;
       bind_annotations[b.pod] = std::move(annotations);
     }
-    for (const auto& b : last.binds)
-      for (const auto& v : b.volumes) volumes[v.claim] = {{"node", v.node}, {"pv", v.volume}};
+    for (const auto& b : last.binds) claims.add(b);
     for (const auto& e : last.evictions) evictions.insert(e);
     cache.apply(last);
     cache.remove_evicted(last);  // "eviction removes it" (DESIGN.md, simulate)
     // No volume controller runs here: bind the volumes as it would.
     if (auto done = cache.volume_completions(last); !done.empty()) cache.apply_changes(done);
+    // Nor a resource-claim controller: write and make claims as they would.
+    if (auto done = cache.claim_completions(last); !done.empty()) cache.apply_changes(done);
+    if (auto made = cache.claim_controller(); !made.empty()) cache.apply_changes(made);
     Json actions = Json::object();
     for (const auto& [name, ms] : t.actions_ms) actions[name] = ms;
     sessions.push_back({{"snapshot_ms", snapshot_ms},
@@ -311,7 +317,7 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
   }
 
   Json out;
-  add_decisions(out, cycles, binds, bind_annotations, volumes, evictions, last, last.pod_groups,
+  add_decisions(out, cycles, binds, bind_annotations, claims, evictions, last, last.pod_groups,
                 cache.dims());
   if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
   if (explanation) out["explanation"] = scheduler::explanation_json(*explanation);
@@ -332,7 +338,7 @@ Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects,
   groups.reserve(run.groups.size());
   for (auto& [key, g] : run.groups) groups.push_back(std::move(g));
   Json out;
-  add_decisions(out, run.sessions, run.binds, run.bind_annotations, run.volumes, run.evictions,
+  add_decisions(out, run.sessions, run.binds, run.bind_annotations, run.claims, run.evictions,
                 run.last, groups, run.dims);
   out["time"] = {{"start", api::ObjectMeta::rfc3339(std::chrono::system_clock::time_point(
                                std::chrono::milliseconds(start_ms)))},

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cycle/explanation.h"
+#include "model/devices.h"
 #include "model/objects.h"
 
 namespace scoria::cycle {
@@ -27,6 +28,17 @@ struct Outcome {
     std::string node;
     bool provision = false;
   };
+  /// A claim of a bound pod, written before the pod is bound: allocated
+  /// now (`devices` chosen, `node_selector` where they may be used) or
+  /// allocated before, and reserved for the pod either way.
+  struct ClaimAllocation {
+    std::string claim;  // "ns/name"
+    std::string claim_uid;
+    std::string node;
+    bool allocated_now = false;
+    std::vector<model::DeviceResult> devices = {};
+    std::optional<std::vector<model::NodeSelectorTerm>> node_selector = {};
+  };
   struct Bind {
     std::string pod;  // "ns/name"
     std::string node;
@@ -39,6 +51,8 @@ struct Outcome {
     uint32_t task = UINT32_MAX;
     // The claims given volumes with this bind (kube-scheduler's PreBind).
     std::vector<VolumeBinding> volumes = {};
+    // The pod's ResourceClaims, allocated or reserved with this bind.
+    std::vector<ClaimAllocation> claims = {};
   };
   struct PodGroupStatus {
     std::string key;  // "ns/name"

@@ -32,7 +32,8 @@ KubeCluster::KubeCluster(KubeSourceOptions options)
       reports_(options_.scheduler_names.empty() ? "volcano" : options_.scheduler_names[0]) {
   for (const api::Resource& r : api::resources())
     if (r.scheduled)
-      reflectors_.push_back(std::make_unique<Reflector>(client_, r, queue_, options_.reflector));
+      reflectors_.push_back(
+          std::make_unique<Reflector>(client_, r, queue_, options_.reflector, &absences_));
   if (options_.leader_elect) {
     if (options_.election.lease_name.empty())
       options_.election.lease_name = join(options_.scheduler_names, "-");
@@ -167,6 +168,10 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
       case cache::Kind::CSINode:
       case cache::Kind::CSIDriver:
       case cache::Kind::CSIStorageCapacity:
+      case cache::Kind::DeviceClass:
+      case cache::Kind::ResourceSlice:
+      case cache::Kind::ResourceClaim:
+      case cache::Kind::ResourceClaimTemplate:
         return 0;
       case cache::Kind::Queue:
         return 1;
@@ -205,7 +210,14 @@ std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::Cl
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
       seen_at_.erase(it);
     }
-    ops.push_back({WriteOp::Type::Bind, bind.pod, bind.node, {}, bind.annotations, bind.volumes});
+    ops.push_back({WriteOp::Type::Bind,
+                   bind.pod,
+                   bind.node,
+                   {},
+                   bind.annotations,
+                   bind.volumes,
+                   bind.claims,
+                   bind.claims.empty() ? std::string() : cache.uid_of(cache::Kind::Pod, bind.pod)});
   }
   for (const auto& pod : outcome.evictions) ops.push_back({WriteOp::Type::Evict, pod, {}, {}});
   api::DecisionReport report = reports_.report(

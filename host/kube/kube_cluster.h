@@ -1,9 +1,11 @@
 // The `kubernetes` cluster source: a real cluster's Nodes, Pods, PodGroups,
 // Queues, PriorityClasses and every other kind api/resources.h marks
-// scheduled (policy, topology, storage) through informers (one reflector
-// each), fed to the cache as changes, never a rebuild; what sessions decide
-// is written back asynchronously (kube/writer.h); with leader election,
-// only the leader schedules and writes.
+// scheduled (policy, topology, storage, devices) through informers (one
+// reflector each), fed to the cache as changes, never a rebuild; what
+// sessions decide is written back asynchronously (kube/writer.h); with
+// leader election, only the leader schedules and writes. A group the server
+// does not serve (Volcano's optional CRDs, resource.k8s.io/v1 before
+// Kubernetes 1.34) is said once and taken as holding no objects.
 //
 // Binds are assumed, as kube-scheduler assumes pods: from the session that
 // binds a pod until the server's copy shows it bound (or the bind fails),
@@ -82,6 +84,7 @@ class KubeCluster : public cache::ClusterSource {
   KubeSourceOptions options_;
   ApiClient client_;
   ChangeQueue queue_;
+  Absences absences_;  // the reflectors', said once per group
   std::vector<std::unique_ptr<Reflector>> reflectors_;
   std::unique_ptr<LeaderElector> elector_;
   std::atomic<bool> always_{true};  // "leading" without election

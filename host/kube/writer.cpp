@@ -292,10 +292,16 @@ std::string Writer::bind_volume(Connection& c, const cycle::Outcome::VolumeBindi
 
 void Writer::bind(Connection& c, const WriteOp& op) {
   const NamespacedName n = split(op.key);
-  // Volumes first: a pod bound without them could never start.
-  if (const std::string failed = bind_volumes(c, op); !failed.empty()) {
+  // Volumes and devices first: a pod bound without them could never start.
+  std::string failed = bind_volumes(c, op);
+  const char* what = "volumes";
+  if (failed.empty()) {
+    failed = bind_claims(c, op);
+    what = "resource claims";
+  }
+  if (!failed.empty()) {
     log::write(log::kWarning, kKubernetesLog,
-               "binding the volumes of pod " + op.key + " failed (" + failed +
+               std::string("binding the ") + what + " of pod " + op.key + " failed (" + failed +
                    "); the pod is not bound, and is read again and left to a later session");
     settle(op.key, false);
     resync(c, op.key);

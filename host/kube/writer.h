@@ -46,6 +46,10 @@ struct WriteOp {
   std::vector<std::pair<std::string, std::string>> annotations = {};
   // Bind: the claims given a volume or a node, written before the binding.
   std::vector<cycle::Outcome::VolumeBinding> volumes = {};
+  // Bind: the ResourceClaims allocated or reserved with it, written before
+  // the binding, and the pod's uid they are reserved for.
+  std::vector<cycle::Outcome::ClaimAllocation> claims = {};
+  std::string pod_uid = {};
 };
 
 /// How a bind ended, for the cache's assumed pods.
@@ -92,6 +96,14 @@ class Writer {
   /// One of them. A written object is handed to the cache at once
   /// (assume); one whose write failed is read again.
   std::string bind_volume(Connection& c, const cycle::Outcome::VolumeBinding& v);
+  /// Writes the bind's ResourceClaims before the binding, as kube-
+  /// scheduler's DynamicResources PreBind does (writer_claims.cpp): an
+  /// allocation made now (with the delete-protection finalizer first) and
+  /// the pod in reservedFor, each checked against what the server holds.
+  /// Empty if all were written, else why not.
+  std::string bind_claims(Connection& c, const WriteOp& op);
+  std::string bind_claim(Connection& c, const WriteOp& op,
+                         const cycle::Outcome::ClaimAllocation& a);
   void evict(Connection& c, const WriteOp& op);
   /// Reads the object at `path`, sets the fields of op.status in its status
   /// and writes it through the status subresource, again on conflict.

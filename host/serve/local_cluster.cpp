@@ -412,31 +412,12 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   std::vector<std::pair<size_t, BindDraft>> served;
   const json scheduled = api::scheduled_condition(wall);
   // The pods' volumes, bound as the PersistentVolume controller and a
-  // provisioner would (none runs here), in the transaction that binds the
-  // pods: a pod is never bound without them.
-  std::vector<cache::ObjectChange> volumes = cache.volume_completions(outcome);
-  if (!volumes.empty()) {
-    api::ObjectMeta meta;
-    for (const cache::ObjectChange& c : volumes) {
-      const std::string kind(cache::kind_name(cache::object_kind(c.object)));
-      const std::string key = cache::object_key(c.object);
-      // Only the storage kinds come back from volume_completions.
-      const std::string text = std::visit(
-          [](const auto& o) -> std::string {
-            if constexpr (requires { o.json; })
-              return o.json;
-            else
-              return "{}";
-          },
-          c.object);
-      json object = json::parse(text);
-      if (!store_.version_of(kind, key)) {  // a provisioned volume: new
-        object["metadata"]["uid"] = meta.uid();
-        object["metadata"]["creationTimestamp"] = api::ObjectMeta::rfc3339(wall);
-      }
-      batch.upserts.push_back({kind, key, object.dump()});
-    }
-  }
+  // provisioner would, and their ResourceClaims, allocated and reserved as
+  // kube-scheduler's PreBind writes them (no controller runs here), in the
+  // transaction that binds the pods: a pod is never bound without them.
+  std::vector<cache::ObjectChange> completed = cache.volume_completions(outcome);
+  for (cache::ObjectChange& c : cache.claim_completions(outcome)) completed.push_back(std::move(c));
+  write_changes(completed, wall, batch);
   for (const auto& bind : outcome.binds) {
     if (const auto it = stored_at_.find(bind.pod); it != stored_at_.end()) {
       latencies.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
@@ -538,9 +519,17 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
     }
   // Drafts of binds not in this piece wait for the next one.
   cache.apply(outcome);
-  if (!volumes.empty()) cache.apply_changes(volumes);
+  if (!completed.empty()) cache.apply_changes(completed);
   // Evicted pods are deleted from the store: from the cache too.
   cache.remove_evicted(outcome);
+  // What the resource-claim controller would do now that the outcome is in
+  // (claims made for new pods, reservations of pods gone dropped).
+  if (std::vector<cache::ObjectChange> claims = cache.claim_controller(); !claims.empty()) {
+    store::Batch more;
+    write_changes(claims, wall, more);
+    store_.commit(more);
+    cache.apply_changes(claims);
+  }
   // The cache already holds what this batch wrote: the log need not be read
   // back. If others wrote since the cache was refreshed, the next refresh
   // reads theirs, and of ours only the objects theirs changed too (the
@@ -550,6 +539,33 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   else
     recorded_.emplace_back(version_before, store_.latest_version());
   return latencies;
+}
+
+void LocalCluster::write_changes(std::span<const cache::ObjectChange> changes,
+                                 std::chrono::system_clock::time_point wall, store::Batch& batch) {
+  api::ObjectMeta meta;
+  for (const cache::ObjectChange& c : changes) {
+    const std::string kind(cache::kind_name(c.kind));
+    if (c.type == cache::ObjectChange::Type::Delete) {
+      batch.deletes.emplace_back(kind, c.key);
+      continue;
+    }
+    const std::string key = cache::object_key(c.object);
+    const std::string text = std::visit(
+        [](const auto& o) -> std::string {
+          if constexpr (requires { o.json; })
+            return o.json;
+          else
+            return "{}";
+        },
+        c.object);
+    json object = json::parse(text);
+    if (!store_.version_of(kind, key)) {  // made here (a volume provisioned, a claim): new
+      object["metadata"]["uid"] = meta.uid();
+      object["metadata"]["creationTimestamp"] = api::ObjectMeta::rfc3339(wall);
+    }
+    batch.upserts.push_back({kind, key, object.dump()});
+  }
 }
 
 const std::string* LocalCluster::unschedulable_reason(std::string_view podgroup) const {

@@ -123,6 +123,10 @@ class LocalCluster : public cache::ClusterSource {
   /// annotation (and uid) of the pod it replaces, or, for a new pod that
   /// names no group, annotates it and returns the PodGroup to write with it.
   std::optional<nlohmann::json> adopt_pod(nlohmann::json& pod, const std::string& key);
+  /// Adds to `batch` the objects the cache's completions changed or made
+  /// (a new one gets its uid and creation time) and the ones they delete.
+  void write_changes(std::span<const cache::ObjectChange> changes,
+                     std::chrono::system_clock::time_point wall, store::Batch& batch);
 
   store::ObjectStore& store_;
   WatchHub* watchers_;

@@ -32,6 +32,19 @@ EquivalenceCache::Class* Session::cached_class(const Task& task, uint32_t need) 
     klass->forget_predicates();
     klass->volume_epoch = volumes_.epoch();
   }
+  // Devices: answers made for claims of another meaning are not these
+  // claims'; a placement that took devices other nodes could use, or
+  // decided a claim other pods name, may change them on any node.
+  if (DeviceAllocator::claims(task)) {
+    const DeviceAllocator::Sharing devices = devices_.sharing(task);
+    if (devices.meaning == 0) return nullptr;
+    if (klass->device_meaning == 0) klass->device_meaning = devices.meaning;
+    if (klass->device_meaning != devices.meaning) return nullptr;
+    if (devices.reads_taken && klass->device_epoch != devices_.epoch()) {
+      klass->forget_predicates();
+      klass->device_epoch = devices_.epoch();
+    }
+  }
   return (klass->policy & need) != 0 ? klass : nullptr;
 }
 

@@ -47,6 +47,11 @@ class EquivalenceCache {
     // VolumeBinder::epoch() the predicate answers of a class whose tasks
     // read the volumes placements took were made under.
     uint64_t volume_epoch = 0;
+    // For tasks that claim devices: DeviceAllocator::epoch() the answers
+    // were made under, and the meaning of the claims they were made for
+    // (tasks with another meaning take the plain path).
+    uint64_t device_epoch = 0;
+    uint32_t device_meaning = 0;
 
     /// Forgets the predicate answers and the choices made from them.
     void forget_predicates() {
@@ -67,6 +72,8 @@ class EquivalenceCache {
       has_choices = false;
       seen = 0;
       volume_epoch = 0;
+      device_epoch = 0;
+      device_meaning = 0;
     }
   };
 

@@ -82,6 +82,17 @@ void Session::explain_predicates(const Task& task, bool resources) {
         x.nodes[i].predicates.push_back(std::move(a));
       }
     }
+  // The host's device check, named as kube-scheduler names its filter.
+  if (refused != 0 || !DeviceAllocator::claims(task)) return;
+  for (size_t i = 0; i < n; ++i) {
+    Explanation::PredicateAnswer a{"DynamicResources", SCORIA_OK, {}};
+    if (const uint32_t refusal = devices_.check(task, *nodes[i]); refusal != 0) {
+      a.code = SCORIA_UNSCHEDULABLE;
+      a.reason = std::string(plugin::reason_text(refusal));
+      x.nodes[i].fits = false;
+    }
+    x.nodes[i].predicates.push_back(std::move(a));
+  }
 }
 
 void Session::explain_scores(const Task& task, std::span<const Node* const> nodes,

@@ -50,6 +50,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   all_nodes_.reserve(nodes_.size());
   for (const Node& n : nodes_) all_nodes_.push_back(&n);
   volumes_.reset(snap.storage, tasks_);
+  devices_.reset(snap.devices, tasks_, nodes_);
   prepare_network_topologies(snap.hyper_nodes);
 
   insufficient_reason_.resize(dims());
@@ -57,9 +58,6 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
   undefined_answer_reason_ =
       plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
-  devices_reason_ = plugin::intern_reason(
-      "pod claims devices through spec.resourceClaims (Dynamic Resource Allocation), which this "
-      "scheduler does not allocate yet");
 
   changes_at_open_ = changes_;
   if (kept_sums_) queue_sums_at_ = changes_ + 1;  // what queue_job_sums() answers now
@@ -498,7 +496,7 @@ void Session::record_bind(Task& task) {
     annotations = std::move(bind_annotations_[task.bind_annotations - 1]);
   std::sort(annotations.begin(), annotations.end());
   binds_.push_back({task.views->uid, nodes_[static_cast<size_t>(task.node)].spec->name,
-                    std::move(annotations), task.index, volumes_.take(task)});
+                    std::move(annotations), task.index, volumes_.take(task), devices_.take(task)});
 }
 
 scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::string_view value) {

@@ -28,6 +28,7 @@
 #include "cycle/snapshot.h"
 #include "model/objects.h"
 #include "model/resource.h"
+#include "session/device_allocation.h"
 #include "session/equivalence_cache.h"
 #include "session/hyper_nodes.h"
 #include "session/task_range.h"
@@ -520,18 +521,21 @@ class Session {
   /// (session/volume_binding.h).
   const VolumeBinder& volumes() const { return volumes_; }
   /// Why the host refuses `task` on every node whatever the plugins say,
-  /// 0 if it does not: a pod claiming devices through Dynamic Resource
-  /// Allocation (spec.resourceClaims), which this host cannot allocate yet;
-  /// it waits rather than being bound where its devices are never prepared.
-  uint32_t host_refusal(const Task& task) const {
-    return task.pod->device_claims.empty() ? 0 : devices_reason_;
-  }
+  /// 0 if it does not: a pod whose ResourceClaims cannot be allocated
+  /// anywhere (a claim missing, a class missing, a selector that does not
+  /// compile, ...); it waits rather than being bound where its devices are
+  /// never prepared.
+  uint32_t host_refusal(const Task& task) const { return devices_.task_wide_reason(task); }
   /// A reason that refuses `task` on every node (reported as
   /// "0/N nodes are available: <reason>."); 0 if none.
   uint32_t task_wide_reason(const Task& task) const {
     const uint32_t host = host_refusal(task);
     return host != 0 ? host : volumes_.task_wide_reason(task);
   }
+  /// The pods' devices: the host's check on each node after the plugins',
+  /// and what placements take (session/device_allocation.h).
+  const DeviceAllocator& devices() const { return devices_; }
+  DeviceAllocator& devices() { return devices_; }
   VolumeBinder& volumes() { return volumes_; }
   void drop_bind_annotations(Task& task) {
     touch(jobs_[task.job]);
@@ -581,6 +585,9 @@ class Session {
   // on each of `nodes`, into pass[i] and reasons[i].
   void evaluate_nodes(const Task& task, bool resources, std::span<const Node* const> nodes,
                       uint8_t* pass, uint32_t* reasons, PredicateScratch& scratch);
+  // The plugins' predicates alone (evaluate_nodes adds the host's).
+  void evaluate_plugins(const Task& task, bool resources, std::span<const Node* const> nodes,
+                        uint8_t* pass, uint32_t* reasons, PredicateScratch& scratch);
 
   // --- equivalence classes (cached_answers.cpp) --------------------------------
   // The class of `task` when every plugin with a hook of kind `need`
@@ -740,7 +747,6 @@ class Session {
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
   uint32_t undefined_answer_reason_ = 0;       // a predicate's undefined code
-  uint32_t devices_reason_ = 0;                // host_refusal: devices not allocated
   // Predicate search state: rotation cursor and buffers reused per task.
   size_t predicate_cursor_ = 0;
   // Volcano's search covers at least this many nodes a round.
@@ -815,6 +821,7 @@ class Session {
   std::vector<FitErrors> fit_errors_;          // Task::fit
   std::vector<Annotations> bind_annotations_;  // Task::bind_annotations
   VolumeBinder volumes_;
+  DeviceAllocator devices_;
   std::vector<Outcome::Bind> binds_;
   std::vector<std::string> evictions_;
   std::unique_ptr<Explanation> explain_;  // set only when asked

@@ -9,8 +9,9 @@ namespace scoria::session {
 
 scoria_code Statement::place(Task& task, Node& node, uint32_t status, Op op) {
   if (task.status != SCORIA_TASK_PENDING || task.node >= 0) return SCORIA_INVALID_ARGUMENT;
-  // Whatever an action asked: never a pod whose devices cannot be allocated.
-  if (ssn_.host_refusal(task) != 0) return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+  // Whatever an action asked: never a pod whose devices cannot be
+  // allocated on the node.
+  if (!ssn_.devices().assume(task, node)) return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
   ops_.push_back({op, &task, task.status, {}});
   ssn_.set_task_status(task, status);
   ssn_.node_add_task(node, task);
@@ -84,6 +85,7 @@ void Statement::discard() {
       task.node = -1;
       ssn_.drop_bind_annotations(task);  // they belonged to the allocation undone
       ssn_.volumes().release(task);
+      ssn_.devices().release(task);
       ssn_.fire_deallocate(task);
     }
   }

@@ -253,6 +253,22 @@ void Session::evaluate_nodes(const Task& task, bool resources, std::span<const N
     std::fill_n(reasons, n, refused);
     return;
   }
+  evaluate_plugins(task, resources, nodes, pass, reasons, s);
+  // The devices last, as kube-scheduler's DynamicResources filter runs
+  // after the others: only where everything else fits.
+  if (!DeviceAllocator::claims(task)) return;
+  for (size_t i = 0; i < n; ++i) {
+    if (!pass[i]) continue;
+    if (const uint32_t why = devices_.check(task, *nodes[i]); why != 0) {
+      pass[i] = 0;
+      reasons[i] = why;
+    }
+  }
+}
+
+void Session::evaluate_plugins(const Task& task, bool resources, std::span<const Node* const> nodes,
+                               uint8_t* pass, uint32_t* reasons, PredicateScratch& s) {
+  const size_t n = nodes.size();
   if (resources)
     check_resources(task, nodes, pass, reasons);
   else
@@ -341,6 +357,10 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
       if (reason) *reason = a.reason;
       return a.code;
     }
+  if (const uint32_t why = devices_.check(task, node); why != 0) {
+    if (reason) *reason = why;
+    return SCORIA_UNSCHEDULABLE;
+  }
   if (reason) *reason = 0;
   return SCORIA_OK;
 }

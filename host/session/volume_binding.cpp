@@ -73,14 +73,7 @@ void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> ta
   storage_ = storage;
   tasks_ = tasks;
   claim_users_.reset();
-  prepared_.clear();
-  if (prepared_size_ != tasks.size()) {
-    prepared_at_ = std::make_unique<std::atomic<const Prepared*>[]>(tasks.size());
-    prepared_size_ = tasks.size();
-  } else {
-    for (size_t i = 0; i < prepared_size_; ++i)
-      prepared_at_[i].store(nullptr, std::memory_order_relaxed);
-  }
+  prepared_.reset(tasks.size());
   taken_.clear();
   decided_.clear();
   assumed_.clear();
@@ -272,18 +265,15 @@ VolumeBinder::Sharing VolumeBinder::sharing(const Task& task) const {
 const VolumeBinder::Prepared& VolumeBinder::prepared(const Task& task) const {
   // Made once per task and session; read without the lock after that (the
   // predicate workers ask for every node).
-  std::atomic<const Prepared*>& at = prepared_at_[task.index];
-  if (const Prepared* p = at.load(std::memory_order_acquire)) return *p;
-  const std::lock_guard lock(mutex_);
-  if (const Prepared* p = at.load(std::memory_order_relaxed)) return *p;
-  Prepared& p = prepared_.emplace_back(prepare(task));
-  if (p.keeps && task.views != nullptr && task.views->alike_but_claims != 0)
-    p.shared = shared_
-                   .try_emplace(std::to_string(task.views->alike_but_claims) + "/" + p.meaning,
-                                kSharedClasses + static_cast<uint32_t>(shared_.size()))
-                   .first->second;
-  at.store(&p, std::memory_order_release);
-  return p;
+  return prepared_.get(task.index, mutex_, [&] {
+    Prepared p = prepare(task);
+    if (p.keeps && task.views != nullptr && task.views->alike_but_claims != 0)
+      p.shared = shared_
+                     .try_emplace(std::to_string(task.views->alike_but_claims) + "/" + p.meaning,
+                                  kSharedClasses + static_cast<uint32_t>(shared_.size()))
+                     .first->second;
+    return p;
+  });
 }
 
 uint32_t VolumeBinder::task_wide_reason(const Task& task) const {

@@ -28,6 +28,7 @@
 
 #include "cycle/outcome.h"
 #include "cycle/storage.h"
+#include "session/made_once.h"
 
 struct scoria_task;
 struct scoria_node;
@@ -156,9 +157,7 @@ class VolumeBinder {
   } why_;
 
   mutable std::mutex mutex_;
-  mutable std::deque<Prepared> prepared_;                                // made under mutex_
-  mutable std::unique_ptr<std::atomic<const Prepared*>[]> prepared_at_;  // by task index
-  size_t prepared_size_ = 0;
+  mutable MadeOnce<Prepared> prepared_;  // by task index
   // Volumes placements took this session, with the task that took each.
   std::unordered_map<const model::PersistentVolume*, uint32_t> taken_;
   std::unordered_map<uint32_t, std::vector<cycle::Outcome::VolumeBinding>> decided_;

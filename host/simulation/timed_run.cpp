@@ -251,7 +251,7 @@ bool TimedRun::record(int64_t now, const cycle::Outcome& outcome) {
       for (const auto& [key, value] : b.annotations) annotations[key] = value;
       result_.bind_annotations[b.pod] = std::move(annotations);
     }
-    for (const auto& v : b.volumes) result_.volumes[v.claim] = {{"node", v.node}, {"pv", v.volume}};
+    result_.claims.add(b);
     const auto it = pods_.find(b.pod);
     if (it == pods_.end()) continue;
     PodState& s = it->second;
@@ -323,13 +323,18 @@ std::optional<int64_t> TimedRun::next_event() const {
 TimedRunResult TimedRun::run() {
   index_objects();
   cache_.reset(std::move(t_.initial));
+  if (auto made = cache_.claim_controller(); !made.empty()) cache_.apply_changes(made);
   const int64_t period = std::max<int64_t>(1, scheduler_.config().schedule_period_ms);
   int64_t now = 0;
   std::vector<cache::ObjectChange> changes;
   for (;;) {
     changes.clear();
     due(now, changes);
-    if (!changes.empty()) cache_.apply_changes(changes);
+    if (!changes.empty()) {
+      cache_.apply_changes(changes);
+      // Pods that arrived naming claim templates get their claims.
+      if (auto made = cache_.claim_controller(); !made.empty()) cache_.apply_changes(made);
+    }
     scheduler::SessionTimings timing;
     const cycle::Snapshot& snapshot =
         cache_.refresh_snapshot(t_.start_ms + now, scheduler_.config().equivalence_cache);
@@ -343,6 +348,8 @@ TimedRunResult TimedRun::run() {
     cache_.apply(outcome);
     // No volume controller runs here: bind the volumes as it would.
     if (auto done = cache_.volume_completions(outcome); !done.empty()) cache_.apply_changes(done);
+    // Nor a resource-claim controller: write claims as it would.
+    if (auto done = cache_.claim_completions(outcome); !done.empty()) cache_.apply_changes(done);
     if (timings_) {
       Json actions = Json::object();
       for (const auto& [name, ms] : timing.actions_ms) actions[name] = ms;

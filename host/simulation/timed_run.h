@@ -24,6 +24,7 @@
 
 #include "cycle/outcome.h"
 #include "scheduler/scheduler.h"
+#include "simulation/bind_claims.h"
 #include "simulation/timeline.h"
 
 namespace scoria::simulation {
@@ -39,9 +40,8 @@ struct TimedRunResult {
   std::map<std::string, std::string> binds;  // every bind of the run; the last one wins
   /// What plugins wrote on pods as they were bound (the last bind's).
   std::map<std::string, nlohmann::ordered_json> bind_annotations;
-  /// The claims given a volume or a node with their pods' binds, by claim
-  /// ("ns/name"): {"node": ..., "pv": ...}.
-  std::map<std::string, nlohmann::ordered_json> volumes;
+  /// The claims given a volume, a node or devices with their pods' binds.
+  BindClaims claims;
   std::set<std::string> evictions;
   cycle::Outcome last;
   /// Every PodGroup a session reported, by key, with its last phase and

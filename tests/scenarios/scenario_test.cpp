@@ -3,6 +3,7 @@
 //
 // Comparison rules (so a scenario states exactly what it means):
 //   binds, pipelined, evictions: compared whole — an extra bind fails;
+//   claims: compared whole, none when the scenario lists none;
 //   podgroups, queues: each entry listed must match; fields listed in an
 //     entry must be equal, except "unschedulable", which must be contained
 //     in the actual message;
@@ -133,6 +134,9 @@ TEST_P(Scenario, MatchesExpected) {
       EXPECT_EQ(actual.at(whole), expected[whole]) << whole << " differ";
     }
   }
+  // ResourceClaims allocated: none unless the scenario lists them.
+  EXPECT_EQ(actual.value("claims", json::object()), expected.value("claims", json::object()))
+      << "claims differ";
   // Where the source test checks only how many pods bind (Volcano's
   // MinimalBindCheck), not where.
   if (expected.contains("bind_count")) {

@@ -203,3 +203,37 @@ TEST(Cel, HostileExpressionsMeetTheirBounds) {
 
 }  // namespace
 }  // namespace scoria::cel
+
+namespace scoria::cel {
+namespace {
+
+TEST(Cel, UndeclaredReferencesAreCompileErrors) {
+  static constexpr std::string_view kDevice[] = {"device"};
+  const auto checked = [](std::string_view text) { return Program::compile(text, kDevice); };
+  const auto refused = checked("device.driver == noSuchVar");
+  ASSERT_TRUE(std::holds_alternative<ParseError>(refused));
+  EXPECT_EQ(std::get<ParseError>(refused).message,
+            "undeclared reference to 'noSuchVar' (in container '')");
+  EXPECT_EQ(std::get<ParseError>(refused).at, 17u);
+  // A macro's variable is declared inside the macro only.
+  EXPECT_TRUE(std::holds_alternative<Program>(checked("[1, 2].all(x, x > 0)")));
+  EXPECT_TRUE(std::holds_alternative<ParseError>(checked("[1].all(x, x > 0) && x")));
+  // Unchecked, the same text compiles and fails when evaluated.
+  EXPECT_TRUE(std::holds_alternative<Program>(Program::compile("noSuchVar")));
+}
+
+TEST(Cel, AMapWithADefaultGivesItForAbsentKeys) {
+  Map outer{{Value("a.com"), Value(Map{{Value("x"), Value(1)}})}};
+  outer.absent = std::make_shared<const Value>(Value(Map{}));
+  const Variables vars{{"m", Value(std::move(outer))}};
+  const auto eval = [&](std::string_view text) {
+    return std::get<Program>(Program::compile(text)).evaluate(vars);
+  };
+  EXPECT_EQ(eval("m[\"a.com\"].x == 1").as<bool>(), true);
+  EXPECT_EQ(eval("has(m[\"b.com\"].x)").as<bool>(), false);
+  EXPECT_TRUE(eval("m[\"b.com\"].x").is_error());
+  EXPECT_EQ(eval("size(m)").as<int64_t>(), 2 - 1);
+}
+
+}  // namespace
+}  // namespace scoria::cel
