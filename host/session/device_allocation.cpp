@@ -320,6 +320,10 @@ DeviceAllocator::Prepared DeviceAllocator::prepare(const Task& task) const {
     }
     Claim c;
     c.key = pod.namespace_ + "/" + name;
+    // Two entries naming one claim use it once.
+    if (std::any_of(p.claims.begin(), p.claims.end(),
+                    [&](const Claim& other) { return other.key == c.key; }))
+      continue;
     if (devices_.claims != nullptr)
       if (const auto it = devices_.claims->find(c.key); it != devices_.claims->end())
         c.claim = &it->second;

@@ -71,6 +71,7 @@ apiVersion: v1
 kind: Pod
 metadata: {{name: {name}}}
 spec:
+  terminationGracePeriodSeconds: 1
   resourceClaims: [{{name: gpu, resourceClaimTemplateName: one-h100}}]
   containers:
   - name: c
@@ -132,7 +133,7 @@ class Devices(unittest.TestCase):
         # The first pod goes (after its grace period: its devices are in use
         # until it is gone), its claim with it; the device serves the next.
         self.kubectl("delete", "pod", "train-1", "--wait=false")
-        self.assertTrue(wait_for(lambda: self.get("resourceclaim", "train-1-gpu") is None, 90),
+        self.assertTrue(wait_for(lambda: self.get("resourceclaim", "train-1-gpu") is None),
                         "the claim made for a deleted pod stayed")
         self.assertEqual(self.node_of("train-2"), "node-b")
         claim = wait_for(lambda: (lambda c: c if c and c.get("status", {}).get("allocation")
