@@ -36,6 +36,9 @@ struct Outcome {
     std::string claim_uid;
     std::string node;
     bool allocated_now = false;
+    // Reserved only, allocated by another bind of the same session (a
+    // shared claim): that bind's write may still be on its way.
+    bool allocated_by_another = false;
     std::vector<model::DeviceResult> devices = {};
     std::optional<std::vector<model::NodeSelectorTerm>> node_selector = {};
   };

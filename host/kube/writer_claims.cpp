@@ -5,6 +5,8 @@
 // allocated before, the pod added to reservedFor. Each starts from the
 // claim as the server has it, so a claim allocated elsewhere meanwhile, or
 // one deallocated, refuses the bind instead of being written over.
+#include <thread>
+
 #include "cache/claim_status.h"
 #include "http/client.h"
 #include "kube/writer.h"
@@ -16,6 +18,9 @@ namespace {
 constexpr const char* kFinalizer = "resource.kubernetes.io/delete-protection";
 // ResourceClaimReservedForMaxSize.
 constexpr size_t kMaxReservations = 256;
+// How long a reservation waits for the allocation another bind writes.
+constexpr auto kAllocationWait = std::chrono::milliseconds(100);
+constexpr int kAllocationWaits = 30;
 
 }  // namespace
 
@@ -37,10 +42,21 @@ std::string Writer::bind_claim(Connection& c, const WriteOp& op,
     reread(c, cache::Kind::ResourceClaim, path, a.claim);
     return "claim " + a.claim + why;
   };
-  const Response got = call(c, "GET", path, "");
-  if (got.status != 200) return refused(": " + status_message(got));
-  json claim = json::parse(got.body, nullptr, false);
-  if (!claim.is_object()) return "claim " + a.claim + ": the server's answer is not an object";
+  json claim;
+  for (int attempt = 1;; ++attempt) {
+    const Response got = call(c, "GET", path, "");
+    if (got.status != 200) return refused(": " + status_message(got));
+    claim = json::parse(got.body, nullptr, false);
+    if (!claim.is_object()) return refused(": the server's answer is not an object");
+    // A shared claim another bind of the session allocates: that bind runs
+    // on another worker, so its write may land a little later.
+    const json* st = claim.contains("status") ? &claim["status"] : nullptr;
+    const bool allocated_now_there = st != nullptr && st->is_object() &&
+                                     st->contains("allocation") && !(*st)["allocation"].is_null();
+    if (!a.allocated_by_another || allocated_now_there || attempt >= kAllocationWaits) break;
+    for (int i = 0; i < 2 && !stop_; ++i) std::this_thread::sleep_for(kAllocationWait / 2);
+    if (stop_) throw Cancelled();
+  }
   json& status = claim["status"];
   if (!status.is_object()) status = json::object();
   json& reserved = status["reservedFor"];

@@ -439,6 +439,7 @@ bool DeviceAllocator::assume(const Task& task, const Node& node) {
     a.claim_uid = c.claim->uid;
     a.node = node.spec->name;
     a.allocated_now = !c.allocated && !assumed_.contains(c.key);
+    a.allocated_by_another = !c.allocated && !a.allocated_now;
     if (a.allocated_now) {
       for (const Chosen& ch : chosen) {
         if (ch.claim != i) continue;
