@@ -2,6 +2,8 @@
 // once kind, apiVersion and metadata are checked.
 #pragma once
 
+#include <string>
+
 #include "decode/field_reader.h"
 #include "model/devices.h"
 #include "model/objects.h"
@@ -18,6 +20,13 @@ struct ObjectFields {
   const Node& meta;
   const FieldPath& meta_path;
 };
+
+/// The owner reference with controller: true (at most one may say so);
+/// empty fields if none (owner_reference.cpp).
+struct ControllerRef {
+  std::string kind, name, uid;
+};
+ControllerRef read_controller(const ObjectFields& f);
 
 model::Node decode_node(const ObjectFields& f);
 model::Pod decode_pod(const ObjectFields& f);

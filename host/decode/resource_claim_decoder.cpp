@@ -16,22 +16,6 @@ namespace {
 constexpr size_t kMaxResults = 32;
 constexpr size_t kMaxReservedFor = 256;
 
-/// The owner reference with controller: true, of which there is at most
-/// one (as decode/volume_claim_decoder.cpp reads a claim's).
-void read_controller(const FieldReader& r, const ObjectFields& f, model::ResourceClaim& c) {
-  bool found = false;
-  r.each_map(f.meta, "ownerReferences", f.meta_path, [&](const Node& o, const FieldPath& at) {
-    if (!r.bool_field(o, "controller", at).value_or(false)) return;
-    if (found)
-      r.fail(at.field("controller"),
-             "is true for a second owner; only one owner reference may be the controller");
-    found = true;
-    c.owner_kind = r.text_field(o, "kind", at);
-    c.owner_name = r.text_field(o, "name", at);
-    c.owner_uid = r.text_field(o, "uid", at);
-  });
-}
-
 model::DeviceResult result(const FieldReader& r, const Node& m, const FieldPath& at,
                            const model::DeviceClaimSpec& spec) {
   model::DeviceResult d;
@@ -116,7 +100,10 @@ model::ResourceClaim decode_resource_claim(const ObjectFields& f) {
   c.uid = r.text_field(f.meta, "uid", f.meta_path);
   c.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   c.deleting = !r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
-  read_controller(r, f, c);
+  const ControllerRef owner = read_controller(f);
+  c.owner_kind = owner.kind;
+  c.owner_name = owner.name;
+  c.owner_uid = owner.uid;
   const FieldPath spec_path = f.root.field("spec");
   c.spec = device_claim_spec(r, r.map_field(f.obj, "spec", f.root), spec_path);
   const FieldPath status_path = f.root.field("status");

@@ -30,21 +30,6 @@ model::ClaimPhase claim_phase(const FieldReader& r, const Node& status,
          quote(phase) + " is not a claim phase; use Pending, Bound or Lost");
 }
 
-/// The owner reference with controller: true, of which there is at most one.
-void read_controller(const FieldReader& r, const ObjectFields& f, model::PersistentVolumeClaim& c) {
-  bool found = false;
-  r.each_map(f.meta, "ownerReferences", f.meta_path, [&](const Node& o, const FieldPath& at) {
-    if (!r.bool_field(o, "controller", at).value_or(false)) return;
-    if (found)
-      r.fail(at.field("controller"),
-             "is true for a second owner; only one owner reference may be the controller");
-    found = true;
-    c.owner_kind = r.text_field(o, "kind", at);
-    c.owner_name = r.text_field(o, "name", at);
-    c.owner_uid = r.text_field(o, "uid", at);
-  });
-}
-
 void read_request(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
                   model::PersistentVolumeClaim& c) {
   const FieldPath res_path = spec_path.field("resources");
@@ -65,7 +50,10 @@ model::PersistentVolumeClaim decode_volume_claim(const ObjectFields& f) {
   c.uid = r.text_field(f.meta, "uid", f.meta_path);
   c.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   c.deleting = !r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
-  read_controller(r, f, c);
+  const ControllerRef owner = read_controller(f);
+  c.owner_kind = owner.kind;
+  c.owner_name = owner.name;
+  c.owner_uid = owner.uid;
   const FieldPath spec_path = f.root.field("spec");
   const Node& spec = r.map_field(f.obj, "spec", f.root);
   c.access_modes = access_modes(r, spec, spec_path);
