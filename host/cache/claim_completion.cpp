@@ -81,8 +81,7 @@ std::vector<ObjectChange> ClusterCache::claim_controller() const {
     // A claim made for a pod goes with it.
     if (claim.owner_kind == "Pod") {
       const model::Pod* owner = pod_of(claim.namespace_, claim.owner_name);
-      if (owner == nullptr ||
-          (!claim.owner_uid.empty() && !owner->uid.empty() && owner->uid != claim.owner_uid)) {
+      if (owner == nullptr || !model::names_pod(*owner, claim.owner_name, claim.owner_uid)) {
         out.push_back(ObjectChange::remove(Kind::ResourceClaim, key));
         continue;
       }
@@ -90,7 +89,7 @@ std::vector<ObjectChange> ClusterCache::claim_controller() const {
     const auto gone = [&](const model::ClaimConsumer& r) {
       if (r.resource != "pods" || !r.api_group.empty()) return false;
       const model::Pod* p = pod_of(claim.namespace_, r.name);
-      return p == nullptr || finished(*p) || (!r.uid.empty() && !p->uid.empty() && p->uid != r.uid);
+      return p == nullptr || finished(*p) || !model::names_pod(*p, r.name, r.uid);
     };
     if (std::none_of(claim.reserved_for.begin(), claim.reserved_for.end(), gone)) continue;
     model::ResourceClaim next = claim;
@@ -105,7 +104,7 @@ std::vector<ObjectChange> ClusterCache::claim_controller() const {
     if (pod.device_claims.empty() || pod.deleting || finished(pod)) return;
     for (const model::DeviceClaimRef& ref : pod.device_claims) {
       if (ref.template_.empty() || !ref.made.empty()) continue;
-      const std::string name = pod.name + "-" + ref.name;
+      const std::string name = model::made_claim_name(pod, ref);
       if (resource_claims_.contains(pod.namespace_ + "/" + name)) continue;
       const auto t = claim_templates_.find(pod.namespace_ + "/" + ref.template_);
       if (t == claim_templates_.end()) continue;  // the pod waits for its template

@@ -1,7 +1,8 @@
 // A ResourceClaim's status as Kubernetes writes it: the allocation
-// (results, node selector) and the consumers it is reserved for. Shared by
-// the writes where no controller runs (claim_completion.cpp) and by the
-// Kubernetes source's PreBind writes.
+// (results, node selector) and the consumers it is reserved for, and the
+// v1 NodeSelector both it and a provisioned volume's node affinity hold.
+// Shared by the writes where no controller runs (claim_completion.cpp,
+// storage_completion.cpp) and by the Kubernetes source's PreBind writes.
 #pragma once
 
 #include <nlohmann/json.hpp>

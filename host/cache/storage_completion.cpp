@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "cache/claim_status.h"
 #include "cache/cluster_cache.h"
 #include "cache/object_json.h"
 
@@ -68,7 +69,6 @@ json provisioned(const model::PersistentVolumeClaim& claim, const cycle::Outcome
                                    {zone ? *zone : label(kHostnameLabel).value_or(vb.node)},
                                    false};
   volume.node_affinity = {model::NodeSelectorTerm{{where}, 0}};
-  const json expression = {{"key", where.key}, {"operator", "In"}, {"values", where.values}};
   return {{"apiVersion", "v1"},
           {"kind", "PersistentVolume"},
           {"metadata",
@@ -81,10 +81,7 @@ json provisioned(const model::PersistentVolumeClaim& claim, const cycle::Outcome
             {"storageClassName", volume.storage_class},
             {"volumeMode", volume.block ? "Block" : "Filesystem"},
             {"csi", {{"driver", volume.csi_driver}, {"volumeHandle", volume.csi_handle}}},
-            {"nodeAffinity",
-             {{"required",
-               {{"nodeSelectorTerms",
-                 json::array({{{"matchExpressions", json::array({expression})}}})}}}}}}}};
+            {"nodeAffinity", {{"required", node_selector_json(volume.node_affinity)}}}}}};
 }
 
 }  // namespace

@@ -28,4 +28,12 @@ cel::Value device_cel(const std::string& driver, const Device& device) {
   return cel::Value(std::move(d));
 }
 
+bool names_pod(const Pod& pod, const std::string& name, const std::string& uid) {
+  return pod.uid.empty() || uid.empty() ? name == pod.name : uid == pod.uid;
+}
+
+std::string made_claim_name(const Pod& pod, const DeviceClaimRef& ref) {
+  return pod.name + "-" + ref.name;
+}
+
 }  // namespace scoria::model

@@ -190,4 +190,13 @@ struct ResourceClaimTemplate {
   std::string key() const { return namespace_ + "/" + name; }
 };
 
+/// Whether a reference by name and uid (an owner, a reservation) names
+/// `pod`: by uid where both have one (objects in files may have none),
+/// else by name; the namespace is the caller's to match.
+bool names_pod(const Pod& pod, const std::string& name, const std::string& uid);
+
+/// The claim made for `pod` from the template of `ref` where no
+/// resource-claim controller runs (files, the local store): POD-ENTRY.
+std::string made_claim_name(const Pod& pod, const DeviceClaimRef& ref);
+
 }  // namespace scoria::model

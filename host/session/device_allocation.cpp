@@ -28,14 +28,12 @@ std::string pool_key(const std::string& driver, const std::string& pool) {
 }
 
 bool owned_by(const model::ResourceClaim& c, const model::Pod& pod) {
-  if (c.owner_kind != "Pod") return false;
-  return pod.uid.empty() || c.owner_uid.empty() ? c.owner_name == pod.name : c.owner_uid == pod.uid;
+  return c.owner_kind == "Pod" && model::names_pod(pod, c.owner_name, c.owner_uid);
 }
 
 bool reserved_for(const model::ResourceClaim& c, const model::Pod& pod) {
   return std::any_of(c.reserved_for.begin(), c.reserved_for.end(), [&](const auto& r) {
-    return r.resource == "pods" &&
-           (pod.uid.empty() || r.uid.empty() ? r.name == pod.name : r.uid == pod.uid);
+    return r.resource == "pods" && model::names_pod(pod, r.name, r.uid);
   });
 }
 
@@ -120,7 +118,7 @@ static std::string claim_name(const model::Pod& pod, const model::DeviceClaimRef
   if (!ref.made.empty()) return ref.made;
   // Where no controller runs (files, the local store) Scoria makes the
   // claim POD-ENTRY for the pod.
-  const std::string made = pod.name + "-" + ref.name;
+  const std::string made = model::made_claim_name(pod, ref);
   if (devices.claims != nullptr)
     if (const auto it = devices.claims->find(pod.namespace_ + "/" + made);
         it != devices.claims->end() && owned_by(it->second, pod))
