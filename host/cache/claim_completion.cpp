@@ -77,7 +77,10 @@ std::vector<ObjectChange> ClusterCache::claim_controller() const {
   const auto finished = [](const model::Pod& p) {
     return p.phase == model::PodPhase::Succeeded || p.phase == model::PodPhase::Failed;
   };
-  for (const auto& [key, claim] : resource_claims_) {
+  for (const auto& entry : resource_claims_) {
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    const std::string& key = entry.first;
+    const model::ResourceClaim& claim = entry.second;
     // A claim made for a pod goes with it.
     if (claim.owner_kind == "Pod") {
       const model::Pod* owner = pod_of(claim.namespace_, claim.owner_name);
