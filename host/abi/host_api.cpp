@@ -513,6 +513,20 @@ scoria_code api_volume_check(const scoria_session* s, const scoria_task* t, cons
   }
 }
 
+const scoria_device_demand* api_task_device_demands(const scoria_session* s, const scoria_task* t,
+                                                    size_t* count) {
+  static constexpr scoria_device_demand kNone[1] = {};
+  if (count != nullptr) *count = 0;
+  if (s == nullptr || t == nullptr || count == nullptr) return kNone;
+  try {
+    const std::span<const scoria_device_demand> d = mut(s)->devices().demands(*t);
+    *count = d.size();
+    return d.empty() ? kNone : d.data();
+  } catch (...) {
+    return kNone;
+  }
+}
+
 const scoria_job* const* api_jobs_where(scoria_session* s, uint32_t which, size_t* count) {
   static constexpr const scoria_job* kNoJobs[1] = {nullptr};
   if (s == nullptr) {
@@ -780,6 +794,7 @@ const scoria_host_api kApi = {
     api_queue_job_sums,
     api_jobs_where,
     api_volume_check,
+    api_task_device_demands,
 };
 
 }  // namespace

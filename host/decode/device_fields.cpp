@@ -152,6 +152,21 @@ model::DeviceAsk device_ask(const FieldReader& r, const Node& m, const FieldPath
   for (size_t i = 0; i < tolerations.size(); ++i)
     if (auto t = device_toleration(r, r.mapping(*tolerations[i], tp.index(i)), tp.index(i)))
       a.tolerations.push_back(std::move(*t));
+  const FieldPath cp = at.field("capacity");
+  const Node& capacity = r.map_field(m, "capacity", at);
+  const FieldPath rp = cp.field("requests");
+  const Node& requests = r.map_field(capacity, "requests", cp);
+  if (requests.size() > kMaxAttributesAndCapacity)
+    r.fail(rp, "has " + std::to_string(requests.size()) + " entries, more than the " +
+                   std::to_string(kMaxAttributesAndCapacity) + " allowed");
+  for (const input::NodeEntry& e : requests.entries()) {
+    const FieldPath ep = rp.field(e.key);
+    const std::string key(e.key);
+    check_qualified_name(r, key, ep);
+    const cel::Quantity q = quantity(r, e.value, ep);
+    if (cel::sign(q) < 0) r.fail(ep, cel::to_string(q) + " is negative; request 0 or more");
+    a.capacity_requests.emplace(key, q);
+  }
   return a;
 }
 

@@ -22,6 +22,8 @@ inline constexpr size_t kMaxDeviceRequests = 32;
 inline constexpr size_t kMaxSelectors = 32;
 inline constexpr size_t kMaxFirstAvailable = 8;
 inline constexpr size_t kMaxTolerations = 16;
+// A device's attributes and capacities together; a request's capacities.
+inline constexpr size_t kMaxAttributesAndCapacity = 32;
 inline constexpr size_t kMaxConstraints = 32;
 inline constexpr size_t kMaxCelLength = 10 * 1024;
 

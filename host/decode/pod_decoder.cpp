@@ -262,6 +262,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   read_claims(r, spec, spec_path, r.text_field(f.meta, "name", f.meta_path), pod);
   if (!pod.claims.empty()) pod.features |= model::kVolumes;
   read_device_claims(r, spec, spec_path, pod);
+  if (!pod.device_claims.empty()) pod.features |= model::kDeviceClaims;
 
   const FieldPath status_path = f.root.field("status");
   const Node& status = r.map_field(f.obj, "status", f.root);

@@ -20,7 +20,6 @@ namespace {
 constexpr size_t kMaxDevices = 128;
 // With taints or counters on any device (the API's "advanced features").
 constexpr size_t kMaxAdvancedDevices = 64;
-constexpr size_t kMaxAttributesAndCapacity = 32;
 constexpr size_t kMaxAttributeLength = 64;
 constexpr size_t kMaxCounterSets = 8;
 constexpr size_t kMaxCounters = 32;

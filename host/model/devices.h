@@ -112,6 +112,9 @@ struct DeviceAsk {
   int64_t count = 1;
   bool admin_access = false;
   std::vector<DeviceToleration> tolerations;
+  /// capacity.requests: what each device must give of a consumable
+  /// capacity (DRAConsumableCapacity), by name as written.
+  std::map<std::string, cel::Quantity> capacity_requests;
 };
 
 /// One entry of spec.devices.requests: `exactly` one ask, or

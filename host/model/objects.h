@@ -107,7 +107,8 @@ enum PodFeature : uint32_t {
   kPreferredPodAffinity = 0x4,
   kTopologySpread = 0x8,
   kHostPorts = 0x10,
-  kVolumes = 0x20,  // names PersistentVolumeClaims (Pod::claims)
+  kVolumes = 0x20,       // names PersistentVolumeClaims (Pod::claims)
+  kDeviceClaims = 0x40,  // spec.resourceClaims (Pod::device_claims)
 };
 
 struct Pod {

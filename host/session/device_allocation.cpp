@@ -5,6 +5,7 @@
 // them, and what placements take. The search on one node is in
 // device_search.cpp.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "model/node_selector.h"
@@ -17,6 +18,8 @@ namespace scoria::session {
 namespace {
 
 uint32_t intern(const std::string& text) { return plugin::intern_reason(text); }
+
+scoria_str as_str(std::string_view s) { return scoria_str{s.data(), s.size()}; }
 
 // AllocationResultsMaxSize of resource.k8s.io/v1.
 constexpr int64_t kMaxResults = 32;
@@ -99,6 +102,7 @@ void DeviceAllocator::reset(const cycle::Devices& devices, std::span<const Task>
   list_ids_.clear();
   meanings_.clear();
   prepared_.reset(tasks.size());
+  demands_.reset(tasks.size());
   taken_by_.clear();
   taken_.clear();
   decided_.clear();
@@ -375,6 +379,12 @@ DeviceAllocator::Prepared DeviceAllocator::prepare(const Task& task) const {
           if (p.error == 0 && ask.device_class != nullptr)
             if (std::string why = selector_error(*ask.selectors, c.key); !why.empty())
               p.error = intern(why);
+          // Consumable capacity (shared devices) is not allocated here: fail
+          // closed rather than give a device without the capacity asked.
+          if (!a->capacity_requests.empty() && p.error == 0)
+            p.error = intern("request " + ask.name +
+                             ": capacity requests (consumable capacity, DRAConsumableCapacity) "
+                             "are not supported by this scheduler's allocator");
           if (a->mode == model::AllocationMode::ExactCount)
             fewest = std::min(fewest, a->count);
           else
@@ -401,6 +411,38 @@ DeviceAllocator::Prepared DeviceAllocator::prepare(const Task& task) const {
 const DeviceAllocator::Prepared& DeviceAllocator::prepared(const Task& task) const {
   if (!built_.load(std::memory_order_acquire)) build();
   return prepared_.get(task.index, mutex_, [&] { return prepare(task); });
+}
+
+std::span<const scoria_device_demand> DeviceAllocator::demands(const Task& task) const {
+  if (!claims(task)) return {};
+  const Demands& d = demands_.get(task.index, mutex_, [&] {
+    Demands made;
+    const model::Pod& pod = *task.pod;
+    for (const model::DeviceClaimRef& ref : pod.device_claims) {
+      const std::string name = claim_name(pod, ref, devices_);
+      if (name.empty() || devices_.claims == nullptr) continue;
+      std::string key = pod.namespace_ + "/" + name;
+      const auto it = devices_.claims->find(key);
+      if (it == devices_.claims->end()) continue;
+      if (std::find(made.keys.begin(), made.keys.end(), key) != made.keys.end()) continue;
+      // By class, then dimension ("" for the count of devices): added up.
+      std::map<std::pair<std::string_view, std::string_view>, double> sums;
+      for (const model::DeviceRequest& r : it->second.spec.requests) {
+        if (!r.exactly || r.exactly->mode != model::AllocationMode::ExactCount) continue;
+        const model::DeviceAsk& a = *r.exactly;
+        const auto count = static_cast<double>(a.count);
+        sums[{a.device_class, {}}] += count;
+        for (const auto& [dim, q] : a.capacity_requests)
+          sums[{a.device_class, dim}] += cel::as_double(q) * count;
+      }
+      const std::string& stored = made.keys.emplace_back(std::move(key));
+      for (const auto& [at, amount] : sums)
+        made.entries.push_back({sizeof(scoria_device_demand), as_str(stored), as_str(at.first),
+                                as_str(at.second), amount});
+    }
+    return made;
+  });
+  return d.entries;
 }
 
 uint32_t DeviceAllocator::task_wide_reason(const Task& task) const {

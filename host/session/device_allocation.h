@@ -69,6 +69,11 @@ class DeviceAllocator {
   /// What the placement of `task` decided, taken away (at its bind).
   std::vector<cycle::Outcome::ClaimAllocation> take(const Task& task);
 
+  /// What the claims of `task` ask of each device class, as Volcano's queue
+  /// quota counts it (scoria_device_demand): made on first call, kept for
+  /// the session. Call it from the session's thread.
+  std::span<const scoria_device_demand> demands(const Task& task) const;
+
   /// Whether kept answers for `task` go stale when epoch() moves, and the
   /// meaning of its claims: tasks of one equivalence class share answers
   /// only while their meanings match (0: never share).
@@ -182,6 +187,12 @@ class DeviceAllocator {
   mutable std::map<std::string, const SelectorList*> list_ids_;
   mutable std::map<std::string, uint32_t> meanings_;
   mutable MadeOnce<Prepared> prepared_;  // by task index
+  // A task's demands; `entries` point into `keys` (a deque: never moves).
+  struct Demands {
+    std::deque<std::string> keys;
+    std::vector<scoria_device_demand> entries;
+  };
+  mutable MadeOnce<Demands> demands_;  // by task index
 
   // Placements this session: by device, 1 + the task that took it (sized
   // by build()).

@@ -209,9 +209,10 @@ struct PluginHooks {
 class WorkerPool;
 
 /// The feature bits whose tasks the session lists (tasks_with_features):
-/// all but kVolumes, which most pods of a cluster with storage carry, so
-/// that asking for the rare ones (pod affinity, spread) stays cheap.
-inline constexpr uint32_t kListedFeatures = ~uint32_t{model::kVolumes};
+/// all but kVolumes and kDeviceClaims, which most pods of a cluster with
+/// storage or devices carry, so that asking for the rare ones (pod
+/// affinity, spread) stays cheap.
+inline constexpr uint32_t kListedFeatures = ~uint32_t{model::kVolumes | model::kDeviceClaims};
 
 /// Per-thread buffers of the predicate loop, reused across tasks.
 struct PredicateScratch {

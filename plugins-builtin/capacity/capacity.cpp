@@ -26,6 +26,10 @@
 //   enqueueable   minResources + allocated + inqueue - elastic <= real
 //                 capability.
 //
+// With capacity.DynamicResourceAllocationEnable (default on), allocatable
+// and enqueueable also hold each queue to the devices per DeviceClass its
+// capability names (device_quota.h).
+//
 // With enableHierarchy, queues form a tree through spec.parent (see
 // queue_tree.h): a task must fit the real capability of its queue and of
 // every ancestor, a job must be admitted by each of them, leaves go before
@@ -49,12 +53,14 @@
 #include <cstdint>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "device_quota.h"
 #include "queue_ledger.h"
 #include "queue_tree.h"
 
@@ -64,8 +70,7 @@ using ledger::QueueAccount;
 using scoria::api;
 using scoria::log_line;
 
-// Every argument Volcano's capacity reads, with its defaults; the DRA ones
-// are accepted so that Volcano configs load and change nothing. (Volcano
+// Every argument Volcano's capacity reads, with its defaults. (Volcano
 // takes a negative ancestorReclaimLevel as 0 with a warning; Scoria refuses
 // it at load. enableHierarchy is a plugin option beside `arguments`, not
 // one of them; the host passes it to on_create as an argument of that name.)
@@ -79,23 +84,32 @@ constexpr scoria_arg_spec kArgs[] = {
                             "more than it deserves; 0 weighs the victim's own queue only"),
         0),
     scoria::declare_arg(SCORIA_ARG_BOOL, "capacity.DynamicResourceAllocationEnable", "true",
-                        "accepted for Volcano configs (Volcano's default follows its "
-                        "DynamicResourceAllocation feature gate); Scoria has no dynamic resource "
-                        "allocation: no effect"),
-    scoria::declare_arg(SCORIA_ARG_BOOL, "capacity.DRAConsumableCapacityEnable", "true",
-                        "accepted for Volcano configs (Volcano's default follows its "
-                        "DRAConsumableCapacity feature gate); Scoria has no dynamic resource "
-                        "allocation: no effect"),
+                        "queue quota by device class: a queue's capability may name "
+                        "deviceclass/CLASS (devices of that DeviceClass its tasks' "
+                        "ResourceClaims may hold; a claim shared by several of its tasks counts "
+                        "once); true as Kubernetes' DynamicResourceAllocation gate, GA"),
+    scoria::declare_arg(SCORIA_ARG_BOOL, "capacity.DRAConsumableCapacityEnable", "false",
+                        "with capacity.DynamicResourceAllocationEnable, also limit "
+                        "DIM.deviceclass/CLASS, the consumable capacity DIM the claims request "
+                        "of that class (capacity.requests); false as Kubernetes' alpha "
+                        "DRAConsumableCapacity gate"),
 };
 
 struct Capacity {
   explicit Capacity(const scoria_args* args)
       : hierarchy(args != nullptr && scoria::arg_bool(args, "enableHierarchy", false)),
         ancestor_reclaim_level(args == nullptr ? 0
-                                               : scoria::arg_int(args, "ancestorReclaimLevel", 0)) {
+                                               : scoria::arg_int(args, "ancestorReclaimLevel", 0)),
+        device_quota(args == nullptr ||
+                     scoria::arg_bool(args, "capacity.DynamicResourceAllocationEnable", true)),
+        consumable_capacity(args != nullptr &&
+                            scoria::arg_bool(args, "capacity.DRAConsumableCapacityEnable", false)) {
   }
   bool hierarchy;
   int64_t ancestor_reclaim_level;
+  bool device_quota;
+  bool consumable_capacity;
+  capacity::DeviceQuota devices;  // per session
   // Per session: ancestorReclaimLevel, at most the number of queues (no
   // tree is deeper), 0 without a usable hierarchy.
   int ancestor_levels = 0;
@@ -179,6 +193,62 @@ bool less_equal(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_
 
 ledger::QueueLedger& book_of(void* user_data) { return self_of(user_data).book; }
 
+// Queue q and, in a tree, its ancestors (nearest first).
+std::vector<size_t> levels(const Capacity& self, size_t q) {
+  std::vector<size_t> out{q};
+  if (self.tree) {
+    const std::vector<size_t> up = self.book.ancestors(q);
+    out.insert(out.end(), up.begin(), up.end());
+  }
+  return out;
+}
+
+// The task's queue index, if it has a queue.
+std::optional<size_t> queue_of_task(const scoria_task* task) {
+  const scoria_task_info ti = scoria::info(task);
+  if (ti.job == nullptr) return std::nullopt;
+  const scoria_queue* q = scoria::info(ti.job).queue;
+  if (q == nullptr) return std::nullopt;
+  return index_of(q);
+}
+
+// A task placed in (sign 1) or taken from (-1) its queue: the ledger, then
+// the device-class quota of its queue and ancestors.
+void account(Capacity& self, const scoria_task* task, int sign) {
+  if (sign > 0)
+    ledger::allocate_hook(&self.book, task);
+  else
+    ledger::deallocate_hook(&self.book, task);
+  if (!self.devices.active()) return;
+  if (const auto q = queue_of_task(task))
+    for (const size_t at : levels(self, *q)) self.devices.allocate(at, task, sign);
+}
+
+// Volcano's enqueue vote with the device-class quota: the ledger's, then
+// the job's device minimum within the capability of its queue and each
+// ancestor.
+scoria_vote enqueue_vote(Capacity& self, const scoria_job* job) {
+  const scoria_vote vote = ledger::enqueueable_hook(&self.book, job);
+  if (vote == SCORIA_VOTE_REJECT || !self.devices.active()) return vote;
+  const scoria_queue* queue = scoria::info(job).queue;
+  if (queue == nullptr) return vote;
+  for (const size_t at : levels(self, index_of(queue)))
+    if (!self.devices.admits(at, job)) {
+      log_line(SCORIA_LOG_V3, "job <", scoria::view(scoria::info(job).uid),
+               "> exceeds the device-class capability of queue <", self.book.accounts()[at].name,
+               ">");
+      return SCORIA_VOTE_REJECT;
+    }
+  return vote;
+}
+
+void enqueued(Capacity& self, const scoria_job* job) {
+  ledger::enqueued_hook(&self.book, job);
+  if (!self.devices.active()) return;
+  if (const scoria_queue* queue = scoria::info(job).queue)
+    for (const size_t at : levels(self, index_of(queue))) self.devices.enqueued(at, job);
+}
+
 // Volcano HEAD's capacity share: over the resources the queue is given a
 // deserved amount of; 1 for a queue with none, so that best-effort queues go
 // after every queue still below its deserved share.
@@ -241,6 +311,12 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
   for (auto q = static_cast<int32_t>(index_of(queue)); q >= 0;
        q = self.tree ? self.book.accounts()[static_cast<size_t>(q)].parent : -1) {
     const QueueAccount& at = self.book.accounts()[static_cast<size_t>(q)];
+    if (!self.devices.allocatable(static_cast<size_t>(q), task)) {
+      log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
+               scoria::view(scoria::info(task).uid),
+               ">: its claims would exceed the device-class capability of <", at.name, ">");
+      return 0;
+    }
     if (!self.book.fits(at, task, at.real_capability)) {
       log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
                scoria::view(scoria::info(task).uid), ">: it would exceed the capability of <",
@@ -509,19 +585,20 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     }
     self.named_in_spec = names_in_specs(ssn, self.book.accounts());
     hooks->user_data = &self;
-    hooks->on_job_enqueued = [](void* ud, const scoria_job* job) {
-      ledger::enqueued_hook(&self_of(ud).book, job);
-    };
-    hooks->on_allocate = [](void* ud, const scoria_task* task) {
-      ledger::allocate_hook(&self_of(ud).book, task);
-    };
+    hooks->on_job_enqueued = [](void* ud, const scoria_job* job) { enqueued(self_of(ud), job); };
+    hooks->on_allocate = [](void* ud, const scoria_task* task) { account(self_of(ud), task, 1); };
     hooks->on_deallocate = [](void* ud, const scoria_task* task) {
-      ledger::deallocate_hook(&self_of(ud).book, task);
+      account(self_of(ud), task, -1);
     };
     if (!self.refusal.empty()) {
       register_refusing(hooks);
       return;
     }
+    // What the tasks already placed hold of each device class.
+    if (self.device_quota && self.devices.open(ssn, self.consumable_capacity))
+      for (const scoria_task* t : self.devices.holding())
+        if (const auto q = queue_of_task(t))
+          for (const size_t at : levels(self, *q)) self.devices.allocate(at, t, 1);
     hooks->on_victim_queue_order = victim_queue_order;
     hooks->on_queue_order = queue_order;
     hooks->on_allocatable = allocatable;
@@ -530,7 +607,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     hooks->on_preemptive_tasks = preemptive_tasks;
     hooks->on_evictable = evictable;
     hooks->on_job_enqueueable = [](void* ud, const scoria_job* job) {
-      return ledger::enqueueable_hook(&self_of(ud).book, job);
+      return enqueue_vote(self_of(ud), job);
     };
   });
 }
@@ -539,6 +616,7 @@ void on_session_close(void* instance, scoria_session* ssn) {
   auto& self = *static_cast<Capacity*>(instance);
   self.book.write_deserved(ssn, /*with_jobs_only=*/false);
   self.book = ledger::QueueLedger();
+  self.devices = capacity::DeviceQuota();
   self.named_in_spec.clear();
   self.refusal.clear();
   self.ssn = nullptr;

@@ -164,6 +164,7 @@ TEST(AbiLayout, CAndCxxAgreeOnEverySize) {
   EXPECT_SAME_SIZE(scoria_sub_group_policy_info);
   EXPECT_SAME_SIZE(scoria_node_choice);
   EXPECT_SAME_SIZE(scoria_queue_job_sums);
+  EXPECT_SAME_SIZE(scoria_device_demand);
 #undef EXPECT_SAME_SIZE
 }
 
@@ -177,20 +178,21 @@ struct SizesAtMinor {
       requirement;
 };
 constexpr SizesAtMinor kSizesByMinor[] = {
-    {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},  // 1.0
-    {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},  // 1.1
-    {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},  // 1.2
-    {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},  // 1.3
-    {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},  // 1.4
-    {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},  // 1.5
-    {192, 176, 96, 80, 232, 832, 96, 40, 48, 48},  // 1.6
-    {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},  // 1.7
-    {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},  // 1.8
-    {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},  // 1.9
-    {192, 184, 96, 80, 280, 968, 96, 40, 48, 48},  // 1.10
-    {192, 184, 96, 80, 280, 984, 96, 40, 48, 48},  // 1.11
-    {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},  // 1.12
-    {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},  // 1.13
+    {160, 176, 96, 80, 192, 624, 80, 40, 48, 48},   // 1.0
+    {184, 176, 96, 80, 200, 656, 80, 40, 48, 48},   // 1.1
+    {184, 176, 96, 80, 200, 680, 96, 40, 48, 48},   // 1.2
+    {192, 176, 96, 80, 216, 720, 96, 40, 48, 48},   // 1.3
+    {192, 176, 96, 80, 216, 752, 96, 40, 48, 48},   // 1.4
+    {192, 176, 96, 80, 216, 760, 96, 40, 48, 48},   // 1.5
+    {192, 176, 96, 80, 232, 832, 96, 40, 48, 48},   // 1.6
+    {192, 176, 96, 80, 240, 832, 96, 40, 48, 48},   // 1.7
+    {192, 176, 96, 80, 240, 840, 96, 40, 48, 48},   // 1.8
+    {192, 176, 96, 80, 280, 960, 96, 40, 48, 48},   // 1.9
+    {192, 184, 96, 80, 280, 968, 96, 40, 48, 48},   // 1.10
+    {192, 184, 96, 80, 280, 984, 96, 40, 48, 48},   // 1.11
+    {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.12
+    {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.13
+    {192, 184, 96, 80, 280, 1000, 96, 40, 48, 48},  // 1.14
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -541,6 +543,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_jobs_where, 976);
   // 1.12
   EXPECT_OFFSET(scoria_host_api, session_volume_check, 984);
+  // 1.14
+  EXPECT_OFFSET(scoria_host_api, session_task_device_demands, 992);
 }
 
 // Born in 1.6: their whole layouts are pinned.
@@ -617,6 +621,17 @@ TEST(AbiLayout, QueueJobSumsLayout) {
   EXPECT_OFFSET(scoria_queue_job_sums, inqueue_minimum, 32);
   EXPECT_OFFSET(scoria_queue_job_sums, inqueue_unallocated, 40);
   EXPECT_OFFSET(scoria_queue_job_sums, running_unallocated, 48);
+}
+
+// Born in 1.14: its whole layout is pinned.
+TEST(AbiLayout, DeviceDemandLayout) {
+  EXPECT_EQ(sizeof(scoria_device_demand), 64u);
+  EXPECT_OFFSET(scoria_device_demand, struct_size, 0);
+  EXPECT_OFFSET(scoria_device_demand, claim, 8);
+  EXPECT_OFFSET(scoria_device_demand, device_class, 24);
+  EXPECT_OFFSET(scoria_device_demand, dimension, 40);
+  EXPECT_OFFSET(scoria_device_demand, amount, 56);
+  EXPECT_EQ(SCORIA_TASK_FEATURE_DEVICE_CLAIMS, 0x40u);
 }
 
 // Born in 1.3: its whole layout is pinned.

@@ -51,6 +51,7 @@ size_t scoria_abi_c_sizeof(const char* type) {
       {"scoria_sub_group_policy_info", sizeof(scoria_sub_group_policy_info)},
       {"scoria_node_choice", sizeof(scoria_node_choice)},
       {"scoria_queue_job_sums", sizeof(scoria_queue_job_sums)},
+      {"scoria_device_demand", sizeof(scoria_device_demand)},
   };
   size_t i;
   for (i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)

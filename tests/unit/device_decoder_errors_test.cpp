@@ -220,6 +220,11 @@ TEST(DeviceDecoderErrors, ClaimsAsTheApiServerValidatesThem) {
         "or All"},
        {exactly("count: -1"),
         "requests[0].exactly.count: -1 is not greater than zero; ask for 1 or more devices"},
+       {exactly("capacity: {requests: {memory: -1Gi}}"),
+        "requests[0].exactly.capacity.requests.memory: -1073741824 is negative; request 0 or more"},
+       {exactly("capacity: {requests: {memory: lots}}"),
+        "requests[0].exactly.capacity.requests.memory: \"lots\" is not a quantity; write e.g. "
+        "\"4\", \"500m\" or \"40Gi\""},
        {exactly("allocationMode: All, count: 2"),
         "requests[0].exactly.count: must not be given when allocationMode is All; remove it"},
        {exactly("tolerations: [{operator: Sometimes}]"),

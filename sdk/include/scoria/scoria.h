@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 13
+#define SCORIA_ABI_VERSION_MINOR 14
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -289,6 +289,38 @@ typedef struct scoria_task_info {
     (spec.volumes[].persistentVolumeClaim, or a generic ephemeral volume);
     host_api.session_volume_check answers for it. */
 #define SCORIA_TASK_FEATURE_VOLUMES 0x20u
+/** scoria_task_info.features (1.14): spec.resourceClaims names a
+    ResourceClaim or a ResourceClaimTemplate (Dynamic Resource Allocation);
+    host_api.session_task_device_demands answers for it. The host lists
+    these tasks for session_tasks_with_features by walking every task. */
+#define SCORIA_TASK_FEATURE_DEVICE_CLAIMS 0x40u
+
+/**
+ * What one of a task's ResourceClaims asks of one DeviceClass (1.14), as
+ * Volcano's queue quota counts it: filled by the host, read by the plugin.
+ *
+ * For each request of the claim's spec given `exactly` with allocationMode
+ * ExactCount: one entry with an empty `dimension` and `amount` its count of
+ * devices, and one entry per consumable capacity it requests
+ * (exactly.capacity.requests) with `dimension` that capacity's name and
+ * `amount` the quantity per device times the count. Requests with
+ * firstAvailable alternatives or allocationMode All are not counted (the
+ * devices they take are not known before allocation), as Volcano skips
+ * them. Entries of one claim, class and dimension are added up.
+ */
+typedef struct scoria_device_demand {
+  uint32_t struct_size;    /**< set by the host */
+  scoria_str claim;        /**< "namespace/name" of the claim; for a claim
+                                made from a template, of the claim made for
+                                this pod. Several tasks naming one claim
+                                share it: count it once per queue */
+  scoria_str device_class; /**< exactly.deviceClassName */
+  scoria_str dimension;    /**< "" for the number of devices, else the name
+                                of a consumable capacity ("memory", or
+                                "domain/name") */
+  double amount;           /**< devices, or the capacity's quantity in its
+                                base unit (bytes for "40Gi") */
+} scoria_device_demand;
 
 /* session_volume_check (1.12): which of kube-scheduler's volume checks to
    make, as bits. */
@@ -1603,6 +1635,28 @@ typedef struct scoria_host_api {
   scoria_code (*session_volume_check)(const scoria_session* ssn, const scoria_task* task,
                                       const scoria_node* node, uint32_t checks,
                                       uint32_t* reason);
+
+  /* --- since 1.14 (check SCORIA_HOST_HAS before calling) -------------------- */
+
+  /**
+   * What the ResourceClaims of `task` ask of each DeviceClass
+   * (scoria_device_demand), in the order of the pod's spec.resourceClaims,
+   * with their number in *count: an array the host owns, valid until the
+   * session's close, made on the first call for the task. Never NULL;
+   * *count is 0 for a task without SCORIA_TASK_FEATURE_DEVICE_CLAIMS, and
+   * a claim that does not exist yet (one a resource-claim controller has
+   * still to make from its template) adds nothing.
+   *
+   * Why: queue quota by device class (Volcano's capacity with
+   * capacity.DynamicResourceAllocationEnable) charges a queue for the
+   * devices its tasks' claims ask for, a shared claim once. The host has
+   * the claims of every source and resolves a template's claim; a plugin
+   * would otherwise have to read and resolve them from JSON itself.
+   * Call it from the session's thread (not from predicate workers).
+   */
+  const scoria_device_demand* (*session_task_device_demands)(const scoria_session* ssn,
+                                                             const scoria_task* task,
+                                                             size_t* count);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 13;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 14;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -371,6 +371,65 @@ pub const SCORIA_TASK_FEATURE_HOST_PORTS: u32 = 0x10;
 /// (spec.volumes[].persistentVolumeClaim, or a generic ephemeral volume);
 /// host_api.session_volume_check answers for it.
 pub const SCORIA_TASK_FEATURE_VOLUMES: u32 = 0x20;
+
+/// scoria_task_info.features (1.14): spec.resourceClaims names a
+/// ResourceClaim or a ResourceClaimTemplate (Dynamic Resource Allocation);
+/// host_api.session_task_device_demands answers for it. The host lists
+/// these tasks for session_tasks_with_features by walking every task.
+pub const SCORIA_TASK_FEATURE_DEVICE_CLAIMS: u32 = 0x40;
+
+/// What one of a task's ResourceClaims asks of one DeviceClass (1.14), as
+/// Volcano's queue quota counts it: filled by the host, read by the plugin.
+///
+/// For each request of the claim's spec given `exactly` with allocationMode
+/// ExactCount: one entry with an empty `dimension` and `amount` its count of
+/// devices, and one entry per consumable capacity it requests
+/// (exactly.capacity.requests) with `dimension` that capacity's name and
+/// `amount` the quantity per device times the count. Requests with
+/// firstAvailable alternatives or allocationMode All are not counted (the
+/// devices they take are not known before allocation), as Volcano skips
+/// them. Entries of one claim, class and dimension are added up.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct scoria_device_demand {
+    /// set by the host
+    pub struct_size: u32,
+    /// "namespace/name" of the claim; for a claim
+    /// made from a template, of the claim made for
+    /// this pod. Several tasks naming one claim
+    /// share it: count it once per queue
+    pub claim: scoria_str,
+    /// exactly.deviceClassName
+    pub device_class: scoria_str,
+    /// "" for the number of devices, else the name
+    /// of a consumable capacity ("memory", or
+    /// "domain/name")
+    pub dimension: scoria_str,
+    /// devices, or the capacity's quantity in its
+    /// base unit (bytes for "40Gi")
+    pub amount: f64,
+}
+
+impl Default for scoria_device_demand {
+    /// All zero: null pointers, `None` for every function, 0 elsewhere.
+    fn default() -> Self {
+        // SAFETY: every field is an integer, a float, a raw pointer, an
+        // Option of a function pointer, or an array or #[repr(C)] struct
+        // of these; all-zero bytes are a valid value of each.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl scoria_device_demand {
+    /// All zero but `struct_size`, which is `size_of::<Self>()`: what the
+    /// side that allocates the struct sets before handing it over.
+    pub fn sized() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<Self>() as u32,
+            ..Default::default()
+        }
+    }
+}
 
 // session_volume_check (1.12): which of kube-scheduler's volume checks to
 // make, as bits.
@@ -2657,6 +2716,28 @@ pub struct scoria_host_api {
             checks: u32,
             reason: *mut u32,
         ) -> scoria_code,
+    >,
+    // --- since 1.14 (check SCORIA_HOST_HAS before calling) --------------------
+    /// What the ResourceClaims of `task` ask of each DeviceClass
+    /// (scoria_device_demand), in the order of the pod's spec.resourceClaims,
+    /// with their number in *count: an array the host owns, valid until the
+    /// session's close, made on the first call for the task. Never NULL;
+    /// *count is 0 for a task without SCORIA_TASK_FEATURE_DEVICE_CLAIMS, and
+    /// a claim that does not exist yet (one a resource-claim controller has
+    /// still to make from its template) adds nothing.
+    ///
+    /// Why: queue quota by device class (Volcano's capacity with
+    /// capacity.DynamicResourceAllocationEnable) charges a queue for the
+    /// devices its tasks' claims ask for, a shared claim once. The host has
+    /// the claims of every source and resolves a template's claim; a plugin
+    /// would otherwise have to read and resolve them from JSON itself.
+    /// Call it from the session's thread (not from predicate workers).
+    pub session_task_device_demands: Option<
+        unsafe extern "C" fn(
+            ssn: *const scoria_session,
+            task: *const scoria_task,
+            count: *mut usize,
+        ) -> *const scoria_device_demand,
     >,
 }
 

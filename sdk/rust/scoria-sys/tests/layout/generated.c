@@ -118,6 +118,13 @@ int main(void) {
   INT(SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD);
   INT(SCORIA_TASK_FEATURE_HOST_PORTS);
   INT(SCORIA_TASK_FEATURE_VOLUMES);
+  INT(SCORIA_TASK_FEATURE_DEVICE_CLAIMS);
+  STRUCT(scoria_device_demand);
+  FIELD(scoria_device_demand, struct_size);
+  FIELD(scoria_device_demand, claim);
+  FIELD(scoria_device_demand, device_class);
+  FIELD(scoria_device_demand, dimension);
+  FIELD(scoria_device_demand, amount);
   INT(SCORIA_VOLUME_BINDING);
   INT(SCORIA_VOLUME_ZONE);
   INT(SCORIA_VOLUME_LIMITS);
@@ -436,6 +443,7 @@ int main(void) {
   FIELD(scoria_host_api, session_queue_job_sums);
   FIELD(scoria_host_api, session_jobs_where);
   FIELD(scoria_host_api, session_volume_check);
+  FIELD(scoria_host_api, session_task_device_demands);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

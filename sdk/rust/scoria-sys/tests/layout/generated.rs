@@ -98,6 +98,13 @@ fn rust_layout(out: &mut Vec<String>) {
     int_line!(out, SCORIA_TASK_FEATURE_TOPOLOGY_SPREAD);
     int_line!(out, SCORIA_TASK_FEATURE_HOST_PORTS);
     int_line!(out, SCORIA_TASK_FEATURE_VOLUMES);
+    int_line!(out, SCORIA_TASK_FEATURE_DEVICE_CLAIMS);
+    struct_line!(out, scoria_device_demand);
+    field_line!(out, scoria_device_demand, struct_size);
+    field_line!(out, scoria_device_demand, claim);
+    field_line!(out, scoria_device_demand, device_class);
+    field_line!(out, scoria_device_demand, dimension);
+    field_line!(out, scoria_device_demand, amount);
     int_line!(out, SCORIA_VOLUME_BINDING);
     int_line!(out, SCORIA_VOLUME_ZONE);
     int_line!(out, SCORIA_VOLUME_LIMITS);
@@ -416,6 +423,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_queue_job_sums);
     field_line!(out, scoria_host_api, session_jobs_where);
     field_line!(out, scoria_host_api, session_volume_check);
+    field_line!(out, scoria_host_api, session_task_device_demands);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
