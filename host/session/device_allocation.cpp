@@ -107,6 +107,8 @@ void DeviceAllocator::reset(const cycle::Devices& devices, std::span<const Task>
   taken_.clear();
   decided_.clear();
   assumed_.clear();
+  holders_left_.clear();
+  released_.clear();
   if (why_.cannot_allocate == 0) {
     why_.cannot_allocate = intern("cannot allocate all claims");
     why_.not_available = intern("resourceclaim not available on the node");
@@ -194,21 +196,15 @@ void DeviceAllocator::build() const {
   }
   in_use_.assign(all_.size(), 0);
   if (devices_.claims != nullptr)
-    for (const auto& [key, claim] : *devices_.claims) {
-      if (!claim.allocation) continue;
-      for (const model::DeviceResult& r : claim.allocation->results) {
-        if (r.admin_access) continue;  // admin access shares the device
-        if (const auto it = device_index_.find(r.driver + "/" + r.pool + "/" + r.device);
-            it != device_index_.end())
-          in_use_[it->second] = 1;
-      }
-    }
+    for (const auto& [key, claim] : *devices_.claims)
+      for (const uint32_t d : held_by(claim)) in_use_[d] = 1;  // admin access shares it
   // Only claims named by resourceClaimName can be shared: one made from a
   // template is its pod's.
   for (const Task& t : tasks_)
     for (const model::DeviceClaimRef& ref : t.pod->device_claims)
       if (!ref.claim.empty()) ++claim_pods_[t.pod->namespace_ + "/" + ref.claim];
   taken_.assign(all_.size(), 0);  // placements start after the first check
+  released_.assign(all_.size(), 0);
   built_.store(true, std::memory_order_release);
 }
 
@@ -456,20 +452,59 @@ DeviceAllocator::Sharing DeviceAllocator::sharing(const Task& task) const {
   return {p.reads_taken, p.meaning};
 }
 
-uint32_t DeviceAllocator::check(const Task& task, const Node& node) const {
+uint32_t DeviceAllocator::check(const Task& task, const Node& node, bool future) const {
   if (!claims(task)) return 0;
   const Prepared& p = prepared(task);
   if (p.error != 0) return p.error;
   std::vector<Chosen> chosen;
-  return search(p, task, node, &chosen);
+  return search(p, task, node, &chosen, future);
 }
 
-bool DeviceAllocator::assume(const Task& task, const Node& node) {
+std::vector<uint32_t> DeviceAllocator::held_by(const model::ResourceClaim& claim) const {
+  std::vector<uint32_t> out;
+  if (!claim.allocation) return out;
+  for (const model::DeviceResult& r : claim.allocation->results) {
+    if (r.admin_access) continue;
+    if (const auto it = device_index_.find(r.driver + "/" + r.pool + "/" + r.device);
+        it != device_index_.end())
+      out.push_back(it->second);
+  }
+  return out;
+}
+
+void DeviceAllocator::evict(const Task& task) {
+  if (!claims(task)) return;
+  const Prepared& p = prepared(task);
+  for (const Claim& c : p.claims) {
+    if (c.claim == nullptr || !c.allocated || !reserved_for(*c.claim, *task.pod)) continue;
+    const auto pods = static_cast<size_t>(
+        std::count_if(c.claim->reserved_for.begin(), c.claim->reserved_for.end(),
+                      [](const model::ClaimConsumer& r) { return r.resource == "pods"; }));
+    size_t& left = holders_left_.try_emplace(c.key, pods).first->second;
+    if (left == 0 || --left != 0) continue;
+    for (const uint32_t d : held_by(*c.claim)) ++released_[d];
+  }
+}
+
+void DeviceAllocator::unevict(const Task& task) {
+  if (!claims(task)) return;
+  const Prepared& p = prepared(task);
+  for (const Claim& c : p.claims) {
+    if (c.claim == nullptr || !c.allocated || !reserved_for(*c.claim, *task.pod)) continue;
+    const auto it = holders_left_.find(c.key);
+    if (it == holders_left_.end()) continue;
+    if (it->second++ != 0) continue;
+    for (const uint32_t d : held_by(*c.claim))
+      if (released_[d] > 0) --released_[d];
+  }
+}
+
+bool DeviceAllocator::assume(const Task& task, const Node& node, bool future) {
   if (!claims(task)) return true;
   const Prepared& p = prepared(task);
   if (p.error != 0) return false;
   std::vector<Chosen> chosen;
-  if (search(p, task, node, &chosen) != 0) return false;
+  if (search(p, task, node, &chosen, future) != 0) return false;
   std::vector<cycle::Outcome::ClaimAllocation> made;
   bool moved = false;
   for (uint32_t i = 0; i < p.claims.size(); ++i) {

@@ -50,6 +50,8 @@ class DeviceAllocator {
 
   /// Whether `task` claims devices (spec.resourceClaims).
   static bool claims(const Task& task);
+  /// Whether the session has any ResourceClaim.
+  bool any_claims() const { return devices_.claims != nullptr && !devices_.claims->empty(); }
 
   /// A reason that refuses `task` on every node (a claim missing, being
   /// deleted, not the pod's, in use, a class missing, a selector that does
@@ -58,12 +60,24 @@ class DeviceAllocator {
 
   /// 0 if every claim of `task` is or can be allocated on `node` (with
   /// the devices no other claim holds or took this session), else why not,
-  /// in kube-scheduler's words.
-  uint32_t check(const Task& task, const Node& node) const;
+  /// in kube-scheduler's words. `future`: devices released by evicted
+  /// tasks count as free, as a node's releasing resources count for a pod
+  /// that may wait for them.
+  uint32_t check(const Task& task, const Node& node, bool future = false) const;
 
   /// `task` is placed on `node`: its claims not yet allocated are given
-  /// devices there. False, taking nothing, if they cannot be.
-  bool assume(const Task& task, const Node& node);
+  /// devices there. False, taking nothing, if they cannot be. A pipelined
+  /// placement (`future`) may take devices released by evicted tasks.
+  bool assume(const Task& task, const Node& node, bool future = false);
+
+  /// `task` is evicted (Releasing), or that is undone: the devices of its
+  /// allocated claims that no other pod still holding its node has
+  /// reserved are released, as the resource-claim controller deallocates
+  /// a claim once no pod uses it. Released devices stay taken for a pod
+  /// to bind now; they count as free in the `future` (a pipelined
+  /// placement, a predicate asked for preemption). Session thread only.
+  void evict(const Task& task);
+  void unevict(const Task& task);
   /// Undoes assume() (the placement was undone).
   void release(const Task& task);
   /// What the placement of `task` decided, taken away (at its bind).
@@ -163,10 +177,14 @@ class DeviceAllocator {
   bool usable_on(const Device& d, const model::Node& node) const;
   // The search on one node: the devices chosen, or why none fit.
   uint32_t search(const Prepared& p, const Task& task, const Node& node,
-                  std::vector<Chosen>* chosen) const;
+                  std::vector<Chosen>* chosen, bool future) const;
   std::optional<std::vector<model::NodeSelectorTerm>> node_selector_of(
       std::span<const Chosen> chosen, uint32_t claim, const model::Node& node) const;
-  bool taken(uint32_t device) const { return in_use_[device] != 0 || taken_[device] != 0; }
+  bool taken(uint32_t device, bool future) const {
+    return (in_use_[device] != 0 && !(future && released_[device] != 0)) || taken_[device] != 0;
+  }
+  // The devices `claim` holds (status.allocation), admin access aside.
+  std::vector<uint32_t> held_by(const model::ResourceClaim& claim) const;
 
   cycle::Devices devices_;
   std::span<const Task> tasks_;
@@ -206,6 +224,11 @@ class DeviceAllocator {
   };
   std::unordered_map<std::string, Assumed> assumed_;
   uint64_t epoch_ = 0;
+  // Evictions this session: by claim, how many pods reserving it still
+  // hold their nodes (made on the claim's first eviction); by device, how
+  // many claims holding it have been released (sized by build()).
+  std::unordered_map<std::string, size_t> holders_left_;
+  mutable std::vector<uint32_t> released_;  // sized by build()
 
   struct Reasons {
     uint32_t cannot_allocate = 0, not_available = 0, invalid_pools = 0;

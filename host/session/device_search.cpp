@@ -43,8 +43,13 @@ const model::DeviceAttribute* attribute(const model::Device& d, const std::strin
 class DeviceAllocator::Search {
  public:
   Search(const DeviceAllocator& a, const Prepared& p, std::span<const uint32_t> devices,
-         std::vector<uint32_t> claims, std::vector<Chosen>* chosen)
-      : a_(a), p_(p), devices_(devices), claims_(std::move(claims)), chosen_(*chosen) {
+         std::vector<uint32_t> claims, std::vector<Chosen>* chosen, bool future)
+      : a_(a),
+        p_(p),
+        devices_(devices),
+        claims_(std::move(claims)),
+        chosen_(*chosen),
+        future_(future) {
     held_.resize(claims_.size());
     for (size_t i = 0; i < claims_.size(); ++i)
       held_[i].resize(p_.claims[claims_[i]].claim->spec.constraints.size());
@@ -133,7 +138,7 @@ class DeviceAllocator::Search {
     if (ask.spec->admin_access)
       return std::none_of(chosen_.begin(), chosen_.end(),
                           [&](const Chosen& c) { return c.device == d && c.claim == claims_[ci]; });
-    if (a_.taken(d)) return false;
+    if (a_.taken(d, future_)) return false;
     return std::none_of(chosen_.begin(), chosen_.end(),
                         [&](const Chosen& c) { return c.device == d && !c.admin; });
   }
@@ -218,7 +223,7 @@ class DeviceAllocator::Search {
         }
     };
     for (const uint32_t index : pool.devices)
-      if (a_.taken(index)) consume(index);
+      if (a_.taken(index, future_)) consume(index);
     for (const Chosen& c : chosen_)
       if (a_.all_[c.device].pool == a_.all_[d].pool) consume(c.device);
     consume(d);
@@ -237,6 +242,7 @@ class DeviceAllocator::Search {
   std::span<const uint32_t> devices_;
   std::vector<uint32_t> claims_;
   std::vector<Chosen>& chosen_;
+  bool future_;                   // released devices count as free
   std::vector<const Ask*> asks_;  // beside chosen_
   std::vector<std::vector<Held>> held_;
   uint32_t error_ = 0;
@@ -244,7 +250,7 @@ class DeviceAllocator::Search {
 };
 
 uint32_t DeviceAllocator::search(const Prepared& p, const Task& task, const Node& node,
-                                 std::vector<Chosen>* chosen) const {
+                                 std::vector<Chosen>* chosen, bool future) const {
   chosen->clear();
   std::vector<uint32_t> pending;
   for (uint32_t i = 0; i < p.claims.size(); ++i) {
@@ -256,7 +262,7 @@ uint32_t DeviceAllocator::search(const Prepared& p, const Task& task, const Node
   // As kube-scheduler's Filter: the allocation first, then whether the
   // claims allocated before allow the node.
   if (!pending.empty()) {
-    Search s(*this, p, node_pools_[node.index], std::move(pending), chosen);
+    Search s(*this, p, node_pools_[node.index], std::move(pending), chosen, future);
     if (!s.run()) {
       chosen->clear();
       if (s.error() != 0) return s.error();

@@ -71,10 +71,38 @@ class TakenOff {
   std::vector<SavedNode> saved_;
 };
 
+// The devices the gone tasks' claims hold are released for the call, as
+// they will be once those pods are gone and their claims deallocated
+// (tasks already evicted have released theirs); predicate() counts them.
+class DevicesReleased {
+ public:
+  DevicesReleased(Session& ssn, const Task& keep, std::span<Task* const> gone)
+      : devices_(ssn.devices()) {
+    for (Task* task : gone) {
+      if (task == nullptr || task == &keep || task->ssn != &ssn || task->node < 0 ||
+          task->status == SCORIA_TASK_RELEASING)
+        continue;
+      if (std::find(evicted_.begin(), evicted_.end(), task) != evicted_.end()) continue;
+      devices_.evict(*task);
+      evicted_.push_back(task);
+    }
+  }
+  ~DevicesReleased() {
+    for (auto it = evicted_.rbegin(); it != evicted_.rend(); ++it) devices_.unevict(**it);
+  }
+  DevicesReleased(const DevicesReleased&) = delete;
+  DevicesReleased& operator=(const DevicesReleased&) = delete;
+
+ private:
+  DeviceAllocator& devices_;
+  std::vector<const Task*> evicted_;
+};
+
 }  // namespace
 
 scoria_code Session::predicate_without(const Task& task, const Node& node,
                                        std::span<Task* const> gone, uint32_t* reason) {
+  const DevicesReleased released(*this, task, gone);
   const TakenOff off(*this, task, gone);
   return predicate(task, node, reason);
 }

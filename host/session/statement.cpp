@@ -10,8 +10,10 @@ namespace scoria::session {
 scoria_code Statement::place(Task& task, Node& node, uint32_t status, Op op) {
   if (task.status != SCORIA_TASK_PENDING || task.node >= 0) return SCORIA_INVALID_ARGUMENT;
   // Whatever an action asked: never a pod whose devices cannot be
-  // allocated on the node.
-  if (!ssn_.devices().assume(task, node)) return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+  // allocated on the node. A pipelined pod, which waits for the evicted to
+  // leave, may count the devices they release.
+  if (!ssn_.devices().assume(task, node, status == SCORIA_TASK_PIPELINED))
+    return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
   ops_.push_back({op, &task, task.status, {}});
   ssn_.set_task_status(task, status);
   ssn_.node_add_task(node, task);
@@ -38,6 +40,7 @@ scoria_code Statement::evict(Task& task, std::string reason) {
   ssn_.node_remove_task(node, task);
   ssn_.set_task_status(task, SCORIA_TASK_RELEASING);
   ssn_.node_add_task(node, task);
+  ssn_.devices().evict(task);
   ssn_.fire_deallocate(task);
   return SCORIA_OK;
 }
@@ -79,6 +82,7 @@ void Statement::discard() {
     ssn_.node_remove_task(node, task);
     ssn_.set_task_status(task, it->previous_status);
     if (it->op == Op::Evict) {
+      ssn_.devices().unevict(task);
       ssn_.node_add_task(node, task);
       ssn_.fire_allocate(task);
     } else {

@@ -357,7 +357,11 @@ scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* rea
       if (reason) *reason = a.reason;
       return a.code;
     }
-  if (const uint32_t why = devices_.check(task, node); why != 0) {
+  // Asked one node at a time by actions (preempt, reclaim): devices that
+  // tasks evicted this session release count, as their releasing
+  // resources do; a pod to bind now is held to the devices free now when
+  // it is placed (Statement::place).
+  if (const uint32_t why = devices_.check(task, node, /*future=*/true); why != 0) {
     if (reason) *reason = why;
     return SCORIA_UNSCHEDULABLE;
   }
