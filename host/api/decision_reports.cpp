@@ -140,6 +140,8 @@ DecisionReport DecisionReports::report(const cycle::Outcome& outcome,
     for (size_t d = 0; d < dims.size() && d < q.allocated.size(); ++d)
       if (q.allocated[d] > 0 && dims[d] != "pods")
         allocated[dims[d]] = model::format_quantity(dims[d], q.allocated[d]);
+    for (const auto& [name, amount] : q.devices)
+      allocated[name] = model::format_device_amount(name, amount);
     std::string text = allocated.dump();
     std::string& written = queue_allocated_[q.name];
     if (written == text) continue;

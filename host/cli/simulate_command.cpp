@@ -246,6 +246,8 @@ void add_decisions(Json& out, int cycles, const std::map<std::string, std::strin
   std::map<std::string, Json> queues;
   for (const auto& q : last.queues) {
     Json st = {{"allocated", resources(dims, q.allocated)}};
+    for (const auto& [name, amount] : q.devices)
+      st["allocated"][name] = model::format_device_amount(name, amount);
     if (!q.deserved.empty()) st["deserved"] = resources(dims, q.deserved);
     queues.emplace(q.name, std::move(st));
   }

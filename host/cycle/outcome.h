@@ -100,6 +100,10 @@ struct Outcome {
     std::vector<double> capability;  // spec.capability; infinite where unset
     int32_t weight = 1;
     std::optional<bool> overused;  // the last answer of the overused hooks, if asked
+    // What the claims of its placed tasks hold, a claim once, as Volcano
+    // writes it beside the resources: "deviceclass/CLASS" (devices) and
+    // "DIM.deviceclass/CLASS" (consumable capacity), by name.
+    std::vector<std::pair<std::string, double>> devices;
   };
   std::vector<QueueStatus> queues;
   /// Pending tasks of the jobs that ended the session unschedulable.

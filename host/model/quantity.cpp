@@ -30,4 +30,11 @@ std::string format_quantity(std::string_view name, double value) {
   return scoria::format_resource(name, value);
 }
 
+std::string format_device_amount(std::string_view name, double value) {
+  const size_t at = name.find(".deviceclass/");
+  const std::string_view dim =
+      at == std::string_view::npos ? std::string_view() : name.substr(0, at);
+  return scoria::format_resource(dim, scoria::to_resource_units(dim, value));
+}
+
 }  // namespace scoria::model

@@ -20,4 +20,10 @@ double parse_quantity(std::string_view text);
 /// as plain numbers ("2").
 std::string format_quantity(std::string_view name, double value);
 
+/// A queue status' device-class amount (Volcano's "deviceclass/CLASS", a
+/// count of devices, and "DIM.deviceclass/CLASS", a consumable capacity in
+/// plain units) as kubectl shows it: the count plainly, the capacity as
+/// resource DIM ("16Gi" of memory).
+std::string format_device_amount(std::string_view name, double value);
+
 }  // namespace scoria::model

@@ -2,7 +2,11 @@
 // as Volcano's gang plugin and framework/session.go jobStatus do, and the
 // outcome handed back to the cache.
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
+#include <string>
+#include <string_view>
 
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -188,6 +192,34 @@ void Session::take_key(std::vector<Outcome::PodGroupStatus>& entries, size_t j, 
   st.source_seq = job.source_seq;
 }
 
+void Session::queue_devices(Outcome& out) {
+  if (!devices_.any_claims()) return;
+  // By queue: the claims counted, and the sums by status name.
+  std::vector<std::set<std::string_view>> counted(queues_.size());
+  std::vector<std::map<std::string, double>> sums(queues_.size());
+  for (const Task& t : tasks_) {
+    if ((t.pod->features & model::kDeviceClaims) == 0 || !is_allocated_status(t.status)) continue;
+    const int32_t q = jobs_[t.job].queue;
+    if (q < 0) continue;
+    std::string_view claim;
+    bool fresh = false;
+    for (const scoria_device_demand& d : devices_.demands(t)) {
+      const std::string_view c(d.claim.data, d.claim.len);
+      if (c != claim) {
+        claim = c;
+        fresh = counted[static_cast<size_t>(q)].insert(c).second;
+      }
+      if (!fresh || d.amount <= 0) continue;
+      std::string name(d.dimension.data, d.dimension.len);
+      name += name.empty() ? "deviceclass/" : ".deviceclass/";
+      name.append(d.device_class.data, d.device_class.len);
+      sums[static_cast<size_t>(q)][name] += d.amount;
+    }
+  }
+  for (size_t q = 0; q < queues_.size(); ++q)
+    out.queues[q].devices.assign(sums[q].begin(), sums[q].end());
+}
+
 void Session::close(Outcome& out) {
   out.dims = dim_names_;
   out.now_ms = now_ms_;
@@ -222,7 +254,9 @@ void Session::close(Outcome& out) {
     qs.capability.assign(q.capability, q.capability + dims());
     qs.weight = q.spec->weight;
     qs.overused = q.overused;
+    qs.devices.clear();
   }
+  queue_devices(out);
 
   // Every field of every entry is written: `out` may hold an earlier
   // session's outcome, whose strings are reused instead of allocated again.

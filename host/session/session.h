@@ -571,6 +571,8 @@ class Session {
   /// writer's snapshots (Snapshot::JobIn::source_seq): an entry whose source
   /// ids match a job's keeps its key.
   void close(Outcome& out);
+  /// Outcome::QueueStatus::devices of every queue (close()).
+  void queue_devices(Outcome& out);
 
   /// Messages of job_valid failures, kept alive until close for the ABI.
   std::string& keep_message(std::string message);
