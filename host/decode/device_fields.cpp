@@ -442,6 +442,7 @@ model::DeviceClaimSpec device_claim_spec(const FieldReader& r, const Node& spec,
   for (size_t i = 0; i < constraints.size(); ++i)
     out.constraints.push_back(
         device_constraint(r, r.mapping(*constraints[i], cp.index(i)), cp.index(i), out));
+  out.counted = model::counted_devices(out.requests);
   return out;
 }
 

@@ -1,5 +1,8 @@
 #include "model/devices.h"
 
+#include <map>
+#include <utility>
+
 namespace scoria::model {
 
 cel::Value device_cel(const std::string& driver, const Device& device) {
@@ -33,7 +36,31 @@ bool names_pod(const Pod& pod, const std::string& name, const std::string& uid) 
 }
 
 std::string made_claim_name(const Pod& pod, const DeviceClaimRef& ref) {
-  return pod.name + "-" + ref.name;
+  std::string out;
+  append_made_claim_name(out, pod, ref);
+  return out;
+}
+
+void append_made_claim_name(std::string& out, const Pod& pod, const DeviceClaimRef& ref) {
+  out += pod.name;
+  out += '-';
+  out += ref.name;
+}
+
+std::vector<DeviceAmount> counted_devices(const std::vector<DeviceRequest>& requests) {
+  std::map<std::pair<std::string, std::string>, double> sums;
+  for (const DeviceRequest& r : requests) {
+    if (!r.exactly || r.exactly->mode != AllocationMode::ExactCount) continue;
+    const DeviceAsk& a = *r.exactly;
+    const auto count = static_cast<double>(a.count);
+    sums[{a.device_class, {}}] += count;
+    for (const auto& [dim, q] : a.capacity_requests)
+      sums[{a.device_class, dim}] += cel::as_double(q) * count;
+  }
+  std::vector<DeviceAmount> out;
+  out.reserve(sums.size());
+  for (const auto& [at, amount] : sums) out.push_back({at.first, at.second, amount});
+  return out;
 }
 
 }  // namespace scoria::model

@@ -133,11 +133,29 @@ struct DeviceConstraint {
   std::string distinct_attribute;  // fully qualified; empty: none
 };
 
+/// What a claim asks of one device class as queue quota counts it
+/// (Volcano's capacity): devices (`dimension` empty) or a consumable
+/// capacity in plain units.
+struct DeviceAmount {
+  std::string device_class;
+  std::string dimension;
+  double amount = 0;
+};
+
 /// The devices a ResourceClaim asks for (ResourceClaimSpec).
 struct DeviceClaimSpec {
   std::vector<DeviceRequest> requests;
   std::vector<DeviceConstraint> constraints;
+  /// counted_devices(requests), made when the spec is decoded.
+  std::vector<DeviceAmount> counted;
 };
+
+/// What `requests` ask of each class as Volcano's queue quota counts it:
+/// `exactly` requests with ExactCount, their count of devices and each
+/// consumable capacity they request times that count, added up by class
+/// and dimension (in that order); firstAvailable and All are not counted,
+/// the devices they take being unknown before allocation.
+std::vector<DeviceAmount> counted_devices(const std::vector<DeviceRequest>& requests);
 
 /// One device given to a claim (status.allocation.devices.results[]).
 struct DeviceResult {
@@ -201,5 +219,7 @@ bool names_pod(const Pod& pod, const std::string& name, const std::string& uid);
 /// The claim made for `pod` from the template of `ref` where no
 /// resource-claim controller runs (files, the local store): POD-ENTRY.
 std::string made_claim_name(const Pod& pod, const DeviceClaimRef& ref);
+/// The same, appended to `out` (no allocation once `out` has room).
+void append_made_claim_name(std::string& out, const Pod& pod, const DeviceClaimRef& ref);
 
 }  // namespace scoria::model

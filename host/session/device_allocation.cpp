@@ -409,32 +409,37 @@ const DeviceAllocator::Prepared& DeviceAllocator::prepared(const Task& task) con
   return prepared_.get(task.index, mutex_, [&] { return prepare(task); });
 }
 
+const model::ResourceClaim* DeviceAllocator::resolve(const model::Pod& pod,
+                                                     const model::DeviceClaimRef& ref,
+                                                     std::string& key) const {
+  if (devices_.claims == nullptr) return nullptr;
+  key.assign(pod.namespace_);
+  key += '/';
+  const bool made_here = ref.claim.empty() && ref.made.empty();
+  if (!ref.claim.empty())
+    key += ref.claim;
+  else if (!ref.made.empty())
+    key += ref.made;
+  else
+    model::append_made_claim_name(key, pod, ref);
+  const auto it = devices_.claims->find(key);
+  if (it == devices_.claims->end() || (made_here && !owned_by(it->second, pod))) return nullptr;
+  return &it->second;
+}
+
 std::span<const scoria_device_demand> DeviceAllocator::demands(const Task& task) const {
   if (!claims(task)) return {};
   const Demands& d = demands_.get(task.index, mutex_, [&] {
     Demands made;
-    const model::Pod& pod = *task.pod;
-    for (const model::DeviceClaimRef& ref : pod.device_claims) {
-      const std::string name = claim_name(pod, ref, devices_);
-      if (name.empty() || devices_.claims == nullptr) continue;
-      std::string key = pod.namespace_ + "/" + name;
-      const auto it = devices_.claims->find(key);
-      if (it == devices_.claims->end()) continue;
+    std::string key;
+    for (const model::DeviceClaimRef& ref : task.pod->device_claims) {
+      const model::ResourceClaim* claim = resolve(*task.pod, ref, key);
+      if (claim == nullptr) continue;
       if (std::find(made.keys.begin(), made.keys.end(), key) != made.keys.end()) continue;
-      // By class, then dimension ("" for the count of devices): added up.
-      std::map<std::pair<std::string_view, std::string_view>, double> sums;
-      for (const model::DeviceRequest& r : it->second.spec.requests) {
-        if (!r.exactly || r.exactly->mode != model::AllocationMode::ExactCount) continue;
-        const model::DeviceAsk& a = *r.exactly;
-        const auto count = static_cast<double>(a.count);
-        sums[{a.device_class, {}}] += count;
-        for (const auto& [dim, q] : a.capacity_requests)
-          sums[{a.device_class, dim}] += cel::as_double(q) * count;
-      }
-      const std::string& stored = made.keys.emplace_back(std::move(key));
-      for (const auto& [at, amount] : sums)
-        made.entries.push_back({sizeof(scoria_device_demand), as_str(stored), as_str(at.first),
-                                as_str(at.second), amount});
+      const std::string& stored = made.keys.emplace_back(key);
+      for (const model::DeviceAmount& a : claim->spec.counted)
+        made.entries.push_back({sizeof(scoria_device_demand), as_str(stored),
+                                as_str(a.device_class), as_str(a.dimension), a.amount});
     }
     return made;
   });

@@ -52,6 +52,11 @@ class DeviceAllocator {
   static bool claims(const Task& task);
   /// Whether the session has any ResourceClaim.
   bool any_claims() const { return devices_.claims != nullptr && !devices_.claims->empty(); }
+  /// The claim `ref` of `pod` stands for, as the resource-claim controller
+  /// resolves it; null if it does not exist (yet). `key` is scratch space,
+  /// left holding "namespace/name".
+  const model::ResourceClaim* resolve(const model::Pod& pod, const model::DeviceClaimRef& ref,
+                                      std::string& key) const;
 
   /// A reason that refuses `task` on every node (a claim missing, being
   /// deleted, not the pod's, in use, a class missing, a selector that does

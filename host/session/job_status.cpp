@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -194,30 +194,43 @@ void Session::take_key(std::vector<Outcome::PodGroupStatus>& entries, size_t j, 
 
 void Session::queue_devices(Outcome& out) {
   if (!devices_.any_claims()) return;
-  // By queue: the claims counted, and the sums by status name.
-  std::vector<std::set<std::string_view>> counted(queues_.size());
-  std::vector<std::map<std::string, double>> sums(queues_.size());
+  // By queue: the claims counted (each once), and their amounts summed.
+  struct Held {
+    std::unordered_set<const model::ResourceClaim*> claims;
+    std::vector<std::pair<const model::DeviceAmount*, double>> sums;
+  };
+  std::vector<Held> held(queues_.size());
+  std::string key;  // reused: no allocation per task
   for (const Task& t : tasks_) {
     if ((t.pod->features & model::kDeviceClaims) == 0 || !is_allocated_status(t.status)) continue;
     const int32_t q = jobs_[t.job].queue;
     if (q < 0) continue;
-    std::string_view claim;
-    bool fresh = false;
-    for (const scoria_device_demand& d : devices_.demands(t)) {
-      const std::string_view c(d.claim.data, d.claim.len);
-      if (c != claim) {
-        claim = c;
-        fresh = counted[static_cast<size_t>(q)].insert(c).second;
+    Held& h = held[static_cast<size_t>(q)];
+    for (const model::DeviceClaimRef& ref : t.pod->device_claims) {
+      const model::ResourceClaim* claim = devices_.resolve(*t.pod, ref, key);
+      if (claim == nullptr || !h.claims.insert(claim).second) continue;
+      for (const model::DeviceAmount& a : claim->spec.counted) {
+        const auto same = [&](const auto& s) {
+          return s.first->device_class == a.device_class && s.first->dimension == a.dimension;
+        };
+        if (const auto it = std::find_if(h.sums.begin(), h.sums.end(), same); it != h.sums.end())
+          it->second += a.amount;
+        else
+          h.sums.emplace_back(&a, a.amount);
       }
-      if (!fresh || d.amount <= 0) continue;
-      std::string name(d.dimension.data, d.dimension.len);
-      name += name.empty() ? "deviceclass/" : ".deviceclass/";
-      name.append(d.device_class.data, d.device_class.len);
-      sums[static_cast<size_t>(q)][name] += d.amount;
     }
   }
-  for (size_t q = 0; q < queues_.size(); ++q)
-    out.queues[q].devices.assign(sums[q].begin(), sums[q].end());
+  for (size_t q = 0; q < queues_.size(); ++q) {
+    std::vector<std::pair<std::string, double>>& devices = out.queues[q].devices;
+    for (const auto& [a, amount] : held[q].sums) {
+      if (amount <= 0) continue;
+      std::string name = a->dimension;
+      name += a->dimension.empty() ? "deviceclass/" : ".deviceclass/";
+      name += a->device_class;
+      devices.emplace_back(std::move(name), amount);
+    }
+    std::sort(devices.begin(), devices.end());
+  }
 }
 
 void Session::close(Outcome& out) {
