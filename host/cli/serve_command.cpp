@@ -30,7 +30,8 @@ constexpr const char* kServeUsage =
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
     "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
     "                    [--watch-bookmark-interval 1m]\n"
-    "                    [--source local|kubernetes]\n"
+    "                    [--source local|kubernetes]  (default: kubernetes given --kubeconfig\n"
+    "                    or --master or in a pod, else local)\n"
     "  The kubernetes source (Volcano's flags):\n"
     "                    [--kubeconfig FILE [--context NAME] | --master URL | in-cluster]\n"
     "                    [--scheduler-name volcano]... [--kube-api-qps 2000] [--kube-api-burst "
@@ -119,6 +120,20 @@ kube::ClientConfig client_config(const std::string& kubeconfig, const std::strin
       "pod with a service account");
 }
 
+// Why the source is Kubernetes when --source does not say: the flags
+// naming an API server, or a pod's environment (client-go's in-cluster
+// config); empty when nothing implies it. KUBECONFIG alone does not: a
+// developer's shell often has it.
+std::string kubernetes_implied(const std::string& kubeconfig, const std::string& master) {
+  if (!kubeconfig.empty()) return "--kubeconfig was given";
+  if (!master.empty()) return "--master was given";
+  const char* host = std::getenv("KUBERNETES_SERVICE_HOST");
+  const char* port = std::getenv("KUBERNETES_SERVICE_PORT");
+  if (host != nullptr && *host != '\0' && port != nullptr && *port != '\0')
+    return "running in a pod: KUBERNETES_SERVICE_HOST is set";
+  return {};
+}
+
 // A Volcano flag that is not an alias: accepted (its note logged) or
 // refused with what to use instead. A boolean one refuses only the value
 // that would change something.
@@ -138,7 +153,8 @@ void take_volcano_flag(std::string_view flag, const VolcanoFlag& volcano, const 
 serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
   serve::ServeOptions o;
   std::string kubeconfig, context, master;
-  bool named = false;  // --scheduler-name given: the default is replaced
+  bool named = false;          // --scheduler-name given: the default is replaced
+  std::optional<bool> source;  // --source given: kubernetes or not
   if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
     // --name value, or --name=value (-v=3) as Kubernetes manifests write flags.
@@ -247,8 +263,11 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
     } else if (a == "--source") {
       const std::string v = value();
       if (v != "local" && v != "kubernetes")
-        throw InputError("--source " + v + ": use local (the store, the default) or kubernetes");
-      o.kubernetes = v == "kubernetes";
+        throw InputError("--source " + v +
+                         ": use local (the store) or kubernetes; without --source it is "
+                         "kubernetes when given --kubeconfig or --master or run in a pod, else "
+                         "local");
+      source = v == "kubernetes";
     } else if (a == "--kubeconfig") {
       kubeconfig = value();
     } else if (a == "--context") {
@@ -286,6 +305,17 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
   }
   if (o.config.empty()) throw InputError(std::string("--config is required\n") + kServeUsage);
   if (o.state_dir.empty()) o.state_dir = default_state_dir();
+  // Without --source, where a Volcano scheduler would find its API server
+  // (its flags, or the pod it runs in), so is Scoria's: a Volcano
+  // Deployment given Scoria's image schedules its cluster, not an empty
+  // local store.
+  if (source) {
+    o.kubernetes = *source;
+  } else if (const std::string why = kubernetes_implied(kubeconfig, master); !why.empty()) {
+    o.kubernetes = true;
+    log::write(log::kInfo, "serve",
+               "source: kubernetes (" + why + "); --source local keeps the local store");
+  }
   if (!o.kubernetes) {
     if (!kubeconfig.empty() || !master.empty() || o.kube.leader_elect)
       log::write(log::kInfo, "serve",

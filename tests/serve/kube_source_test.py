@@ -1166,6 +1166,59 @@ class Https(KubeSourceCase):
         self.assertEqual(s.get("/readyz")[0], 503)
 
 
+class ChoosesItsSource(KubeSourceCase):
+    """Without --source, Scoria finds the API server where Volcano would."""
+
+    def test_a_volcano_deployments_arguments_schedule_the_cluster(self):
+        # The argument list of Volcano's Helm chart for vc-scheduler (no
+        # --source; --scheduler-conf is the config ScoriaServe passes), with
+        # --master standing in for the pod's service account.
+        self.base_cluster()
+        helm = ["--logtostderr", f"--scheduler-name={SCHEDULER}", "--enable-healthz=true",
+                "--enable-metrics=true", "--leader-elect=false", "--kube-api-qps=2000",
+                "--kube-api-burst=2000", "--node-worker-threads=20",
+                "--percentage-nodes-to-find=100", "-v=3", "2>&1"]
+        s = ScoriaServe(SCORIA, self.work, "scheduler", CONFIG, *helm,
+                        "--master", f"http://127.0.0.1:{self.proxy.port}")
+        self.schedulers.append(s)
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        self.assertIn("source: kubernetes (--master was given)", s.text())
+        self.cluster.gang("train", 2, cpu="3")
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["train-0", "train-1"])), s.text())
+
+    def test_source_local_keeps_the_local_store(self):
+        self.base_cluster()
+        s = ScoriaServe(SCORIA, self.work, "scheduler", CONFIG, "--source", "local",
+                        "--master", f"http://127.0.0.1:{self.proxy.port}",
+                        "--scheduler-name", SCHEDULER)
+        self.schedulers.append(s)
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        self.cluster.gang("train", 1, cpu="1")
+        time.sleep(1.5)
+        self.assertFalse(self.cluster.bound(["train-0"]), s.text())
+        self.assertIn("apply to --source kubernetes", s.text())
+
+
+class ChoosesKubernetesInAPod(unittest.TestCase):
+    def test_a_pods_environment_makes_the_source_kubernetes(self):
+        # KUBERNETES_SERVICE_HOST/PORT, as the kubelet sets them in every
+        # pod. Where this machine has no service account the start fails
+        # naming it; where it has one, serve starts against the address.
+        env = dict(os.environ, KUBERNETES_SERVICE_HOST="127.0.0.1", KUBERNETES_SERVICE_PORT="9")
+        state = os.path.join(WORK, "in-pod-state")
+        p = subprocess.Popen([SCORIA, "serve", "--config", CONFIG, "--state-dir", state,
+                              "--port", "0"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        try:
+            out, _ = p.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.terminate()
+            out, _ = p.communicate(timeout=30)
+        self.assertIn("source: kubernetes (running in a pod: KUBERNETES_SERVICE_HOST is set)", out)
+        if p.returncode == 2:
+            self.assertIn("service account", out)
+
+
 class BadKubeconfig(unittest.TestCase):
     def refused(self, *args):
         r = subprocess.run([SCORIA, "serve", "--config", CONFIG, "--source", "kubernetes",
