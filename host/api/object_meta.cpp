@@ -72,6 +72,23 @@ void ObjectMeta::on_create(json& object, const Resource& r, const std::string& p
 
 void ObjectMeta::on_update(json& object, const json& old, const Resource& r) {
   if (!object.is_object()) throw bad_request("the body is not an object");
+  if (const auto kind = object.find("kind"); kind != object.end() && kind->is_string() &&
+                                             !kind->get<std::string>().empty() && *kind != r.kind)
+    throw bad_request("the kind of the object (" + kind->get<std::string>() +
+                      ") does not match the kind of the resource (" + std::string(r.kind) + ")");
+  // What identifies the object cannot change (kube-apiserver's
+  // ValidateObjectMetaUpdate); left out, it is kept.
+  if (const auto given = object.find("metadata"); given != object.end() && given->is_object())
+    for (const char* key : {"name", "namespace", "uid"}) {
+      const auto now = given->find(key);
+      if (now == given->end() || now->is_null() || *now == "") continue;
+      const json& was = old.at("metadata").value(key, json(""));
+      if (*now != was)
+        throw invalid(
+            r.group, r.kind, old.at("metadata").value("name", ""),
+            {{"FieldValueInvalid", "Invalid value: " + now->dump() + ": field is immutable",
+              std::string("metadata.") + key}});
+    }
   object["apiVersion"] = api_version(r);
   object["kind"] = std::string(r.kind);
   json& meta = object["metadata"];

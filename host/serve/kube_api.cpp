@@ -12,6 +12,7 @@
 #include "api/field_validation.h"
 #include "api/openapi.h"
 #include "api/patch.h"
+#include "api/pod_update.h"
 #include "api/selectors.h"
 #include "api/status.h"
 #include "api/table.h"
@@ -595,6 +596,7 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
     // exists (the API server's rule for these kinds).
     object["status"] = previous["status"];
   }
+  if (r.kind == "Pod" && at.subresource.empty()) api::check_pod_update(object, previous);
   ObjectMeta::on_update(object, previous, r);
   return answer(200, write(r, std::move(object), pre), request.version());
 }
@@ -627,6 +629,8 @@ http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
       json next = previous;
       next["status"] = patched.value("status", json::object());
       patched = std::move(next);
+    } else if (r.kind == "Pod") {
+      api::check_pod_update(patched, previous);
     }
     ObjectMeta::on_update(patched, previous, r);
     try {
