@@ -120,6 +120,12 @@ void Connection::on_header(beast::error_code ec) {
     if (!refused_for(ec)) shutdown();
     return;
   }
+  // Which host a request names must not be ambiguous (Go's net/http, which
+  // kube-apiserver answers with, refuses the same).
+  if (parser_->get().count(bhttp::field::host) > 1) {
+    fail(400, "too many Host headers");
+    return;
+  }
   if (parser_->is_done()) {
     on_body({});
     return;

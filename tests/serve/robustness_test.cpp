@@ -283,6 +283,21 @@ TEST(Hostile, ATargetThatIsNotUtf8Is400AndTheServiceGoesOn) {
   EXPECT_EQ(http(serve.port(), "GET", "/healthz").status, 200u);
 }
 
+// Two Host headers leave which host a request names ambiguous (a proxy and
+// the service may each take another): 400, as Go's net/http answers; one is
+// served.
+TEST(Hostile, TwoHostHeadersAre400) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  const std::string two = raw(serve.port(),
+                              "GET /api/v1/nodes HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              "Host: evil.example\r\n");
+  EXPECT_EQ(status_of(two), 400u) << two;
+  EXPECT_NE(two.find("too many Host headers"), std::string::npos) << two;
+  EXPECT_EQ(status_of(raw(serve.port(), "GET /api/v1/nodes HTTP/1.1\r\nHost: 127.0.0.1\r\n")),
+            200u);
+}
+
 // A PATCH or DELETE body nested 60,000 deep was parsed by recursion and
 // killed the service (SIGSEGV, no log line); POST and PUT already refused
 // nesting past 64. Every body is now read under the request limits: 400
