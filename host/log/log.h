@@ -2,6 +2,7 @@
 // event on standard error, tagged with who wrote it.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace scoria::log {
@@ -13,7 +14,13 @@ enum Level : int { kError = -2, kWarning = -1, kInfo = 0 };
 void set_verbosity(int level);
 bool enabled(int level);
 
-/// Writes one line: "<level letter> <who>: <message>".
+/// A message longer than this is cut (at a character boundary) and ends
+/// "... (N more bytes)": a client-sent 100 KB name must not fill the log.
+inline constexpr size_t kMaxMessage = 16384;
+/// What write() prints of `message`; *left_out: the bytes cut.
+std::string_view clipped(std::string_view message, size_t* left_out);
+
+/// Writes one line: "<level letter> <who>: <message>" (clipped).
 void write(int level, std::string_view who, std::string_view message);
 
 }  // namespace scoria::log
