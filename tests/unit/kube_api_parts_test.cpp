@@ -164,11 +164,25 @@ TEST(KubeMeta, CreateSetsIdentityAndUpdateKeepsIt) {
   EXPECT_EQ(pod["metadata"]["uid"].get<std::string>().size(), 36u);
   EXPECT_EQ(pod["metadata"]["generation"], 1);
   EXPECT_FALSE(pod["metadata"].contains("resourceVersion"));
-  json next = {{"metadata", {{"name", "other"}, {"uid", "forged"}}}, {"spec", {{"x", 2}}}};
+  // Left out, the identity is kept; changed, it is refused (immutable).
+  json next = {{"metadata", json::object()}, {"spec", {{"x", 2}}}};
   ObjectMeta::on_update(next, pod, *find_kind("Pod"));
   EXPECT_EQ(next["metadata"]["uid"], pod["metadata"]["uid"]);
   EXPECT_EQ(next["metadata"]["name"], pod["metadata"]["name"]);
   EXPECT_EQ(next["metadata"]["generation"], 2);  // the spec changed
+  for (const char* key : {"name", "uid", "namespace"}) {
+    json forged = {{"metadata", {{key, "forged"}}}, {"spec", {{"x", 2}}}};
+    try {
+      ObjectMeta::on_update(forged, pod, *find_kind("Pod"));
+      ADD_FAILURE() << key << " was changed";
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.code(), 422u) << key;
+      EXPECT_NE(std::string(e.what()).find(std::string("metadata.") + key +
+                                           ": Invalid value: \"forged\": field is immutable"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   json bad = {{"metadata", {{"namespace", "web"}}}};
   EXPECT_THROW(meta.on_create(bad, *find_kind("Pod"), "ml"), ApiError);
 }
