@@ -294,7 +294,7 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
     }
     if (method == Verb::put) return update(request, at, query);
     if (method == Verb::patch) return patch(request, at, query);
-    if (method == Verb::delete_) return remove(request, at);
+    if (method == Verb::delete_) return remove(request, at, query);
   }
   throw ApiError(405, "MethodNotAllowed",
                  "the server does not allow this method on the requested resource");
@@ -697,9 +697,22 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
   return object;
 }
 
-http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at) {
+http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at,
+                            std::string_view query) {
   const Resource& r = *at.resource;
   json options = request.body().empty() ? json() : body_value(request);
+  // DeleteOptions may come as query parameters too (curl, some clients);
+  // the body's win.
+  if (const auto grace = api::query_param(query, "gracePeriodSeconds");
+      grace && (!options.is_object() || !options.contains("gracePeriodSeconds"))) {
+    int64_t seconds = 0;
+    const auto [end, error] =
+        std::from_chars(grace->data(), grace->data() + grace->size(), seconds);
+    if (error != std::errc() || end != grace->data() + grace->size())
+      throw api::bad_request("gracePeriodSeconds: \"" + *grace + "\" is not a whole number");
+    if (!options.is_object()) options = json::object();
+    options["gracePeriodSeconds"] = seconds;
+  }
   dry_run_ = dry_run_ || api::requested_dry_run(options);
   return answer(200, delete_object(r, store_key(r, at.namespace_, at.name), options),
                 request.version());

@@ -64,7 +64,8 @@ class KubeApi {
                      std::string_view query);
   http::Reply patch(const http::Request& request, const api::ResourcePath& at,
                     std::string_view query);
-  http::Reply remove(const http::Request& request, const api::ResourcePath& at);
+  http::Reply remove(const http::Request& request, const api::ResourcePath& at,
+                     std::string_view query);
   http::Reply bind(const http::Request& request, const api::ResourcePath& at);
   http::Reply evict(const http::Request& request, const api::ResourcePath& at);
 

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import unittest
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_process import ScoriaServe, wait_for  # noqa: E402
@@ -125,6 +126,24 @@ class PodUpdates(unittest.TestCase):
             "patch", "pod", "named", "--type=merge", "-p", '{"kind":"Service"}'))
         self.assertEqual(self.get("named")["metadata"]["name"], "named")
         self.assertTrue(self.kubectl("get", "pod", "other", check=False).returncode != 0)
+
+    def test_a_grace_of_zero_in_the_query_deletes_at_once(self):
+        # DeleteOptions as query parameters, as curl and some clients send
+        # them; kubectl sends them in the body (--grace-period=0 --force).
+        self.bound("gone")
+        req = urllib.request.Request(
+            self.serve.url + "/api/v1/namespaces/default/pods/gone?gracePeriodSeconds=0",
+            method="DELETE")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            self.assertEqual(r.status, 200)
+        self.assertNotEqual(self.kubectl("get", "pod", "gone", check=False).returncode, 0)
+        self.bound("forced")
+        self.kubectl("delete", "pod", "forced", "--grace-period=0", "--force")
+        self.assertNotEqual(self.kubectl("get", "pod", "forced", check=False).returncode, 0)
+        # A bound pod deleted without a grace is Terminating first.
+        self.bound("graceful")
+        self.kubectl("delete", "pod", "graceful", "--wait=false")
+        self.assertIn("deletionTimestamp", self.get("graceful")["metadata"])
 
 
 if __name__ == "__main__":
