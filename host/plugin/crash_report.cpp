@@ -3,10 +3,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <csignal>
 #include <cstring>
+#include <deque>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <system_error>
 
@@ -18,6 +22,33 @@ namespace {
 // was given at start-up. Set once before any handler can run, or per thread.
 thread_local const char* t_plugin = nullptr;
 thread_local const char* t_hook = nullptr;
+
+// The same marks, published for the watchdog's thread (hook_marks()): one
+// slot per thread that ever entered a hook, claimed once. Relaxed stores:
+// the watchdog reads a snapshot that may be a moment old, never a torn
+// pointer (each field is one atomic).
+struct Slot {
+  std::atomic<const char*> plugin{nullptr};
+  std::atomic<const char*> hook{nullptr};
+  std::atomic<uint64_t> seq{0};
+};
+constexpr size_t kSlots = 256;
+std::array<Slot, kSlots> g_slots;
+std::atomic<size_t> g_slots_used{0};
+thread_local Slot* t_slot = nullptr;
+thread_local bool t_slot_claimed = false;
+
+void publish() {
+  if (!t_slot_claimed) {
+    t_slot_claimed = true;
+    const size_t i = g_slots_used.fetch_add(1, std::memory_order_relaxed);
+    if (i < kSlots) t_slot = &g_slots[i];
+  }
+  if (t_slot == nullptr) return;
+  t_slot->plugin.store(t_plugin, std::memory_order_relaxed);
+  t_slot->hook.store(t_hook, std::memory_order_relaxed);
+  t_slot->seq.fetch_add(1, std::memory_order_relaxed);
+}
 
 constexpr std::array<int, 5> kSignals = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 // The report file's path, copied at install (no allocation in the handler).
@@ -96,11 +127,35 @@ InPlugin::InPlugin(const char* plugin, const char* hook) noexcept
     : plugin_(t_plugin), hook_(t_hook) {
   t_plugin = plugin;
   t_hook = hook;
+  publish();
 }
 
 InPlugin::~InPlugin() {
   t_plugin = plugin_;
   t_hook = hook_;
+  publish();
+}
+
+const char* lasting_name(std::string_view name) {
+  static std::mutex mutex;
+  static std::deque<std::string> names;  // deque: what it holds never moves
+  const std::lock_guard lock(mutex);
+  for (const std::string& n : names)
+    if (n == name) return n.c_str();
+  return names.emplace_back(name).c_str();
+}
+
+std::vector<HookMark> hook_marks() {
+  std::vector<HookMark> out;
+  const size_t used = std::min(g_slots_used.load(std::memory_order_relaxed), kSlots);
+  for (size_t i = 0; i < used; ++i) {
+    const uint64_t seq = g_slots[i].seq.load(std::memory_order_relaxed);
+    const char* plugin = g_slots[i].plugin.load(std::memory_order_relaxed);
+    const char* hook = g_slots[i].hook.load(std::memory_order_relaxed);
+    if (plugin == nullptr || hook == nullptr) continue;
+    out.push_back({i, seq, plugin, hook});
+  }
+  return out;
 }
 
 void install_crash_handler(const std::filesystem::path& dir) {

@@ -6,15 +6,24 @@
 // takes its course (and systemd restarts the service).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace scoria::plugin {
 
-/// Marks the calling thread as running `plugin`'s `hook` (both string
-/// literals or strings that outlive the mark) until destroyed. Cheap: two
-/// thread-local stores.
+/// `name` kept for the life of the process: what a mark names must
+/// outlive any look the watchdog takes at it (a session's strings do not).
+/// Interned: call it once per plugin per session, not per hook call.
+const char* lasting_name(std::string_view name);
+
+/// Marks the calling thread as running `plugin`'s `hook` (string literals
+/// or lasting_name()s) until destroyed. Cheap: a few thread-local and
+/// relaxed atomic stores.
 class InPlugin {
  public:
   InPlugin(const char* plugin, const char* hook) noexcept;
@@ -26,6 +35,20 @@ class InPlugin {
   const char* plugin_;  // the marks this one hides, put back when it ends
   const char* hook_;
 };
+
+/// A thread inside a plugin hook now (its innermost mark), as another
+/// thread sees it: the watchdog names a plugin spinning in a hook on a
+/// predicate worker, where the session's own tracker only knows the action
+/// that called it. `seq` changes each time the thread enters or leaves a
+/// hook: the same mark with the same seq at two looks a period apart has
+/// run at least that long.
+struct HookMark {
+  size_t thread = 0;  // a slot number, stable for the thread's life
+  uint64_t seq = 0;
+  std::string plugin, hook;
+};
+/// The marks of every thread inside a hook (at most 256 threads are seen).
+std::vector<HookMark> hook_marks();
 
 /// Installs the handler of SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. It
 /// writes "fatal signal SIGSEGV in plugin NAME, hook on_predicate (...)",

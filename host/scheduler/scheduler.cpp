@@ -170,7 +170,7 @@ void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
     const auto t = Clock::now();
     if (tracker_) tracker_->enter(p.option->name, "on_session_open");
     const scoria_code opened = [&] {
-      const plugin::InPlugin in(p.option->name.c_str(), "on_session_open");
+      const plugin::InPlugin in(plugin::lasting_name(p.option->name), "on_session_open");
       return d.on_session_open(p.instance->state(), handle, &hooks.hooks);
     }();
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionOpen", ms_since(t)});
@@ -191,7 +191,7 @@ void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
     // reported as the action's.
     if (tracker_) tracker_->enter(a.name, "on_execute");
     ssn.set_action(a.name);
-    const plugin::InPlugin in(a.name.c_str(), "on_execute");
+    const plugin::InPlugin in(plugin::lasting_name(a.name), "on_execute");
     if (a.instance->descriptor().on_execute(a.instance->state(), handle) != SCORIA_OK)
       plugin::count_error(a.instance->ctx(), "on_execute failed");
     if (timings) timings->actions_ms.emplace_back(a.name, ms_since(t));
@@ -203,7 +203,7 @@ void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
     if (!d.on_session_close) continue;
     const auto t = Clock::now();
     if (tracker_) tracker_->enter(p.option->name, "on_session_close");
-    const plugin::InPlugin in(p.option->name.c_str(), "on_session_close");
+    const plugin::InPlugin in(plugin::lasting_name(p.option->name), "on_session_close");
     d.on_session_close(p.instance->state(), handle);
     if (timings) timings->plugins_ms.push_back({p.option->name, "OnSessionClose", ms_since(t)});
   }

@@ -31,6 +31,7 @@
 #include "log/throttle.h"
 #include "metrics/scheduler_metrics.h"
 #include "model/error.h"
+#include "plugin/crash_report.h"
 #include "plugin/plugin_dirs.h"
 #include "plugin/plugin_registry.h"
 #include "scheduler/hook_tracker.h"
@@ -120,6 +121,8 @@ struct Service::State {
   std::optional<std::string> sync_error = std::string("no session has run yet");
   log::Throttle session_failures;
   scheduler::HookTracker tracker;
+  // The threads' hook marks at the watchdog's last look (where_hung()).
+  std::vector<plugin::HookMark> marks_seen;
   Clock::time_point session_start;
   // What the loop spent before the session under way (for the -v 3 line).
   double refresh_ms = 0;
@@ -532,18 +535,34 @@ struct Service::State {
     });
   }
 
+  // Where the session is stuck: the action or plugin callback the session
+  // thread is in, or, deeper, a hook it called that has not returned since
+  // the watchdog's last look (a predicate on a worker thread, say).
   std::string where_hung() const {
     const auto current = tracker.current();
-    if (!current) return "the session (between plugin callbacks)";
-    return "plugin " + current->plugin + " hook " + current->hook;
+    const std::string called_from = current ? "plugin " + current->plugin + " hook " + current->hook
+                                            : "the session (between plugin callbacks)";
+    for (const plugin::HookMark& now : plugin::hook_marks()) {
+      if (current && now.plugin == current->plugin && now.hook == current->hook) continue;
+      for (const plugin::HookMark& then : marks_seen)
+        if (then.thread == now.thread && then.seq == now.seq)
+          return "plugin " + now.plugin + " hook " + now.hook + " (called from " + called_from +
+                 ")";
+    }
+    return called_from;
   }
 
   void check_watchdog() {
     if (hung) return;
+    // Kept while the session runs normally; compared when it hangs.
+    const auto look = [this] { marks_seen = plugin::hook_marks(); };
     const auto current = tracker.current();
     const Clock::time_point since = current ? current->since : session_start;
     const auto ran = Clock::now() - since;
-    if (ran < watchdog_limit()) return;
+    if (ran < watchdog_limit()) {
+      look();
+      return;
+    }
     hung = true;
     state_detail::warn(
         where_hung() + " has run for " +

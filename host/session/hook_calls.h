@@ -86,7 +86,7 @@ inline NodeAnswer judge(PluginHooks& p, Answer hook, int c, uint32_t reason,
 // it: a crash inside names the plugin (plugin/crash_report.h).
 template <class Fn, class... Args>
 auto call(const PluginHooks& p, const char* hook, Fn fn, Args&&... args) {
-  const plugin::InPlugin in(p.name.c_str(), hook);
+  const plugin::InPlugin in(p.mark, hook);
   return fn(p.hooks.user_data, std::forward<Args>(args)...);
 }
 

@@ -350,6 +350,7 @@ void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
   if (tiers_.size() <= tier) tiers_.resize(tier + 1);
   hooks.failed_reason =
       plugin::intern_reason("node(s) were refused because plugin " + hooks.name + " failed");
+  hooks.mark = plugin::lasting_name(hooks.name);
   tiers_[tier].push_back(std::move(hooks));
 }
 
@@ -460,7 +461,7 @@ void Session::fire_allocate(const Task& task) {
   for (auto& tier : tiers_)
     for (auto& p : tier)
       if (p.hooks.on_allocate) {
-        const plugin::InPlugin in(p.name.c_str(), "on_allocate");
+        const plugin::InPlugin in(p.mark, "on_allocate");
         p.hooks.on_allocate(p.hooks.user_data, &task);
       }
 }
@@ -469,7 +470,7 @@ void Session::fire_deallocate(const Task& task) {
   for (auto& tier : tiers_)
     for (auto& p : tier)
       if (p.hooks.on_deallocate) {
-        const plugin::InPlugin in(p.name.c_str(), "on_deallocate");
+        const plugin::InPlugin in(p.mark, "on_deallocate");
         p.hooks.on_deallocate(p.hooks.user_data, &task);
       }
 }

@@ -192,6 +192,7 @@ using SubJob = scoria_sub_job;
 /// Hooks of one plugin in one tier, with the config flags that gate them.
 struct PluginHooks {
   std::string name;
+  const char* mark = "";  // name, kept for the process's life (plugin::InPlugin)
   const config::PluginOption* option = nullptr;
   scoria_plugin_ctx* ctx = nullptr;
   scoria_hooks hooks{};

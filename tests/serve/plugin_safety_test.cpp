@@ -180,6 +180,39 @@ TEST(Watchdog, AHungPluginIsNamedStopsThePingsAndSigtermStillEnds) {
       << serve.log();
 }
 
+// A predicate that spins is named by its own plugin and hook: the session
+// thread is only known to be in allocate's on_execute, which called it.
+TEST(Watchdog, APredicateThatSpinsIsNamedByItsOwnHook) {
+  TempDir dir;
+  const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"spin\" }]\n";
+  const fs::path config = copy_config(dir.path(), tier);
+  const fs::path hang_file = dir.path() / "hang-now";
+  const std::string hang_path = hang_file.string();
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", config.string(), "--plugin-dir", (kFixtures / "spin").string(),
+                      "--schedule-period", "100", "--watchdog-periods", "5"},
+                     [hang_path] { ::setenv("SCORIA_TEST_HANG_FILE", hang_path.c_str(), 1); });
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n")
+                .status,
+            200u);
+  std::ofstream(hang_file) << "now\n";
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: ns}\n"
+                 "spec: {schedulerName: volcano, containers: [{name: c, image: x, "
+                 "resources: {requests: {cpu: \"1\"}}}]}\n")
+                .status,
+            200u);
+  ASSERT_TRUE(eventually([&] {
+    return serve.log().find(
+               "plugin spin hook on_predicate (called from plugin "
+               "allocate hook on_execute) has run for") != std::string::npos;
+  })) << serve.log();
+  serve.signal(SIGTERM);
+  ASSERT_NE(serve.wait_for(20s), -1) << "SIGTERM did not end a service with a hung session";
+}
+
 // The node a pod is bound to, or "" while it is not.
 std::string node_of(unsigned short port, const std::string& pod) {
   const HttpResult r = http(port, "GET", "/api/v1/namespaces/ns/pods/" + pod);
