@@ -21,6 +21,7 @@
 #include "log/log.h"
 #include "model/error.h"
 #include "model/quantity.h"
+#include "plugin/crash_report.h"
 #include "plugin/plugin_dirs.h"
 #include "scheduler/explanation_report.h"
 #include "scheduler/scheduler.h"
@@ -355,6 +356,9 @@ Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects,
 }  // namespace
 
 int simulate(std::span<const std::string_view> args) {
+  // A plugin that calls exit() must not end simulate with status 0 and no
+  // output.
+  plugin::install_exit_attribution();
   SimulateOptions opt;
   model::ClusterObjects objects;
   std::vector<std::unique_ptr<plugin::PluginRegistry>> registries;

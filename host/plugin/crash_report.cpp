@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -121,7 +122,37 @@ void on_fatal_signal(int signo, siginfo_t* info, void* context) {
   ::raise(signo);
 }
 
+// At exit: a thread inside a plugin hook is a plugin calling exit().
+void on_exit() {
+  if (t_plugin == nullptr) return;
+  char line[1024];
+  size_t n = 0;
+  append(line, sizeof line, n, "scoria: plugin ");
+  append(line, sizeof line, n, t_plugin);
+  append(line, sizeof line, n, " called exit() in hook ");
+  append(line, sizeof line, n, t_hook != nullptr ? t_hook : "(unknown)");
+  append(line, sizeof line, n,
+         "; plugins run inside the service's process, so it ends, with status 70 (systemd "
+         "restarts it); remove or fix the plugin\n");
+  [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line, n);
+  if (g_report[0] != '\0') {
+    const int fd = ::open(g_report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      ignored = ::write(fd, line, n);
+      ::close(fd);
+    }
+  }
+  ::_exit(70);
+}
+
 }  // namespace
+
+void install_exit_attribution() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  std::atexit(on_exit);
+}
 
 InPlugin::InPlugin(const char* plugin, const char* hook) noexcept
     : plugin_(t_plugin), hook_(t_hook) {
@@ -165,6 +196,7 @@ void install_crash_handler(const std::filesystem::path& dir) {
   installed = true;
   const std::string path = (dir / "crash-report").string();
   if (path.size() < sizeof g_report) std::memcpy(g_report, path.c_str(), path.size() + 1);
+  install_exit_attribution();
   for (size_t i = 0; i < kSignals.size(); ++i) {
     struct sigaction action {};
     action.sa_sigaction = on_fatal_signal;

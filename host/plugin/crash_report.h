@@ -58,6 +58,17 @@ std::vector<HookMark> hook_marks();
 /// Call once, at start-up.
 void install_crash_handler(const std::filesystem::path& dir);
 
+/// A plugin hook that calls exit() would end the process with the plugin's
+/// status (0 as often as not), so that systemd's Restart=on-failure leaves
+/// the service down and `simulate` prints nothing and succeeds. Installs an
+/// exit handler that, when the exiting thread is inside a plugin hook,
+/// names it ("plugin NAME called exit(...) in hook HOOK") on standard error
+/// and in the crash report (when install_crash_handler gave one) and ends
+/// the process with status 70 (EX_SOFTWARE) instead. _exit() and
+/// quick_exit() run no handler and are not caught. Called by
+/// install_crash_handler; call it once, at start-up, where there is none.
+void install_exit_attribution();
+
 /// A crash the last run in `dir` reported before it died.
 struct CrashReport {
   std::string line;  // what the handler wrote

@@ -300,5 +300,54 @@ TEST(Crash, APluginsCrashIsNamedAndTheNextStartReportsIt) {
   EXPECT_EQ(http(again.port(), "GET", "/healthz").status, 200u);
 }
 
+// A plugin that calls exit(0) in a hook: the process ends non-zero (so
+// systemd's Restart=on-failure restarts it), naming the plugin, and the next
+// start reports it like a crash; simulate says so and fails.
+TEST(Crash, APluginThatExitsIsNamedAndTheStatusIsAFailure) {
+  TempDir dir;
+  const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"exit_in_hook\" }]\n";
+  const fs::path config = copy_config(dir.path(), tier);
+  const fs::path exit_file = dir.path() / "exit-now";
+  const std::string exit_path = exit_file.string();
+  const std::string named = "plugin exit_in_hook called exit() in hook on_session_open";
+  {
+    ServeProcess serve(dir.path() / "state",
+                       {"--config", config.string(), "--plugin-dir",
+                        (kFixtures / "exit_in_hook").string(), "--schedule-period", "100"},
+                       [exit_path] { ::setenv("SCORIA_TEST_HANG_FILE", exit_path.c_str(), 1); });
+    std::ofstream(exit_file) << "now\n";
+    const int status = serve.wait_for(20s);
+    ASSERT_NE(status, -1) << "the plugin's exit did not end the process\n" << serve.log();
+    ASSERT_TRUE(WIFEXITED(status)) << serve.log();
+    EXPECT_EQ(WEXITSTATUS(status), 70) << serve.log();
+    EXPECT_NE(serve.log().find(named), std::string::npos) << serve.log();
+  }
+  ServeProcess again(dir.path() / "state", {"--config", copy_config(dir.path()).string()});
+  EXPECT_NE(
+      again.log().find("restarted after a crash (1 so far in this state directory): " + named),
+      std::string::npos)
+      << again.log();
+
+  const fs::path cluster = dir.path() / "cluster.yaml";
+  std::ofstream(cluster) << "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+                            "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n"
+                            "---\nkind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: ns}\n"
+                            "spec: {containers: [{name: c, image: x}]}\n";
+  const fs::path out = dir.path() / "simulate.out";
+  // The restart above wrote the config again without the plugin.
+  fs::create_directories(dir.path() / "simulate");
+  const fs::path with_plugin = copy_config(dir.path() / "simulate", tier);
+  const std::string cmd = std::string(SCORIA_BINARY) + " simulate --config " +
+                          with_plugin.string() + " --plugin-dir " +
+                          (kFixtures / "exit_in_hook").string() + " " + cluster.string() + " > " +
+                          out.string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::stringstream text;
+  text << std::ifstream(out).rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 70) << text.str();
+  EXPECT_NE(text.str().find(named), std::string::npos) << text.str();
+}
+
 }  // namespace
 }  // namespace scoria::test
