@@ -1,6 +1,7 @@
 // scoria simulate: the DESIGN.md section 5 contract. Runs N sessions over
 // the cluster in the object files with the same loader, plugins and session
 // code as `serve`, and prints the decisions.
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "abi/host_api.h"
 #include "api/object_meta.h"
@@ -24,6 +26,7 @@
 #include "plugin/crash_report.h"
 #include "plugin/plugin_dirs.h"
 #include "scheduler/explanation_report.h"
+#include "scheduler/hang_watch.h"
 #include "scheduler/scheduler.h"
 #include "schema/unknown_fields.h"
 #include "simulation/bind_claims.h"
@@ -53,13 +56,14 @@ struct SimulateOptions {
   std::optional<int64_t> now_ms;  // --now; the wall clock when not given
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
+  int64_t watchdog_ms = 60'000;  // --watchdog; 0: none
 };
 
 constexpr const char* kSimulateUsage =
     "usage: scoria simulate --config CONF [--config CONF2] [--cycles N | --until SECONDS]\n"
     "                       [--output json|table] [--timings] [--report FILE.html]\n"
     "                       [--explain NAMESPACE/POD] [--strict-fields] [--now TIME]\n"
-    "                       [--no-cache]\n"
+    "                       [--no-cache] [--watchdog SECONDS]\n"
     "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
@@ -90,7 +94,9 @@ constexpr const char* kSimulateUsage =
     "  --report FILE.html writes the charts to one self-contained HTML page.\n"
     "  --no-cache asks every predicate and score for every task and writes each\n"
     "  session's snapshot whole (the config's equivalence_cache = false): the\n"
-    "  same decisions, the plain path, to compare.\n";
+    "  same decisions, the plain path, to compare.\n"
+    "  --watchdog SECONDS (60; 0: none): a plugin callback that runs longer ends\n"
+    "  simulate with status 70, naming the plugin and hook, as serve's watchdog does.\n";
 
 // Parses the command line; throws InputError with the usage problem.
 SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
@@ -125,6 +131,12 @@ SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
       o.until_ms = ms;
     } else if (a == "--no-cache") {
       o.no_cache = true;
+    } else if (a == "--watchdog") {
+      const std::string v = value(i);
+      const std::optional<int64_t> ms = simulation::parse_seconds(v);
+      if (!ms || *ms < 0)
+        throw InputError("simulate: --watchdog takes seconds (0 for none), not " + v);
+      o.watchdog_ms = *ms;
     } else if (a == "--report") {
       o.report = value(i);
     } else if (a == "--output" || a == "-o") {
@@ -391,6 +403,31 @@ int simulate(std::span<const std::string_view> args) {
                               std::chrono::system_clock::now().time_since_epoch())
                               .count();
   const bool timed = simulation::is_timed(objects) || opt.until_ms.has_value();
+  // The session runs on this thread; a watchdog beside it ends the process
+  // when a plugin callback never returns (the thread cannot be stopped).
+  scheduler::HookTracker tracker;
+  for (const auto& s : schedulers) s->set_tracker(&tracker);
+  std::jthread watchdog;
+  if (opt.watchdog_ms > 0)
+    watchdog = std::jthread([&tracker, limit = std::chrono::milliseconds(opt.watchdog_ms)](
+                                const std::stop_token& stop) {
+      scheduler::HangWatch watch(tracker);
+      while (!stop.stop_requested()) {
+        for (int i = 0; i < 4 && !stop.stop_requested(); ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        const auto current = tracker.current();
+        if (!current || Clock::now() - current->since < limit) {
+          watch.remember();
+          continue;
+        }
+        const auto ran =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - current->since);
+        std::cerr << "scoria: " << watch.where() << " has run for " << ran.count()
+                  << "ms, over --watchdog " << limit.count() / 1000.0
+                  << "s; simulate stops (status 70)" << std::endl;
+        ::_exit(70);
+      }
+    });
   std::vector<Json> outs;
   try {
     for (size_t i = 0; i < schedulers.size(); ++i) {

@@ -31,9 +31,9 @@
 #include "log/throttle.h"
 #include "metrics/scheduler_metrics.h"
 #include "model/error.h"
-#include "plugin/crash_report.h"
 #include "plugin/plugin_dirs.h"
 #include "plugin/plugin_registry.h"
+#include "scheduler/hang_watch.h"
 #include "scheduler/hook_tracker.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
@@ -121,8 +121,7 @@ struct Service::State {
   std::optional<std::string> sync_error = std::string("no session has run yet");
   log::Throttle session_failures;
   scheduler::HookTracker tracker;
-  // The threads' hook marks at the watchdog's last look (where_hung()).
-  std::vector<plugin::HookMark> marks_seen;
+  scheduler::HangWatch hang_watch{tracker};
   Clock::time_point session_start;
   // What the loop spent before the session under way (for the -v 3 line).
   double refresh_ms = 0;
@@ -535,32 +534,15 @@ struct Service::State {
     });
   }
 
-  // Where the session is stuck: the action or plugin callback the session
-  // thread is in, or, deeper, a hook it called that has not returned since
-  // the watchdog's last look (a predicate on a worker thread, say).
-  std::string where_hung() const {
-    const auto current = tracker.current();
-    const std::string called_from = current ? "plugin " + current->plugin + " hook " + current->hook
-                                            : "the session (between plugin callbacks)";
-    for (const plugin::HookMark& now : plugin::hook_marks()) {
-      if (current && now.plugin == current->plugin && now.hook == current->hook) continue;
-      for (const plugin::HookMark& then : marks_seen)
-        if (then.thread == now.thread && then.seq == now.seq)
-          return "plugin " + now.plugin + " hook " + now.hook + " (called from " + called_from +
-                 ")";
-    }
-    return called_from;
-  }
+  std::string where_hung() const { return hang_watch.where(); }
 
   void check_watchdog() {
     if (hung) return;
-    // Kept while the session runs normally; compared when it hangs.
-    const auto look = [this] { marks_seen = plugin::hook_marks(); };
     const auto current = tracker.current();
     const Clock::time_point since = current ? current->since : session_start;
     const auto ran = Clock::now() - since;
     if (ran < watchdog_limit()) {
-      look();
+      hang_watch.remember();  // compared when the session hangs
       return;
     }
     hung = true;

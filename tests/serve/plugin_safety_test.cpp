@@ -213,6 +213,31 @@ TEST(Watchdog, APredicateThatSpinsIsNamedByItsOwnHook) {
   ASSERT_NE(serve.wait_for(20s), -1) << "SIGTERM did not end a service with a hung session";
 }
 
+// simulate has serve's watchdog: a callback that never returns ends it with
+// status 70, naming the plugin and hook, instead of hanging forever.
+TEST(Watchdog, SimulateStopsAtAHungPluginAndSaysWhere) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path(), "\n[[tiers]]\nplugins = [{ name = \"hang\" }]\n");
+  const fs::path cluster = dir.path() / "cluster.yaml";
+  std::ofstream(cluster) << "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
+                            "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n";
+  const fs::path hang_file = dir.path() / "hang-now";
+  std::ofstream(hang_file) << "now\n";
+  const fs::path out = dir.path() / "simulate.out";
+  const std::string cmd = "SCORIA_TEST_HANG_FILE=" + hang_file.string() + " " +
+                          std::string(SCORIA_BINARY) + " simulate --watchdog 1 --config " +
+                          config.string() + " --plugin-dir " + (kFixtures / "hang").string() + " " +
+                          cluster.string() + " > " + out.string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::stringstream text;
+  text << std::ifstream(out).rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 70) << text.str();
+  EXPECT_NE(text.str().find("plugin hang hook on_session_open has run for"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("over --watchdog 1s; simulate stops"), std::string::npos) << text.str();
+}
+
 // The node a pod is bound to, or "" while it is not.
 std::string node_of(unsigned short port, const std::string& pod) {
   const HttpResult r = http(port, "GET", "/api/v1/namespaces/ns/pods/" + pod);
