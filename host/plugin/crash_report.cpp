@@ -79,6 +79,17 @@ void append(char* out, size_t capacity, size_t& used, const char* text) {
   out[used] = '\0';
 }
 
+// Writes the line to standard error and to the crash report, which the
+// next start reads (async-signal-safe calls only).
+void report(const char* line, size_t n) {
+  [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line, n);
+  if (g_report[0] == '\0') return;
+  const int fd = ::open(g_report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  ignored = ::write(fd, line, n);
+  ::close(fd);
+}
+
 void on_fatal_signal(int signo, siginfo_t* info, void* context) {
   char line[1024];
   size_t n = 0;
@@ -95,14 +106,7 @@ void on_fatal_signal(int signo, siginfo_t* info, void* context) {
   } else {
     append(line, sizeof line, n, " in the host (no plugin hook was running); the service ends\n");
   }
-  [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line, n);
-  if (g_report[0] != '\0') {
-    const int fd = ::open(g_report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd >= 0) {
-      ignored = ::write(fd, line, n);
-      ::close(fd);
-    }
-  }
+  report(line, n);
   // The signal takes its course: the handler before this one, or the
   // default action, which ends the process (the fault recurs on return).
   for (size_t i = 0; i < kSignals.size(); ++i) {
@@ -134,14 +138,7 @@ void on_exit() {
   append(line, sizeof line, n,
          "; plugins run inside the service's process, so it ends, with status 70 (systemd "
          "restarts it); remove or fix the plugin\n");
-  [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line, n);
-  if (g_report[0] != '\0') {
-    const int fd = ::open(g_report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd >= 0) {
-      ignored = ::write(fd, line, n);
-      ::close(fd);
-    }
-  }
+  report(line, n);
   ::_exit(70);
 }
 
