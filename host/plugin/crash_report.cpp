@@ -9,7 +9,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -50,6 +49,14 @@ void publish() {
   t_slot->hook.store(t_hook, std::memory_order_relaxed);
   t_slot->seq.fetch_add(1, std::memory_order_relaxed);
 }
+
+// lasting_name()'s names, NUL-separated, in storage that is never
+// destroyed: an exit handler (on_exit) and other threads may read a mark
+// while static destructors run.
+constexpr size_t kNameArena = 16384;
+char g_names[kNameArena] = {};
+size_t g_names_used = 0;
+std::mutex g_names_mutex;
 
 constexpr std::array<int, 5> kSignals = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 // The report file's path, copied at install (no allocation in the handler).
@@ -165,12 +172,16 @@ InPlugin::~InPlugin() {
 }
 
 const char* lasting_name(std::string_view name) {
-  static std::mutex mutex;
-  static std::deque<std::string> names;  // deque: what it holds never moves
-  const std::lock_guard lock(mutex);
-  for (const std::string& n : names)
-    if (n == name) return n.c_str();
-  return names.emplace_back(name).c_str();
+  const std::lock_guard lock(g_names_mutex);
+  for (size_t at = 0; at < g_names_used; at += std::strlen(g_names + at) + 1)
+    if (name == std::string_view(g_names + at)) return g_names + at;
+  if (name.find('\0') != std::string_view::npos || g_names_used + name.size() + 1 > kNameArena)
+    return "(a plugin)";
+  char* out = g_names + g_names_used;
+  std::memcpy(out, name.data(), name.size());
+  out[name.size()] = '\0';
+  g_names_used += name.size() + 1;
+  return out;
 }
 
 std::vector<HookMark> hook_marks() {
