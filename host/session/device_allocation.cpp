@@ -116,22 +116,6 @@ void DeviceAllocator::reset(const cycle::Devices& devices, std::span<const Task>
   }
 }
 
-// The name of the claim `ref` of `pod` stands for, as the resource-claim
-// controller resolves it; empty if none is made yet.
-static std::string claim_name(const model::Pod& pod, const model::DeviceClaimRef& ref,
-                              const cycle::Devices& devices) {
-  if (!ref.claim.empty()) return ref.claim;
-  if (!ref.made.empty()) return ref.made;
-  // Where no controller runs (files, the local store) Scoria makes the
-  // claim POD-ENTRY for the pod.
-  const std::string made = model::made_claim_name(pod, ref);
-  if (devices.claims != nullptr)
-    if (const auto it = devices.claims->find(pod.namespace_ + "/" + made);
-        it != devices.claims->end() && owned_by(it->second, pod))
-      return made;
-  return {};
-}
-
 void DeviceAllocator::build() const {
   const std::lock_guard lock(mutex_);
   if (built_.load(std::memory_order_relaxed)) return;
@@ -309,22 +293,24 @@ DeviceAllocator::Prepared DeviceAllocator::prepare(const Task& task) const {
   const model::Pod& pod = *task.pod;
   std::string meaning;
   bool shares = true;
+  std::string key;
   for (const model::DeviceClaimRef& ref : pod.device_claims) {
-    const std::string name = claim_name(pod, ref, devices_);
-    if (name.empty()) {
+    const model::ResourceClaim* found = resolve(pod, ref, key);
+    // A claim Scoria makes from a template (POD-ENTRY) that is not there,
+    // or not the pod's, is one still to be made.
+    if (found == nullptr && ref.claim.empty() && ref.made.empty()) {
       if (p.error == 0)
         p.error = intern("pod \"" + pod.key() + "\": ResourceClaim not created yet");
       continue;
     }
     Claim c;
-    c.key = pod.namespace_ + "/" + name;
+    c.key = key;
+    c.claim = found;
+    const std::string name = key.substr(pod.namespace_.size() + 1);
     // Two entries naming one claim use it once.
     if (std::any_of(p.claims.begin(), p.claims.end(),
                     [&](const Claim& other) { return other.key == c.key; }))
       continue;
-    if (devices_.claims != nullptr)
-      if (const auto it = devices_.claims->find(c.key); it != devices_.claims->end())
-        c.claim = &it->second;
     if (c.claim == nullptr) {
       if (p.error == 0)
         p.error = intern("resourceclaim.resource.k8s.io \"" + name + "\" not found");
