@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "decode/field_reader.h"
 #include "model/devices.h"
@@ -27,6 +28,20 @@ struct ControllerRef {
   std::string kind, name, uid;
 };
 ControllerRef read_controller(const ObjectFields& f);
+
+/// What a claim (PersistentVolumeClaim, ResourceClaim) takes from its
+/// metadata: uid, annotations, whether it is being deleted, and the owner
+/// that controls it (a claim made for a pod is the pod's).
+template <class Claim>
+void read_claim_metadata(const ObjectFields& f, Claim& c) {
+  c.uid = f.r.text_field(f.meta, "uid", f.meta_path);
+  c.annotations = f.r.string_map(f.meta, "annotations", f.meta_path);
+  c.deleting = !f.r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
+  ControllerRef owner = read_controller(f);
+  c.owner_kind = std::move(owner.kind);
+  c.owner_name = std::move(owner.name);
+  c.owner_uid = std::move(owner.uid);
+}
 
 model::Node decode_node(const ObjectFields& f);
 model::Pod decode_pod(const ObjectFields& f);

@@ -97,13 +97,7 @@ void read_reserved_for(const FieldReader& r, const Node& status, const FieldPath
 model::ResourceClaim decode_resource_claim(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::ResourceClaim c;
-  c.uid = r.text_field(f.meta, "uid", f.meta_path);
-  c.annotations = r.string_map(f.meta, "annotations", f.meta_path);
-  c.deleting = !r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
-  const ControllerRef owner = read_controller(f);
-  c.owner_kind = owner.kind;
-  c.owner_name = owner.name;
-  c.owner_uid = owner.uid;
+  read_claim_metadata(f, c);
   const FieldPath spec_path = f.root.field("spec");
   c.spec = device_claim_spec(r, r.map_field(f.obj, "spec", f.root), spec_path);
   const FieldPath status_path = f.root.field("status");

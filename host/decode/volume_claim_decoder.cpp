@@ -47,13 +47,7 @@ void read_request(const FieldReader& r, const Node& spec, const FieldPath& spec_
 model::PersistentVolumeClaim decode_volume_claim(const ObjectFields& f) {
   const FieldReader& r = f.r;
   model::PersistentVolumeClaim c;
-  c.uid = r.text_field(f.meta, "uid", f.meta_path);
-  c.annotations = r.string_map(f.meta, "annotations", f.meta_path);
-  c.deleting = !r.text_field(f.meta, "deletionTimestamp", f.meta_path).empty();
-  const ControllerRef owner = read_controller(f);
-  c.owner_kind = owner.kind;
-  c.owner_name = owner.name;
-  c.owner_uid = owner.uid;
+  read_claim_metadata(f, c);
   const FieldPath spec_path = f.root.field("spec");
   const Node& spec = r.map_field(f.obj, "spec", f.root);
   c.access_modes = access_modes(r, spec, spec_path);
