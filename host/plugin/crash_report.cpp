@@ -47,7 +47,9 @@ void publish() {
   if (t_slot == nullptr) return;
   t_slot->plugin.store(t_plugin, std::memory_order_relaxed);
   t_slot->hook.store(t_hook, std::memory_order_relaxed);
-  t_slot->seq.fetch_add(1, std::memory_order_relaxed);
+  // Only this thread writes its slot: a plain increment, no locked
+  // read-modify-write on every hook call.
+  t_slot->seq.store(t_slot->seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 // lasting_name()'s names, NUL-separated, in storage that is never
