@@ -90,6 +90,16 @@ void VolumeBinder::reset(const cycle::Storage& storage, std::span<const Task> ta
         "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access "
         "mode");
     why_.immediate = intern("pod has unbound immediate PersistentVolumeClaims");
+    // Both a bound and an unbound claim failing, in FindPodVolumes' order
+    // (node conflict, bind conflict, not enough space, bound volume missing).
+    const auto both = [](uint32_t first, uint32_t second) {
+      return intern(std::string(plugin::reason_text(first)) + ", " +
+                    std::string(plugin::reason_text(second)));
+    };
+    why_.node_and_bind = both(why_.node_conflict, why_.bind_conflict);
+    why_.node_and_space = both(why_.node_conflict, why_.not_enough_space);
+    why_.bind_and_missing = both(why_.bind_conflict, why_.pv_not_exist);
+    why_.space_and_missing = both(why_.not_enough_space, why_.pv_not_exist);
   }
 }
 
@@ -450,12 +460,36 @@ VolumeBinder::Match VolumeBinder::provision(const Claim& c, const Node& node) co
 
 uint32_t VolumeBinder::check_binding(const Prepared& p, const Task& /*task*/, const Node& node,
                                      std::vector<Match>* matches) const {
-  // Bound claims: their volume exists and its node affinity allows the node.
+  // Bound claims: their volume exists and its node affinity allows the node
+  // (the first that fails decides). The unbound claims are checked as well,
+  // and the node's reason names both failures in kube-scheduler's order, as
+  // Volcano joins a status's reasons.
+  uint32_t bound_why = 0;
   for (const uint32_t i : p.bound) {
     const Claim& c = p.claims[i];
-    if (c.volume == nullptr) return why_.pv_not_exist;
-    if (!affinity_allows(*c.volume, *node.spec)) return why_.node_conflict;
+    if (c.volume == nullptr) {
+      bound_why = why_.pv_not_exist;
+      break;
+    }
+    if (!affinity_allows(*c.volume, *node.spec)) {
+      bound_why = why_.node_conflict;
+      break;
+    }
   }
+  const uint32_t unbound_why = check_unbound(p, node, bound_why == 0 ? matches : nullptr);
+  if (unbound_why == 0) return bound_why;
+  if (bound_why == 0) return unbound_why;
+  return joined_reason(bound_why, unbound_why);
+}
+
+uint32_t VolumeBinder::joined_reason(uint32_t bound_why, uint32_t unbound_why) const {
+  if (bound_why == why_.node_conflict)
+    return unbound_why == why_.bind_conflict ? why_.node_and_bind : why_.node_and_space;
+  return unbound_why == why_.bind_conflict ? why_.bind_and_missing : why_.space_and_missing;
+}
+
+uint32_t VolumeBinder::check_unbound(const Prepared& p, const Node& node,
+                                     std::vector<Match>* matches) const {
   if (p.delayed.empty()) return 0;
   // Claims waiting for a first consumer: one decided this session for
   // another pod naming it, as kube-scheduler's assumed claim, is bound to

@@ -130,6 +130,12 @@ class VolumeBinder {
   Prepared prepare(const Task& task) const;
   uint32_t check_binding(const Prepared& p, const Task& task, const Node& node,
                          std::vector<Match>* matches) const;
+  // The claims waiting for a first consumer: their reason on `node`, 0 when
+  // they all find a volume or provisioning (then in `matches`).
+  uint32_t check_unbound(const Prepared& p, const Node& node, std::vector<Match>* matches) const;
+  // The reason of a node where a bound claim failed with `bound_why` and an
+  // unbound one with `unbound_why`.
+  uint32_t joined_reason(uint32_t bound_why, uint32_t unbound_why) const;
   uint32_t check_zone(const Prepared& p, const Node& node) const;
   bool check_limits(const Prepared& p, const Task& task, const Node& node) const;
   bool once_pod_in_use(const Prepared& p, const Task& task) const;
@@ -154,6 +160,8 @@ class VolumeBinder {
   struct Reasons {
     uint32_t node_conflict = 0, bind_conflict = 0, not_enough_space = 0, pv_not_exist = 0,
              no_zone = 0, max_volumes = 0, once_pod = 0, immediate = 0;
+    // Both kinds of claim failing on one node.
+    uint32_t node_and_bind = 0, node_and_space = 0, bind_and_missing = 0, space_and_missing = 0;
   } why_;
 
   mutable std::mutex mutex_;
