@@ -63,6 +63,7 @@ for d in scenarios:
         if len(text) > 64 * 1024:
             continue
         put("objects", text)
+        put("block_yaml", text)
         quantities.update(re.findall(r'(?:cpu|memory|pods|nvidia\.com/gpu): "?([0-9.eE+-]+[a-zA-Z]*)', text))
         if re.search(r"&[A-Za-z0-9_-]", text):
             continue  # aliases: as JSON an alias bomb would be gigabytes
@@ -188,6 +189,6 @@ put("objects", DEVICES)
 for doc in yaml.load_all(DEVICES, Loader=loader):
     put("objects", json.dumps(doc))
     put_api(doc)
-for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel"):
+for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel", "block_yaml"):
     for path in glob.glob(os.path.join(source, "fuzz/regressions", target, "*")):
         put(target, open(path, "rb").read())
