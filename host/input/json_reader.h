@@ -20,4 +20,9 @@ namespace scoria::input {
 /// schema makes them. `text` must have passed check_text.
 std::optional<nlohmann::json> read_strict_json(std::string_view text, const Limits& limits);
 
+/// How deep the brackets of JSON text nest, strings skipped (a text that is
+/// not JSON gives some count): checked before a parse, so that nothing
+/// that walks the value after recurses past a bound.
+size_t json_nesting(std::string_view text);
+
 }  // namespace scoria::input

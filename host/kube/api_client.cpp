@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "input/json_reader.h"
 #include "log/log.h"
 
 namespace scoria::kube {
@@ -22,8 +23,14 @@ std::unique_ptr<Connection> ApiClient::connect() const {
   return std::make_unique<Connection>(config_, tls_, token_);
 }
 
+nlohmann::json parse_answer(std::string_view body) {
+  if (input::json_nesting(body) > kMaxNesting)
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  return nlohmann::json::parse(body, nullptr, false);
+}
+
 std::string status_message(const Response& response) {
-  const auto parsed = nlohmann::json::parse(response.body, nullptr, false);
+  const auto parsed = parse_answer(response.body);
   if (parsed.is_object() && parsed.contains("message") && parsed["message"].is_string())
     return parsed["message"].get<std::string>();
   std::string text = response.body.substr(0, 200);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/asio/ssl/context.hpp>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <memory>
@@ -47,6 +48,15 @@ class ApiError : public std::runtime_error {
  private:
   Response response_;
 };
+
+/// How deep an answer may nest: no Kubernetes object comes near it. A
+/// deeper one (a hostile or broken server) is refused before it is parsed,
+/// so nothing that walks it recurses that far.
+inline constexpr size_t kMaxNesting = 128;
+
+/// `body` parsed as JSON; discarded (is_discarded()) when it is not JSON
+/// or nests deeper than kMaxNesting.
+nlohmann::json parse_answer(std::string_view body);
 
 /// The message of a Status answer (`body`), or the body itself, shortened.
 std::string status_message(const Response& response);

@@ -28,8 +28,9 @@ using tcp = asio::ip::tcp;
 using boost::system::error_code;
 
 // An answer (a list page, an object) larger than this is not one we asked
-// for; a watch event line likewise.
-constexpr uint64_t kMaxBody = uint64_t{1} << 30;
+// for (a page is 500 objects; an object at most the API server's 3 MiB
+// request, and a pod far less); a watch event line likewise.
+constexpr uint64_t kMaxBody = uint64_t{256} << 20;
 constexpr size_t kMaxLine = size_t{64} << 20;
 constexpr size_t kMaxErrorBody = size_t{1} << 20;
 

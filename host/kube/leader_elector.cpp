@@ -72,7 +72,7 @@ void LeaderElector::release() {
     std::unique_ptr<Connection> c = client_.connect();
     const Response got = c->request("GET", path, "", "", std::chrono::seconds(2));
     if (got.status != 200) return;
-    json lease = json::parse(got.body, nullptr, false);
+    json lease = parse_answer(got.body);
     if (!lease.is_object() || !lease["spec"].is_object() ||
         lease["spec"].value("holderIdentity", "") != options_.identity)
       return;
@@ -168,7 +168,7 @@ bool LeaderElector::try_acquire_or_renew() {
     return true;
   }
   if (got.status != 200) throw ApiError("reading the Lease", got);
-  json lease = json::parse(got.body, nullptr, false);
+  json lease = parse_answer(got.body);
   if (!lease.is_object()) throw TransportError("the Lease is not JSON");
   json& spec = lease["spec"];
   if (!spec.is_object()) spec = json::object();

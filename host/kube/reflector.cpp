@@ -1,8 +1,10 @@
 #include "kube/reflector.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "http/client.h"
+#include "input/json_reader.h"
 #include "input/ordered_batches.h"
 #include "kube/decode_change.h"
 #include "log/log.h"
@@ -168,6 +170,8 @@ void Reflector::list() {
   std::unordered_map<std::string, std::string> seen;
   std::string cont;
   std::string version;
+  std::unordered_set<std::string> tokens;
+  size_t objects = 0;
   do {
     std::string target = path() + "?limit=" + std::to_string(options_.page_size);
     if (!cont.empty()) target += "&continue=" + http::percent_encode(cont);
@@ -178,6 +182,8 @@ void Reflector::list() {
       changes.clear();
       seen.clear();
       cont.clear();
+      tokens.clear();
+      objects = 0;
       continue;
     }
     if (r.status == 404 && cont.empty() && optional_kind(resource_)) {
@@ -197,12 +203,26 @@ void Reflector::list() {
     if (r.status != 200) throw ApiError("list failed", r);
     if (absent_logged_ && absences_ != nullptr) absences_->note_served(absent_unit(resource_));
     absent_logged_ = false;
-    json page = json::parse(r.body, nullptr, false);
+    if (input::json_nesting(r.body) > kMaxNesting)
+      throw TransportError("the list of " + std::string(resource_.plural) + " nests deeper than " +
+                           std::to_string(kMaxNesting) + " levels; no Kubernetes object does");
+    json page = parse_answer(r.body);
     if (!page.is_object() || !page.contains("items") || !page["items"].is_array())
       throw TransportError("the list of " + std::string(resource_.plural) +
                            " is not a Kubernetes list");
     version = text_at(page, "metadata", "resourceVersion");
     cont = text_at(page, "metadata", "continue");
+    // A server whose pages never end would be listed forever, memory
+    // growing: a token given twice, or more objects than any cluster has,
+    // ends the list as a failure (listed again after the back-off).
+    if (!cont.empty() && !tokens.insert(cont).second)
+      throw TransportError("the server answered the continue token \"" + cont.substr(0, 64) +
+                           "\" a second time");
+    objects += page["items"].size();
+    if (objects > options_.max_list_objects)
+      throw TransportError("the list of " + std::string(resource_.plural) + " passed " +
+                           std::to_string(options_.max_list_objects) +
+                           " objects and goes on; no cluster is that large");
     // Items are decoded on every core, then taken in order here.
     json& items = page["items"];
     std::vector<std::vector<cache::ObjectChange>> decoded(items.size());
@@ -272,7 +292,11 @@ void Reflector::watch() {
   const Clock::duration idle = std::chrono::seconds(timeout) + std::chrono::seconds(30);
   while (connection_->next_line(line, idle)) {
     if (line.empty()) continue;
-    json event = json::parse(line, nullptr, false);
+    if (input::json_nesting(line) > kMaxNesting)
+      throw TransportError("a watch event of " + std::string(resource_.plural) +
+                           " nests deeper than " + std::to_string(kMaxNesting) +
+                           " levels; no Kubernetes object does");
+    json event = parse_answer(line);
     if (!event.is_object() || !event.contains("type") || !event["type"].is_string())
       throw TransportError("a watch event of " + std::string(resource_.plural) +
                            " is not JSON: " + line.substr(0, 100));

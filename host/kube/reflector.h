@@ -31,6 +31,9 @@ namespace scoria::kube {
 struct ReflectorOptions {
   Clock::duration request_timeout = std::chrono::seconds(60);
   size_t page_size = 500;  // client-go's pager default
+  // More objects than this in one list is a server that never ends its
+  // pages: S5, the largest cluster measured, lists a million pods.
+  size_t max_list_objects = 20'000'000;
   // Backoff after a failure: doubled up to the cap, each wait drawn from
   // [d, 2d) (client-go's jitter of 1.0).
   Clock::duration backoff_initial = std::chrono::milliseconds(800);

@@ -264,7 +264,7 @@ std::string Writer::bind_volume(Connection& c, const cycle::Outcome::VolumeBindi
   };
   const Response got = call(c, "GET", path, "");
   if (got.status != 200) return refused(": " + status_message(got));
-  json pv = json::parse(got.body, nullptr, false);
+  json pv = parse_answer(got.body);
   if (!pv.is_object()) return "volume " + v.volume + ": the server's answer is not an object";
   json& spec = pv["spec"];
   if (const auto ref = spec.find("claimRef"); ref != spec.end() && ref->is_object()) {
@@ -361,7 +361,7 @@ void Writer::status_update(Connection& c, const WriteOp& op, const std::string& 
     const Response got = call(c, "GET", path, "");
     if (got.status == 404) return;  // deleted meanwhile
     if (got.status != 200) throw ApiError("reading " + what, got);
-    json group = json::parse(got.body, nullptr, false);
+    json group = parse_answer(got.body);
     if (!group.is_object()) throw TransportError(what + " is not JSON");
     json& status = group["status"];
     if (!status.is_object()) status = json::object();
@@ -435,7 +435,7 @@ void Writer::reread(Connection& c, cache::Kind kind, const std::string& path,
 
 void Writer::assume(const std::string& body, cache::Kind kind, const std::string& key) {
   const std::string what = std::string(cache::kind_name(kind)) + " " + key;
-  json object = json::parse(body, nullptr, false);
+  json object = parse_answer(body);
   const api::Resource* resource = api::find_kind(cache::kind_name(kind));
   std::vector<cache::ObjectChange> changes;
   try {

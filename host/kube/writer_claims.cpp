@@ -46,7 +46,7 @@ std::string Writer::bind_claim(Connection& c, const WriteOp& op,
   for (int attempt = 1;; ++attempt) {
     const Response got = call(c, "GET", path, "");
     if (got.status != 200) return refused(": " + status_message(got));
-    claim = json::parse(got.body, nullptr, false);
+    claim = parse_answer(got.body);
     if (!claim.is_object()) return refused(": the server's answer is not an object");
     // A shared claim another bind of the session allocates: that bind runs
     // on another worker, so its write may land a little later.
@@ -75,7 +75,7 @@ std::string Writer::bind_claim(Connection& c, const WriteOp& op,
       finalizers.push_back(kFinalizer);
       const Response put = call(c, "PUT", path, claim.dump());
       if (put.status != 200) return refused(": " + status_message(put));
-      json updated = json::parse(put.body, nullptr, false);
+      json updated = parse_answer(put.body);
       if (!updated.is_object()) return refused(": the server's answer is not an object");
       updated["status"] = status;
       claim = std::move(updated);

@@ -961,6 +961,40 @@ class Faults(KubeSourceCase):
         self.proxy.clear_rules()
         self.run_gangs(s, ["a"])
 
+    def test_a_list_nested_past_any_object_is_refused_and_listed_again(self):
+        # A hostile or broken server: a list whose item nests 60,000 deep
+        # crashed the source. It is refused as not a Kubernetes list, and
+        # the next list schedules.
+        self.base_cluster()
+        deep = b"[" * 60000 + b"]" * 60000
+
+        def nest(data):
+            return (b'{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},'
+                    b'"items":[' + deep + b"]}")
+        self.proxy.add_rule(once(1, is_list("pods"), {"inject": nest}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a"])
+        self.assertIn("pods: the list of pods nests deeper than 128 levels; no Kubernetes object "
+                      "does; retrying with backoff", s.text())
+
+    def test_a_continue_token_given_twice_is_refused_and_listed_again(self):
+        # A server whose pages never end (the same continue token again and
+        # again) kept the source listing forever, its memory growing.
+        self.base_cluster()
+
+        def endless(data):
+            page = json.loads(data)
+            page.setdefault("metadata", {})["continue"] = "again"
+            return json.dumps(page).encode()
+        self.proxy.add_rule(lambda m, p, q, b: {"inject": endless}
+                            if is_list("pods")(m, p, q) else None)
+        s = self.start_scheduler()
+        self.assertTrue(wait_for(lambda: "a second time" in s.text(), 20), s.text())
+        self.assertIn("pods: the server answered the continue token \"again\" a second time; "
+                      "retrying with backoff", s.text())
+        self.proxy.clear_rules()
+        self.run_gangs(s, ["a"])
+
     def test_an_error_answer_to_a_watch_is_read_and_logged(self):
         # The server's Status says why a watch was refused (RBAC, a bad
         # version): it was read as "body limit exceeded" instead.

@@ -99,5 +99,14 @@ TEST(JsonReader, GivesWayOnWhatItIsNotSureOfAndTheYamlReaderDecides) {
   EXPECT_NE(refusal("{\"a\": [1, 2}").find("body: document 1: line 1"), std::string::npos);
 }
 
+TEST(JsonNesting, CountsBracketsOutsideStrings) {
+  EXPECT_EQ(json_nesting(""), 0u);
+  EXPECT_EQ(json_nesting("1"), 0u);
+  EXPECT_EQ(json_nesting(R"({"a":[1,{"b":[]}],"c":{}})"), 4u);
+  // Brackets in strings, escaped quotes included, do not count.
+  EXPECT_EQ(json_nesting(R"({"a":"[[[{{\"[["})"), 1u);
+  EXPECT_EQ(json_nesting(std::string(60000, '[') + std::string(60000, ']')), 60000u);
+}
+
 }  // namespace
 }  // namespace scoria::input
