@@ -345,6 +345,23 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
   if (auto t = api::query_param(query, "timeoutSeconds"); t && !t->empty())
     deadline = WatchHub::Clock::now() +
                std::chrono::seconds(std::min<int64_t>(parse_version(*t, "timeoutSeconds"), 86400));
+  // kubectl get -w asks for Tables: each event's object is then a Table of
+  // one row, its column definitions in the first event only, as the API
+  // server sends them.
+  std::optional<api::IncludeObject> table;
+  if (api::wants_table(header(request, beast::http::field::accept))) {
+    table = api::include_object(api::query_param(query, "includeObject"));
+    if (!table) throw ApiError(400, "BadRequest", "includeObject: use None, Metadata or Object");
+  }
+  auto headed = std::make_shared<bool>(false);
+  const auto event_object = [&r, table, headed](json object, int64_t version) -> json {
+    if (!table) return object;
+    json t = api::table(r, json::array({std::move(object)}),
+                        json{{"resourceVersion", std::to_string(version)}}, *table,
+                        std::chrono::system_clock::now());
+    if (std::exchange(*headed, true)) t["columnDefinitions"] = nullptr;
+    return t;
+  };
   int64_t after = store_.latest_version();
   std::string initial;
   if (rv.empty() || rv == "0") {
@@ -352,7 +369,10 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     for (const store::StoredObject& o : store_.list(r.kind)) {
       json object = served(r, o.json, o.resource_version);
       if (sel.matches(r, object))
-        initial += json{{"type", "ADDED"}, {"object", std::move(object)}}.dump() + "\n";
+        initial +=
+            json{{"type", "ADDED"}, {"object", event_object(std::move(object), o.resource_version)}}
+                .dump() +
+            "\n";
     }
   } else {
     after = parse_version(rv, "resourceVersion");
@@ -382,7 +402,7 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     }
   }
   const std::string kind(r.kind);
-  WatchHub::Render render = [&r, kind, sel = std::move(sel)](
+  WatchHub::Render render = [&r, kind, sel = std::move(sel), table, event_object](
                                 const store::Event& e,
                                 const WatchHub::Served* written) -> std::optional<std::string> {
     if (e.kind != kind) return std::nullopt;
@@ -390,7 +410,8 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     // What this process wrote comes served already; the rest is parsed.
     if (written != nullptr) {
       if (!sel.matches(r, *written->object)) return std::nullopt;
-      return watch_line(e.type, written->text);
+      if (!table) return watch_line(e.type, written->text);
+      return watch_line(e.type, event_object(*written->object, e.resource_version).dump());
     }
     json object = json::parse(e.json, nullptr, false);
     if (!object.is_object()) return std::nullopt;
@@ -398,7 +419,7 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     object["kind"] = kind;
     ObjectMeta::stamp(object, e.resource_version);
     if (!sel.matches(r, object)) return std::nullopt;
-    return watch_line(e.type, object.dump());
+    return watch_line(e.type, event_object(std::move(object), e.resource_version).dump());
   };
   // A BOOKMARK is an object of the kind with only its resourceVersion, as
   // the API server sends it.

@@ -131,6 +131,35 @@ class Kubectl(unittest.TestCase):
     def tearDownClass(cls):
         cls.serve.stop()
 
+    def test_watched_rows_carry_the_printers_columns(self):
+        # kubectl get -w asks for Tables on the watch as well: rows after
+        # the list showed only NAME and AGE when watch events ignored that.
+        s = self.serve
+        watcher = subprocess.Popen(
+            ["kubectl", "--kubeconfig", s.kubeconfig, "get", "pods", "-w", "-l", "app=watched"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(0.5)
+        pod = ("apiVersion: v1\nkind: Pod\nmetadata: {name: watched, labels: {app: watched}}\n"
+               "spec:\n  containers: [{name: c, image: busybox}]\n")
+        self.assertIn("pod/watched created", s.kubectl("apply", "-f", "-", stdin=pod).stdout)
+        lines = []
+
+        def read():
+            for line in watcher.stdout:
+                lines.append(line.split())
+                if any(words[:1] == ["watched"] for words in lines):
+                    return
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(20)
+        watcher.kill()
+        watcher.wait()
+        watcher.stdout.close()
+        s.kubectl("delete", "pod", "watched", "--grace-period=0")
+        rows = [words for words in lines if words[:1] == ["watched"]]
+        self.assertTrue(rows, lines)
+        self.assertEqual(rows[0][1:4], ["0/1", "Pending", "0"], lines)
+
     def test_cluster_created_applied_watched_labelled_deleted(self):
         s = self.serve
         self.assertIn("node/node-a created", s.kubectl("create", "-f", "-", stdin=NODES).stdout)
