@@ -47,6 +47,14 @@ http::Reply answer(unsigned status, const json& body, unsigned version) {
 }
 
 /// A written object's answer: the text its writer made of it.
+/// A new Queue opened, as Volcano's queue controller opens one as soon as
+/// it is created (status.state Open, unless the object says otherwise).
+void open_queue(json& queue) {
+  json& status = queue["status"];
+  if (!status.is_object()) status = json::object();
+  if (!status.contains("state")) status["state"] = "Open";
+}
+
 http::Reply answer(unsigned status, const WatchHub::Served& written, unsigned version) {
   return {http::make_response(status, written.text, "application/json", version)};
 }
@@ -507,6 +515,7 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   // The PodGroup a plain pod gets is made for a pod that exists, as
   // Volcano's controller makes it: never for a previewed one.
   if (r.kind == "Pod" && !dry_run_) create_implicit_group(object);
+  if (r.kind == "Queue") open_queue(object);
   if (r.kind == "Job") return create_job(request, std::move(object));
   store::Precondition pre;
   pre.must_not_exist = true;
@@ -552,6 +561,21 @@ http::Reply KubeApi::create_job(const http::Request& request, json job) {
     }
   }
   return answer(201, written, request.version());
+}
+
+void KubeApi::create_volcano_queues() {
+  // As Volcano's scheduler cache makes them (newDefaultAndRootQueue).
+  const Resource& r = *api::find_kind("Queue");
+  for (const auto& [name, reclaimable] : {std::pair{"root", false}, std::pair{"default", true}}) {
+    if (store_.get("Queue", name)) continue;
+    json queue = {{"metadata", {{"name", name}}},
+                  {"spec", {{"reclaimable", reclaimable}, {"weight", 1}}}};
+    meta_.on_create(queue, r, "");
+    open_queue(queue);
+    store::Precondition pre;
+    pre.must_not_exist = true;
+    write(r, std::move(queue), pre);
+  }
 }
 
 void KubeApi::create_implicit_group(json& pod) {

@@ -44,6 +44,9 @@ class KubeApi {
   /// Removes pods whose deletion grace period has passed, as a kubelet
   /// would once their containers stopped (the local store has none).
   void reap(std::chrono::system_clock::time_point now);
+  /// The queues Volcano's scheduler creates at start, made if missing:
+  /// `root` (never reclaimed) and `default`, weight 1, open.
+  void create_volcano_queues();
 
   /// Writes answered since the last call (for the store-writes metric).
   size_t take_writes() { return std::exchange(writes_, 0); }

@@ -97,7 +97,11 @@ int Service::run() {
               : "adaptive, at least " + std::to_string(c.min_percentage_of_nodes_to_find) + "%") +
          " and at least " + std::to_string(c.min_nodes_to_find) + " nodes");
   }
-  if (s.kube_source) s.kube_source->start();
+  if (s.kube_source) {
+    s.kube_source->start();
+  } else {
+    s.kube.create_volcano_queues();
+  }
   asio::post(io_, [&s] { s.tick(); });
   io_.run();
   if (s.abandoned) {

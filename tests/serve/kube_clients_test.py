@@ -131,6 +131,22 @@ class Kubectl(unittest.TestCase):
     def tearDownClass(cls):
         cls.serve.stop()
 
+    def test_the_root_and_default_queues_exist_open_as_volcano_makes_them(self):
+        # Volcano's scheduler creates both at start; its queue controller
+        # opens every new queue.
+        s = self.serve
+        default = json.loads(s.kubectl("get", "queue", "default", "-o", "json").stdout)
+        self.assertEqual(default["spec"], {"reclaimable": True, "weight": 1})
+        self.assertEqual(default["status"]["state"], "Open")
+        root = json.loads(s.kubectl("get", "queue", "root", "-o", "json").stdout)
+        self.assertEqual(root["spec"], {"reclaimable": False, "weight": 1})
+        self.assertEqual(root["status"]["state"], "Open")
+        queue = "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: fresh}\n"
+        s.kubectl("create", "-f", "-", stdin=queue)
+        fresh = json.loads(s.kubectl("get", "queue", "fresh", "-o", "json").stdout)
+        self.assertEqual(fresh["status"]["state"], "Open")
+        s.kubectl("delete", "queue", "fresh")
+
     def test_watched_rows_carry_the_printers_columns(self):
         # kubectl get -w asks for Tables on the watch as well: rows after
         # the list showed only NAME and AGE when watch events ignored that.

@@ -22,6 +22,7 @@ import unittest
 
 from kubernetes import client
 from kubernetes.client import ApiClient, Configuration
+from kubernetes.client.rest import ApiException
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fault_proxy import FaultProxy, is_bind, is_list, is_watch, once, sometimes  # noqa: E402
@@ -175,10 +176,16 @@ class Cluster:
             "resource.k8s.io", "v1", "default", "resourceclaims", name, claim)
 
     def queue(self, name="default"):
-        self.custom.create_cluster_custom_object(
-            "scheduling.volcano.sh", "v1beta1", "queues",
-            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue",
-             "metadata": {"name": name}, "spec": {"weight": 1}})
+        try:
+            self.custom.create_cluster_custom_object(
+                "scheduling.volcano.sh", "v1beta1", "queues",
+                {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue",
+                 "metadata": {"name": name}, "spec": {"weight": 1}})
+        except ApiException as e:
+            # The API server (a serve) makes root and default at start, as
+            # Volcano's scheduler does.
+            if e.status != 409 or name not in ("root", "default"):
+                raise
 
     def gang(self, name, size, cpu="1", queue="default", ns="default", priority_class=None):
         spec = {"minMember": size, "queue": queue}

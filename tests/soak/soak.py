@@ -162,9 +162,8 @@ def main():
     nodes = {f"node-{i}": False for i in range(6)}  # name -> cordoned
     for n in nodes:
         api.ok("POST", "/api/v1/nodes", node(n))
-    api.ok("POST", "/apis/scheduling.volcano.sh/v1beta1/queues",
-           {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue",
-            "metadata": {"name": "default"}, "spec": {"weight": 1}})
+    # serve makes queue default (and root) at start, as Volcano's scheduler does.
+    api.ok("GET", "/apis/scheduling.volcano.sh/v1beta1/queues/default")
     gangs = {}  # name -> size, pending deletion excluded
     completed = set()
     created = deleted = 0
