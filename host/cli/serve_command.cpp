@@ -28,8 +28,8 @@ constexpr const char* kServeUsage =
     "                    [--dump-dir DIR] [--schedule-period MS] [--schedule-on-change true]\n"
     "                    [--strict-fields] [-v N]\n"
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
-    "                    [--max-connections N] [--watch-buffer 4Mi] [--watchdog-periods 10]\n"
-    "                    [--watch-bookmark-interval 1m]\n"
+    "                    [--max-connections N] [--watch-buffer 4Mi] [--watch-memory 256Mi]\n"
+    "                    [--watch-bookmark-interval 1m] [--watchdog-periods 10]\n"
     "                    [--source local|kubernetes]  (default: kubernetes given --kubeconfig\n"
     "                    or --master or in a pod, else local)\n"
     "  The kubernetes source (Volcano's flags):\n"
@@ -256,6 +256,8 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
       o.http.max_connections = parse_count(a, value(), 0, 1'000'000);
     } else if (a == "--watch-buffer") {
       o.http.stream_buffer = parse_count(a, value(), 4096, uint64_t{1} << 32, true);
+    } else if (a == "--watch-memory") {
+      o.watch_memory = parse_count(a, value(), 4096, uint64_t{1} << 40, true);
     } else if (a == "--watch-bookmark-interval") {
       o.bookmark_interval = parse_duration(a, value());
     } else if (a == "--watchdog-periods") {

@@ -21,6 +21,7 @@
 #include "http/server.h"
 #include "kube/kube_cluster.h"
 #include "schema/unknown_fields.h"
+#include "serve/watch_hub.h"
 
 namespace scoria::serve {
 
@@ -55,6 +56,10 @@ struct ServeOptions {
   // How often a watch that allows bookmarks gets one (the API server's is
   // about a minute).
   std::chrono::milliseconds bookmark_interval{60000};
+  // What all watch streams together may hold queued for their clients
+  // (each also has http.stream_buffer): past it a watcher that is behind
+  // is cut off.
+  size_t watch_memory = WatchHub::kDefaultMemory;
   // Where the cluster comes from: the local store (false) or a Kubernetes
   // API server (true, with `kube` saying which and how).
   bool kubernetes = false;

@@ -78,7 +78,7 @@ struct Service::State {
         lock(options.state_dir),
         io(loop),
         store(options.state_dir / "store.db"),
-        watchers(store),
+        watchers(store, options.watch_memory),
         cluster(store, &watchers),
         timer(io),
         signals(io, SIGTERM, SIGINT, SIGHUP),

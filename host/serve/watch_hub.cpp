@@ -1,5 +1,7 @@
 #include "serve/watch_hub.h"
 
+#include <malloc.h>
+
 #include <nlohmann/json.hpp>
 
 namespace scoria::serve {
@@ -10,6 +12,9 @@ namespace {
 constexpr size_t kBatch = 100;
 // Served objects kept for the next pump, at most.
 constexpr size_t kServedKept = 10000;
+// How long after a watcher is cut off the heap is trimmed: past the
+// longest its connection may hold what it had queued (the idle timeout).
+constexpr auto kTrimFor = std::chrono::seconds(90);
 }  // namespace
 
 void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after) {
@@ -30,10 +35,12 @@ void WatchHub::add(std::shared_ptr<http::Stream> stream, int64_t after, Render r
                    std::optional<Clock::time_point> deadline, Bookmark bookmark) {
   watchers_.push_back({std::move(stream), after, std::move(render), deadline, std::move(bookmark),
                        Clock::now(), after});
+  queued_ = queued();
   send(watchers_.back());
 }
 
 void WatchHub::bookmark(Clock::time_point now, Clock::duration every) {
+  queued_ = queued();
   for (Watcher& w : watchers_) {
     if (!w.bookmark || !w.stream->open()) continue;
     const bool due = now - w.bookmarked >= every;
@@ -52,6 +59,20 @@ void WatchHub::expire(Clock::time_point now) {
   for (Watcher& w : watchers_)
     if (w.deadline && *w.deadline <= now) w.stream->close();
   std::erase_if(watchers_, [](const Watcher& w) { return !w.stream->open(); });
+  // A watcher cut off frees what it had queued once its client reads it or
+  // goes (at the latest at the idle timeout): glibc keeps freed memory, so
+  // it is given back, at most once a second, for a while after a cut-off.
+  if (now < trim_until_ && now - trimmed_ >= std::chrono::seconds(1)) {
+    malloc_trim(0);
+    trimmed_ = now;
+  }
+}
+
+size_t WatchHub::queued() const {
+  size_t total = 0;
+  for (const Watcher& w : watchers_)
+    if (w.stream->open()) total += w.stream->backlog();
+  return total;
 }
 
 void WatchHub::send(Watcher& w) {
@@ -61,7 +82,16 @@ void WatchHub::send(Watcher& w) {
   for (;;) {
     if (!w.stream->open()) return;
     if (w.stream->backlog() >= w.stream->backlog_limit()) {
-      fell_behind(w);
+      fell_behind(w, "this watch fell more than " + std::to_string(w.stream->backlog_limit()) +
+                         " bytes behind");
+      return;
+    }
+    // All watchers together are bounded too: past the budget, one that has
+    // not taken what it was sent is cut off (as the API server cuts a slow
+    // watcher), and the ones keeping up go on.
+    if (queued_ >= memory_ && w.stream->backlog() > 0) {
+      fell_behind(w, "the watches' memory (" + std::to_string(memory_) +
+                         " bytes, --watch-memory) is used up and this watch was behind");
       return;
     }
     const std::vector<store::Event> events = store_.events_since(w.cursor, kBatch);
@@ -75,17 +105,19 @@ void WatchHub::send(Watcher& w) {
       if (auto line = w.render(e, served)) chunk += *line;
       w.cursor = e.resource_version;
     }
-    if (!chunk.empty()) w.stream->write(std::move(chunk));
+    if (!chunk.empty()) {
+      queued_ += chunk.size();
+      w.stream->write(std::move(chunk));
+    }
   }
 }
 
 // A client that does not keep up would hold the server's memory: its stream
 // ends, once what is queued is sent, with a line naming the version it has
 // everything up to, to watch again from.
-void WatchHub::fell_behind(Watcher& w) {
+void WatchHub::fell_behind(Watcher& w, const std::string& why) {
   const std::string message =
-      "this watch fell more than " + std::to_string(w.stream->backlog_limit()) +
-      " bytes behind; watch again with resourceVersion=" + std::to_string(w.cursor);
+      why + "; watch again with resourceVersion=" + std::to_string(w.cursor);
   nlohmann::json line = {
       {"type", "ERROR"},
       {"resourceVersion", w.cursor},
@@ -93,6 +125,7 @@ void WatchHub::fell_behind(Watcher& w) {
        {{"kind", "Status"}, {"status", "Failure"}, {"reason", "TooSlow"}, {"message", message}}}};
   w.stream->write(line.dump() + "\n");
   w.stream->close();
+  trim_until_ = Clock::now() + kTrimFor;
 }
 
 void WatchHub::note(int64_t version, Served served) {
@@ -104,6 +137,7 @@ void WatchHub::note(int64_t version, Served served) {
 
 void WatchHub::pump() {
   std::erase_if(watchers_, [](const Watcher& w) { return !w.stream->open(); });
+  queued_ = queued();
   for (Watcher& w : watchers_) send(w);
   served_.clear();
 }

@@ -41,7 +41,12 @@ class WatchHub {
   using Bookmark = std::function<std::string(int64_t version)>;
   using Clock = std::chrono::steady_clock;
 
-  explicit WatchHub(store::ObjectStore& store) : store_(store) {}
+  /// What all watchers together may have queued and not yet taken, unless
+  /// told otherwise (each also has its stream's own limit).
+  static constexpr size_t kDefaultMemory = size_t{256} << 20;
+
+  explicit WatchHub(store::ObjectStore& store, size_t memory = kDefaultMemory)
+      : store_(store), memory_(memory) {}
 
   /// Starts sending `stream` the entries after version `after`, every entry
   /// as one JSON line (the local API's own watch).
@@ -55,7 +60,8 @@ class WatchHub {
   /// that a client resumes from a recent version even when what it watches
   /// rarely changes (the log moves on with other kinds' changes).
   void bookmark(Clock::time_point now, Clock::duration every);
-  /// Closes the watchers whose deadline has passed.
+  /// Closes the watchers whose deadline has passed, and gives memory the
+  /// watchers freed back to the system.
   void expire(Clock::time_point now);
   /// Leaves the served form of the object written at `version`, for the
   /// next pump (which forgets it after: it is sent by then).
@@ -76,9 +82,19 @@ class WatchHub {
     int64_t bookmarked_version = -1;
   };
   void send(Watcher& w);
-  void fell_behind(Watcher& w);
+  void fell_behind(Watcher& w, const std::string& why);
+  /// Bytes the open watchers have queued, all together.
+  size_t queued() const;
 
   store::ObjectStore& store_;
+  size_t memory_;
+  // What the watchers have queued, as of the pump under way (counted at its
+  // start, added to as it writes).
+  size_t queued_ = 0;
+  // Until when expire() gives freed memory back (see fell_behind), and when
+  // it last did.
+  Clock::time_point trim_until_{};
+  Clock::time_point trimmed_{};
   std::vector<Watcher> watchers_;
   // By version; cleared by pump(). An entry's kind and key are checked
   // against the log's: a version handed out in a group that failed to

@@ -223,5 +223,57 @@ TEST(Connections, AWatcherThatDoesNotReadIsCutOffAndMemoryStaysBounded) {
   EXPECT_GT(json::parse(lines.front())["resourceVersion"].get<long long>(), resume);
 }
 
+// Many watchers that never read: together they hold about --watch-memory
+// (each alone would fill its --watch-buffer, 48 MiB in all here), the ones
+// cut off are told why, and what they held is given back to the system
+// once they are gone.
+TEST(Connections, ManyWatchersThatDoNotReadShareOneMemoryBudget) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state",
+                     args_with(dir, {"--watch-buffer", "2Mi", "--watch-memory", "4Mi"}));
+  const std::string pad(8 << 10, 'x');
+  const auto batch = [&](int b) {
+    std::string docs;
+    for (int i = 0; i < 64; ++i)
+      docs += "kind: Node\napiVersion: v1\nmetadata: {name: n" + std::to_string(i) +
+              ", annotations: {pad: " + pad + ", batch: \"" + std::to_string(b) +
+              "\"}}\nstatus: {allocatable: {cpu: \"1\"}}\n---\n";
+    return http(serve.port(), "POST", "/api/v1/objects", docs).status;
+  };
+  ASSERT_EQ(batch(0), 200u);
+  const long before = serve.rss_kib();
+  ASSERT_GT(before, 0);
+
+  std::vector<std::unique_ptr<RawConnection>> watchers;
+  for (int i = 0; i < 24; ++i) {
+    watchers.push_back(std::make_unique<RawConnection>(serve.port(), 4096));
+    ASSERT_TRUE(watchers.back()->send(
+        "GET /api/v1/watch?resourceVersion=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  }
+  // About 32 MiB of events.
+  for (int b = 1; b <= 64; ++b) ASSERT_EQ(batch(b), 200u) << b;
+  const long during = serve.rss_kib();
+  std::fprintf(stderr, "rss %ld -> %ld KiB\n", before, during);
+  EXPECT_LT(during - before, 36 * 1024) << "RSS grew from " << before << " KiB to " << during;
+
+  // Each is closed in the end, one way or the other; some say the budget.
+  size_t told = 0;
+  for (auto& w : watchers) {
+    const std::string got = w->read_until_closed(60s);
+    EXPECT_TRUE(w->closed());
+    told += got.find("--watch-memory") != std::string::npos;
+  }
+  EXPECT_GT(told, 0u);
+  watchers.clear();
+  // Given back: within a few seconds of the clients going.
+  long after = during;
+  for (int i = 0; i < 50 && after - before >= 24 * 1024; ++i) {
+    std::this_thread::sleep_for(100ms);
+    after = serve.rss_kib();
+  }
+  std::fprintf(stderr, "rss after the watchers went: %ld KiB\n", after);
+  EXPECT_LT(after - before, 24 * 1024);
+}
+
 }  // namespace
 }  // namespace scoria::test
