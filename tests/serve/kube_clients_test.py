@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
@@ -22,7 +21,7 @@ from kubernetes import client, config, watch
 from kubernetes.client.rest import ApiException
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_process import wait_for  # noqa: E402
+from serve_process import read_words_until, wait_for  # noqa: E402
 
 SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -158,19 +157,8 @@ class Kubectl(unittest.TestCase):
         pod = ("apiVersion: v1\nkind: Pod\nmetadata: {name: watched, labels: {app: watched}}\n"
                "spec:\n  containers: [{name: c, image: busybox}]\n")
         self.assertIn("pod/watched created", s.kubectl("apply", "-f", "-", stdin=pod).stdout)
-        lines = []
-
-        def read():
-            for line in watcher.stdout:
-                lines.append(line.split())
-                if any(words[:1] == ["watched"] for words in lines):
-                    return
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(20)
-        watcher.kill()
-        watcher.wait()
-        watcher.stdout.close()
+        lines = read_words_until(
+            watcher, lambda lines: any(words[:1] == ["watched"] for words in lines))
         s.kubectl("delete", "pod", "watched", "--grace-period=0")
         rows = [words for words in lines if words[:1] == ["watched"]]
         self.assertTrue(rows, lines)
@@ -188,20 +176,9 @@ class Kubectl(unittest.TestCase):
         out = s.kubectl("apply", "-f", "-", stdin=GANG).stdout
         self.assertIn("podgroup.scheduling.volcano.sh/train created", out)
         self.assertIn("pod/train-0 created", out)
-        lines = []
-
-        def read():
-            for line in watcher.stdout:
-                lines.append(line.split())
-                bound = {l[0] for l in lines if len(l) == 2 and l[1].startswith("node-")}
-                if bound == {"train-0", "train-1"}:
-                    return
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(20)
-        watcher.kill()
-        watcher.wait()
-        watcher.stdout.close()
+        lines = read_words_until(
+            watcher, lambda lines: {l[0] for l in lines if len(l) == 2 and l[1].startswith("node-")}
+            == {"train-0", "train-1"})
         nodes = {l[0]: l[1] for l in lines if len(l) == 2 and l[1] != "<none>"}
         self.assertEqual(set(nodes), {"train-0", "train-1"}, lines)
         # 3 cpu each on 4-cpu nodes: the gang spreads over both.

@@ -14,12 +14,11 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_process import ScoriaServe  # noqa: E402
+from serve_process import ScoriaServe, read_words_until  # noqa: E402
 
 SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -256,19 +255,7 @@ class Api(unittest.TestCase):
                                       "resourceclaimtemplates", "-A", "-o",
                                       "name").stdout.strip(), "")
 
-        lines = []
-
-        def read():
-            for line in watcher.stdout:
-                lines.append(line.split())
-                if ["DELETED", "shared-gpu"] in lines:
-                    return
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(20)
-        watcher.kill()
-        watcher.wait()
-        watcher.stdout.close()
+        lines = read_words_until(watcher, lambda lines: ["DELETED", "shared-gpu"] in lines)
         self.assertEqual([line[0] for line in lines if line[1:] == ["shared-gpu"]],
                          ["ADDED", "MODIFIED", "MODIFIED", "DELETED"], lines)
 

@@ -11,12 +11,11 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_process import ScoriaServe, wait_for  # noqa: E402
+from serve_process import ScoriaServe, read_words_until, wait_for  # noqa: E402
 
 SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -172,19 +171,7 @@ class Api(unittest.TestCase):
         self.assertEqual(s.kubectl("get", "pdb", "web", "-n", "shop", check=False).returncode, 1)
         self.assertEqual(s.kubectl("get", "quota", "-A", "-o", "name").stdout.strip(), "")
 
-        lines = []
-
-        def read():
-            for line in watcher.stdout:
-                lines.append(line.split())
-                if ["DELETED", "web"] in lines:
-                    return
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(20)
-        watcher.kill()
-        watcher.wait()
-        watcher.stdout.close()
+        lines = read_words_until(watcher, lambda lines: ["DELETED", "web"] in lines)
         self.assertEqual([l[0] for l in lines if l[1:] == ["web"]],
                          ["ADDED", "MODIFIED", "MODIFIED", "DELETED"], lines)
 

@@ -15,12 +15,11 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_process import ScoriaServe, wait_for  # noqa: E402
+from serve_process import ScoriaServe, read_words_until, wait_for  # noqa: E402
 
 SCORIA, SOURCE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -269,19 +268,7 @@ class Api(unittest.TestCase):
             s.kubectl("get", "pv,pvc,sc,csinode,csidriver,csistoragecapacities", "-A", "-o",
                       "name").stdout.strip(), "")
 
-        lines = []
-
-        def read():
-            for line in watcher.stdout:
-                lines.append(line.split())
-                if ["DELETED", "pv-1"] in lines:
-                    return
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(20)
-        watcher.kill()
-        watcher.wait()
-        watcher.stdout.close()
+        lines = read_words_until(watcher, lambda lines: ["DELETED", "pv-1"] in lines)
         self.assertEqual([l[0] for l in lines if l[1:] == ["pv-1"]],
                          ["ADDED", "MODIFIED", "MODIFIED", "DELETED"], lines)
 

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 import urllib.request
 
@@ -103,3 +104,23 @@ def wait_for(predicate, seconds=20):
             return value
         time.sleep(0.1)
     return None
+
+
+def read_words_until(process, done, seconds=20):
+    """Reads `process`'s output a line at a time, each split into words,
+    until done(lines) holds or `seconds` pass, then ends the process (a
+    `kubectl get -w`, say). Returns the lines read."""
+    lines = []
+
+    def read():
+        for line in process.stdout:
+            lines.append(line.split())
+            if done(lines):
+                return
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(seconds)
+    process.kill()
+    process.wait()
+    process.stdout.close()
+    return lines
