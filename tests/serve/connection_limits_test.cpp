@@ -177,20 +177,22 @@ TEST(Connections, AcceptBacksOffWhenOutOfDescriptors) {
 
 // A watcher that never reads: the server queues at most --watch-buffer for
 // it, then ends its stream with the version to resume from.
+// The same 64 nodes applied again, batch `b` of them: the store stays
+// small, the change log (what a watcher is sent) grows by 512 KiB a batch.
+unsigned apply_padded_nodes(unsigned short port, int b) {
+  const std::string pad(8 << 10, 'x');
+  std::string docs;
+  for (int i = 0; i < 64; ++i)
+    docs += "kind: Node\napiVersion: v1\nmetadata: {name: n" + std::to_string(i) +
+            ", annotations: {pad: " + pad + ", batch: \"" + std::to_string(b) +
+            "\"}}\nstatus: {allocatable: {cpu: \"1\"}}\n---\n";
+  return http(port, "POST", "/api/v1/objects", docs).status;
+}
+
 TEST(Connections, AWatcherThatDoesNotReadIsCutOffAndMemoryStaysBounded) {
   TempDir dir;
   ServeProcess serve(dir.path() / "state", args_with(dir, {"--watch-buffer", "1Mi"}));
-  // The same 64 nodes applied again and again: the store stays small, the
-  // change log (what a watcher is sent) grows by 512 KiB a batch.
-  const std::string pad(8 << 10, 'x');
-  const auto batch = [&](int b) {
-    std::string docs;
-    for (int i = 0; i < 64; ++i)
-      docs += "kind: Node\napiVersion: v1\nmetadata: {name: n" + std::to_string(i) +
-              ", annotations: {pad: " + pad + ", batch: \"" + std::to_string(b) +
-              "\"}}\nstatus: {allocatable: {cpu: \"1\"}}\n---\n";
-    return http(serve.port(), "POST", "/api/v1/objects", docs).status;
-  };
+  const auto batch = [&](int b) { return apply_padded_nodes(serve.port(), b); };
   ASSERT_EQ(batch(0), 200u);
   const long before = serve.rss_kib();
   ASSERT_GT(before, 0);
@@ -231,15 +233,7 @@ TEST(Connections, ManyWatchersThatDoNotReadShareOneMemoryBudget) {
   TempDir dir;
   ServeProcess serve(dir.path() / "state",
                      args_with(dir, {"--watch-buffer", "2Mi", "--watch-memory", "4Mi"}));
-  const std::string pad(8 << 10, 'x');
-  const auto batch = [&](int b) {
-    std::string docs;
-    for (int i = 0; i < 64; ++i)
-      docs += "kind: Node\napiVersion: v1\nmetadata: {name: n" + std::to_string(i) +
-              ", annotations: {pad: " + pad + ", batch: \"" + std::to_string(b) +
-              "\"}}\nstatus: {allocatable: {cpu: \"1\"}}\n---\n";
-    return http(serve.port(), "POST", "/api/v1/objects", docs).status;
-  };
+  const auto batch = [&](int b) { return apply_padded_nodes(serve.port(), b); };
   ASSERT_EQ(batch(0), 200u);
   const long before = serve.rss_kib();
   ASSERT_GT(before, 0);
