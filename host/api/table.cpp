@@ -182,6 +182,30 @@ std::vector<Column> pod_group_columns() {
   };
 }
 
+// Volcano's Job CRD's additionalPrinterColumns.
+std::vector<Column> job_columns() {
+  return {
+      name_column(),
+      {"STATUS", "string", 0, "",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"status", "state", "phase"}, "");
+       }},
+      {"minAvailable", "integer", 0, "",
+       [](const json& o, Clock::time_point) {
+         return number(o, {"status", "minAvailable"});
+       }},
+      {"RUNNINGS", "integer", 0, "",
+       [](const json& o, Clock::time_point) {
+         return number(o, {"status", "running"});
+       }},
+      {"AGE", "date", 0, "", age_cell},
+      {"QUEUE", "string", 1, "",
+       [](const json& o, Clock::time_point) {
+         return text(o, {"spec", "queue"}, "");
+       }},
+  };
+}
+
 std::vector<Column> queue_columns() {
   return {name_column(), {"PARENT", "string", 0, "", [](const json& o, Clock::time_point) {
                             return text(o, {"spec", "parent"}, "");
@@ -286,6 +310,7 @@ std::vector<Column> columns_of(const Resource& r) {
   if (r.kind == "Node") return node_columns();
   if (r.kind == "PodGroup") return pod_group_columns();
   if (r.kind == "Queue") return queue_columns();
+  if (r.kind == "Job") return job_columns();
   if (r.kind == "PriorityClass") return priority_class_columns();
   if (r.kind == "Event") return event_columns();
   if (r.kind == "PodDisruptionBudget") return disruption_budget_columns();

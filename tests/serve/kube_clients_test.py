@@ -388,6 +388,9 @@ class VolcanoJobs(WithNodes):
         group = json.loads(s.kubectl("get", "pg", "mpi", "-o", "json").stdout)
         self.assertEqual((group["spec"]["minMember"], group["spec"]["minTaskMember"]),
                          (2, {"master": 1, "worker": 1}))
+        # Volcano's printer columns for a Job.
+        header = s.kubectl("get", "vcjob", "-o", "wide").stdout.splitlines()[0].split()
+        self.assertEqual(header, ["NAME", "STATUS", "MINAVAILABLE", "RUNNINGS", "AGE", "QUEUE"])
 
         s.kubectl("delete", "vcjob", "mpi")
         self.assertEqual(s.kubectl("get", "pg", "mpi", check=False).returncode, 1)
