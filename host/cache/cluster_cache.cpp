@@ -374,6 +374,19 @@ std::optional<model::PodGroupPhase> ClusterCache::group_phase(const std::string&
   return groups_.hot(g).phase;
 }
 
+const model::PodGroup* ClusterCache::pod_group(const std::string& key) const {
+  const uint32_t g = group_slot(kNone, 0, key);
+  return g == kNone ? nullptr : &groups_.at(g).group;
+}
+
+std::vector<const model::Pod*> ClusterCache::group_pods(const std::string& key) const {
+  std::vector<const model::Pod*> out;
+  const uint32_t g = group_slot(kNone, 0, key);
+  if (g == kNone) return out;
+  for (const uint32_t p : groups_.at(g).pods) out.push_back(&pods_.at(p).pod);
+  return out;
+}
+
 void ClusterCache::forget_bind(const std::string& pod) {
   const uint32_t p = pods_.find(pod);
   if (p == kNone) return;

@@ -113,6 +113,11 @@ class ClusterCache {
   std::optional<model::PodGroupPhase> group_phase(const std::string& key,
                                                   uint32_t source = kNone) const;
 
+  /// PodGroup `key` ("ns/name") as the cache holds it, or null; and its
+  /// pods, in arrival order (none when there is no such group).
+  const model::PodGroup* pod_group(const std::string& key) const;
+  std::vector<const model::Pod*> group_pods(const std::string& key) const;
+
   /// Undoes apply()'s bind of `pod` ("ns/name") when the source could not
   /// write it: the pod is pending again, for a later session (kube-
   /// scheduler's ForgetPod). A pod the source itself reported bound stays.

@@ -2,8 +2,8 @@
 // written through the API is kept as it is (kubectl gets, lists and deletes
 // it) and its PodGroup and Pods are created with it, owned by it, as
 // decode/volcano_job.h expands them; deleting the Job deletes them, as
-// Kubernetes' garbage collector would. The Job's status is not kept: the
-// PodGroup's is the scheduler's account of it.
+// Kubernetes' garbage collector would. Its status is kept after each
+// session as the controller keeps it (job_status.h).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -19,6 +19,7 @@
 #include "log/log.h"
 #include "model/error.h"
 #include "serve/job_controller.h"
+#include "serve/job_status.h"
 #include "serve/pod_group_controller.h"
 #include "source/document_fields.h"
 #include "source/object_loader.h"
@@ -498,6 +499,7 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   }
   for (const auto& [name, allocated] : report.queue_statuses)
     set_status("Queue", name, json{{"allocated", allocated}});
+  write_job_statuses(cache, wall, batch);
   for (const json& event : report.events)
     batch.inserts.push_back({"Event", event_key(event), event.dump()});
   for (const store::ObjectWrite& event : batch.inserts)
@@ -539,6 +541,26 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   else
     recorded_.emplace_back(version_before, store_.latest_version());
   return latencies;
+}
+
+void LocalCluster::write_job_statuses(const cache::ClusterCache& cache,
+                                      std::chrono::system_clock::time_point wall,
+                                      store::Batch& batch) {
+  const std::vector<store::StoredObject> jobs = store_.list("Job");
+  if (jobs.empty()) return;
+  const std::string now = api::ObjectMeta::rfc3339(wall);
+  for (const store::StoredObject& stored : jobs) {
+    json job = json::parse(stored.json, nullptr, false);
+    if (!job.is_object()) continue;
+    // The job's PodGroup is named after it (decode/volcano_job.h).
+    const model::PodGroup* group = cache.pod_group(stored.key);
+    if (group == nullptr) continue;
+    const std::vector<const model::Pod*> pods = cache.group_pods(stored.key);
+    json status = job_status(job, group->min_member, pods, now);
+    if (job.value("status", json()) == status) continue;
+    job["status"] = std::move(status);
+    batch.upserts.push_back({"Job", stored.key, job.dump()});
+  }
 }
 
 void LocalCluster::write_changes(std::span<const cache::ObjectChange> changes,

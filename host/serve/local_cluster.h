@@ -125,6 +125,10 @@ class LocalCluster : public cache::ClusterSource {
   std::optional<nlohmann::json> adopt_pod(nlohmann::json& pod, const std::string& key);
   /// Adds to `batch` the objects the cache's completions changed or made
   /// (a new one gets its uid and creation time) and the ones they delete.
+  // Each stored Volcano Job's status, as its controller keeps it
+  // (job_status.h), where it changed.
+  void write_job_statuses(const cache::ClusterCache& cache,
+                          std::chrono::system_clock::time_point wall, store::Batch& batch);
   void write_changes(std::span<const cache::ObjectChange> changes,
                      std::chrono::system_clock::time_point wall, store::Batch& batch);
 

@@ -388,9 +388,25 @@ class VolcanoJobs(WithNodes):
         group = json.loads(s.kubectl("get", "pg", "mpi", "-o", "json").stdout)
         self.assertEqual((group["spec"]["minMember"], group["spec"]["minTaskMember"]),
                          (2, {"master": 1, "worker": 1}))
-        # Volcano's printer columns for a Job.
-        header = s.kubectl("get", "vcjob", "-o", "wide").stdout.splitlines()[0].split()
-        self.assertEqual(header, ["NAME", "STATUS", "MINAVAILABLE", "RUNNINGS", "AGE", "QUEUE"])
+        # The job's status as Volcano's controller keeps it: Pending while
+        # its pods are (no kubelet here), Running once minAvailable run (an
+        # executor reports them through pods/status); Volcano's columns.
+        def job_state():
+            got = json.loads(s.kubectl("get", "vcjob", "mpi", "-o", "json").stdout)
+            return got.get("status", {})
+        status = wait_for(lambda: job_state().get("state", {}).get("phase") and job_state())
+        self.assertEqual(status["state"]["phase"], "Pending", status)
+        self.assertEqual((status["minAvailable"], status["pending"]), (2, 3), status)
+        for name in ("mpi-master-0", "mpi-worker-0"):
+            s.kubectl("patch", "pod", name, "--subresource=status", "--type=merge",
+                      "-p", '{"status": {"phase": "Running"}}')
+        self.assertTrue(wait_for(lambda: job_state().get("state", {}).get("phase") == "Running"),
+                        job_state())
+        self.assertEqual(job_state()["taskStatusCount"]["worker"]["phase"],
+                         {"Pending": 1, "Running": 1})
+        table = [line.split() for line in s.kubectl("get", "vcjob", "-o", "wide").stdout.splitlines()]
+        self.assertEqual(table[0], ["NAME", "STATUS", "MINAVAILABLE", "RUNNINGS", "AGE", "QUEUE"])
+        self.assertEqual(table[1][:4], ["mpi", "Running", "2", "2"])
 
         s.kubectl("delete", "vcjob", "mpi")
         self.assertEqual(s.kubectl("get", "pg", "mpi", check=False).returncode, 1)
