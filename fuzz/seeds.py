@@ -49,10 +49,25 @@ PATHS = {"Node": "/api/v1/nodes", "Pod": "/api/v1/namespaces/{ns}/pods",
              "/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaimtemplates"}
 
 
+# fuzz/kube_list_fuzz.cpp's kinds, in its order: the first byte of an input.
+KUBE_KINDS = ["Pod", "Node", "PodGroup", "Queue", "PriorityClass", "Namespace",
+              "PodDisruptionBudget", "ResourceQuota", "Numatopology", "HyperNode",
+              "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
+              "CSIStorageCapacity", "DeviceClass", "ResourceSlice", "ResourceClaim",
+              "ResourceClaimTemplate"]
+
+
 def put_api(doc):
     if doc.get("kind") in PATHS:
         ns = doc.get("metadata", {}).get("namespace", "default")
         put("api", f"POST {PATHS[doc['kind']].format(ns=ns)}\n" + json.dumps(doc))
+    if doc.get("kind") in KUBE_KINDS:
+        # As a list page of its kind, and as a watch event (the high bit).
+        k = KUBE_KINDS.index(doc["kind"])
+        page = {"kind": doc["kind"] + "List", "apiVersion": doc.get("apiVersion", "v1"),
+                "metadata": {"resourceVersion": "7", "continue": "x"}, "items": [doc]}
+        put("kube_list", bytes([k]) + json.dumps(page).encode())
+        put("kube_list", bytes([k | 0x80]) + json.dumps({"type": "ADDED", "object": doc}).encode())
 
 
 scenarios = sorted(glob.glob(os.path.join(source, "tests/scenarios/*/")))
@@ -96,7 +111,10 @@ for line in ["GET /api/v1/pods?labelSelector=app%3Dx&limit=2",
              '{"spec":{"unschedulable":true}}',
              "PATCH /api/v1/namespaces/default/pods/p\n"
              "Content-Type: application/strategic-merge-patch+json\n"
-             '{"metadata":{"labels":{"a":"b"}}}']:
+             '{"metadata":{"labels":{"a":"b"}}}',
+             "PATCH /api/v1/namespaces/default/pods/p\n"
+             "Content-Type: application/json-patch+json\n"
+             '[{"op":"add","path":"/metadata/labels/a","value":"b"},{"op":"remove","path":"/spec"}]']:
     put("api", line)
 put("kubeconfig", open(os.path.join(source, "fuzz/kubeconfig.seed")).read())
 for expression in ['device.driver == "gpu.example.com"',
@@ -189,6 +207,7 @@ put("objects", DEVICES)
 for doc in yaml.load_all(DEVICES, Loader=loader):
     put("objects", json.dumps(doc))
     put_api(doc)
-for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel", "block_yaml"):
+for target in ("objects", "config", "quantity", "kubeconfig", "api", "cel", "block_yaml",
+               "kube_list"):
     for path in glob.glob(os.path.join(source, "fuzz/regressions", target, "*")):
         put(target, open(path, "rb").read())

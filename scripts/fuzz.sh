@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-targets=(objects config quantity kubeconfig api cel block_yaml)
+targets=(objects config quantity kubeconfig api cel block_yaml kube_list)
 [ -n "$only" ] && targets=("$only")
 
 # Unity build: as scripts/test.sh's, for the compile time.
@@ -50,7 +50,7 @@ for t in "${targets[@]}"; do
   max_len=65536
   [ "$t" = objects ] || [ "$t" = block_yaml ] && max_len=16384
   dict=()
-  case "$t" in objects | config | kubeconfig | block_yaml) dict=(-dict=fuzz/yaml.dict) ;; esac
+  case "$t" in objects | config | kubeconfig | block_yaml | kube_list) dict=(-dict=fuzz/yaml.dict) ;; esac
   # -rss_limit_mb: the limits refuse big inputs long before this; an input
   # that needs more is a finding.
   if ! build-fuzz/bin/"${t}_fuzz" "$corpus/$t" "${dict[@]}" -max_total_time="$time_each" \
