@@ -65,11 +65,11 @@ if compgen -G "$reports/*" >/dev/null; then
 fi
 unset ASAN_OPTIONS UBSAN_OPTIONS SCORIA_DIFFERENTIAL_CLUSTERS
 
-# SCORIA_FUZZ_SECONDS per target (20 by default; 0 skips). On a fresh clone
+# SCORIA_FUZZ_SECONDS per target (15 by default; 0 skips). On a fresh clone
 # the corpora start from the seeds; scripts/fuzz.sh --time 3600 by hand.
 # This short run builds at -O0, for the reason the sanitized build does;
 # long runs by hand keep fuzz.sh's -O1, where each input runs faster.
-fuzz_seconds="${SCORIA_FUZZ_SECONDS:-20}"
+fuzz_seconds="${SCORIA_FUZZ_SECONDS:-15}"
 if [ "$fuzz_seconds" -gt 0 ]; then
   scripts/fuzz.sh --time "$fuzz_seconds" --opt -O0 || status=1
 fi
