@@ -1,5 +1,6 @@
 #include "serve/kube_api.h"
 
+#include <algorithm>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
@@ -47,6 +48,25 @@ http::Reply answer(unsigned status, const json& body, unsigned version) {
 }
 
 /// A written object's answer: the text its writer made of it.
+/// A new Namespace as the API server's namespace strategy makes it: the
+/// label naming it (kubernetes.io/metadata.name), the kubernetes finalizer
+/// and phase Active.
+void prepare_namespace(json& ns) {
+  json& meta = ns["metadata"];
+  json& labels = meta["labels"];
+  if (!labels.is_object()) labels = json::object();
+  labels["kubernetes.io/metadata.name"] = meta.value("name", "");
+  json& spec = ns["spec"];
+  if (!spec.is_object()) spec = json::object();
+  if (!spec.contains("finalizers")) spec["finalizers"] = json::array({"kubernetes"});
+  ns["status"] = {{"phase", "Active"}};
+}
+
+/// The namespaces every cluster has (kube-apiserver's system namespaces
+/// controller makes them); they may not be deleted.
+constexpr std::string_view kSystemNamespaces[] = {"default", "kube-system", "kube-public",
+                                                  "kube-node-lease"};
+
 /// A new Queue opened, as Volcano's queue controller opens one as soon as
 /// it is created (status.state Open, unless the object says otherwise).
 void open_queue(json& queue) {
@@ -516,6 +536,10 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   // Volcano's controller makes it: never for a previewed one.
   if (r.kind == "Pod" && !dry_run_) create_implicit_group(object);
   if (r.kind == "Queue") open_queue(object);
+  if (r.kind == "Namespace") prepare_namespace(object);
+  // As the NamespaceAutoProvision admission plugin: the namespace an object
+  // is created in exists from then on, listed by kubectl get namespaces.
+  if (r.namespaced && !dry_run_) provision_namespace(object["metadata"].value("namespace", ""));
   if (r.kind == "Job") return create_job(request, std::move(object));
   store::Precondition pre;
   pre.must_not_exist = true;
@@ -563,8 +587,24 @@ http::Reply KubeApi::create_job(const http::Request& request, json job) {
   return answer(201, written, request.version());
 }
 
-void KubeApi::create_volcano_queues() {
-  // As Volcano's scheduler cache makes them (newDefaultAndRootQueue).
+void KubeApi::provision_namespace(const std::string& name) {
+  if (name.empty() || store_.get("Namespace", name)) return;
+  const Resource& r = *api::find_kind("Namespace");
+  json ns = {{"metadata", {{"name", name}}}};
+  meta_.on_create(ns, r, "");
+  prepare_namespace(ns);
+  store::Precondition pre;
+  pre.must_not_exist = true;
+  try {
+    write(r, std::move(ns), pre);
+  } catch (const ApiError& e) {
+    if (e.reason() != "AlreadyExists") throw;
+  }
+}
+
+void KubeApi::create_builtin_objects() {
+  for (const std::string_view ns : kSystemNamespaces) provision_namespace(std::string(ns));
+  // The queues as Volcano's scheduler cache makes them (newDefaultAndRootQueue).
   const Resource& r = *api::find_kind("Queue");
   for (const auto& [name, reclaimable] : {std::pair{"root", false}, std::pair{"default", true}}) {
     if (store_.get("Queue", name)) continue;
@@ -745,6 +785,11 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
 http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at,
                             std::string_view query) {
   const Resource& r = *at.resource;
+  if (r.kind == "Namespace" && std::find(std::begin(kSystemNamespaces), std::end(kSystemNamespaces),
+                                         at.name) != std::end(kSystemNamespaces))
+    throw ApiError(
+        403, "Forbidden",
+        "namespaces \"" + at.name + "\" is forbidden: this namespace may not be deleted");
   json options = request.body().empty() ? json() : body_value(request);
   // DeleteOptions may come as query parameters too (curl, some clients);
   // the body's win.

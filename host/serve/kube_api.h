@@ -44,9 +44,11 @@ class KubeApi {
   /// Removes pods whose deletion grace period has passed, as a kubelet
   /// would once their containers stopped (the local store has none).
   void reap(std::chrono::system_clock::time_point now);
-  /// The queues Volcano's scheduler creates at start, made if missing:
-  /// `root` (never reclaimed) and `default`, weight 1, open.
-  void create_volcano_queues();
+  /// What a cluster with Volcano has from the start, made if missing: the
+  /// system namespaces (default, kube-system, kube-public, kube-node-lease)
+  /// and the queues Volcano's scheduler creates, `root` (never reclaimed)
+  /// and `default`, weight 1, open.
+  void create_builtin_objects();
 
   /// Writes answered since the last call (for the store-writes metric).
   size_t take_writes() { return std::exchange(writes_, 0); }
@@ -87,6 +89,8 @@ class KubeApi {
   /// Creates the PodGroup a new `pod` that names none gets (Volcano's
   /// podgroup controller; see pod_group_controller.h), annotating the pod.
   void create_implicit_group(nlohmann::json& pod);
+  // Namespace `name` made, unless it exists (NamespaceAutoProvision).
+  void provision_namespace(const std::string& name);
   /// Stores a Volcano Job and creates its PodGroup and Pods, owned by it.
   http::Reply create_job(const http::Request& request, nlohmann::json job);
   /// Removes the PodGroup a removed `pod` owned, if any.

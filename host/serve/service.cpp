@@ -78,6 +78,9 @@ int Service::run() {
   // service says it listens must not be missed.
   s.wait_signal();
   s.watch_config();
+  // Before the first request: what the store has from the start is there
+  // for it.
+  if (!s.kube_source) s.kube.create_builtin_objects();
   s.server->start();
   info("listening on " + s.options.address + ":" + std::to_string(s.server->port()) + " (" +
        s.server->address().to_string() + "), " +
@@ -97,11 +100,7 @@ int Service::run() {
               : "adaptive, at least " + std::to_string(c.min_percentage_of_nodes_to_find) + "%") +
          " and at least " + std::to_string(c.min_nodes_to_find) + " nodes");
   }
-  if (s.kube_source) {
-    s.kube_source->start();
-  } else {
-    s.kube.create_volcano_queues();
-  }
+  if (s.kube_source) s.kube_source->start();
   asio::post(io_, [&s] { s.tick(); });
   io_.run();
   if (s.abandoned) {

@@ -146,6 +146,25 @@ class Kubectl(unittest.TestCase):
         self.assertEqual(fresh["status"]["state"], "Open")
         s.kubectl("delete", "queue", "fresh")
 
+    def test_namespaces_in_use_are_listed_and_the_system_ones_stay(self):
+        # kube-apiserver has the system namespaces from the start, and
+        # NamespaceAutoProvision makes the one an object is created in.
+        s = self.serve
+        names = s.kubectl("get", "namespaces", "-o", "name").stdout.split()
+        for ns in ("default", "kube-system", "kube-public", "kube-node-lease"):
+            self.assertIn("namespace/" + ns, names)
+        pod = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team-a}\n"
+               "spec:\n  containers: [{name: c, image: busybox}]\n")
+        s.kubectl("create", "-f", "-", stdin=pod)
+        ns = json.loads(s.kubectl("get", "namespace", "team-a", "-o", "json").stdout)
+        self.assertEqual(ns["status"]["phase"], "Active")
+        self.assertEqual(ns["metadata"]["labels"]["kubernetes.io/metadata.name"], "team-a")
+        refused = s.kubectl("delete", "namespace", "default", check=False)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn('namespaces "default" is forbidden: this namespace may not be deleted',
+                      refused.stderr)
+        s.kubectl("delete", "namespace", "team-a")
+
     def test_watched_rows_carry_the_printers_columns(self):
         # kubectl get -w asks for Tables on the watch as well: rows after
         # the list showed only NAME and AGE when watch events ignored that.

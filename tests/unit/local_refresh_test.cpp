@@ -179,7 +179,9 @@ TEST_F(LocalRefresh, WhatTheApiDecodedIsTakenOnlyWhenItIsWhatWasStored) {
   post("/api/v1/namespaces/ns/pods", nlohmann::json::parse(R"({"kind":"Pod","apiVersion":"v1",
       "metadata":{"name":"a","annotations":{"scheduling.k8s.io/group-name":"a"}},"spec":
       {"containers":[{"name":"c","resources":{"requests":{"cpu":"1","example.com/fpga":"2"}}}]}})"));
-  EXPECT_EQ(cluster.written().size(), 2u);
+  // The node, namespace ns (made for the pod, as NamespaceAutoProvision
+  // makes it) and the pod.
+  EXPECT_EQ(cluster.written().size(), 3u);
   cluster.refresh(cache);
   EXPECT_EQ(cluster.written().size(), 0u);
   std::string text = snapshot_text(cache);
