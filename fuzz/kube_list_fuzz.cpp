@@ -1,5 +1,5 @@
 // What a hostile or broken API server sends the Kubernetes source, read as
-// its reflector reads it: the first byte picks the resource (kKinds) and,
+// its reflector reads it: the first byte picks the kind (cache::Kind) and,
 // with its high bit, a watch event line instead of a list page; the rest
 // is the body. The nesting bound, the parse, each item's decoding into the
 // cache's changes, and the cache taking them. A refusal is an InputError
@@ -11,10 +11,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
+#include "cache/object_change.h"
 #include "input/json_reader.h"
 #include "kube/api_client.h"
 #include "kube/decode_change.h"
@@ -24,39 +26,22 @@ namespace {
 
 using nlohmann::json;
 
-// The kinds the source lists; fuzz/seeds.py writes its seeds in this order.
-constexpr std::string_view kKinds[] = {"Pod",
-                                       "Node",
-                                       "PodGroup",
-                                       "Queue",
-                                       "PriorityClass",
-                                       "Namespace",
-                                       "PodDisruptionBudget",
-                                       "ResourceQuota",
-                                       "Numatopology",
-                                       "HyperNode",
-                                       "PersistentVolume",
-                                       "PersistentVolumeClaim",
-                                       "StorageClass",
-                                       "CSINode",
-                                       "CSIDriver",
-                                       "CSIStorageCapacity",
-                                       "DeviceClass",
-                                       "ResourceSlice",
-                                       "ResourceClaim",
-                                       "ResourceClaimTemplate"};
+// The kinds the source lists are the cache's, in cache::Kind's order,
+// which fuzz/seeds.py writes its seeds in.
+constexpr size_t kKinds = std::variant_size_v<scoria::cache::Object>;
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace scoria;
   static int runs = 0;
-  static auto cache = std::make_unique<cache::ClusterCache>();
+  static auto taken = std::make_unique<cache::ClusterCache>();
   // What earlier inputs stored stays bounded.
-  if (++runs % 500 == 0) cache = std::make_unique<cache::ClusterCache>();
+  if (++runs % 500 == 0) taken = std::make_unique<cache::ClusterCache>();
   if (size == 0) return 0;
   const bool watch = (data[0] & 0x80) != 0;
-  const api::Resource* resource = api::find_kind(kKinds[(data[0] & 0x7F) % std::size(kKinds)]);
+  const auto kind = static_cast<cache::Kind>((data[0] & 0x7F) % kKinds);
+  const api::Resource* resource = api::find_kind(cache::kind_name(kind));
   if (resource == nullptr) return 0;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
   if (input::json_nesting(body) > kube::kMaxNesting) return 0;  // refused unparsed
@@ -79,6 +64,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // Logged once and skipped by the source.
     }
   }
-  cache->apply_changes(changes);
+  taken->apply_changes(changes);
   return 0;
 }

@@ -49,8 +49,9 @@ PATHS = {"Node": "/api/v1/nodes", "Pod": "/api/v1/namespaces/{ns}/pods",
              "/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaimtemplates"}
 
 
-# fuzz/kube_list_fuzz.cpp's kinds, in its order: the first byte of an input.
-KUBE_KINDS = ["Pod", "Node", "PodGroup", "Queue", "PriorityClass", "Namespace",
+# The cache's kinds in cache::Kind's order (host/cache/object_change.h):
+# the first byte of a kube_list input.
+KUBE_KINDS = ["Node", "Pod", "PodGroup", "Queue", "PriorityClass", "Namespace",
               "PodDisruptionBudget", "ResourceQuota", "Numatopology", "HyperNode",
               "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
               "CSIStorageCapacity", "DeviceClass", "ResourceSlice", "ResourceClaim",

@@ -158,7 +158,20 @@ std::vector<Column> node_columns() {
   };
 }
 
-// Volcano's CRD printer columns (installer/helm/chart/volcano/crd/bases).
+// Volcano's CRD printer columns (installer/helm/chart/volcano/crd/bases):
+// PodGroup and Job both end with RUNNINGS, AGE and (wide) QUEUE.
+Column running_column() {
+  return {"RUNNINGS", "integer", 0, "", [](const json& o, Clock::time_point) {
+            return number(o, {"status", "running"});
+          }};
+}
+
+Column queue_column() {
+  return {"QUEUE", "string", 1, "", [](const json& o, Clock::time_point) {
+            return text(o, {"spec", "queue"}, "");
+          }};
+}
+
 std::vector<Column> pod_group_columns() {
   return {
       name_column(),
@@ -170,19 +183,12 @@ std::vector<Column> pod_group_columns() {
        [](const json& o, Clock::time_point) {
          return number(o, {"spec", "minMember"});
        }},
-      {"RUNNINGS", "integer", 0, "",
-       [](const json& o, Clock::time_point) {
-         return number(o, {"status", "running"});
-       }},
+      running_column(),
       {"AGE", "date", 0, "", age_cell},
-      {"QUEUE", "string", 1, "",
-       [](const json& o, Clock::time_point) {
-         return text(o, {"spec", "queue"}, "");
-       }},
+      queue_column(),
   };
 }
 
-// Volcano's Job CRD's additionalPrinterColumns.
 std::vector<Column> job_columns() {
   return {
       name_column(),
@@ -194,15 +200,9 @@ std::vector<Column> job_columns() {
        [](const json& o, Clock::time_point) {
          return number(o, {"status", "minAvailable"});
        }},
-      {"RUNNINGS", "integer", 0, "",
-       [](const json& o, Clock::time_point) {
-         return number(o, {"status", "running"});
-       }},
+      running_column(),
       {"AGE", "date", 0, "", age_cell},
-      {"QUEUE", "string", 1, "",
-       [](const json& o, Clock::time_point) {
-         return text(o, {"spec", "queue"}, "");
-       }},
+      queue_column(),
   };
 }
 
