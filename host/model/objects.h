@@ -79,6 +79,23 @@ struct Node {
 
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
 
+/// The phase as Kubernetes writes it in a pod's status.phase.
+constexpr const char* phase_name(PodPhase p) {
+  switch (p) {
+    case PodPhase::Pending:
+      return "Pending";
+    case PodPhase::Running:
+      return "Running";
+    case PodPhase::Succeeded:
+      return "Succeeded";
+    case PodPhase::Failed:
+      return "Failed";
+    case PodPhase::Unknown:
+      break;
+  }
+  return "Unknown";
+}
+
 /// One claim a pod's volumes name: `spec.volumes[].persistentVolumeClaim`,
 /// or a generic ephemeral volume, whose claim is POD-VOLUME and must be
 /// owned by the pod (model/storage.h holds the storage kinds).

@@ -1,5 +1,6 @@
 #include "serve/job_status.h"
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -8,21 +9,7 @@ namespace scoria::serve {
 namespace {
 
 using nlohmann::json;
-
-const char* phase_name(model::PodPhase p) {
-  switch (p) {
-    case model::PodPhase::Pending:
-      return "Pending";
-    case model::PodPhase::Running:
-      return "Running";
-    case model::PodPhase::Succeeded:
-      return "Succeeded";
-    case model::PodPhase::Failed:
-      return "Failed";
-    default:
-      return "Unknown";
-  }
-}
+using Phase = model::PodPhase;
 
 // What `object` holds at `key`: null when it is not a mapping or has none
 // (a stored Job was checked at create, but its status is anyone's).
@@ -45,8 +32,11 @@ std::string text_at(const json& object, std::string_view key) {
 }
 
 struct Counts {
-  int32_t pending = 0, running = 0, succeeded = 0, failed = 0, terminating = 0, unknown = 0;
+  std::array<int32_t, 5> by_phase{};  // by Phase
+  int32_t terminating = 0;
   json by_task = json::object();
+
+  int32_t of(Phase p) const { return by_phase[static_cast<size_t>(p)]; }
 };
 
 Counts count(std::span<const model::Pod* const> pods) {
@@ -58,26 +48,11 @@ Counts count(std::span<const model::Pod* const> pods) {
       ++c.terminating;
       continue;
     }
-    switch (pod->phase) {
-      case model::PodPhase::Pending:
-        ++c.pending;
-        break;
-      case model::PodPhase::Running:
-        ++c.running;
-        break;
-      case model::PodPhase::Succeeded:
-        ++c.succeeded;
-        break;
-      case model::PodPhase::Failed:
-        ++c.failed;
-        break;
-      default:
-        ++c.unknown;
-    }
+    ++c.by_phase[static_cast<size_t>(pod->phase)];
     if (!pod->role.empty()) {
       json& phases = c.by_task[pod->role]["phase"];
       if (!phases.is_object()) phases = json::object();
-      const char* name = phase_name(pod->phase);
+      const char* name = model::phase_name(pod->phase);
       phases[name] = phases.value(name, 0) + 1;
     }
   }
@@ -86,8 +61,9 @@ Counts count(std::span<const model::Pod* const> pods) {
 
 /// The state the running state moves to, or nullopt to stay Running.
 std::optional<std::string> from_running(const json& spec, int32_t min_available, const Counts& c) {
+  const int32_t succeeded = c.of(Phase::Succeeded);
   const std::optional<int32_t> min_success = int_at(spec, "minSuccess");
-  if (min_success && c.succeeded >= *min_success) return "Completed";
+  if (min_success && succeeded >= *min_success) return "Completed";
   int32_t replicas = 0, task_min = 0;
   const json& tasks = at(spec, "tasks");
   if (!tasks.is_array()) return std::nullopt;
@@ -96,7 +72,7 @@ std::optional<std::string> from_running(const json& spec, int32_t min_available,
     replicas += r;
     task_min += int_at(t, "minAvailable").value_or(r);
   }
-  if (c.succeeded + c.failed != replicas) return std::nullopt;
+  if (succeeded + c.of(Phase::Failed) != replicas) return std::nullopt;
   if (min_available >= task_min) {
     for (const json& t : tasks) {
       const std::optional<int32_t> task_min_available = int_at(t, "minAvailable");
@@ -106,8 +82,8 @@ std::optional<std::string> from_running(const json& spec, int32_t min_available,
       if (done < *task_min_available) return "Failed";
     }
   }
-  if (min_success && c.succeeded < *min_success) return "Failed";
-  return c.succeeded >= min_available ? "Completed" : "Failed";
+  if (min_success && succeeded < *min_success) return "Failed";
+  return succeeded >= min_available ? "Completed" : "Failed";
 }
 
 }  // namespace
@@ -119,7 +95,8 @@ json job_status(const json& job, int32_t min_available, std::span<const model::P
   const std::string phase = text_at(before_state, "phase");
   const Counts c = count(pods);
   std::string next = phase.empty() ? "Pending" : phase;
-  if (next == "Pending" && c.running + c.succeeded + c.failed >= min_available) next = "Running";
+  const int32_t started = c.of(Phase::Running) + c.of(Phase::Succeeded) + c.of(Phase::Failed);
+  if (next == "Pending" && started >= min_available) next = "Running";
   if (next == "Running")
     if (std::optional<std::string> done = from_running(spec, min_available, c)) next = *done;
   json state = {{"phase", next}};
@@ -131,12 +108,12 @@ json job_status(const json& job, int32_t min_available, std::span<const model::P
     if (n != 0) status[key] = n;
   };
   put("minAvailable", min_available);
-  put("pending", c.pending);
-  put("running", c.running);
-  put("succeeded", c.succeeded);
-  put("failed", c.failed);
+  put("pending", c.of(Phase::Pending));
+  put("running", c.of(Phase::Running));
+  put("succeeded", c.of(Phase::Succeeded));
+  put("failed", c.of(Phase::Failed));
   put("terminating", c.terminating);
-  put("unknown", c.unknown);
+  put("unknown", c.of(Phase::Unknown));
   if (!c.by_task.empty()) status["taskStatusCount"] = c.by_task;
   return status;
 }
