@@ -1,6 +1,7 @@
 #include "kube/reflector.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 #include "http/client.h"
@@ -12,6 +13,13 @@
 namespace scoria::kube {
 
 namespace {
+
+// Why parse_answer refused `text`, if it was its nesting: asked only then,
+// so a sound answer is scanned once.
+std::optional<std::string> too_deep(std::string_view text) {
+  if (input::json_nesting(text) <= kMaxNesting) return std::nullopt;
+  return " nests deeper than " + std::to_string(kMaxNesting) + " levels; no Kubernetes object does";
+}
 
 using nlohmann::json;
 
@@ -203,13 +211,10 @@ void Reflector::list() {
     if (r.status != 200) throw ApiError("list failed", r);
     if (absent_logged_ && absences_ != nullptr) absences_->note_served(absent_unit(resource_));
     absent_logged_ = false;
-    if (input::json_nesting(r.body) > kMaxNesting)
-      throw TransportError("the list of " + std::string(resource_.plural) + " nests deeper than " +
-                           std::to_string(kMaxNesting) + " levels; no Kubernetes object does");
     json page = parse_answer(r.body);
     if (!page.is_object() || !page.contains("items") || !page["items"].is_array())
       throw TransportError("the list of " + std::string(resource_.plural) +
-                           " is not a Kubernetes list");
+                           too_deep(r.body).value_or(" is not a Kubernetes list"));
     version = text_at(page, "metadata", "resourceVersion");
     cont = text_at(page, "metadata", "continue");
     // A server whose pages never end would be listed forever, memory
@@ -292,14 +297,10 @@ void Reflector::watch() {
   const Clock::duration idle = std::chrono::seconds(timeout) + std::chrono::seconds(30);
   while (connection_->next_line(line, idle)) {
     if (line.empty()) continue;
-    if (input::json_nesting(line) > kMaxNesting)
-      throw TransportError("a watch event of " + std::string(resource_.plural) +
-                           " nests deeper than " + std::to_string(kMaxNesting) +
-                           " levels; no Kubernetes object does");
     json event = parse_answer(line);
     if (!event.is_object() || !event.contains("type") || !event["type"].is_string())
       throw TransportError("a watch event of " + std::string(resource_.plural) +
-                           " is not JSON: " + line.substr(0, 100));
+                           too_deep(line).value_or(" is not JSON: " + line.substr(0, 100)));
     const std::string& type = event["type"].get_ref<const std::string&>();
     json& object = event["object"];
     if (type == "ERROR") {
