@@ -338,7 +338,7 @@ TEST(Hostile, APatchOrDeleteBodyNestedPastTheLimitIs400AndTheServiceGoesOn) {
 TEST(Guard, CrossOriginFormPostIsRefusedAndStoresNothing) {
   TempDir dir;
   ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
-  const long long before = version_of(serve.port(), "/api/v1/nodes");
+  const long long before = settled_version(serve.port(), "/api/v1/nodes");
   const std::string refused =
       raw(serve.port(),
           "POST /api/v1/objects HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(serve.port()) +

@@ -205,6 +205,15 @@ long long version_of(unsigned short port, const std::string& target) {
   return std::stoll(nlohmann::json::parse(r.body)["metadata"].value("resourceVersion", "-1"));
 }
 
+long long settled_version(unsigned short port, const std::string& target) {
+  const bool recorded = eventually([&] {
+    const std::string metrics = http(port, "GET", "/metrics").body;
+    const size_t at = metrics.find("\nscoria_sessions_total ");
+    return at != std::string::npos && metrics.compare(at, 25, "\nscoria_sessions_total 0\n") != 0;
+  });
+  return recorded ? version_of(port, target) : -1;
+}
+
 ServeProcess::ServeProcess(const std::filesystem::path& state_dir, std::vector<std::string> args,
                            const ChildSetup& setup, bool pass_state_dir)
     : log_(state_dir / "serve.log") {

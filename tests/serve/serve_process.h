@@ -84,6 +84,10 @@ std::filesystem::path copy_config(const std::filesystem::path& dir, const std::s
 std::vector<std::string> base_args(const std::filesystem::path& config);
 /// The resourceVersion of the list at `target`; -1 if it does not answer.
 long long version_of(unsigned short port, const std::string& target = "/api/v1/pods");
+/// version_of once the service has recorded its first session, whose status
+/// writes (the queues' `allocated`, for one) move the version on their own;
+/// -1 if no session is recorded within the deadline.
+long long settled_version(unsigned short port, const std::string& target = "/api/v1/pods");
 
 class ServeProcess {
  public:

@@ -138,7 +138,7 @@ TEST(Serve, WatchResumesFromAVersion) {
       "kind: Node\napiVersion: v1\nmetadata: {name: n1}\n"
       "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n";
   ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", node).status, 200u);
-  const long long first = version_of(serve.port());
+  const long long first = settled_version(serve.port());
   const std::string second =
       "kind: Node\napiVersion: v1\nmetadata: {name: n2}\n"
       "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n";
@@ -156,7 +156,7 @@ TEST(Serve, WatchResumesFromAVersion) {
 TEST(Serve, MalformedRequestsAreRefusedAndChangeNothing) {
   TempDir dir;
   ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
-  const long long before = version_of(serve.port());
+  const long long before = settled_version(serve.port());
 
   const HttpResult quantity = http(serve.port(), "POST", "/api/v1/objects",
                                    "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
