@@ -53,12 +53,12 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan
 export SCORIA_DIFFERENTIAL_CLUSTERS=200
 # Tests labelled release-artifact check what a release build produces (the
 # .deb and its shared-library dependencies); a sanitized build is not one.
-# Five serve tests measure what the sanitizers change on purpose, and run in
+# Some serve tests measure what the sanitizers change on purpose, and run in
 # the plain suite above only: a plugin that crashes while loading or in a
-# hook (ASan reports the intended crash), a watcher's RSS bound (ASan's
+# hook (ASan reports the intended crash), watchers' memory bounds (ASan's
 # quarantine keeps freed memory) and descriptor exhaustion (ASan's own
 # descriptors and shadow memory).
-distorted='Plugins\.Listing(SurvivesAFileThatCrashesWhenLoaded|NamesTheCrashingFileAndListsTheRest)'
+distorted='Plugins\.(Listing(SurvivesAFileThatCrashesWhenLoaded|NamesTheCrashingFileAndListsTheRest)|AFileThatCrashesWhileLoadingIsRefusedAtStart)'
 distorted+='|Crash\.APluginsCrashIsNamedAndTheNextStartReportsIt'
 distorted+='|Connections\.(AcceptBacksOffWhenOutOfDescriptors|AWatcherThatDoesNotReadIsCutOffAndMemoryStaysBounded|ManyWatchersThatDoNotReadShareOneMemoryBudget)'
 status=0

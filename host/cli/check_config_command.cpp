@@ -21,7 +21,8 @@ constexpr const char* kCheckConfigUsage =
 
 }  // namespace
 
-int check_config(std::span<const std::string_view> args) {
+int check_config(std::span<const std::string_view> args,
+                 const plugin::PluginRegistry::Trial& trial) {
   std::string file;
   std::vector<std::filesystem::path> dirs;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -45,6 +46,9 @@ int check_config(std::span<const std::string_view> args) {
     config::SchedulerConfig conf = config::load_config(file);
     dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
     plugin::PluginRegistry registry{scoria::abi::host_api()};
+    // Checking runs every file's code: one that crashes or hangs is found
+    // in a trial process and refused, as serve refuses it.
+    registry.set_trial(trial);
     plugin::scan_plugins(registry, dirs);
     scheduler::Scheduler sched(registry, conf, 1);
     size_t plugins = 0;

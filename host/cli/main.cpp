@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/plugin_trial.h"
 
 namespace {
 
@@ -45,11 +46,14 @@ int main(int argc, char** argv) {
   std::string_view cmd = args[0];
   std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
   if (cmd == "simulate") return scoria::cli::simulate(rest);
-  if (cmd == "plugins") return scoria::cli::plugins(rest);
-  if (cmd == "check-config") return scoria::cli::check_config(rest);
-  if (cmd == "serve") return scoria::cli::serve(rest);
+  if (cmd == "plugins") return scoria::cli::plugins(rest, scoria::cli::plugin_trial());
+  if (cmd == "check-config") return scoria::cli::check_config(rest, scoria::cli::plugin_trial());
+  if (cmd == "serve") return scoria::cli::serve(rest, scoria::cli::plugin_trial());
   if (cmd == "ctl") return scoria::cli::ctl(rest);
   if (cmd == "trace") return scoria::cli::trace_command(rest);
+  // Internal, not listed: a trial process loading plugin files for another
+  // scoria (cli/plugin_trial.h).
+  if (cmd == "trial-load") return scoria::cli::trial_load_command(rest);
   if (cmd == "version" || cmd == "--version") {
     std::cout << scoria::cli::version_line() << "\n";
     return 0;

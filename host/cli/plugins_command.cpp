@@ -10,7 +10,6 @@
 
 #include "abi/host_api.h"
 #include "cli/commands.h"
-#include "cli/plugin_probe.h"
 #include "plugin/plugin_dirs.h"
 
 namespace scoria::cli {
@@ -100,7 +99,7 @@ void describe(const plugin::PluginInfo& p) {
 
 }  // namespace
 
-int plugins(std::span<const std::string_view> args) {
+int plugins(std::span<const std::string_view> args, const plugin::PluginRegistry::Trial& trial) {
   std::vector<std::filesystem::path> dirs;
   std::optional<std::string> name;
   bool as_json = false;
@@ -130,9 +129,7 @@ int plugins(std::span<const std::string_view> args) {
   plugin::PluginRegistry registry{scoria::abi::host_api()};
   // Listing runs every file's code: a file that crashes or hangs is found
   // in a trial process first and listed as refused.
-  registry.set_probe([](const std::filesystem::path& file) {
-    return probe_plugin(file, std::chrono::seconds(10));
-  });
+  registry.set_trial(trial);
   plugin::scan_plugins(registry, dirs);
   const std::vector<plugin::PluginInfo> found = registry.list();
 

@@ -337,12 +337,14 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
 
 }  // namespace
 
-int serve(std::span<const std::string_view> args) {
+int serve(std::span<const std::string_view> args, const plugin::PluginRegistry::Trial& trial) {
   // A start that fails is one line naming the cause, and exit 2 (systemd
   // and scripts tell it from a failure while serving, exit 1).
   std::optional<serve::Service> service;
   try {
-    service.emplace(parse_serve_args(args));
+    serve::ServeOptions options = parse_serve_args(args);
+    options.plugin_trial = trial;
+    service.emplace(std::move(options));
   } catch (const std::exception& e) {
     std::cerr << "scoria: " << e.what() << "\n";
     return 2;

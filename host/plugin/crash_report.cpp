@@ -1,6 +1,7 @@
 #include "plugin/crash_report.h"
 
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -135,21 +136,32 @@ void on_fatal_signal(int signo, siginfo_t* info, void* context) {
   ::raise(signo);
 }
 
-// At exit: a thread inside a plugin hook is a plugin calling exit().
-void on_exit() {
+// Ends the process at once, as libc's _exit does (which the host's own
+// _exit below replaces).
+[[noreturn]] void end_process(int status) {
+  for (;;) ::syscall(SYS_exit_group, status);
+}
+
+// A thread inside a plugin hook ending the process (through `how`, "exit()"
+// or "_exit()") is a plugin doing it: said, and a failure status.
+void attribute_exit(const char* how) {
   if (t_plugin == nullptr) return;
   char line[1024];
   size_t n = 0;
   append(line, sizeof line, n, "scoria: plugin ");
   append(line, sizeof line, n, t_plugin);
-  append(line, sizeof line, n, " called exit() in hook ");
+  append(line, sizeof line, n, " called ");
+  append(line, sizeof line, n, how);
+  append(line, sizeof line, n, " in hook ");
   append(line, sizeof line, n, t_hook != nullptr ? t_hook : "(unknown)");
   append(line, sizeof line, n,
          "; plugins run inside the service's process, so it ends, with status 70 (systemd "
          "restarts it); remove or fix the plugin\n");
   report(line, n);
-  ::_exit(70);
+  end_process(70);
 }
+
+void on_exit() { attribute_exit("exit()"); }
 
 }  // namespace
 
@@ -237,3 +249,13 @@ std::optional<CrashReport> take_crash_report(const std::filesystem::path& dir) {
 }
 
 }  // namespace scoria::plugin
+
+// _exit() skips the exit handlers, so on_exit never sees a plugin calling
+// it. The executable's own definition (exported, see host/CMakeLists.txt)
+// is the one plugins bind to: inside a hook it is attributed as exit() is;
+// anywhere else it is libc's, the system call. libc's own internal calls
+// keep libc's.
+extern "C" [[noreturn]] void _exit(int status) noexcept {
+  scoria::plugin::attribute_exit("_exit()");
+  scoria::plugin::end_process(status);
+}

@@ -35,6 +35,7 @@ PluginRegistry::PluginRegistry(const scoria_host_api* host) : host_(host) {}
 PluginRegistry::~PluginRegistry() = default;
 
 void PluginRegistry::scan(const std::vector<fs::path>& dirs) {
+  std::vector<fs::path> files;  // sorted within each directory
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
@@ -42,12 +43,32 @@ void PluginRegistry::scan(const std::vector<fs::path>& dirs) {
       continue;
     }
     if (!safe_to_load(dir)) continue;
-    std::vector<fs::path> files;
+    const size_t first = files.size();
     for (const auto& entry : fs::directory_iterator(dir, ec))
       if (entry.path().extension() == ".so") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) load(f);
+    std::sort(files.begin() + static_cast<std::ptrdiff_t>(first), files.end());
   }
+  load_all(files);
+}
+
+void PluginRegistry::load_all(const std::vector<fs::path>& files) {
+  std::vector<fs::path> safe;
+  for (const fs::path& f : files)
+    if (safe_to_load(f)) safe.push_back(f);
+  std::optional<std::vector<std::optional<std::string>>> verdicts;
+  if (trial_ && !safe.empty()) verdicts = trial_(safe);
+  for (size_t i = 0; i < safe.size(); ++i) {
+    if (verdicts && i < verdicts->size() && (*verdicts)[i])
+      refuse(safe[i], *(*verdicts)[i]);
+    else
+      load_safe(safe[i]);
+  }
+}
+
+bool PluginRegistry::refuse(const fs::path& file, const std::string& why) {
+  refusals_.push_back({file, file.string() + ": " + why});
+  log::write(log::kWarning, "loader", refusals_.back().message);
+  return false;
 }
 
 void PluginRegistry::load_named(const std::vector<fs::path>& dirs,
@@ -63,6 +84,9 @@ void PluginRegistry::load_named(const std::vector<fs::path>& dirs,
     if (safe_to_load(dir)) usable.push_back(dir);
     searched += (searched.empty() ? "" : ", ") + dir.string();
   }
+  // Every file first, so that they are tried together.
+  std::vector<std::pair<std::string, fs::path>> named;
+  std::vector<fs::path> files;
   for (const auto& name : names) {
     if (find(name) != nullptr) continue;
     std::optional<fs::path> file;
@@ -81,12 +105,19 @@ void PluginRegistry::load_named(const std::vector<fs::path>& dirs,
                                      ".so in " + (searched.empty() ? "(no directory)" : searched)});
       continue;
     }
-    if (load(*file) && find(name) == nullptr) {
-      refusals_.push_back({*file, file->string() + " declares the plugin \"" +
-                                      plugins_.back()->descriptor->name + "\", not \"" + name +
-                                      "\"; name the file after the plugin it holds"});
-      log::write(log::kWarning, "loader", refusals_.back().message);
-    }
+    if (std::find(files.begin(), files.end(), *file) == files.end()) files.push_back(*file);
+    named.emplace_back(name, *file);
+  }
+  load_all(files);
+  for (const auto& [name, file] : named) {
+    if (find(name) != nullptr) continue;
+    const auto loaded = std::find_if(plugins_.begin(), plugins_.end(),
+                                     [&](const auto& p) { return p->file == file; });
+    if (loaded == plugins_.end()) continue;  // refused, and said why
+    refusals_.push_back({file, file.string() + " declares the plugin \"" +
+                                   (*loaded)->descriptor->name + "\", not \"" + name +
+                                   "\"; name the file after the plugin it holds"});
+    log::write(log::kWarning, "loader", refusals_.back().message);
   }
 }
 
@@ -142,17 +173,10 @@ bool PluginRegistry::safe_to_load(const fs::path& path) {
   return false;
 }
 
-bool PluginRegistry::load(const fs::path& file) {
-  auto refuse = [&](std::string why) {
-    refusals_.push_back({file, file.string() + ": " + why});
-    log::write(log::kWarning, "loader", refusals_.back().message);
-    return false;
-  };
+bool PluginRegistry::load(const fs::path& file) { return safe_to_load(file) && load_safe(file); }
 
-  if (!safe_to_load(file)) return false;
-  if (probe_) {
-    if (auto why = probe_(file)) return refuse(*why);
-  }
+bool PluginRegistry::load_safe(const fs::path& file) {
+  auto refuse = [&](const std::string& why) { return this->refuse(file, why); };
   auto plugin = std::make_shared<LoadedPlugin>();
   std::string why;
   const std::shared_ptr<const PrivateCopy> copy =

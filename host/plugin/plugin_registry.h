@@ -66,10 +66,13 @@ class PluginRegistry {
   /// be replaced by anyone's code.
   void set_allow_writable(bool allow) { allow_writable_ = allow; }
 
-  /// A check run on each file before it is loaded into this process (such
-  /// as a trial load elsewhere); a message refuses the file.
-  using Probe = std::function<std::optional<std::string>(const std::filesystem::path&)>;
-  void set_probe(Probe probe) { probe_ = std::move(probe); }
+  /// Tries the files scan() and load_named() are about to load elsewhere
+  /// first (plugin/trial_load.h): for each file, nothing if it may be
+  /// loaded, else the message it is refused with; nullopt if the trial
+  /// could not be run (the files are then loaded without one).
+  using Trial = std::function<std::optional<std::vector<std::optional<std::string>>>(
+      const std::vector<std::filesystem::path>&)>;
+  void set_trial(Trial trial) { trial_ = std::move(trial); }
 
   /// Loads each file from a private copy of its bytes (plugin/private_copy.h)
   /// rather than from the file itself: what a long-running service does, so
@@ -78,7 +81,8 @@ class PluginRegistry {
   /// made, the file itself is loaded, with a warning.
   void set_private_copies(bool on) { private_copies_ = on; }
 
-  /// Loads one file. Returns false (and records a refusal) if refused.
+  /// Loads one file, without a trial. Returns false (and records a
+  /// refusal) if refused.
   bool load(const std::filesystem::path& file);
 
   const std::vector<Refusal>& refusals() const { return refusals_; }
@@ -96,11 +100,18 @@ class PluginRegistry {
   std::vector<Refusal> refusals_;
   bool allow_writable_ = false;
   bool private_copies_ = false;
-  Probe probe_;
+  Trial trial_;
 
   /// True if `path` may be used; records a refusal (or logs a warning when
   /// allowed) if anyone but root and this user could replace it.
   bool safe_to_load(const std::filesystem::path& path);
+  /// Loads those of `files` that are safe to load, after the trial if one
+  /// is set.
+  void load_all(const std::vector<std::filesystem::path>& files);
+  /// Records `why` as the refusal of `file`; false.
+  bool refuse(const std::filesystem::path& file, const std::string& why);
+  /// load() once the file is known safe to load.
+  bool load_safe(const std::filesystem::path& file);
 };
 
 /// The directory of built-in plugins next to the running executable

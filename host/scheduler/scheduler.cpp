@@ -41,6 +41,18 @@ std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& regi
   const char* what = kind == SCORIA_KIND_ACTION ? "action" : "plugin";
   auto found = registry.find(name);
   if (found != nullptr && found->descriptor->kind == static_cast<uint32_t>(kind)) return found;
+  // Its file was found but refused (it crashed or hung in the trial, say):
+  // that, not "unknown", is what to fix.
+  const auto refused = std::find_if(
+      registry.refusals().begin(), registry.refusals().end(), [&](const plugin::Refusal& r) {
+        const std::string file = r.file.filename().string();
+        return file == "scoria-" + name + ".so" || file == name + ".so";
+      });
+  if (found == nullptr && refused != registry.refusals().end()) {
+    problems.push_back((place.empty() ? std::string() : place + ": ") + what + " \"" + name +
+                       "\" cannot be used: " + refused->message);
+    return nullptr;
+  }
   std::string msg =
       (place.empty() ? std::string() : place + ": ") + "unknown " + what + " \"" + name + "\"";
   const bool volcano =

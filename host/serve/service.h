@@ -20,6 +20,7 @@
 
 #include "http/server.h"
 #include "kube/kube_cluster.h"
+#include "plugin/plugin_registry.h"
 #include "schema/unknown_fields.h"
 #include "serve/watch_hub.h"
 
@@ -34,6 +35,9 @@ struct ServeOptions {
   std::string token;           // bearer token for writes (required beyond loopback)
   std::vector<std::filesystem::path> plugin_dirs;
   bool allow_writable_plugins = false;
+  // Loads the plugin files a config names in a trial process first, at
+  // start and at every reload (plugin/trial_load.h); none: loaded directly.
+  plugin::PluginRegistry::Trial plugin_trial;
   std::optional<int64_t> period_ms;  // overrides the config's schedule_period
   // Override the config's node sampling keys (Volcano's flags of these names).
   struct NodesToFind {

@@ -41,6 +41,7 @@
 #include "serve/group_commit.h"
 #include "serve/kube_api.h"
 #include "serve/local_cluster.h"
+#include "serve/off_loop.h"
 #include "serve/session_runner.h"
 #include "serve/state_dir_lock.h"
 #include "serve/watch_hub.h"
@@ -73,6 +74,18 @@ inline void warn(const std::string& message) { log::write(log::kWarning, kWho, m
 }  // namespace state_detail
 
 struct Service::State {
+  // A config and the plugins it names, loaded.
+  struct Loaded {
+    std::unique_ptr<plugin::PluginRegistry> registry;
+    std::shared_ptr<scheduler::Scheduler> scheduler;
+  };
+
+  // A config loaded off the loop, or why it could not be.
+  struct Reload {
+    std::optional<Loaded> loaded;
+    std::string error;
+  };
+
   State(asio::io_context& loop, ServeOptions o)
       : options(std::move(o)),
         lock(options.state_dir),
@@ -140,6 +153,10 @@ struct Service::State {
   bool abandoned = false;  // stopping with a hung session: exit without it
   bool notified_ready = false;
   bool stopping = false;
+  // A reload's loading, off the loop; and why to reload again once it ends.
+  // Destroyed before the options and loop it uses.
+  OffLoop<Reload> reloads{io};
+  std::optional<std::string> reload_again;
   // Declared last, so destroyed first: its thread stops before anything it
   // uses goes away.
   SessionRunner runner;
@@ -156,12 +173,6 @@ struct Service::State {
   int64_t period_ms() const {
     return options.period_ms.value_or(scheduler ? scheduler->config().schedule_period_ms : 1000);
   }
-
-  // A config and the plugins it names, loaded.
-  struct Loaded {
-    std::unique_ptr<plugin::PluginRegistry> registry;
-    std::shared_ptr<scheduler::Scheduler> scheduler;
-  };
 
   // The config `options` names and the plugins it names; InputError if
   // either is bad. Only the plugins the config names are loaded: nothing
@@ -191,6 +202,9 @@ struct Service::State {
     loaded.registry->set_allow_writable(options.allow_writable_plugins);
     // So that a reload takes a new build installed over an old one.
     loaded.registry->set_private_copies(true);
+    // A file that crashes or hangs while loading is refused in a trial
+    // process, not left to end the service or wedge its loop.
+    if (options.plugin_trial) loaded.registry->set_trial(options.plugin_trial);
     loaded.registry->load_named(dirs, names);
     loaded.scheduler = std::make_shared<scheduler::Scheduler>(*loaded.registry, std::move(conf));
     return loaded;
@@ -223,19 +237,36 @@ struct Service::State {
       }
   }
 
+  // Loads the config and its plugins off the loop, then adopts them on it.
+  // A reload asked for while one is under way runs after it.
   void reload_config(std::string_view why) {
-    try {
-      const config::SchedulerConfig before =
-          scheduler ? scheduler->config() : config::SchedulerConfig();
-      load_config();
-      metrics.count_config_reload(true);
-      state_detail::info("config " + options.config.string() + " reloaded (" + std::string(why) +
-                         "): " + config::describe_changes(before, scheduler->config()));
-    } catch (const InputError& e) {
-      metrics.count_config_reload(false);
-      state_detail::warn(
-          std::string("config rejected, scheduling goes on with the last good one: ") + e.what());
-    }
+    const auto load_it = [this]() -> Reload {
+      try {
+        return {load(options), {}};
+      } catch (const std::exception& e) {
+        return {std::nullopt, e.what()};
+      }
+    };
+    const auto adopt_it = [this, why = std::string(why)](Reload r) {
+      if (!r.loaded) {
+        metrics.count_config_reload(false);
+        state_detail::warn("config rejected, scheduling goes on with the last good one: " +
+                           r.error);
+      } else {
+        const config::SchedulerConfig before =
+            scheduler ? scheduler->config() : config::SchedulerConfig();
+        adopt(std::move(*r.loaded));
+        metrics.count_config_reload(true);
+        state_detail::info("config " + options.config.string() + " reloaded (" + why +
+                           "): " + config::describe_changes(before, scheduler->config()));
+      }
+      if (reload_again) {
+        const std::string next = std::move(*reload_again);
+        reload_again.reset();
+        reload_config(next);
+      }
+    };
+    if (!reloads.start(load_it, adopt_it)) reload_again = std::string(why);
   }
 
   std::chrono::milliseconds watchdog_limit() const {

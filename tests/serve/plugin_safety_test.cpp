@@ -75,6 +75,66 @@ TEST(Plugins, ListingNamesTheCrashingFileAndListsTheRest) {
   EXPECT_NE(text.str().find("allocate"), std::string::npos) << text.str();
 }
 
+// A config naming a file that hangs or crashes while loading: serve and
+// check-config refuse it, as a trial process found it, and end with the
+// status of bad input instead of hanging or dying.
+void expect_refused_at_start(const std::string& fixture, const std::string& why) {
+  TempDir dir;
+  const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"" + fixture + "\" }]\n";
+  const fs::path config = copy_config(dir.path(), tier);
+  const std::string named = "plugin \"" + fixture + "\" cannot be used: ";
+  const std::string plugins = (kFixtures / fixture).string();
+  const Exit served = run_scoria({"serve", "--config", config.string(), "--plugin-dir", plugins,
+                                  "--port", "0", "--state-dir", (dir.path() / "state").string()});
+  ASSERT_TRUE(WIFEXITED(served.status)) << served.err;
+  EXPECT_EQ(WEXITSTATUS(served.status), 2) << served.err;
+  EXPECT_NE(served.err.find(named), std::string::npos) << served.err;
+  EXPECT_NE(served.err.find(why), std::string::npos) << served.err;
+  const Exit checked = run_scoria({"check-config", config.string(), "--plugin-dir", plugins});
+  ASSERT_TRUE(WIFEXITED(checked.status)) << checked.err;
+  EXPECT_EQ(WEXITSTATUS(checked.status), 2) << checked.err;
+  EXPECT_NE(checked.err.find(named), std::string::npos) << checked.err;
+  EXPECT_NE(checked.err.find(why), std::string::npos) << checked.err;
+}
+
+TEST(Plugins, AFileThatHangsWhileLoadingIsRefusedAtStart) {
+  expect_refused_at_start("hang_on_load",
+                          "did not finish loading within 10000ms (in a trial process)");
+}
+
+TEST(Plugins, AFileThatCrashesWhileLoadingIsRefusedAtStart) {
+  expect_refused_at_start("crash_on_load", "crashed while loading (signal 11");
+}
+
+// A reload into a config naming a file that hangs while loading: the
+// loop answers while the trial runs, the config is rejected naming the
+// file, and scheduling goes on with the last good one.
+TEST(Plugins, AReloadIntoAFileThatHangsWhileLoadingKeepsTheLoopAndTheLastConfig) {
+  TempDir dir;
+  const fs::path config = copy_config(dir.path());
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", config.string(), "--plugin-dir",
+                      (kFixtures / "hang_on_load").string(), "--schedule-period", "100"});
+  std::ofstream(config, std::ios::app) << "\n[[tiers]]\nplugins = [{ name = \"hang_on_load\" }]\n";
+  // The trial gives up after its limit; until then the loop answers.
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_EQ(http(serve.port(), "GET", "/healthz").status, 200u) << serve.log();
+    ASSERT_EQ(http(serve.port(), "GET", "/api/v1/nodes").status, 200u) << serve.log();
+    std::this_thread::sleep_for(100ms);
+  }
+  // Had the loop waited for the trial, those answers came after it.
+  EXPECT_EQ(serve.log().find("config rejected"), std::string::npos) << serve.log();
+  ASSERT_TRUE(
+      eventually([&] { return serve.log().find("config rejected") != std::string::npos; }, 30s))
+      << serve.log();
+  EXPECT_NE(serve.log().find("plugin \"hang_on_load\" cannot be used: "), std::string::npos)
+      << serve.log();
+  EXPECT_NE(serve.log().find("did not finish loading within 10000ms (in a trial process)"),
+            std::string::npos)
+      << serve.log();
+  expect_still_scheduling(serve.port());
+}
+
 TEST(Plugins, GroupWritableFilesAndDirectoriesUpTheTreeAreRefused) {
   TempDir dir;
   const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"hang\" }]\n";
@@ -325,21 +385,24 @@ TEST(Crash, APluginsCrashIsNamedAndTheNextStartReportsIt) {
   EXPECT_EQ(http(again.port(), "GET", "/healthz").status, 200u);
 }
 
-// A plugin that calls exit(0) in a hook: the process ends non-zero (so
-// systemd's Restart=on-failure restarts it), naming the plugin, and the next
-// start reports it like a crash; simulate says so and fails.
-TEST(Crash, APluginThatExitsIsNamedAndTheStatusIsAFailure) {
+// A plugin calling `how` (exit or _exit) in a hook: serve ends non-zero
+// (so systemd's Restart=on-failure restarts it) naming the plugin, the next
+// start reports it like a crash, and simulate says so and fails.
+void expect_exit_attributed(const std::string& how) {
   TempDir dir;
   const std::string tier = "\n[[tiers]]\nplugins = [{ name = \"exit_in_hook\" }]\n";
   const fs::path config = copy_config(dir.path(), tier);
   const fs::path exit_file = dir.path() / "exit-now";
   const std::string exit_path = exit_file.string();
-  const std::string named = "plugin exit_in_hook called exit() in hook on_session_open";
+  const std::string named = "plugin exit_in_hook called " + how + "() in hook on_session_open";
   {
     ServeProcess serve(dir.path() / "state",
                        {"--config", config.string(), "--plugin-dir",
                         (kFixtures / "exit_in_hook").string(), "--schedule-period", "100"},
-                       [exit_path] { ::setenv("SCORIA_TEST_HANG_FILE", exit_path.c_str(), 1); });
+                       [exit_path, how] {
+                         ::setenv("SCORIA_TEST_HANG_FILE", exit_path.c_str(), 1);
+                         ::setenv("SCORIA_TEST_EXIT", how.c_str(), 1);
+                       });
     std::ofstream(exit_file) << "now\n";
     const int status = serve.wait_for(20s);
     ASSERT_NE(status, -1) << "the plugin's exit did not end the process\n" << serve.log();
@@ -362,8 +425,8 @@ TEST(Crash, APluginThatExitsIsNamedAndTheStatusIsAFailure) {
   // The restart above wrote the config again without the plugin.
   fs::create_directories(dir.path() / "simulate");
   const fs::path with_plugin = copy_config(dir.path() / "simulate", tier);
-  const std::string cmd = std::string(SCORIA_BINARY) + " simulate --config " +
-                          with_plugin.string() + " --plugin-dir " +
+  const std::string cmd = "SCORIA_TEST_EXIT=" + how + " " + std::string(SCORIA_BINARY) +
+                          " simulate --config " + with_plugin.string() + " --plugin-dir " +
                           (kFixtures / "exit_in_hook").string() + " " + cluster.string() + " > " +
                           out.string() + " 2>&1";
   const int status = std::system(cmd.c_str());
@@ -372,6 +435,14 @@ TEST(Crash, APluginThatExitsIsNamedAndTheStatusIsAFailure) {
   ASSERT_TRUE(WIFEXITED(status)) << text.str();
   EXPECT_EQ(WEXITSTATUS(status), 70) << text.str();
   EXPECT_NE(text.str().find(named), std::string::npos) << text.str();
+}
+
+TEST(Crash, APluginThatExitsIsNamedAndTheStatusIsAFailure) { expect_exit_attributed("exit"); }
+
+// _exit skips exit handlers: the host's own _exit, which plugins bind to,
+// says who called it.
+TEST(Crash, APluginThatCallsUnderscoreExitIsNamedAndTheStatusIsAFailure) {
+  expect_exit_attributed("_exit");
 }
 
 }  // namespace

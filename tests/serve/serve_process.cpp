@@ -1,5 +1,7 @@
 #include "serve_process.h"
 
+#include <gtest/gtest.h>
+
 #include "http/client.h"
 
 #include <netinet/in.h>
@@ -203,6 +205,24 @@ long long version_of(unsigned short port, const std::string& target) {
   const HttpResult r = http(port, "GET", target);
   if (r.status != 200) return -1;
   return std::stoll(nlohmann::json::parse(r.body)["metadata"].value("resourceVersion", "-1"));
+}
+
+void expect_still_scheduling(unsigned short port) {
+  ASSERT_EQ(http(port, "POST", "/api/v1/objects",
+                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
+                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
+                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
+                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
+                .status,
+            200u);
+  bool bound = false;
+  watch_until(
+      port, 0,
+      [&](const std::string& line) {
+        return bound = nlohmann::json::parse(line)["type"] == "BOUND";
+      },
+      std::chrono::seconds(10));
+  EXPECT_TRUE(bound);
 }
 
 long long settled_version(unsigned short port, const std::string& target) {

@@ -89,6 +89,10 @@ long long version_of(unsigned short port, const std::string& target = "/api/v1/p
 /// -1 if no session is recorded within the deadline.
 long long settled_version(unsigned short port, const std::string& target = "/api/v1/pods");
 
+/// Applies a node and a pod and expects the pod bound: the service still
+/// schedules. A gtest assertion, for tests only.
+void expect_still_scheduling(unsigned short port);
+
 class ServeProcess {
  public:
   /// Starts `scoria serve` with `args` (its own --port 0 and --state-dir

@@ -224,22 +224,6 @@ TEST(Serve, AcknowledgedAppliesSurviveKill9) {
     ASSERT_TRUE(names.contains("n" + std::to_string(i))) << "lost n" << i << " of " << acknowledged;
 }
 
-// A service still schedules: a node and a pod applied now, the pod is bound.
-void expect_still_scheduling(unsigned short port) {
-  ASSERT_EQ(http(port, "POST", "/api/v1/objects",
-                 "kind: Node\napiVersion: v1\nmetadata: {name: n}\n"
-                 "status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"
-                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: a}\n"
-                 "spec: {containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n")
-                .status,
-            200u);
-  bool bound = false;
-  watch_until(
-      port, 0,
-      [&](const std::string& line) { return bound = json::parse(line)["type"] == "BOUND"; }, 10s);
-  EXPECT_TRUE(bound);
-}
-
 // A broken config written while serving is refused (log line, metric) and
 // scheduling goes on with the last good one.
 TEST(Serve, BrokenConfigKeepsTheLastGoodOne) {
