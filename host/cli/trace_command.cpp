@@ -4,7 +4,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "cli/commands.h"
@@ -32,17 +31,12 @@ constexpr const char* kTraceUsage =
     "    --queue-by-user put each job in a queue named after its user.\n"
     "  --namespace NS (default \"trace\"): where the pods and PodGroups go.\n";
 
-std::string read_file(const std::string& path) {
-  if (path == "-") {
-    std::stringstream s;
-    s << std::cin.rdbuf();
-    return s.str();
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the file; check the path");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+/// `path` opened for reading (standard input for "-"), kept in `file`.
+std::istream& open(const std::string& path, std::ifstream& file) {
+  if (path == "-") return std::cin;
+  file.open(path, std::ios::binary);
+  if (!file) throw InputError(path + ": cannot read the file; check the path");
+  return file;
 }
 
 int import(std::span<const std::string_view> args) {
@@ -81,20 +75,25 @@ int import(std::span<const std::string_view> args) {
   if (file.empty()) throw InputError("trace import: name the trace FILE (or - for stdin)");
   if (format == "csv" && (!job_table.empty() || queue_by_user))
     throw InputError("trace import: --job-table and --queue-by-user are for --format alibaba");
-  std::vector<trace::TraceJob> jobs;
+  // Read a row at a time and written through a temporary file: nothing
+  // holds the trace's text or its pods.
+  trace::TraceWriter writer(ns);
+  std::ifstream trace_file;
+  trace::CsvReader rows(open(file, trace_file), file);
   if (format == "csv") {
-    jobs = trace::read_csv_trace(read_file(file), file);
+    trace::read_csv_trace(rows, [&](trace::TraceJob&& j) { writer.add(j); });
   } else {
-    std::optional<std::string> jobs_text;
-    if (!job_table.empty()) jobs_text = read_file(job_table);
-    trace::AlibabaImport imported =
-        trace::read_alibaba_trace(read_file(file), file, jobs_text, job_table, queue_by_user);
+    std::ifstream job_file;
+    std::optional<trace::CsvReader> job_rows;
+    if (!job_table.empty()) job_rows.emplace(open(job_table, job_file), job_table);
+    const trace::AlibabaImport imported =
+        trace::read_alibaba_trace(rows, job_rows ? &*job_rows : nullptr, queue_by_user);
     if (imported.skipped_rows > 0)
       std::cerr << "scoria: " << file << ": skipped " << imported.skipped_rows
                 << " rows that are not Terminated or lack times or plans\n";
-    jobs = std::move(imported.jobs);
+    for (const trace::TraceJob& j : imported.jobs) writer.add(j);
   }
-  std::cout << trace::trace_objects_yaml(jobs, ns);
+  writer.finish(std::cout);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "model/error.h"
+#include "model/time_annotation.h"
 
 namespace scoria::simulation {
 
@@ -47,8 +48,7 @@ std::optional<int64_t> parse_seconds(std::string_view text) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, v);
   if (ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
-  // A week is 6e8 ms; past about 290 million years int64 ms would overflow.
-  if (std::abs(v) > 9e12) return std::nullopt;
+  if (std::abs(v) > model::kMaxAnnotationSeconds) return std::nullopt;
   return static_cast<int64_t>(std::llround(v * 1000));
 }
 

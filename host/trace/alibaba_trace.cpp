@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "model/error.h"
-#include "trace/csv_rows.h"
+#include "model/time_annotation.h"
 
 namespace scoria::trace {
 
@@ -63,24 +63,27 @@ void check_width(const CsvRow& row, size_t want, const std::string& file, const 
 
 }  // namespace
 
-AlibabaImport read_alibaba_trace(std::string_view task_table, const std::string& task_file,
-                                 std::optional<std::string_view> job_table,
-                                 const std::string& job_file, bool queue_by_user) {
+AlibabaImport read_alibaba_trace(CsvReader& task_table, CsvReader* job_table, bool queue_by_user) {
   std::unordered_map<std::string, std::string> users;
   AlibabaImport out;
-  if (job_table) {
-    for (const CsvRow& row : csv_rows(*job_table, job_file)) {
-      if (row.line == 1 && !row.fields.empty() && row.fields[0] == "job_name") continue;
-      check_width(row, kJobColumns, job_file, "pai_job_table");
-      users.emplace(row.fields[kJJobName], row.fields[kJUser]);
+  if (job_table != nullptr) {
+    const std::string& job_file = job_table->file();
+    while (const std::optional<CsvRow> row = job_table->next()) {
+      if (row->line == 1 && !row->fields.empty() && row->fields[0] == "job_name") continue;
+      check_width(*row, kJobColumns, job_file, "pai_job_table");
+      // Only users become queues: without --queue-by-user the table is
+      // checked and nothing kept.
+      if (queue_by_user) users.emplace(row->fields[kJJobName], row->fields[kJUser]);
     }
   }
+  const std::string& task_file = task_table.file();
   struct Job {
     double start = std::numeric_limits<double>::infinity();
     std::vector<TraceTask> tasks;
   };
   std::map<std::string, Job> jobs;  // by job_name, for a stable order
-  for (const CsvRow& row : csv_rows(task_table, task_file)) {
+  while (const std::optional<CsvRow> read = task_table.next()) {
+    const CsvRow& row = *read;
     if (row.line == 1 && !row.fields.empty() && row.fields[0] == "job_name") continue;
     check_width(row, kTaskColumns, task_file, "pai_task_table");
     const auto inst = number(row, kInstNum, "inst_num", task_file);
@@ -94,6 +97,9 @@ AlibabaImport read_alibaba_trace(std::string_view task_table, const std::string&
       ++out.skipped_rows;
       continue;
     }
+    if (*end > model::kMaxAnnotationSeconds)
+      throw InputError(task_file + ": line " + std::to_string(row.line) + ", column end_time: " +
+                       row.fields[kEnd] + " is more seconds than simulate takes (9e12 at most)");
     TraceTask t;
     t.role = label_of(row.fields[kTaskName]);
     t.replicas = static_cast<int32_t>(std::min(*inst, 100000.0));

@@ -15,11 +15,9 @@
 #pragma once
 
 #include <cstddef>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
+#include "trace/csv_rows.h"
 #include "trace/job_trace.h"
 
 namespace scoria::trace {
@@ -29,10 +27,11 @@ struct AlibabaImport {
   size_t skipped_rows = 0;
 };
 
-/// Throws InputError naming the file and line of a row with the wrong
-/// number of columns, or a number that does not parse.
-AlibabaImport read_alibaba_trace(std::string_view task_table, const std::string& task_file,
-                                 std::optional<std::string_view> job_table,
-                                 const std::string& job_file, bool queue_by_user);
+/// Reads the tables a row at a time (`job_table` may be null); it keeps each
+/// job's tasks, as numbers, until the end, where jobs are ordered by name and
+/// timed from the earliest. Throws InputError naming the file and line of a
+/// row with the wrong number of columns, a number that does not parse, or
+/// times beyond what simulate takes.
+AlibabaImport read_alibaba_trace(CsvReader& task_table, CsvReader* job_table, bool queue_by_user);
 
 }  // namespace scoria::trace

@@ -4,23 +4,33 @@
 
 namespace scoria::trace {
 
-std::vector<CsvRow> csv_rows(std::string_view text, const std::string& file) {
-  std::vector<CsvRow> rows;
-  size_t line = 1, i = 0;
-  while (i < text.size()) {
-    CsvRow row{line, {}};
+CsvReader::CsvReader(std::istream& in, std::string file)
+    : in_(*in.rdbuf()), file_(std::move(file)) {}
+
+std::optional<CsvRow> CsvReader::next() {
+  using Traits = std::streambuf::traits_type;
+  for (;;) {
+    if (Traits::eq_int_type(in_.sgetc(), Traits::eof())) return std::nullopt;
+    CsvRow row{line_, {}};
     std::string field;
+    size_t bytes = 0;
     bool quoted = false, end = false;
-    for (; i < text.size() && !end; ++i) {
-      const char c = text[i];
+    while (!end) {
+      const Traits::int_type got = in_.sbumpc();
+      if (Traits::eq_int_type(got, Traits::eof())) break;
+      const char c = Traits::to_char_type(got);
+      if (++bytes > kMaxCsvRowBytes)
+        throw InputError(file_ + ": line " + std::to_string(row.line) + ": a row longer than " +
+                         std::to_string(kMaxCsvRowBytes) +
+                         " bytes; is a quote left open? Rows end at a line end");
       if (quoted) {
-        if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        if (c == '"' && Traits::eq_int_type(in_.sgetc(), Traits::to_int_type('"'))) {
           field += '"';
-          ++i;
+          in_.sbumpc();
         } else if (c == '"') {
           quoted = false;
         } else {
-          if (c == '\n') ++line;
+          if (c == '\n') ++line_;
           field += c;
         }
       } else if (c == '"' && field.empty()) {
@@ -29,20 +39,19 @@ std::vector<CsvRow> csv_rows(std::string_view text, const std::string& file) {
         row.fields.push_back(std::move(field));
         field.clear();
       } else if (c == '\n') {
-        ++line;
+        ++line_;
         end = true;
       } else if (c != '\r') {
         field += c;
       }
     }
     if (quoted)
-      throw InputError(file + ": line " + std::to_string(row.line) +
+      throw InputError(file_ + ": line " + std::to_string(row.line) +
                        ": a quoted field is not closed; end it with \"");
     row.fields.push_back(std::move(field));
     if (row.fields.size() == 1 && row.fields[0].empty()) continue;  // a blank line
-    rows.push_back(std::move(row));
+    return row;
   }
-  return rows;
 }
 
 }  // namespace scoria::trace

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <set>
 
 #include "model/error.h"
 #include "model/quantity.h"
-#include "trace/csv_rows.h"
+#include "model/time_annotation.h"
+#include "trace/unique_names.h"
 
 namespace scoria::trace {
 
@@ -44,6 +44,8 @@ class Row {
     if (v.empty() || ec != std::errc() || p != v.data() + v.size() || !std::isfinite(d))
       refuse(column, "\"" + v + "\" is not a number of seconds (e.g. 3600 or 1.5)");
     if (d < 0) refuse(column, "\"" + v + "\" is negative; give 0 or more seconds");
+    if (d > model::kMaxAnnotationSeconds)
+      refuse(column, "\"" + v + "\" is more seconds than simulate takes (9e12 at most)");
     return d;
   }
 
@@ -80,15 +82,16 @@ class Row {
 
 }  // namespace
 
-std::vector<TraceJob> read_csv_trace(std::string_view text, const std::string& file) {
-  const std::vector<CsvRow> rows = csv_rows(text, file);
-  if (rows.empty())
+void read_csv_trace(CsvReader& rows, const std::function<void(TraceJob&&)>& emit) {
+  const std::string& file = rows.file();
+  const std::optional<CsvRow> header = rows.next();
+  if (!header)
     throw InputError(file +
                      ": the trace is empty; its first line names the columns: name,queue,"
                      "arrival,duration,replicas,minAvailable,cpu,memory,gpu,priority");
   std::map<std::string, size_t> columns;
-  for (size_t i = 0; i < rows[0].fields.size(); ++i) {
-    const std::string& c = rows[0].fields[i];
+  for (size_t i = 0; i < header->fields.size(); ++i) {
+    const std::string& c = header->fields[i];
     bool known = false;
     for (const char* k : kColumns) known = known || c == k;
     if (!known)
@@ -103,20 +106,18 @@ std::vector<TraceJob> read_csv_trace(std::string_view text, const std::string& f
       throw InputError(file + ": line 1: the header has no column \"" + std::string(k) +
                        "\" (name, arrival, duration, replicas, cpu and memory are required)");
 
-  std::vector<TraceJob> jobs;
-  jobs.reserve(rows.size() - 1);
-  std::set<std::string> names;
-  for (size_t r = 1; r < rows.size(); ++r) {
-    const Row row(rows[r], columns, file);
-    if (rows[r].fields.size() != rows[0].fields.size())
-      throw InputError(file + ": line " + std::to_string(rows[r].line) + ": " +
-                       std::to_string(rows[r].fields.size()) + " fields, the header has " +
-                       std::to_string(rows[0].fields.size()));
+  UniqueNames names;
+  while (const std::optional<CsvRow> read = rows.next()) {
+    const Row row(*read, columns, file);
+    if (read->fields.size() != header->fields.size())
+      throw InputError(file + ": line " + std::to_string(read->line) + ": " +
+                       std::to_string(read->fields.size()) + " fields, the header has " +
+                       std::to_string(header->fields.size()));
     TraceJob j;
     const std::string raw = row.text("name");
     if (raw.empty()) row.refuse("name", "the job needs a name");
     j.name = label_of(raw);
-    if (!names.insert(j.name).second)
+    if (!names.insert(j.name))
       row.refuse("name", "\"" + raw + "\" names a job already in the trace (as " + j.name +
                              "); names must be unique");
     const std::string queue = row.text("queue");
@@ -135,9 +136,8 @@ std::vector<TraceJob> read_csv_trace(std::string_view text, const std::string& f
     if (const auto p = row.whole("priority", -2147483648LL, 1000000000LL))
       j.priority = static_cast<int32_t>(*p);
     j.tasks.push_back(std::move(t));
-    jobs.push_back(std::move(j));
+    emit(std::move(j));
   }
-  return jobs;
 }
 
 }  // namespace scoria::trace

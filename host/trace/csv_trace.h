@@ -16,16 +16,17 @@
 // Columns may come in any order; priority and gpu may be left out.
 #pragma once
 
-#include <string>
-#include <string_view>
-#include <vector>
+#include <functional>
 
+#include "trace/csv_rows.h"
 #include "trace/job_trace.h"
 
 namespace scoria::trace {
 
-/// The jobs of a CSV trace. Throws InputError naming `file`, the line and
-/// the column of the first field that does not parse, or is out of range.
-std::vector<TraceJob> read_csv_trace(std::string_view text, const std::string& file);
+/// Reads a CSV trace a row at a time, handing each job to `emit` as it is
+/// read: what it keeps is the job names seen, to refuse a repeated one.
+/// Throws InputError naming the file, the line and the column of the first
+/// field that does not parse, or is out of range.
+void read_csv_trace(CsvReader& rows, const std::function<void(TraceJob&&)>& emit);
 
 }  // namespace scoria::trace

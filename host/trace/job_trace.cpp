@@ -1,7 +1,12 @@
 #include "trace/job_trace.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <set>
+
+#include "model/error.h"
 
 namespace scoria::trace {
 
@@ -39,54 +44,80 @@ std::string label_of(std::string_view name) {
   return out.empty() ? "job" : out;
 }
 
-std::string trace_objects_yaml(const std::vector<TraceJob>& jobs, const std::string& ns) {
-  std::set<std::string> queues;
-  std::set<int32_t> priorities;
-  for (const auto& j : jobs) {
-    if (j.queue != "default") queues.insert(j.queue);
-    if (j.priority) priorities.insert(*j.priority);
-  }
-  std::string out;
-  out.reserve(jobs.size() * 900);
-  for (const auto& q : queues)
-    out += "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: " + q +
-           "}\nspec: {weight: 1, reclaimable: true}\n---\n";
-  for (int32_t p : priorities)
-    out += "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " +
-           priority_class(p) + "}\nvalue: " + std::to_string(p) + "\n---\n";
-  for (const auto& j : jobs) {
-    const std::string pc =
-        j.priority ? ", priorityClassName: " + priority_class(*j.priority) : std::string();
-    out += "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: " + j.name +
-           ", namespace: " + ns + ", annotations: {scoria.io/arrival: \"" + seconds(j.arrival_s) +
-           "\"}}\nspec: {minMember: " + std::to_string(j.min_available) + ", queue: " + j.queue +
-           pc + "}\n---\n";
-    for (const auto& t : j.tasks) {
-      const std::string prefix = t.role.empty() ? j.name : j.name + "-" + t.role;
-      std::string requests = "cpu: \"" + t.cpu + "\", memory: \"" + t.memory + "\"";
-      if (t.gpus > 0) {
-        const std::string g = std::to_string(t.gpus);
-        requests += ", nvidia.com/gpu: \"" + g + "\"";
-      }
-      std::string annotations = "scheduling.k8s.io/group-name: " + j.name +
-                                ", scoria.io/arrival: \"" + seconds(j.arrival_s) +
-                                "\", scoria.io/duration: \"" + seconds(t.duration_s) + "\"";
-      if (!t.role.empty()) annotations += ", volcano.sh/task-spec: " + t.role;
-      for (int32_t i = 0; i < t.replicas; ++i) {
-        out += "apiVersion: v1\nkind: Pod\nmetadata: {name: " + prefix + "-" + std::to_string(i) +
-               ", namespace: " + ns + ", annotations: {" + annotations +
-               "}}\nspec:\n  schedulerName: volcano\n";
-        if (j.priority) out += "  priorityClassName: " + priority_class(*j.priority) + "\n";
-        out += "  containers: [{name: main, image: trace, resources: {requests: {" + requests +
-               (t.gpus > 0 ? "}, limits: {nvidia.com/gpu: \"" + std::to_string(t.gpus) + "\"}}}]\n"
-                           : "}}}]\n");
-        out += "---\n";
-      }
+namespace {
+
+// One job's PodGroup and pods, each document preceded by a separator.
+std::string job_yaml(const TraceJob& j, const std::string& ns) {
+  const std::string pc =
+      j.priority ? ", priorityClassName: " + priority_class(*j.priority) : std::string();
+  std::string out =
+      "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: " + j.name +
+      ", namespace: " + ns + ", annotations: {scoria.io/arrival: \"" + seconds(j.arrival_s) +
+      "\"}}\nspec: {minMember: " + std::to_string(j.min_available) + ", queue: " + j.queue + pc +
+      "}\n";
+  for (const auto& t : j.tasks) {
+    const std::string prefix = t.role.empty() ? j.name : j.name + "-" + t.role;
+    std::string requests = "cpu: \"" + t.cpu + "\", memory: \"" + t.memory + "\"";
+    if (t.gpus > 0) requests += ", nvidia.com/gpu: \"" + std::to_string(t.gpus) + "\"";
+    std::string annotations = "scheduling.k8s.io/group-name: " + j.name +
+                              ", scoria.io/arrival: \"" + seconds(j.arrival_s) +
+                              "\", scoria.io/duration: \"" + seconds(t.duration_s) + "\"";
+    if (!t.role.empty()) annotations += ", volcano.sh/task-spec: " + t.role;
+    for (int32_t i = 0; i < t.replicas; ++i) {
+      out += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + prefix + "-" +
+             std::to_string(i) + ", namespace: " + ns + ", annotations: {" + annotations +
+             "}}\nspec:\n  schedulerName: volcano\n";
+      if (j.priority) out += "  priorityClassName: " + priority_class(*j.priority) + "\n";
+      out += "  containers: [{name: main, image: trace, resources: {requests: {" + requests +
+             (t.gpus > 0 ? "}, limits: {nvidia.com/gpu: \"" + std::to_string(t.gpus) + "\"}}}]\n"
+                         : "}}}]\n");
     }
   }
-  if (out.size() >= 4) out.resize(out.size() - 4);  // the last separator
-  if (!out.empty()) out += "\n";
   return out;
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(std::string ns) : ns_(std::move(ns)), jobs_(std::tmpfile(), &std::fclose) {
+  if (!jobs_)
+    throw InputError(std::string("trace import: cannot make a temporary file for the jobs (") +
+                     std::strerror(errno) + "); check TMPDIR");
+}
+
+void TraceWriter::add(const TraceJob& job) {
+  if (job.queue != "default") queues_.insert(job.queue);
+  if (job.priority) priorities_.insert(*job.priority);
+  const std::string text = job_yaml(job, ns_);
+  if (std::fwrite(text.data(), 1, text.size(), jobs_.get()) != text.size())
+    throw InputError(std::string("trace import: cannot write the temporary file of the jobs (") +
+                     std::strerror(errno) + "); check the space in TMPDIR");
+  any_jobs_ = true;
+}
+
+void TraceWriter::finish(std::ostream& out) {
+  // Documents are separated, not ended, by "---"; the jobs' file has one
+  // before each.
+  std::string head;
+  for (const auto& q : queues_)
+    head += (head.empty() ? "" : "---\n") +
+            ("apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: " + q +
+             "}\nspec: {weight: 1, reclaimable: true}\n");
+  for (const int32_t p : priorities_)
+    head += (head.empty() ? "" : "---\n") +
+            ("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " +
+             priority_class(p) + "}\nvalue: " + std::to_string(p) + "\n");
+  out << head;
+  if (any_jobs_) {
+    std::rewind(jobs_.get());
+    std::vector<char> buffer(1 << 16);
+    bool first = head.empty();
+    for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), jobs_.get())) > 0;) {
+      const size_t skip = first ? std::min<size_t>(n, 4) : 0;  // no separator before the first
+      first = false;
+      out.write(buffer.data() + skip, static_cast<std::streamsize>(n - skip));
+    }
+  }
+  if (!head.empty() || any_jobs_) out << "\n";
 }
 
 }  // namespace scoria::trace

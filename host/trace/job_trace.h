@@ -7,7 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <optional>
+#include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,8 +35,25 @@ struct TraceJob {
   std::vector<TraceTask> tasks;
 };
 
-/// The objects for `jobs`, as multi-document YAML, in `ns`.
-std::string trace_objects_yaml(const std::vector<TraceJob>& jobs, const std::string& ns);
+/// Writes jobs as multi-document YAML objects in `ns`, as they come: each
+/// job's PodGroup and pods go to a temporary file at once, and finish()
+/// writes the Queues and PriorityClasses the jobs named, then the jobs. It
+/// holds the trace's queue names and priorities, not its jobs.
+class TraceWriter {
+ public:
+  /// Throws InputError if no temporary file can be made.
+  explicit TraceWriter(std::string ns);
+  void add(const TraceJob& job);
+  /// Writes everything to `out`; call once.
+  void finish(std::ostream& out);
+
+ private:
+  std::string ns_;
+  std::set<std::string> queues_;
+  std::set<int32_t> priorities_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> jobs_;
+  bool any_jobs_ = false;
+};
 
 /// `name` made a DNS-1123 label: lower case, [a-z0-9-], at most 50
 /// characters (so that pod names built on it stay valid), never empty.
