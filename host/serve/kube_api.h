@@ -49,6 +49,10 @@ class KubeApi {
   /// and the queues Volcano's scheduler creates, `root` (never reclaimed)
   /// and `default`, weight 1, open.
   void create_builtin_objects();
+  /// Namespace `name` made, unless it exists or is empty, as kube-apiserver's
+  /// NamespaceAutoProvision admission makes it (the objects endpoint and
+  /// every namespaced create go through it).
+  void provision_namespace(const std::string& name);
 
   /// Writes answered since the last call (for the store-writes metric).
   size_t take_writes() { return std::exchange(writes_, 0); }
@@ -89,8 +93,6 @@ class KubeApi {
   /// Creates the PodGroup a new `pod` that names none gets (Volcano's
   /// podgroup controller; see pod_group_controller.h), annotating the pod.
   void create_implicit_group(nlohmann::json& pod);
-  // Namespace `name` made, unless it exists (NamespaceAutoProvision).
-  void provision_namespace(const std::string& name);
   /// Stores a Volcano Job and creates its PodGroup and Pods, owned by it.
   http::Reply create_job(const http::Request& request, nlohmann::json job);
   /// Removes the PodGroup a removed `pod` owned, if any.

@@ -151,6 +151,25 @@ TEST(Serve, WatchResumesFromAVersion) {
   EXPECT_GT(e["resourceVersion"].get<long long>(), first);
 }
 
+// What `scoria ctl apply` posts makes its namespaces, as a kubectl create
+// does (NamespaceAutoProvision): the namespace is listed, Active.
+TEST(Serve, AppliedObjectsMakeTheirNamespaces) {
+  TempDir dir;
+  ServeProcess serve(dir.path() / "state", base_args(copy_config(dir.path())));
+  ASSERT_EQ(http(serve.port(), "GET", "/api/v1/namespaces/team-x").status, 404u);
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: team-x}\n"
+                 "spec: {containers: [{name: c}]}\n---\n"
+                 "kind: Queue\napiVersion: scheduling.volcano.sh/v1beta1\nmetadata: {name: q}\n")
+                .status,
+            200u);
+  const HttpResult ns = http(serve.port(), "GET", "/api/v1/namespaces/team-x");
+  ASSERT_EQ(ns.status, 200u) << ns.body;
+  EXPECT_EQ(json::parse(ns.body)["status"]["phase"], "Active") << ns.body;
+  // A cluster-scoped object names no namespace: none is made for it.
+  EXPECT_EQ(http(serve.port(), "GET", "/api/v1/namespaces/q").status, 404u);
+}
+
 // Bad requests get the right 4xx with a message naming what is wrong, and
 // leave the store as it was.
 TEST(Serve, MalformedRequestsAreRefusedAndChangeNothing) {
