@@ -202,6 +202,19 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
 
 std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::ClusterCache& cache) {
   std::vector<WriteOp> ops;
+  // Volcano's scheduler makes the queues root and default when it starts
+  // (newDefaultAndRootQueue); here with the first writes a leader sends.
+  if (!queues_made_) {
+    queues_made_ = true;
+    for (const auto& [name, reclaimable] : {std::pair{"root", false}, std::pair{"default", true}})
+      ops.push_back({WriteOp::Type::EnsureQueue,
+                     name,
+                     {},
+                     json{{"apiVersion", "scheduling.volcano.sh/v1beta1"},
+                          {"kind", "Queue"},
+                          {"metadata", {{"name", name}}},
+                          {"spec", {{"reclaimable", reclaimable}, {"weight", 1}}}}});
+  }
   std::vector<double> latencies;
   const Clock::time_point now = Clock::now();
   for (const auto& bind : outcome.binds) {

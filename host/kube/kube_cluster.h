@@ -90,6 +90,7 @@ class KubeCluster : public cache::ClusterSource {
   std::atomic<bool> always_{true};  // "leading" without election
   std::unique_ptr<Writer> writer_;
   bool synced_ = false;
+  bool queues_made_ = false;                  // root and default asked for (see record())
   std::vector<cache::ObjectChange> initial_;  // waiting for the first lists
   size_t ingested_ = 0;                       // objects the cache took before it synced
   std::chrono::steady_clock::time_point started_;

@@ -198,6 +198,8 @@ void Writer::execute(Connection& c, WriteOp& op) {
       return event(c, op);
     case WriteOp::Type::PodCondition:
       return pod_condition(c, op);
+    case WriteOp::Type::EnsureQueue:
+      return ensure_queue(c, op);
   }
 }
 
@@ -410,6 +412,32 @@ void Writer::pod_condition(Connection& c, const WriteOp& op) {
                "the condition of pod " + op.key + " was not written: " + status_message(r));
   std::lock_guard lock(mutex_);
   ++stats_.conditions;
+}
+
+void Writer::ensure_queue(Connection& c, const WriteOp& op) {
+  const std::string queues = http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues"});
+  const Response got = call(c, "GET", queues + "/" + op.key, "");
+  if (got.status == 200) return;
+  if (got.status == 404) {
+    const Response made = call(c, "POST", queues, op.status.dump());
+    // 409: another scheduler made it meanwhile.
+    if (made.status == 201 || made.status == 200 || made.status == 409) {
+      if (made.status != 409) log::write(log::kInfo, kKubernetesLog, "created the Queue " + op.key);
+      return;
+    }
+    if (made.status == 404) {  // the group is not served: said where it is listed
+      log::write(log::kInfo, kKubernetesLog,
+                 "the Queue " + op.key + " was not created: the API server serves no Queues");
+      return;
+    }
+    log::write(log::kWarning, kKubernetesLog,
+               "the Queue " + op.key + " could not be created: " + status_message(made) +
+                   "; jobs that name it still schedule in it, but kubectl does not list it "
+                   "(give this scheduler's role create on queues)");
+    return;
+  }
+  log::write(log::kWarning, kKubernetesLog,
+             "whether the Queue " + op.key + " exists could not be read: " + status_message(got));
 }
 
 void Writer::resync(Connection& c, const std::string& key) {

@@ -34,12 +34,21 @@
 namespace scoria::kube {
 
 struct WriteOp {
-  enum class Type : uint8_t { Bind, Evict, PodGroupStatus, Event, QueueStatus, PodCondition };
+  enum class Type : uint8_t {
+    Bind,
+    Evict,
+    PodGroupStatus,
+    Event,
+    QueueStatus,
+    PodCondition,
+    EnsureQueue
+  };
   Type type = Type::Bind;
   std::string key;   // "ns/name" of the pod or PodGroup
   std::string node;  // Bind
   // PodGroupStatus, QueueStatus: the status fields to write (null removes
-  // one); Event: the Event object; PodCondition: the condition to merge.
+  // one); Event: the Event object; PodCondition: the condition to merge;
+  // EnsureQueue: the Queue to create if `key` names none.
   nlohmann::json status;
   // Bind: annotations plugins set on the allocation, sent as the Binding's
   // metadata.annotations (the API server copies them onto the pod).
@@ -111,6 +120,9 @@ class Writer {
                      const std::string& what);
   void event(Connection& c, const WriteOp& op);
   void pod_condition(Connection& c, const WriteOp& op);
+  /// Creates the Queue op.status unless one of that name exists, as
+  /// Volcano's scheduler makes root and default at start.
+  void ensure_queue(Connection& c, const WriteOp& op);
   /// Reads the pod again and queues its current state (or its deletion).
   void resync(Connection& c, const std::string& key);
   // Reads the object of `kind` at `path` (cache key `key`) again into the

@@ -296,6 +296,29 @@ class Schedules(KubeSourceCase):
         scheduled = sorted(e.involved_object.name for e in events if e.reason == "Scheduled")
         self.assertEqual(scheduled, ["train-0", "train-1"])
 
+    def test_the_root_and_default_queues_are_made_as_volcano_makes_them(self):
+        # The API server here (a scoria serve) made them at its start; taken
+        # away, the scheduler makes them again with its first writes, as
+        # Volcano's scheduler does when it starts (newDefaultAndRootQueue).
+        def queue(name):
+            try:
+                return self.cluster.custom.get_cluster_custom_object(
+                    "scheduling.volcano.sh", "v1beta1", "queues", name)
+            except ApiException as e:
+                if e.status == 404:
+                    return None
+                raise
+        for name in ("default", "root"):
+            self.cluster.custom.delete_cluster_custom_object(
+                "scheduling.volcano.sh", "v1beta1", "queues", name)
+            self.assertIsNone(queue(name))
+        s = self.start_scheduler()
+        self.assertTrue(wait_for(lambda: queue("default") and queue("root")), s.text())
+        self.assertEqual(queue("default")["spec"], {"reclaimable": True, "weight": 1})
+        self.assertEqual(queue("root")["spec"], {"reclaimable": False, "weight": 1})
+        self.assertIn("created the Queue default", s.text())
+        self.assertIn("created the Queue root", s.text())
+
     def test_the_card_deviceshare_chose_is_written_on_the_bound_pod(self):
         # ABI 1.6 bind annotations through the Kubernetes source: the writer
         # sends them on the Binding, and the API server writes them on the
