@@ -316,8 +316,9 @@ class Schedules(KubeSourceCase):
         self.assertTrue(wait_for(lambda: queue("default") and queue("root")), s.text())
         self.assertEqual(queue("default")["spec"], {"reclaimable": True, "weight": 1})
         self.assertEqual(queue("root")["spec"], {"reclaimable": False, "weight": 1})
-        self.assertIn("created the Queue default", s.text())
-        self.assertIn("created the Queue root", s.text())
+        # The writer logs once the server has answered; the test may read first.
+        self.assertTrue(wait_for(lambda: "created the Queue default" in s.text()
+                                 and "created the Queue root" in s.text()), s.text())
 
     def test_the_card_deviceshare_chose_is_written_on_the_bound_pod(self):
         # ABI 1.6 bind annotations through the Kubernetes source: the writer
