@@ -109,8 +109,9 @@ void PluginRegistry::load_named(const std::vector<fs::path>& dirs,
     named.emplace_back(name, *file);
   }
   load_all(files);
-  for (const auto& [name, file] : named) {
+  for (const auto& [name, path] : named) {
     if (find(name) != nullptr) continue;
+    const fs::path& file = path;  // a lambda cannot capture a binding (clang 14)
     const auto loaded = std::find_if(plugins_.begin(), plugins_.end(),
                                      [&](const auto& p) { return p->file == file; });
     if (loaded == plugins_.end()) continue;  // refused, and said why
