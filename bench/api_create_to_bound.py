@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Creates a gencluster.py cluster through scoria serve's API and times it.
+"""Creates a bench/gencluster.py cluster through scoria serve's API and times it.
 
   bench/api_create_to_bound.py SCORIA CONFIG CLUSTER.yaml [--runs 3] [--mode kube|apply]
 

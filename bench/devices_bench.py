@@ -6,7 +6,7 @@ whose CEL selector reads an attribute. Each is simulated --runs times for
 three cycles with the default config; prints the medians of load, first
 session and steady session, and the ratio of the two.
 
-  bench/devices_bench.py --gencluster PATH [--scoria build/bin/scoria]
+  bench/devices_bench.py [--gencluster PATH] [--scoria build/bin/scoria]
                          [--dir /tmp/scoria-bench] [--runs 3]
 
 The claims are written by rewriting the generator's text, a document at a
@@ -18,7 +18,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from session_bench import generate  # noqa: E402
+from session_bench import GENCLUSTER, generate  # noqa: E402
 from volumes_bench import compare, field  # noqa: E402
 
 DEVICES_PER_NODE = 8
@@ -94,7 +94,7 @@ def with_devices(source, target):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--gencluster", required=True)
+    p.add_argument("--gencluster", default=GENCLUSTER)
     p.add_argument("--scoria", default=os.path.join(HERE, "..", "build", "bin", "scoria"))
     p.add_argument("--config", default=os.path.join(HERE, "..", "config", "scheduler.toml"))
     p.add_argument("--dir", default="/tmp/scoria-bench")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Turns a cluster from the shared gencluster.py into a GPU cluster for the
+"""Turns a cluster from bench/gencluster.py into a GPU cluster for the
 deviceshare plugin, reading it on stdin and writing it on stdout:
 
-  python3 gencluster.py --nodes 1000 --gang-jobs 500 --gang-size 20 \\
+  bench/gencluster.py --nodes 1000 --gang-jobs 500 --gang-size 20 \\
     | python3 bench/gpu_cluster.py > /tmp/s1-gpu.yaml
 
 Every node gets --cards GPUs of --card-mb MB: registered by a vGPU device

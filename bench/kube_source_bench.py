@@ -2,7 +2,7 @@
 """Benchmarks of `scoria serve --source kubernetes` (issue: the Kubernetes
 source). Not a test: it prints numbers, medians of --runs.
 
-  list    the initial list of a cluster file (e.g. S2: gencluster.py --nodes
+  list    the initial list of a cluster file (e.g. S2: bench/gencluster.py --nodes
           5000 --running-jobs 87000 --running-pods 150000 --gang-jobs 500
           --gang-size 20 --queues 4), served as Kubernetes JSON list pages by a
           static API server in this script, until the scheduler logs "cache

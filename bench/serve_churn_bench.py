@@ -5,7 +5,7 @@ medians over --rounds.
 
   bench/serve_churn_bench.py SCORIA CONFIG CLUSTER.yaml [--rounds 9] [--churn 0.01]
 
-The cluster (a gencluster.py file) is applied once through the API and
+The cluster (a bench/gencluster.py file) is applied once through the API and
 `serve` started on it with -v 3, so that each session logs where its time
 went. After the first session (which binds the pending gangs), each round
 changes --churn of the cluster's pods in one write, as a busy cluster does

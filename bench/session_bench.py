@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Session times of `scoria simulate` on the issue's three clusters, medians.
+"""Session times of `scoria simulate` on the benchmark clusters, medians.
 
-S1: gencluster.py --nodes 1000 --gang-jobs 500 --gang-size 20
-S2: gencluster.py --nodes 5000 --running-jobs 87000 --running-pods 150000
-                  --gang-jobs 500 --gang-size 20 --queues 4
-S3: gencluster.py --nodes 1000 --gang-jobs 10000 --gang-size 1
+S1: bench/gencluster.py --nodes 1000 --gang-jobs 500 --gang-size 20
+S2: bench/gencluster.py --nodes 5000 --running-jobs 87000 --running-pods 150000
+                        --gang-jobs 500 --gang-size 20 --queues 4
+S3: bench/gencluster.py --nodes 1000 --gang-jobs 10000 --gang-size 1
+S4: bench/gencluster.py --nodes 20000 --running-jobs 348000 --running-pods 600000
+                        --gang-jobs 2000 --gang-size 20 --queues 8
+S5: bench/gencluster.py --nodes 65000 --running-jobs 500000 --running-pods 1000000
+                        --gang-jobs 5000 --gang-size 20 --queues 16
+
+S1, S3 and S2 run unless clusters are named (S4 and S5 take minutes and
+gigabytes: name them).
 
 Each cluster is generated once into --dir, then simulated --runs times with
 the default config (and with --no-cache too, with --plain), for three
@@ -27,7 +34,13 @@ CLUSTERS = {
     "S2": ["--nodes", "5000", "--running-jobs", "87000", "--running-pods", "150000",
            "--gang-jobs", "500", "--gang-size", "20", "--queues", "4"],
     "S3": ["--nodes", "1000", "--gang-jobs", "10000", "--gang-size", "1"],
+    "S4": ["--nodes", "20000", "--running-jobs", "348000", "--running-pods", "600000",
+           "--gang-jobs", "2000", "--gang-size", "20", "--queues", "8"],
+    "S5": ["--nodes", "65000", "--running-jobs", "500000", "--running-pods", "1000000",
+           "--gang-jobs", "5000", "--gang-size", "20", "--queues", "16"],
 }
+# The project's own generator, beside this script.
+GENCLUSTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gencluster.py")
 
 
 def generate(gencluster, name, directory):
@@ -69,12 +82,12 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scoria", default="build/bin/scoria")
     parser.add_argument("--config", default="config/scheduler.toml")
-    parser.add_argument("--gencluster", default=os.environ.get("GENCLUSTER",
-                                                               "../shared/tools/gencluster.py"))
+    parser.add_argument("--gencluster", default=os.environ.get("GENCLUSTER", GENCLUSTER))
     parser.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "scoria-bench"))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--plain", action="store_true", help="also run with --no-cache")
-    parser.add_argument("clusters", nargs="*", default=["S1", "S3", "S2"])
+    parser.add_argument("clusters", nargs="*", default=["S1", "S3", "S2"],
+                        choices=sorted(CLUSTERS))
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
 

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 cluster=${1:-/tmp/s2.yaml}
 shift || true
 if [[ ! -s $cluster ]]; then
-  python3 ../shared/tools/gencluster.py --nodes 5000 --running-jobs 87000 --running-pods 150000 \
+  python3 bench/gencluster.py --nodes 5000 --running-jobs 87000 --running-pods 150000 \
     --gang-jobs 500 --gang-size 20 --queues 4 >"$cluster"
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCORIA_BUILD_BENCH=ON >/dev/null
