@@ -255,7 +255,7 @@ std::optional<CrashReport> take_crash_report(const std::filesystem::path& dir) {
 // is the one plugins bind to: inside a hook it is attributed as exit() is;
 // anywhere else it is libc's, the system call. libc's own internal calls
 // keep libc's.
-extern "C" [[noreturn]] void _exit(int status) {
+extern "C" void _exit(int status) {  // noreturn, as unistd.h declares it
   scoria::plugin::attribute_exit("_exit()");
   scoria::plugin::end_process(status);
 }
