@@ -84,6 +84,7 @@ void Session::write_records(const Snapshot& snap) {
   whole_requests_ = noting_requests_;
   whole_min_resources_ = noting_requests_;
   request_sum_ = 0;
+  node_alloc_max_ = 0;
 
   const size_t d = dims();
   // Vectors a session never writes (requests, allocatable, queue bounds,
@@ -139,7 +140,7 @@ void Session::write_records(const Snapshot& snap) {
     n.releasing = n.used + d;
     n.pipelined = n.releasing + d;
     std::copy_n(n.allocatable, d, n.idle);
-    if (noting_requests_) note_request(span(n.allocatable));
+    if (noting_requests_) note_allocatable(span(n.allocatable));
     n.tasks.reserve(!tasks_on.empty() ? tasks_on[i] : task_count / snap.nodes.size() + 1);
   }
 

@@ -346,7 +346,12 @@ struct SessionMemory {
   // Node allocatables, and every job's minResources for the queue sums.
   bool whole_requests = false;
   bool whole_min_resources = false;
-  double request_sum = 0;  // of all those values, in absolute value: a bound on sums
+  // A bound on every sum the records keep: each adds requests and
+  // minResources to at most one node's allocatable (a node's idle), never
+  // two nodes' together. So the requests and minResources are summed, in
+  // absolute value, and of the nodes only the largest counts.
+  double request_sum = 0;
+  double node_alloc_max = 0;  // the largest sum of a node's allocatable values
   /// Set by tests: a session that kept records compares them with ones
   /// written anew, and throws std::logic_error naming the first difference.
   bool verify = false;
@@ -713,6 +718,7 @@ class Session {
   void touch_node(uint32_t node);
   // Notes values summed across records: whole numbers, and their bound.
   void note_request(std::span<const double> request);
+  void note_allocatable(std::span<const double> allocatable);
   // Notes in the memory the queue sums just taken at open.
   void note_opening_sums();
   // Makes queue_sums_ point into zeroed memory for `queues` queues.
@@ -814,6 +820,7 @@ class Session {
   bool noting_requests_ = false;
   bool whole_requests_ = true;
   double request_sum_ = 0;
+  double node_alloc_max_ = 0;  // see SessionMemory::request_sum
   // What this session touched of the records (SessionMemory), tracked once
   // the constructor is done.
   bool tracking_ = false;

@@ -88,6 +88,21 @@ void Session::note_request(std::span<const double> request) {
   for (double v : request) request_sum_ += std::fabs(v);
 }
 
+namespace {
+
+double magnitude(std::span<const double> values) {
+  double sum = 0;
+  for (double v : values) sum += std::fabs(v);
+  return sum;
+}
+
+}  // namespace
+
+void Session::note_allocatable(std::span<const double> allocatable) {
+  whole_requests_ = whole_requests_ && model::whole_numbers(allocatable);
+  node_alloc_max_ = std::max(node_alloc_max_, magnitude(allocatable));
+}
+
 bool Session::keep_records(const Snapshot& snap) {
   SessionMemory& m = *memory_;
   const TouchJournal& was = m.touched;
@@ -185,11 +200,14 @@ bool Session::keep_records(const Snapshot& snap) {
   }
   for (size_t j = kept_jobs; j < jobs; ++j)
     if (!note(snap.jobs[j])) return false;
+  // A changed node's allocatable may be larger than the largest before;
+  // the bound keeps the larger of the two (it need not be tight).
+  double node_alloc_max = m.node_alloc_max;
   for (uint32_t n : c.nodes) {
     if (n >= nodes_.size() || !model::whole_numbers(snap.nodes[n].allocatable)) return false;
-    for (double v : snap.nodes[n].allocatable) added += std::fabs(v);
+    node_alloc_max = std::max(node_alloc_max, magnitude(snap.nodes[n].allocatable));
   }
-  if (!(m.request_sum + added < kExactSums)) return false;
+  if (!(m.request_sum + added + node_alloc_max < kExactSums)) return false;
 
   // Nothing fails from here on.
   // The nodes the last session touched, as they were at its open.
@@ -339,6 +357,7 @@ bool Session::keep_records(const Snapshot& snap) {
   whole_requests_ = true;
   whole_min_resources_ = whole_min_resources;
   request_sum_ = m.request_sum + added;
+  node_alloc_max_ = node_alloc_max;
   kept_sums_ = sums;
   return true;
 }
@@ -353,6 +372,7 @@ void Session::note_opening(const Snapshot& snap) {
   m.whole_requests = whole_requests_;
   m.whole_min_resources = whole_min_resources_;
   m.request_sum = request_sum_;
+  m.node_alloc_max = node_alloc_max_;
   m.kept = config_.equivalence_cache && snap.exact_vectors && snap.changes.writer != 0;
   m.opening_placed.assign(placed_.begin(), placed_.end());
   m.opening_queue_allocated.resize(d * queues_.size());
