@@ -225,21 +225,29 @@ class Collector {
   const Origins& origins() const { return origins_; }
 
  private:
+  // The kinds a cluster holds by the hundred thousand get their room at
+  // once, and the duplicate check room for every object: growing them
+  // moves each object, or rehashes each name, again and again.
   void reserve(const std::vector<std::vector<Decoded>>& parsed) {
-    size_t pods = 0, nodes = 0, groups = 0;
+    size_t pods = 0, nodes = 0, groups = 0, volumes = 0, claims = 0, all = 0;
     for (const auto& chunk : parsed) {
       for (const Decoded& p : chunk) {
         pods += std::holds_alternative<model::Pod>(p.object) ? 1 : 0;
         nodes += std::holds_alternative<model::Node>(p.object) ? 1 : 0;
         groups += std::holds_alternative<model::PodGroup>(p.object) ? 1 : 0;
+        volumes += std::holds_alternative<model::PersistentVolume>(p.object) ? 1 : 0;
+        claims += std::holds_alternative<model::PersistentVolumeClaim>(p.object) ? 1 : 0;
       }
+      all += chunk.size();
     }
     objects_.pods.reserve(objects_.pods.size() + pods);
     origins_.pods.reserve(origins_.pods.size() + pods);
     objects_.nodes.reserve(objects_.nodes.size() + nodes);
     objects_.pod_groups.reserve(objects_.pod_groups.size() + groups);
     origins_.pod_groups.reserve(origins_.pod_groups.size() + groups);
-    seen_.reserve(seen_.size() + pods + nodes + groups);
+    objects_.volumes.reserve(objects_.volumes.size() + volumes);
+    objects_.claims.reserve(objects_.claims.size() + claims);
+    seen_.reserve(seen_.size() + all);
   }
 
   static std::string key(std::string_view kind, const std::string& name) {
