@@ -1,5 +1,7 @@
 #include "trace/csv_rows.h"
 
+#include <utility>
+
 #include "model/error.h"
 
 namespace scoria::trace {
