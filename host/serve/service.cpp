@@ -34,7 +34,7 @@ bool is_loopback(std::string_view address) {
 Service::Service(ServeOptions options) {
   // Whatever can be checked is, before the state directory is touched: the
   // config and its plugins, the source, the address to listen on.
-  State::Loaded loaded = State::load(options);
+  LoadedConfig loaded = load_config_and_plugins(options);
   std::unique_ptr<kube::KubeCluster> kube_source;
   if (options.kubernetes) kube_source = std::make_unique<kube::KubeCluster>(options.kube);
   http::ServerOptions http_options = options.http;

@@ -3,7 +3,6 @@
 // Internal to host/serve (service.cpp and api_routes.cpp).
 #pragma once
 
-#include "abi/host_api.h"
 #include "serve/service.h"
 
 #include <sys/inotify.h>
@@ -31,7 +30,6 @@
 #include "log/throttle.h"
 #include "metrics/scheduler_metrics.h"
 #include "model/error.h"
-#include "plugin/plugin_dirs.h"
 #include "plugin/plugin_registry.h"
 #include "scheduler/hang_watch.h"
 #include "scheduler/hook_tracker.h"
@@ -40,6 +38,7 @@
 #include "serve/explain_waits.h"
 #include "serve/group_commit.h"
 #include "serve/kube_api.h"
+#include "serve/loaded_config.h"
 #include "serve/local_cluster.h"
 #include "serve/off_loop.h"
 #include "serve/session_runner.h"
@@ -74,15 +73,9 @@ inline void warn(const std::string& message) { log::write(log::kWarning, kWho, m
 }  // namespace state_detail
 
 struct Service::State {
-  // A config and the plugins it names, loaded.
-  struct Loaded {
-    std::unique_ptr<plugin::PluginRegistry> registry;
-    std::shared_ptr<scheduler::Scheduler> scheduler;
-  };
-
   // A config loaded off the loop, or why it could not be.
   struct Reload {
-    std::optional<Loaded> loaded;
+    std::optional<LoadedConfig> loaded;
     std::string error;
   };
 
@@ -174,75 +167,24 @@ struct Service::State {
     return options.period_ms.value_or(scheduler ? scheduler->config().schedule_period_ms : 1000);
   }
 
-  // The config `options` names and the plugins it names; InputError if
-  // either is bad. Only the plugins the config names are loaded: nothing
-  // else in the plugin directories runs inside the service.
-  static Loaded load(const ServeOptions& options) {
-    config::SchedulerConfig conf = config::load_config(options.config);
-    const auto& sampling = options.nodes_to_find;
-    if (sampling.min_nodes) conf.min_nodes_to_find = static_cast<int32_t>(*sampling.min_nodes);
-    if (sampling.min_percentage)
-      conf.min_percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.min_percentage);
-    if (sampling.percentage)
-      conf.percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.percentage);
-    std::vector<std::filesystem::path> dirs = options.plugin_dirs;
-    dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
-    for (const auto& dir : dirs) {
-      std::error_code ec;
-      if (!std::filesystem::is_directory(dir, ec))
-        throw InputError("plugin directory " + dir.string() +
-                         " does not exist (named by --plugin-dir or the config's plugin_dirs)");
-    }
-    for (const auto& dir : plugin::default_plugin_dirs()) dirs.push_back(dir);
-    std::vector<std::string> names = conf.actions;
-    for (const auto& tier : conf.tiers)
-      for (const auto& option : tier.plugins) names.push_back(option.name);
-    Loaded loaded;
-    loaded.registry = std::make_unique<plugin::PluginRegistry>(abi::host_api());
-    loaded.registry->set_allow_writable(options.allow_writable_plugins);
-    // So that a reload takes a new build installed over an old one.
-    loaded.registry->set_private_copies(true);
-    // A file that crashes or hangs while loading is refused in a trial
-    // process, not left to end the service or wedge its loop.
-    if (options.plugin_trial) loaded.registry->set_trial(options.plugin_trial);
-    loaded.registry->load_named(dirs, names);
-    loaded.scheduler = std::make_shared<scheduler::Scheduler>(*loaded.registry, std::move(conf));
-    return loaded;
-  }
-
   // Schedules with `loaded` from now on; the session under way, if any,
   // keeps the scheduler it started with. A plugin whose build changed is
   // logged, old and new.
-  void adopt(Loaded loaded) {
-    if (registry) log_upgrades(*registry, *loaded.registry);
+  void adopt(LoadedConfig loaded) {
+    if (registry) log_plugin_upgrades(*registry, *loaded.registry);
     loaded.scheduler->set_tracker(&tracker);
     scheduler = std::move(loaded.scheduler);
     registry = std::move(loaded.registry);
   }
 
-  void load_config() { adopt(load(options)); }
-
-  static void log_upgrades(const plugin::PluginRegistry& before,
-                           const plugin::PluginRegistry& after) {
-    const auto short_sha = [](const std::string& sha) { return sha.substr(0, 12); };
-    for (const plugin::PluginInfo& now : after.list())
-      for (const plugin::PluginInfo& was : before.list()) {
-        if (was.name != now.name || was.sha256 == now.sha256 || was.sha256.empty() ||
-            now.sha256.empty())
-          continue;
-        state_detail::info("plugin " + now.name + " reloaded from a new build of " +
-                           now.file.string() + ": version " + was.version + " (sha256 " +
-                           short_sha(was.sha256) + ") -> " + now.version + " (sha256 " +
-                           short_sha(now.sha256) + ")");
-      }
-  }
+  void load_config() { adopt(load_config_and_plugins(options)); }
 
   // Loads the config and its plugins off the loop, then adopts them on it.
   // A reload asked for while one is under way runs after it.
   void reload_config(std::string_view why) {
     const auto load_it = [this]() -> Reload {
       try {
-        return {load(options), {}};
+        return {load_config_and_plugins(options), {}};
       } catch (const std::exception& e) {
         return {std::nullopt, e.what()};
       }
