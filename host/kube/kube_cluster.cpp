@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "api/builtin_queues.h"
 #include "api/object_meta.h"
 #include "log/log.h"
 #include "model/quantity.h"
@@ -206,14 +207,10 @@ std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::Cl
   // (newDefaultAndRootQueue); here with the first writes a leader sends.
   if (!queues_made_) {
     queues_made_ = true;
-    for (const auto& [name, reclaimable] : {std::pair{"root", false}, std::pair{"default", true}})
-      ops.push_back({WriteOp::Type::EnsureQueue,
-                     name,
-                     {},
-                     json{{"apiVersion", "scheduling.volcano.sh/v1beta1"},
-                          {"kind", "Queue"},
-                          {"metadata", {{"name", name}}},
-                          {"spec", {{"reclaimable", reclaimable}, {"weight", 1}}}}});
+    for (json& queue : api::builtin_queues()) {
+      std::string name = queue["metadata"]["name"];
+      ops.push_back({WriteOp::Type::EnsureQueue, std::move(name), {}, std::move(queue)});
+    }
   }
   std::vector<double> latencies;
   const Clock::time_point now = Clock::now();

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <vector>
 
+#include "api/builtin_queues.h"
 #include "api/decision_reports.h"
 #include "api/discovery.h"
 #include "api/dry_run.h"
@@ -604,12 +605,9 @@ void KubeApi::provision_namespace(const std::string& name) {
 
 void KubeApi::create_builtin_objects() {
   for (const std::string_view ns : kSystemNamespaces) provision_namespace(std::string(ns));
-  // The queues as Volcano's scheduler cache makes them (newDefaultAndRootQueue).
   const Resource& r = *api::find_kind("Queue");
-  for (const auto& [name, reclaimable] : {std::pair{"root", false}, std::pair{"default", true}}) {
-    if (store_.get("Queue", name)) continue;
-    json queue = {{"metadata", {{"name", name}}},
-                  {"spec", {{"reclaimable", reclaimable}, {"weight", 1}}}};
+  for (json& queue : api::builtin_queues()) {
+    if (store_.get("Queue", queue["metadata"]["name"].get<std::string>())) continue;
     meta_.on_create(queue, r, "");
     open_queue(queue);
     store::Precondition pre;
