@@ -167,12 +167,7 @@ http::Reply Service::answer(const http::Request& request,
       const schema::FieldValidation fields =
           api::requested_validation(query, s.options.field_validation, "CreateOptions");
       const ApplyResult done = s.cluster.apply(request.body(), "request body", fields);
-      // "Kind ns/name": the namespace of what was applied, made if new.
-      for (const std::string& applied : done.applied) {
-        const size_t space = applied.find(' '), slash = applied.find('/');
-        if (space != std::string::npos && slash != std::string::npos && slash > space)
-          s.kube.provision_namespace(applied.substr(space + 1, slash - space - 1));
-      }
+      for (const std::string& ns : done.namespaces) s.kube.provision_namespace(ns);
       s.metrics.count_store_writes("apply", static_cast<double>(done.applied.size()));
       json body = {{"resourceVersion", done.resource_version}, {"applied", done.applied}};
       if (!done.warnings.empty()) body["warnings"] = done.warnings;

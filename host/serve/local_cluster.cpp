@@ -170,9 +170,12 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
   for (const auto& w : writes)
     if (w.kind == "Pod") stored_at_.try_emplace(w.key, now);
   result.resource_version = writes.empty() ? store_.latest_version() : store_.apply(writes);
-  for (const auto& w : writes)
+  for (const auto& w : writes) {
     if (w.kind != "PodGroup" || !made.contains(w.key))
       result.applied.push_back(w.kind + " " + w.key);
+    if (kind_by_name(w.kind)->namespaced)
+      result.namespaces.insert(w.key.substr(0, w.key.find('/')));
+  }
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,6 +41,7 @@ const KindInfo* kind_by_name(std::string_view kind);
 struct ApplyResult {
   int64_t resource_version = 0;
   std::vector<std::string> applied;   // "Kind ns/name"
+  std::set<std::string> namespaces;   // of the namespaced objects written
   std::vector<std::string> warnings;  // unknown fields, as the file loader words them
 };
 
