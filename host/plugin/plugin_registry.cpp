@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstddef>
@@ -20,6 +21,11 @@ namespace scoria::plugin {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The file names a plugin called `name` is looked for under, in order.
+std::array<std::string, 2> file_names_for(std::string_view name) {
+  return {"scoria-" + std::string(name) + ".so", std::string(name) + ".so"};
+}
 
 std::string version(uint32_t major, uint32_t minor) {
   return std::to_string(major) + "." + std::to_string(minor);
@@ -65,6 +71,15 @@ void PluginRegistry::load_all(const std::vector<fs::path>& files) {
   }
 }
 
+const Refusal* PluginRegistry::refusal_of(std::string_view name) const {
+  const std::array<std::string, 2> names = file_names_for(name);
+  for (const Refusal& r : refusals_) {
+    const std::string file = r.file.filename().string();
+    if (file == names[0] || file == names[1]) return &r;
+  }
+  return nullptr;
+}
+
 bool PluginRegistry::refuse(const fs::path& file, const std::string& why) {
   refusals_.push_back({file, file.string() + ": " + why});
   log::write(log::kWarning, "loader", refusals_.back().message);
@@ -91,7 +106,7 @@ void PluginRegistry::load_named(const std::vector<fs::path>& dirs,
     if (find(name) != nullptr) continue;
     std::optional<fs::path> file;
     for (const auto& dir : usable) {
-      for (const std::string& candidate : {"scoria-" + name + ".so", name + ".so"}) {
+      for (const std::string& candidate : file_names_for(name)) {
         std::error_code ec;
         if (fs::exists(dir / candidate, ec)) {
           file = dir / candidate;
@@ -297,9 +312,10 @@ std::vector<std::string> PluginRegistry::names(scoria_kind kind) const {
   return out;
 }
 
+fs::path program_path() { return fs::path(boost::dll::program_location().string()); }
+
 fs::path default_plugin_dir() {
-  return fs::path(boost::dll::program_location().parent_path().string()) / ".." / "lib" / "scoria" /
-         "plugins";
+  return program_path().parent_path() / ".." / "lib" / "scoria" / "plugins";
 }
 
 std::vector<fs::path> default_plugin_dirs() {

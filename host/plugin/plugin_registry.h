@@ -86,6 +86,9 @@ class PluginRegistry {
   bool load(const std::filesystem::path& file);
 
   const std::vector<Refusal>& refusals() const { return refusals_; }
+  /// The refusal of the file named for the plugin `name` (scoria-NAME.so or
+  /// NAME.so, as load_named looks for it), or nullptr.
+  const Refusal* refusal_of(std::string_view name) const;
   std::vector<PluginInfo> list() const;
 
   /// The plugin registered as `name`, or nullptr.
@@ -113,6 +116,10 @@ class PluginRegistry {
   /// load() once the file is known safe to load.
   bool load_safe(const std::filesystem::path& file);
 };
+
+/// The running executable (what the built-in directory is found from, and
+/// what a trial process runs again). Throws if the system cannot say.
+std::filesystem::path program_path();
 
 /// The directory of built-in plugins next to the running executable
 /// (<exe>/../lib/scoria/plugins), used when no directory is configured.

@@ -43,12 +43,8 @@ std::shared_ptr<plugin::LoadedPlugin> resolve(const plugin::PluginRegistry& regi
   if (found != nullptr && found->descriptor->kind == static_cast<uint32_t>(kind)) return found;
   // Its file was found but refused (it crashed or hung in the trial, say):
   // that, not "unknown", is what to fix.
-  const auto refused = std::find_if(
-      registry.refusals().begin(), registry.refusals().end(), [&](const plugin::Refusal& r) {
-        const std::string file = r.file.filename().string();
-        return file == "scoria-" + name + ".so" || file == name + ".so";
-      });
-  if (found == nullptr && refused != registry.refusals().end()) {
+  const plugin::Refusal* refused = found == nullptr ? registry.refusal_of(name) : nullptr;
+  if (refused != nullptr) {
     problems.push_back((place.empty() ? std::string() : place + ": ") + what + " \"" + name +
                        "\" cannot be used: " + refused->message);
     return nullptr;
