@@ -1,10 +1,14 @@
 #include "trace/job_trace.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <set>
+#include <system_error>
 
 #include "model/error.h"
 
@@ -25,26 +29,6 @@ std::string priority_class(int32_t value) {
   return value < 0 ? "trace-priority-minus-" + std::to_string(-static_cast<int64_t>(value))
                    : "trace-priority-" + std::to_string(value);
 }
-
-}  // namespace
-
-std::string label_of(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (ok) {
-      out += c;
-    } else if (!out.empty() && out.back() != '-') {
-      out += '-';
-    }
-    if (out.size() == 50) break;
-  }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  return out.empty() ? "job" : out;
-}
-
-namespace {
 
 // One job's PodGroup and pods, each document preceded by a separator.
 std::string job_yaml(const TraceJob& j, const std::string& ns) {
@@ -76,9 +60,40 @@ std::string job_yaml(const TraceJob& j, const std::string& ns) {
   return out;
 }
 
+// A file of its own in the temporary directory (TMPDIR, else /tmp; tmpfile
+// would take /tmp alone), gone once closed; null with errno if none.
+std::FILE* temporary_file() {
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  std::string path = (ec ? std::filesystem::path("/tmp") : dir) / "scoria-trace-XXXXXX";
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) return nullptr;
+  ::unlink(path.c_str());
+  std::FILE* file = ::fdopen(fd, "w+");
+  if (file == nullptr) ::close(fd);
+  return file;
+}
+
 }  // namespace
 
-TraceWriter::TraceWriter(std::string ns) : ns_(std::move(ns)), jobs_(std::tmpfile(), &std::fclose) {
+std::string label_of(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (ok) {
+      out += c;
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+    if (out.size() == 50) break;
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "job" : out;
+}
+
+TraceWriter::TraceWriter(std::string ns)
+    : ns_(std::move(ns)), jobs_(temporary_file(), &std::fclose) {
   if (!jobs_)
     throw InputError(std::string("trace import: cannot make a temporary file for the jobs (") +
                      std::strerror(errno) + "); check TMPDIR");
