@@ -41,21 +41,6 @@ void store_by_key(std::map<std::string, T>& map, T object) {
   map.insert_or_assign(std::move(key), std::move(object));
 }
 
-/// A kind storage_version() counts the changes of.
-bool storage_kind(Kind kind) {
-  switch (kind) {
-    case Kind::PersistentVolume:
-    case Kind::PersistentVolumeClaim:
-    case Kind::StorageClass:
-    case Kind::CSINode:
-    case Kind::CSIDriver:
-    case Kind::CSIStorageCapacity:
-      return true;
-    default:
-      return false;
-  }
-}
-
 /// A kind devices_version() counts the changes of.
 bool device_kind(Kind kind) {
   switch (kind) {
@@ -103,7 +88,7 @@ void ClusterCache::apply_change(ObjectChange& c) {
   // device kinds through the snapshot's views of their maps, not the
   // header's.
   const Kind kind = c.type == ObjectChange::Type::Delete ? c.kind : object_kind(c.object);
-  if (storage_kind(kind))
+  if (is_storage_kind(kind))
     ++storage_version_;
   else if (device_kind(kind))
     ++devices_version_;

@@ -4,6 +4,7 @@
 #include "cache/cluster_cache.h"
 
 #include <algorithm>
+#include <future>
 #include <iterator>
 #include <limits>
 #include <random>
@@ -171,9 +172,23 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
   group_vectors_.reset(dims_.size());
   nodes_.reserve(nodes);
 
-  for (Kind kind : kLoadOrder)
-    for (ObjectChange& c : objects)
-      if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
+  auto file = [&](bool storage) {
+    for (Kind kind : kLoadOrder) {
+      if (is_storage_kind(kind) != storage) continue;
+      for (ObjectChange& c : objects)
+        if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
+    }
+  };
+  // Filing a storage object touches only the storage maps and their
+  // version, which nothing else filed here reads: a cluster of volumes
+  // files them on a second core, beside its pods.
+  const bool any_storage = std::any_of(objects.begin(), objects.end(), [](const ObjectChange& c) {
+    return is_storage_kind(c.kind);
+  });
+  std::future<void> storage;
+  if (any_storage) storage = std::async(std::launch::async, file, true);
+  file(false);
+  if (storage.valid()) storage.get();
   dims_dirty_ = true;  // checked against what was counted; rebuilt only if it differs
   finish_batch();
 }

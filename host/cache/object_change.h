@@ -46,6 +46,23 @@ enum class Kind : uint8_t {
   ResourceClaimTemplate
 };
 
+/// The storage kinds (PersistentVolume, PersistentVolumeClaim, StorageClass,
+/// CSINode, CSIDriver, CSIStorageCapacity): storage_version() counts their
+/// changes, and filing one touches nothing the other kinds use.
+constexpr bool is_storage_kind(Kind kind) {
+  switch (kind) {
+    case Kind::PersistentVolume:
+    case Kind::PersistentVolumeClaim:
+    case Kind::StorageClass:
+    case Kind::CSINode:
+    case Kind::CSIDriver:
+    case Kind::CSIStorageCapacity:
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
 std::string_view kind_name(Kind kind);
 std::optional<Kind> kind_from_name(std::string_view name);

@@ -105,25 +105,29 @@ std::vector<ObjectChange> ClusterCache::volume_completions(const cycle::Outcome&
         pv = provisioned(claim, vb, n == kNone ? nullptr : &nodes_.at(n).node, storage_classes_,
                          volume);
       }
+      // Objects read without their text (object files) stay without: only
+      // the local store, which keeps every object's text, reads it back.
+      const bool volume_text = vb.provision ? !claim.json.empty() : !volume.json.empty();
       // The volume bound to the claim.
       volume.claim_namespace = claim.namespace_;
       volume.claim_name = claim.name;
       volume.claim_uid = claim.uid;
       volume.phase = model::VolumePhase::Bound;
-      pv["spec"]["claimRef"] = claim_ref(claim);
-      pv["status"]["phase"] = "Bound";
-      if (!vb.provision) {
-        pv["metadata"]["annotations"]["pv.kubernetes.io/bound-by-controller"] = "yes";
-        volume.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
+      if (!vb.provision) volume.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
+      if (volume_text) {
+        pv["spec"]["claimRef"] = claim_ref(claim);
+        pv["status"]["phase"] = "Bound";
+        if (!vb.provision)
+          pv["metadata"]["annotations"]["pv.kubernetes.io/bound-by-controller"] = "yes";
+        volume.json = object_text(pv);
       }
-      volume.json = object_text(pv);
       // The claim bound to the volume.
       claim.volume_name = volume.name;
       claim.phase = model::ClaimPhase::Bound;
       claim.annotations["pv.kubernetes.io/bind-completed"] = "yes";
       if (!vb.provision) claim.annotations["pv.kubernetes.io/bound-by-controller"] = "yes";
       if (vb.provision) claim.annotations["volume.kubernetes.io/selected-node"] = vb.node;
-      {
+      if (!claim.json.empty()) {
         json pvc = parsed_object(claim.json);
         pvc["spec"]["volumeName"] = volume.name;
         json& annotations = pvc["metadata"]["annotations"];

@@ -151,36 +151,39 @@ void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int 
     h.json = text.empty() ? input::dump(node) : std::string(text);
     d.object = std::move(h);
   } else if (kind == "PersistentVolume") {
+    // The storage kinds keep the text a source hands in (the local
+    // store's, which a completion patches) and print none: nothing else
+    // reads it, and a cluster holds them by the hundred thousand.
     model::PersistentVolume pv = decode_persistent_volume(f);
     pv.name = name;
-    pv.json = text.empty() ? input::dump(node) : std::string(text);
+    pv.json = std::string(text);
     d.object = std::move(pv);
   } else if (kind == "PersistentVolumeClaim") {
     model::PersistentVolumeClaim c = decode_volume_claim(f);
     c.namespace_ = ns;
     c.name = name;
-    c.json = text.empty() ? input::dump(node) : std::string(text);
+    c.json = std::string(text);
     d.object = std::move(c);
   } else if (kind == "StorageClass") {
     model::StorageClass sc = decode_storage_class(f);
     sc.name = name;
-    sc.json = text.empty() ? input::dump(node) : std::string(text);
+    sc.json = std::string(text);
     d.object = std::move(sc);
   } else if (kind == "CSINode") {
     model::CSINode n = decode_csi_node(f);
     n.name = name;
-    n.json = text.empty() ? input::dump(node) : std::string(text);
+    n.json = std::string(text);
     d.object = std::move(n);
   } else if (kind == "CSIDriver") {
     model::CSIDriver driver = decode_csi_driver(f);
     driver.name = name;
-    driver.json = text.empty() ? input::dump(node) : std::string(text);
+    driver.json = std::string(text);
     d.object = std::move(driver);
   } else if (kind == "CSIStorageCapacity") {
     model::CSIStorageCapacity c = decode_storage_capacity(f);
     c.namespace_ = ns;
     c.name = name;
-    c.json = text.empty() ? input::dump(node) : std::string(text);
+    c.json = std::string(text);
     d.object = std::move(c);
   } else if (kind == "DeviceClass") {
     model::DeviceClass c = decode_device_class(f);

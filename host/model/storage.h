@@ -1,7 +1,9 @@
 // Storage as kube-scheduler reads it: v1 PersistentVolume and
 // PersistentVolumeClaim, storage.k8s.io/v1 StorageClass, CSINode, CSIDriver
 // and CSIStorageCapacity, and the claims a pod's volumes name. Immutable
-// once decoded, as every model object.
+// once decoded, as every model object. Their `json` is the text the source
+// gave (the local store's), empty where it gave none (object files, the
+// API server): only the local store's completions read it.
 #pragma once
 
 #include <cstdint>

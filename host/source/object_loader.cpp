@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <exception>
-#include <fstream>
-#include <iostream>
 #include <iterator>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
@@ -19,6 +16,7 @@
 #include "model/error.h"
 #include "model/implicit_pod_group.h"
 #include "source/document_fields.h"
+#include "source/file_text.h"
 
 namespace scoria::source {
 
@@ -493,34 +491,6 @@ void complete(model::ClusterObjects& objects, const Origins* origins,
   }
 }
 
-std::string read_file(const std::string& name) {
-  if (name == "-") {
-    std::ostringstream s;
-    s << std::cin.rdbuf();
-    return s.str();
-  }
-  std::ifstream in(name, std::ios::binary);
-  if (!in) throw InputError(name + ": cannot open it; check that the file exists and is readable");
-  // One sized read where the size is known (a regular file): a tenth of
-  // the time of reading it character by character.
-  std::string text;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size > 0 && in) {
-    text.resize(static_cast<size_t>(size));
-    in.read(text.data(), size);
-    text.resize(static_cast<size_t>(in.gcount()));
-  }
-  if (!in.eof() || text.empty()) {
-    // Not a regular file (a pipe), or it grew: read the rest as it comes.
-    in.clear();
-    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  if (in.bad()) throw InputError(name + ": reading it failed; check the file");
-  return text;
-}
-
 }  // namespace
 
 namespace {
@@ -590,9 +560,9 @@ model::ClusterObjects load_object_files(const std::vector<std::string>& files,
   Collector c;
   FieldWarnings warnings(checks);
   for (const std::string& f : files) {
-    const std::string text = read_file(f);
+    const FileText file(f);
     const std::string_view name = f == "-" ? kStdinName : std::string_view(f);
-    Parsed parsed = parse_text(text, name, checks);
+    Parsed parsed = parse_text(file.text(), name, checks);
     warnings.add(parsed);
     c.add(std::move(parsed), name);
   }

@@ -109,7 +109,8 @@ status: {phase: Released}
   EXPECT_EQ(v.csi_driver, "ebs.csi.aws.com");
   EXPECT_EQ(v.csi_handle, "vol-123");
   EXPECT_EQ(v.phase, model::VolumePhase::Released);
-  EXPECT_NE(v.json.find("\"persistentVolumeReclaimPolicy\""), std::string::npos);
+  // Object files keep no text of the storage kinds (nothing reads it).
+  EXPECT_TRUE(v.json.empty());
 }
 
 TEST(StorageDecoders, PersistentVolumeWithoutStatusIsAvailableOrBoundToItsClaim) {
@@ -183,7 +184,7 @@ status: {phase: Lost}
   EXPECT_EQ(c.selector->match_labels.at("tier"), "ssd");
   EXPECT_EQ(c.selector->match_expressions.at(0).key, "zone");
   EXPECT_EQ(c.phase, model::ClaimPhase::Lost);
-  EXPECT_NE(c.json.find("\"web-0-scratch\""), std::string::npos);
+  EXPECT_TRUE(c.json.empty());
 }
 
 TEST(StorageDecoders, ClaimClassAbsentAndEmptyAreKeptApart) {
@@ -250,7 +251,7 @@ allowedTopologies:
   EXPECT_EQ(zone.values, (std::vector<std::string>{"a", "b"}));
   EXPECT_FALSE(zone.is_field);
   EXPECT_EQ(sc.allowed_topologies[1].requirements[0].values, std::vector<std::string>{"c"});
-  EXPECT_NE(sc.json.find("\"gp3\""), std::string::npos);
+  EXPECT_TRUE(sc.json.empty());
 }
 
 TEST(StorageDecoders, StorageClassDefaults) {
