@@ -1,6 +1,9 @@
 // Everything read from a set of object files, kind by kind.
 #pragma once
 
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "model/devices.h"
@@ -33,5 +36,49 @@ struct ClusterObjects {
   std::vector<ResourceClaim> resource_claims;
   std::vector<ResourceClaimTemplate> claim_templates;
 };
+
+/// Each kind's list, as a member of ClusterObjects, in the order of the
+/// decoder's object variant (decode::Object).
+inline constexpr auto kObjectLists = std::make_tuple(
+    &ClusterObjects::nodes, &ClusterObjects::pods, &ClusterObjects::pod_groups,
+    &ClusterObjects::queues, &ClusterObjects::priority_classes, &ClusterObjects::namespaces,
+    &ClusterObjects::disruption_budgets, &ClusterObjects::resource_quotas,
+    &ClusterObjects::numa_topologies, &ClusterObjects::hyper_nodes, &ClusterObjects::volumes,
+    &ClusterObjects::claims, &ClusterObjects::storage_classes, &ClusterObjects::csi_nodes,
+    &ClusterObjects::csi_drivers, &ClusterObjects::storage_capacities,
+    &ClusterObjects::device_classes, &ClusterObjects::resource_slices,
+    &ClusterObjects::resource_claims, &ClusterObjects::claim_templates);
+
+/// Calls f(list) with each kind's list of `objects`, in that order.
+template <class Objects, class F>  // Objects: ClusterObjects, const or not
+void for_each_list(Objects& objects, F&& f) {
+  std::apply([&](auto... list) { (f(objects.*list), ...); }, kObjectLists);
+}
+
+/// Calls f(to_list, from_list) with each kind's list of both.
+template <class F>
+void for_each_list(ClusterObjects& to, ClusterObjects& from, F&& f) {
+  std::apply([&](auto... list) { (f(to.*list, from.*list), ...); }, kObjectLists);
+}
+
+/// The list of `objects` that holds kind T.
+template <class T, class Objects>  // Objects: ClusterObjects, const or not
+auto& list_of(Objects& objects) {
+  constexpr size_t i = [] {
+    size_t n = 0;
+    std::apply(
+        [&](auto... list) {
+          (void)((std::is_same_v<typename std::remove_cvref_t<
+                                     decltype(std::declval<ClusterObjects&>().*list)>::value_type,
+                                 T>
+                      ? true
+                      : (++n, false)) ||
+                 ...);
+        },
+        kObjectLists);
+    return n;
+  }();
+  return objects.*std::get<i>(kObjectLists);
+}
 
 }  // namespace scoria::model

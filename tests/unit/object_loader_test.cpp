@@ -867,6 +867,52 @@ metadata: {namespace: a, name: p}
             "document 1; give each Pod in namespace \"a\" its own name");
 }
 
+TEST(ObjectLoaderErrors, TheFirstDuplicateReadIsTheOneNamed) {
+  // Document 4 names a Pod again before document 5 names a Node again:
+  // the Pod is the one refused, whatever the order the kinds are checked.
+  const std::string msg = parse_error(R"(apiVersion: v1
+kind: Node
+metadata: {name: n}
+---
+apiVersion: v1
+kind: Pod
+metadata: {namespace: a, name: p}
+---
+apiVersion: v1
+kind: Pod
+metadata: {namespace: b, name: p}
+---
+apiVersion: v1
+kind: Pod
+metadata: {namespace: b, name: p}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n}
+)");
+  EXPECT_EQ(msg,
+            "cluster.yaml: document 4 (Pod b/p): field metadata.name: \"p\" is already used by "
+            "document 3; give each Pod in namespace \"b\" its own name");
+}
+
+TEST(ObjectLoaderErrors, ADuplicateOfAnObjectGivenBeforeIsRefusedAndNothingAdded) {
+  model::ClusterObjects out;
+  parse_objects("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", "first.yaml", out);
+  try {
+    parse_objects(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: m}\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n",
+        "second.yaml", out);
+    FAIL() << "duplicate accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "second.yaml: document 2 (Node n): field metadata.name: \"n\" is already used by "
+              "an object given before; give each Node its own name");
+  }
+  ASSERT_EQ(out.nodes.size(), 1u);
+  EXPECT_EQ(out.nodes[0].name, "n");
+}
+
 TEST(ObjectLoaderErrors, DuplicateAcrossFilesNamesBothFiles) {
   TempFiles tmp;
   const std::string a = tmp.write("a.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n");
