@@ -4,6 +4,7 @@
 #include "cache/cluster_cache.h"
 
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <iterator>
 #include <limits>
@@ -111,23 +112,15 @@ void ClusterCache::reset(model::ClusterObjects objects) {
                   objects.queues.size() + objects.priority_classes.size() +
                   objects.namespaces.size() + objects.disruption_budgets.size() +
                   objects.resource_quotas.size() + objects.numa_topologies.size() +
-                  objects.hyper_nodes.size() + objects.volumes.size() + objects.claims.size() +
-                  objects.storage_classes.size() + objects.csi_nodes.size() +
-                  objects.csi_drivers.size() + objects.storage_capacities.size() +
-                  objects.device_classes.size() + objects.resource_slices.size() +
-                  objects.resource_claims.size() + objects.claim_templates.size());
+                  objects.hyper_nodes.size() + objects.device_classes.size() +
+                  objects.resource_slices.size() + objects.resource_claims.size() +
+                  objects.claim_templates.size());
   for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
   for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
   for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& c : objects.priority_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& q : objects.queues) changes.push_back(ObjectChange::upsert(std::move(q)));
   for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
-  for (auto& c : objects.storage_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
-  for (auto& d : objects.csi_drivers) changes.push_back(ObjectChange::upsert(std::move(d)));
-  for (auto& n : objects.csi_nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
-  for (auto& c : objects.storage_capacities) changes.push_back(ObjectChange::upsert(std::move(c)));
-  for (auto& v : objects.volumes) changes.push_back(ObjectChange::upsert(std::move(v)));
-  for (auto& c : objects.claims) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& c : objects.device_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
   for (auto& s : objects.resource_slices) changes.push_back(ObjectChange::upsert(std::move(s)));
   for (auto& t : objects.claim_templates) changes.push_back(ObjectChange::upsert(std::move(t)));
@@ -136,11 +129,40 @@ void ClusterCache::reset(model::ClusterObjects objects) {
   for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
   for (auto& t : objects.numa_topologies) changes.push_back(ObjectChange::upsert(std::move(t)));
   for (auto& h : objects.hyper_nodes) changes.push_back(ObjectChange::upsert(std::move(h)));
-  replace(std::move(changes));
+  // The storage kinds go from their lists to their maps, one at a time.
+  load(changes, [&] {
+    const auto file = [&](auto& list) {
+      for (auto& object : list) {
+        ObjectChange c = ObjectChange::upsert(std::move(object));
+        apply_change(c);
+      }
+    };
+    file(objects.storage_classes);
+    file(objects.csi_drivers);
+    file(objects.csi_nodes);
+    file(objects.storage_capacities);
+    file(objects.volumes);
+    file(objects.claims);
+  });
 }
 
 void ClusterCache::replace(std::vector<ObjectChange> objects) {
+  load(objects, [&] {
+    for (Kind kind : kLoadOrder) {
+      if (!is_storage_kind(kind)) continue;
+      for (ObjectChange& c : objects)
+        if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
+    }
+  });
+}
+
+void ClusterCache::load(std::vector<ObjectChange>& objects,
+                        const std::function<void()>& file_storage) {
   clear();
+  // Filing a storage object touches only the storage maps and their
+  // version, which nothing else filed here reads: they are filed on a
+  // second core, beside the rest.
+  std::future<void> storage = std::async(std::launch::async, file_storage);
   // Dimensions first, so each entry is vectorized once.
   std::set<std::string> extended;
   auto collect = [&](const model::ResourceList& list) {
@@ -159,9 +181,10 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
   dims_.insert(dims_.end(), extended.begin(), extended.end());
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   vectorize_queue(queues_.at(queues_.find(std::string(kDefaultQueue))));
-  size_t pods = 0, groups = 0, nodes = 0;
+  size_t pods = 0, groups = 0, nodes = 0, claims = 0;
   for (const ObjectChange& c : objects) {
     pods += c.kind == Kind::Pod;
+    if (const auto* p = std::get_if<model::Pod>(&c.object)) claims += p->claims.size();
     // A pod without a PodGroup gets one of its own.
     groups += c.kind == Kind::PodGroup || c.kind == Kind::Pod;
     nodes += c.kind == Kind::Node;
@@ -171,24 +194,14 @@ void ClusterCache::replace(std::vector<ObjectChange> objects) {
   groups_.reserve(groups);
   group_vectors_.reset(dims_.size());
   nodes_.reserve(nodes);
+  claim_pods_.reserve(claims);
 
-  auto file = [&](bool storage) {
-    for (Kind kind : kLoadOrder) {
-      if (is_storage_kind(kind) != storage) continue;
-      for (ObjectChange& c : objects)
-        if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
-    }
-  };
-  // Filing a storage object touches only the storage maps and their
-  // version, which nothing else filed here reads: a cluster of volumes
-  // files them on a second core, beside its pods.
-  const bool any_storage = std::any_of(objects.begin(), objects.end(), [](const ObjectChange& c) {
-    return is_storage_kind(c.kind);
-  });
-  std::future<void> storage;
-  if (any_storage) storage = std::async(std::launch::async, file, true);
-  file(false);
-  if (storage.valid()) storage.get();
+  for (Kind kind : kLoadOrder) {
+    if (is_storage_kind(kind)) continue;
+    for (ObjectChange& c : objects)
+      if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
+  }
+  storage.get();
   dims_dirty_ = true;  // checked against what was counted; rebuilt only if it differs
   finish_batch();
 }

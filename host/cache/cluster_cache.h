@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <span>
@@ -236,6 +237,9 @@ class ClusterCache {
 
   // --- cluster_cache.cpp: loading, dimensions, snapshot, outcome ----------
   void clear();
+  /// What reset() and replace() share: clears, then files `objects` but the
+  /// storage kinds here while `file_storage` files those on another thread.
+  void load(std::vector<ObjectChange>& objects, const std::function<void()>& file_storage);
   void finish_batch();
   void count_resources(const model::ResourceList& list, int delta);
   void rebuild_dims();

@@ -104,52 +104,60 @@ void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int 
   r.set_object(info->namespaced ? ns + "/" + name : name);
 
   const ObjectFields f{r, node, root, meta, meta_path};
-  Decoded d{model::Node{}, doc, item, false};
+  bool never_preempt = false;
+  // Each object is moved once, into its place in `out`.
+  const auto put = [&]<class T>(T&& object) {
+    Decoded& d = out.emplace_back();
+    d.object.template emplace<std::remove_cvref_t<T>>(std::forward<T>(object));
+    d.doc = doc;
+    d.item = item;
+    d.never_preempt = never_preempt;
+  };
   if (kind == "Node") {
     model::Node n = decode_node(f);
     n.name = name;
-    d.object = std::move(n);
+    put(std::move(n));
   } else if (kind == "Pod") {
     model::Pod pod = decode_pod(f);
     pod.namespace_ = ns;
     pod.name = name;
     pod.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(pod);
+    put(std::move(pod));
   } else if (kind == "PodGroup") {
     model::PodGroup g = decode_pod_group(f);
     g.namespace_ = ns;
     g.name = name;
-    d.object = std::move(g);
+    put(std::move(g));
   } else if (kind == "Queue") {
     model::Queue q = decode_queue(f);
     q.name = name;
     q.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(q);
+    put(std::move(q));
   } else if (kind == "PriorityClass") {
-    model::PriorityClass pc = decode_priority_class(f, d.never_preempt);
+    model::PriorityClass pc = decode_priority_class(f, never_preempt);
     pc.name = name;
-    d.object = std::move(pc);
+    put(std::move(pc));
   } else if (kind == "Namespace") {
     model::Namespace n = decode_namespace(f);
     n.name = name;
-    d.object = std::move(n);
+    put(std::move(n));
   } else if (kind == "PodDisruptionBudget") {
     // Plugins read it whole (session_object_json), as they read pods.
     model::PodDisruptionBudget pdb = decode_disruption_budget(f);
     pdb.namespace_ = ns;
     pdb.name = name;
     pdb.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(pdb);
+    put(std::move(pdb));
   } else if (kind == "Numatopology") {
     model::Numatopology t = decode_numatopology(f);
     t.name = name;
     t.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(t);
+    put(std::move(t));
   } else if (kind == "HyperNode") {
     model::HyperNode h = decode_hyper_node(f);
     h.name = name;
     h.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(h);
+    put(std::move(h));
   } else if (kind == "PersistentVolume") {
     // The storage kinds keep the text a source hands in (the local
     // store's, which a completion patches) and print none: nothing else
@@ -157,64 +165,63 @@ void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int 
     model::PersistentVolume pv = decode_persistent_volume(f);
     pv.name = name;
     pv.json = std::string(text);
-    d.object = std::move(pv);
+    put(std::move(pv));
   } else if (kind == "PersistentVolumeClaim") {
     model::PersistentVolumeClaim c = decode_volume_claim(f);
     c.namespace_ = ns;
     c.name = name;
     c.json = std::string(text);
-    d.object = std::move(c);
+    put(std::move(c));
   } else if (kind == "StorageClass") {
     model::StorageClass sc = decode_storage_class(f);
     sc.name = name;
     sc.json = std::string(text);
-    d.object = std::move(sc);
+    put(std::move(sc));
   } else if (kind == "CSINode") {
     model::CSINode n = decode_csi_node(f);
     n.name = name;
     n.json = std::string(text);
-    d.object = std::move(n);
+    put(std::move(n));
   } else if (kind == "CSIDriver") {
     model::CSIDriver driver = decode_csi_driver(f);
     driver.name = name;
     driver.json = std::string(text);
-    d.object = std::move(driver);
+    put(std::move(driver));
   } else if (kind == "CSIStorageCapacity") {
     model::CSIStorageCapacity c = decode_storage_capacity(f);
     c.namespace_ = ns;
     c.name = name;
     c.json = std::string(text);
-    d.object = std::move(c);
+    put(std::move(c));
   } else if (kind == "DeviceClass") {
     model::DeviceClass c = decode_device_class(f);
     c.name = name;
     c.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(c);
+    put(std::move(c));
   } else if (kind == "ResourceSlice") {
     model::ResourceSlice s = decode_resource_slice(f);
     s.name = name;
     s.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(s);
+    put(std::move(s));
   } else if (kind == "ResourceClaim") {
     model::ResourceClaim c = decode_resource_claim(f);
     c.namespace_ = ns;
     c.name = name;
     c.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(c);
+    put(std::move(c));
   } else if (kind == "ResourceClaimTemplate") {
     model::ResourceClaimTemplate t = decode_resource_claim_template(f);
     t.namespace_ = ns;
     t.name = name;
     t.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(t);
+    put(std::move(t));
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;
     q.name = name;
     q.json = text.empty() ? input::dump(node) : std::string(text);
-    d.object = std::move(q);
+    put(std::move(q));
   }
-  out.push_back(std::move(d));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "input/block_yaml.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -15,6 +16,31 @@ namespace {
 struct Declined {};
 
 [[noreturn]] void decline() { throw Declined{}; }
+
+/// A set of bytes to scan for. std::string_view::find_first_of looks each
+/// character of the text up in the set with a call of its own, which made
+/// it the reader's costliest step on flow-style objects.
+class ByteSet {
+ public:
+  constexpr explicit ByteSet(std::string_view bytes) {
+    for (const char c : bytes) in_[static_cast<unsigned char>(c)] = true;
+  }
+  /// The position of the first byte of `v` from `from` in the set, or npos.
+  size_t find_in(std::string_view v, size_t from = 0) const {
+    for (size_t i = from; i < v.size(); ++i)
+      if (in_[static_cast<unsigned char>(v[i])]) return i;
+    return std::string_view::npos;
+  }
+
+ private:
+  std::array<bool, 256> in_{};
+};
+
+// Where a plain scalar in a flow collection ends; what a block key may not
+// hold; where a double-quoted scalar's plain run stops.
+constexpr ByteSet kFlowScalarStops(",[]{}:#");
+constexpr ByteSet kNotInKey("[]{},#'\"");
+constexpr ByteSet kQuoteOrEscape("\"\\");
 
 /// Whether the text holds a byte or character the reader leaves to
 /// libfyaml: controls other than the line feed (tabs and carriage returns
@@ -246,7 +272,7 @@ class BlockReader {
       if (colon == std::string_view::npos) decline();
       const std::string_view key = s.substr(0, colon);
       if (bad_start(key) || key.back() == ' ' || key == "<<" ||
-          key.find_first_of("[]{},#'\"") != std::string_view::npos)
+          kNotInKey.find_in(key) != std::string_view::npos)
         decline();
       check_size(key);
       out_.key(key);
@@ -343,7 +369,7 @@ class BlockReader {
       }
       return end;
     }
-    const size_t end = v.find_first_of(",[]{}:#", i);
+    const size_t end = kFlowScalarStops.find_in(v, i);
     if (end == std::string_view::npos) decline();
     if (key ? v[end] != ':' : v[end] == ':' || v[end] == '#') decline();
     std::string_view s = v.substr(i, end - i);
@@ -388,7 +414,7 @@ class BlockReader {
     text_scratch_.clear();
     ++i;
     while (true) {
-      const size_t stop = v.find_first_of("\"\\", i);
+      const size_t stop = kQuoteOrEscape.find_in(v, i);
       if (stop == std::string_view::npos) decline();
       text_scratch_.append(v.substr(i, stop - i));
       if (v[stop] == '"') return stop + 1;

@@ -135,12 +135,15 @@ ChunkResult parse_chunk(std::string_view origin, const Chunk& chunk, const Limit
                         size_t slot, const TreeDocumentUse& use) {
   ChunkResult result;
   try {
-    const ChunkTrees trees = read_chunk(origin, chunk, limits);
+    ChunkTrees trees = read_chunk(origin, chunk, limits);
     if (chunk.expected >= 0 && trees.docs.size() != static_cast<size_t>(chunk.expected)) {
       result.mismatch = true;
       return result;
     }
-    for (const TreeDocument& d : trees.docs) use(slot, d);
+    for (TreeDocument& d : trees.docs) {
+      d.in_slot = trees.docs.size();
+      use(slot, d);
+    }
   } catch (...) {
     result.error = std::current_exception();
   }

@@ -39,6 +39,9 @@ std::vector<Document> read_documents(std::string_view text, std::string_view ori
 struct TreeDocument {
   Node value;  // null for an empty document
   int number = 0;
+  // How many documents its slot holds, this one among them: a receiver
+  // makes room for the slot's objects at once.
+  size_t in_slot = 1;
 };
 
 /// Receives a document read by stream_documents: `slot` orders documents

@@ -51,7 +51,12 @@ void decode_one(const Document& doc, std::string_view file, const FieldChecks& c
                 Parsed& out) {
   // An empty document (a stray "---") is numbered but holds nothing.
   if (doc.value.is_null()) return;
-  decode::decode_document(doc.value, file, doc.number, out.objects[slot]);
+  std::vector<decode::Decoded>& objects = out.objects[slot];
+  if constexpr (requires { doc.in_slot; }) {
+    // Room for the slot at once: growing it moves every object again.
+    if (objects.empty()) objects.reserve(doc.in_slot);
+  }
+  decode::decode_document(doc.value, file, doc.number, objects);
   if (checks.validation == schema::FieldValidation::kIgnore) return;
   std::vector<std::string> unknown = unknown_field_messages(doc.value, file, doc.number);
   if (unknown.empty()) return;
