@@ -122,10 +122,14 @@ def compare(args, clusters, counted):
     """Runs each of `clusters` ((name, path), the plain one first) --runs
     times and prints the medians, the `counted` output beside the binds, and
     the ratios of the second to the first."""
-    rows = {}
-    for name, cluster in clusters:
-        runs = [run(args.scoria, args.config, cluster) for _ in range(args.runs)]
-        rows[name] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    # Interleaved (A, B, A, B, ...): a slow spell of the machine falls on
+    # both clusters alike instead of on whichever ran then.
+    runs = {name: [] for name, _ in clusters}
+    for _ in range(args.runs):
+        for name, cluster in clusters:
+            runs[name].append(run(args.scoria, args.config, cluster))
+    rows = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+            for name, rs in runs.items()}
     print(f"| cluster | load ms | first session ms | steady session ms | binds | {counted} |")
     print("|---|---|---|---|---|---|")
     for name, r in rows.items():

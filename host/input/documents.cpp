@@ -39,8 +39,11 @@ struct ChunkResult {
 // ===========================================================================
 
 bool is_marker(std::string_view line, std::string_view marker) {
-  return line.substr(0, 3) == marker && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' ||
-                                         line[3] == '\r' || line[3] == '\n');
+  // Byte by byte: this runs on every line of the text, before the cores
+  // share the work.
+  return line.size() >= 3 && line[0] == marker[0] && line[1] == marker[1] && line[2] == marker[2] &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r' ||
+          line[3] == '\n');
 }
 
 /// Joins runs of consecutive documents into chunks of about kChunkBytes,

@@ -109,7 +109,8 @@ const Node* Node::find(std::string_view key) const {
 
 void* NodeArena::allocate(size_t bytes, size_t align) {
   constexpr size_t kBlock = 64 * 1024;
-  const size_t pad = (align - reinterpret_cast<uintptr_t>(next_) % align) % align;
+  // Alignments are powers of two: a mask, not a division, on every node.
+  const size_t pad = -reinterpret_cast<uintptr_t>(next_) & (align - 1);
   if (next_ == nullptr || pad + bytes > left_) {
     // A block of its own for what would not leave room for the rest.
     const size_t size = std::max(kBlock, bytes);

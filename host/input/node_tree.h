@@ -96,7 +96,7 @@ class NodeArena {
   std::span<const Node> copy(std::span<const Node> items);
 
  private:
-  void* allocate(size_t bytes, size_t align);
+  void* allocate(size_t bytes, size_t align);  // align: a power of two
 
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   std::byte* next_ = nullptr;
