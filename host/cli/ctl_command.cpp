@@ -29,7 +29,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kCtlUsage =
-    "usage: scoria ctl [--server URL] [--token-file FILE] COMMAND\n"
+    "usage: scoria ctl [--server URL] [--certificate-authority CA] [--token-file FILE] COMMAND\n"
     "  apply [--strict-fields] -f FILE...\n"
     "                                    create or replace the objects in FILE (\"-\": stdin);\n"
     "                                    a field its kind does not have is warned about, or\n"
@@ -43,7 +43,8 @@ constexpr const char* kCtlUsage =
     "                                    does: every plugin's answer on every node\n"
     "  health                            exit 0 if the service answers /healthz\n"
     "  The server defaults to $SCORIA_SERVER or http://127.0.0.1:8080; the token to\n"
-    "  $SCORIA_TOKEN.\n";
+    "  $SCORIA_TOKEN. An https:// server's certificate is verified against\n"
+    "  --certificate-authority (PEM), else the system's CAs, and must name its host.\n";
 
 struct Ctl {
   http::Endpoint server;
@@ -68,7 +69,8 @@ Ctl parse_ctl_args(std::span<const std::string_view> args) {
   Ctl c;
   if (const char* env = std::getenv("SCORIA_SERVER")) {
     if (!http::parse_endpoint(env, c.server))
-      throw InputError(std::string("SCORIA_SERVER=") + env + ": give http://HOST:PORT");
+      throw InputError(std::string("SCORIA_SERVER=") + env +
+                       ": give http://HOST:PORT or https://HOST:PORT");
   }
   if (const char* env = std::getenv("SCORIA_TOKEN")) c.server.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -80,7 +82,9 @@ Ctl parse_ctl_args(std::span<const std::string_view> args) {
     if (a == "--server" || a == "-s") {
       const std::string url = value();
       if (!http::parse_endpoint(url, c.server))
-        throw InputError("--server " + url + ": give http://HOST:PORT");
+        throw InputError("--server " + url + ": give http://HOST:PORT or https://HOST:PORT");
+    } else if (a == "--certificate-authority") {
+      c.server.ca_file = value();
     } else if (a == "--token-file") {
       std::string token = slurp(value());
       while (!token.empty() && (token.back() == '\n' || token.back() == ' ')) token.pop_back();

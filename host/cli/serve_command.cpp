@@ -25,6 +25,7 @@ namespace {
 constexpr const char* kServeUsage =
     "usage: scoria serve --config CONF [--state-dir DIR] [--listen ADDR[:PORT]] [--port N]\n"
     "                    [--token-file FILE] [--plugin-dir DIR]... [--allow-writable-plugins]\n"
+    "                    [--tls-cert-file CERT --tls-private-key-file KEY]\n"
     "                    [--dump-dir DIR] [--schedule-period MS] [--schedule-on-change true]\n"
     "                    [--strict-fields] [-v N]\n"
     "                    [--header-timeout 10s] [--body-timeout 30s] [--idle-timeout 60s]\n"
@@ -54,6 +55,9 @@ constexpr const char* kServeUsage =
     "  The bearer token for writes may also come from the environment (SCORIA_TOKEN);\n"
     "  it is required when --listen is not a loopback address.\n"
     "  --max-connections 0 (the default) derives the limit from the file descriptor limit.\n"
+    "  With --tls-cert-file (PEM, the chain after the certificate) and --tls-private-key-file\n"
+    "  the API is served over TLS (1.2 and up); both files are read again for new\n"
+    "  connections when they change, and a pair that does not load keeps the last good one.\n"
     "  An object written with fields its kind does not have (a mistyped one) is taken\n"
     "  without them and a warning, as the API server takes it; --strict-fields refuses it\n"
     "  instead. Either is what a request naming no fieldValidation (Strict, Warn, Ignore)\n"
@@ -252,6 +256,10 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
       o.http.body_timeout = parse_duration(a, value());
     } else if (a == "--idle-timeout") {
       o.http.idle_timeout = parse_duration(a, value());
+    } else if (a == "--tls-cert-file") {
+      o.http.tls_cert_file = value();
+    } else if (a == "--tls-private-key-file") {
+      o.http.tls_key_file = value();
     } else if (a == "--max-connections") {
       o.http.max_connections = parse_count(a, value(), 0, 1'000'000);
     } else if (a == "--watch-buffer") {

@@ -10,7 +10,7 @@ namespace {
 using Is = VolcanoFlag::Is;
 
 // cmd/scheduler/app/options/options.go at Volcano HEAD, and klog's flags.
-constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 30> kFlags = {{
+constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 28> kFlags = {{
     {"--scheduler-conf", {Is::Alias, "--config", "", true}},
     {"--listen-address", {Is::Alias, "--listen", "", true}},
     {"--plugins-dir", {Is::Alias, "--plugin-dir", "", true}},
@@ -35,7 +35,10 @@ constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 30> kFlags = {{
      {Is::Accepted, "", "PriorityClasses are always honoured (as Volcano's default, true)", false,
       true}},
     {"--csi-storage",
-     {Is::Accepted, "", "Scoria does not watch CSI objects (it schedules no volumes)", false}},
+     {Is::Accepted, "",
+      "CSIStorageCapacity objects are always read, and honoured for the drivers whose CSIDriver "
+      "says storageCapacity: true, as kube-scheduler does",
+      false}},
     {"--node-worker-threads",
      {Is::Accepted, "",
       "node events are applied to the cache in order on the source's thread; the count does not "
@@ -69,15 +72,10 @@ constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 30> kFlags = {{
       "(spec.queue) or the pod (annotation scheduling.volcano.sh/queue-name)",
       true}},
     {"--ca-cert-file",
-     {Is::Refused, "",
-      "Scoria serves plain HTTP; put TLS in front of it (a proxy or the service mesh), and give "
-      "the API server's CA in the kubeconfig",
-      true}},
-    {"--tls-cert-file",
-     {Is::Refused, "", "Scoria serves plain HTTP; put TLS in front of it (a proxy or the mesh)",
-      true}},
-    {"--tls-private-key-file",
-     {Is::Refused, "", "Scoria serves plain HTTP; put TLS in front of it (a proxy or the mesh)",
+     {Is::Accepted, "",
+      "the API is served with --tls-cert-file and --tls-private-key-file; Volcano's "
+      "--ca-cert-file changes nothing on its own server either (it sets the server's RootCAs, "
+      "which a server does not read)",
       true}},
     {"--enable-pprof",
      {Is::Refused, "", "there is no pprof in a C++ service; profile with perf", false}},
@@ -87,7 +85,10 @@ constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 30> kFlags = {{
       "nodeSelector or node affinity",
       true}},
     {"--ignored-provisioners",
-     {Is::Refused, "", "Scoria schedules no volumes, so there are no provisioners to ignore",
+     {Is::Refused, "",
+      "Scoria counts every CSI driver's volumes against the node's CSINode attach limit, as "
+      "kube-scheduler's NodeVolumeLimits does; drop the flag (or lift the driver's limit in its "
+      "CSINode)",
       true}},
     {"--disable-default-scheduler-config",
      {Is::Refused, "",

@@ -1,4 +1,5 @@
-// A blocking HTTP/1.1 client on Boost.Beast, one connection per request:
+// A blocking HTTP/1.1 client on Boost.Beast, plain or TLS, one connection per
+// request:
 // what `scoria ctl` talks to `scoria serve` with.
 #pragma once
 
@@ -17,10 +18,13 @@ struct ClientResult {
 struct Endpoint {
   std::string host = "127.0.0.1";
   unsigned short port = 8080;
-  std::string token;  // sent as a bearer token when not empty
+  std::string token;    // sent as a bearer token when not empty
+  bool tls = false;     // https: the server's certificate verified, its name checked
+  std::string ca_file;  // the CA (PEM) to verify it with; empty: the system's
 };
 
-/// Parses "http://host:port" (or "host:port"); false if it is not one.
+/// Parses "http://host:port", "https://host:port" (or "host:port"); false
+/// if it is not one.
 bool parse_endpoint(const std::string& url, Endpoint& out);
 
 /// Percent-encodes `text` as one path segment or one query value: every byte

@@ -1,6 +1,7 @@
 #include "http/connection.h"
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/chunk_encode.hpp>
 #include <boost/beast/http/error.hpp>
@@ -41,41 +42,68 @@ std::string error_body(std::string_view message) {
 
 }  // namespace
 
-Connection::Connection(tcp::socket socket, std::shared_ptr<const Router> router,
-                       std::shared_ptr<const ServerOptions> limits)
-    : socket_(std::move(socket)),
+template <class Socket>
+BasicConnection<Socket>::BasicConnection(Socket socket, std::shared_ptr<asio::ssl::context> tls,
+                                         std::shared_ptr<const Router> router,
+                                         std::shared_ptr<const ServerOptions> limits)
+    : tls_(std::move(tls)),
+      socket_(std::move(socket)),
       deadline_(socket_.get_executor()),
       router_(std::move(router)),
       limits_(std::move(limits)) {
   boost::system::error_code ec;
-  peer_ = socket_.remote_endpoint(ec);
+  peer_ = lowest().remote_endpoint(ec);
 }
 
-void Connection::start() { wait_request(true); }
+template <class Socket>
+void BasicConnection<Socket>::start() {
+  if constexpr (kTls) {
+    // The handshake counts against the time to send the headers.
+    arm(limits_->header_timeout, Phase::Idle);
+    auto self = this->shared_from_this();
+    socket_.async_handshake(asio::ssl::stream_base::server, [self](beast::error_code ec) {
+      if (ec) {
+        self->shutdown();
+        return;
+      }
+      self->wait_request(true);
+    });
+  } else {
+    wait_request(true);
+  }
+}
 
-void Connection::refuse_busy() {
+template <class Socket>
+void BasicConnection<Socket>::refuse_busy() {
+  if constexpr (kTls) {
+    // Not worth a handshake: the client sees the connection closed.
+    shutdown();
+    return;
+  }
   static constexpr std::string_view kBusy =
       "HTTP/1.1 503 Service Unavailable\r\nServer: scoria\r\nContent-Type: application/json\r\n"
       "Retry-After: 1\r\nConnection: close\r\nContent-Length: 51\r\n\r\n"
       "{\"error\":\"too many connections; try again later\"}\n";
   arm(milliseconds(1000), Phase::Respond);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   asio::async_write(socket_, asio::buffer(kBusy.data(), kBusy.size()),
                     [self](beast::error_code, size_t) { self->shutdown(); });
 }
 
-void Connection::shutdown() {
+template <class Socket>
+void BasicConnection<Socket>::shutdown() {
   if (closed_) return;
   closed_ = true;
   deadline_.cancel();
   boost::system::error_code ec;
-  socket_.shutdown(tcp::socket::shutdown_both, ec);
-  socket_.close(ec);
+  lowest().shutdown(tcp::socket::shutdown_both, ec);
+  lowest().close(ec);
 }
 
 // --- requests ----------------------------------------------------------------
 
-void Connection::wait_request(bool first) {
+template <class Socket>
+void BasicConnection<Socket>::wait_request(bool first) {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(limits_->header_limit));
   parser_->body_limit(limits_->body_limit);
@@ -86,7 +114,7 @@ void Connection::wait_request(bool first) {
   }
   // Kept alive: the idle timeout runs until the next request's first byte.
   arm(limits_->idle_timeout, Phase::Idle);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   socket_.async_read_some(buffer_.prepare(4096), [self](beast::error_code ec, size_t n) {
     if (ec) {
       self->shutdown();
@@ -98,13 +126,15 @@ void Connection::wait_request(bool first) {
   });
 }
 
-void Connection::read_header() {
-  auto self = shared_from_this();
+template <class Socket>
+void BasicConnection<Socket>::read_header() {
+  auto self = this->shared_from_this();
   bhttp::async_read_header(socket_, buffer_, *parser_,
                            [self](beast::error_code ec, size_t) { self->on_header(ec); });
 }
 
-void Connection::on_header(beast::error_code ec) {
+template <class Socket>
+void BasicConnection<Socket>::on_header(beast::error_code ec) {
   // A read that completed as the deadline passed still counts.
   if (timed_out_ && ec) {
     // A client that sent nothing is simply closed; one that began a
@@ -131,12 +161,13 @@ void Connection::on_header(beast::error_code ec) {
     return;
   }
   arm(limits_->body_timeout, Phase::Body);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   bhttp::async_read(socket_, buffer_, *parser_,
                     [self](beast::error_code error, size_t) { self->on_body(error); });
 }
 
-void Connection::on_body(beast::error_code ec) {
+template <class Socket>
+void BasicConnection<Socket>::on_body(beast::error_code ec) {
   if (timed_out_ && ec) {
     fail(408, "request body not received within " + seconds(limits_->body_timeout));
     return;
@@ -149,7 +180,8 @@ void Connection::on_body(beast::error_code ec) {
   handle();
 }
 
-bool Connection::refused_for(beast::error_code ec) {
+template <class Socket>
+bool BasicConnection<Socket>::refused_for(beast::error_code ec) {
   if (ec.category() != bhttp::make_error_code(bhttp::error::bad_method).category()) return false;
   if (ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message) return false;
   if (ec == bhttp::error::body_limit) {
@@ -162,11 +194,13 @@ bool Connection::refused_for(beast::error_code ec) {
   return true;
 }
 
-void Connection::fail(unsigned status, std::string message) {
+template <class Socket>
+void BasicConnection<Socket>::fail(unsigned status, std::string message) {
   send(make_response(status, error_body(message), "application/json", 11, false));
 }
 
-void Connection::handle() {
+template <class Socket>
+void BasicConnection<Socket>::handle() {
   Request req = parser_->release();
   Reply reply;
   try {
@@ -184,7 +218,7 @@ void Connection::handle() {
     // The request's version and keep-alive wait with it; the write timeout
     // starts when the answer comes.
     disarm();
-    reply.on_defer([self = shared_from_this(), version = req.version(),
+    reply.on_defer([self = this->shared_from_this(), version = req.version(),
                     keep_alive = req.keep_alive()](Response res) {
       res.version(version);
       res.keep_alive(keep_alive && res.keep_alive());
@@ -196,11 +230,12 @@ void Connection::handle() {
   send(std::move(reply.response));
 }
 
-void Connection::send(Response res) {
+template <class Socket>
+void BasicConnection<Socket>::send(Response res) {
   if (closed_) return;
   arm(limits_->body_timeout, Phase::Respond);
   auto msg = std::make_shared<Response>(std::move(res));
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   bhttp::async_write(socket_, *msg, [self, msg](beast::error_code ec, size_t) {
     if (ec || self->closed_) {
       self->shutdown();
@@ -214,9 +249,18 @@ void Connection::send(Response res) {
   });
 }
 
-void Connection::linger() {
+template <class Socket>
+void BasicConnection<Socket>::linger() {
+  if constexpr (kTls) {
+    // TLS's close_notify, then the close; the deadline bounds a peer that
+    // never answers it.
+    arm(kLinger, Phase::Linger);
+    auto self = this->shared_from_this();
+    socket_.async_shutdown([self](beast::error_code) { self->shutdown(); });
+    return;
+  }
   boost::system::error_code ec;
-  socket_.shutdown(tcp::socket::shutdown_send, ec);
+  lowest().shutdown(tcp::socket::shutdown_send, ec);
   if (ec) {
     shutdown();
     return;
@@ -225,8 +269,9 @@ void Connection::linger() {
   drain();
 }
 
-void Connection::drain() {
-  auto self = shared_from_this();
+template <class Socket>
+void BasicConnection<Socket>::drain() {
+  auto self = this->shared_from_this();
   socket_.async_read_some(asio::buffer(scratch_), [self](beast::error_code ec, size_t) {
     if (ec) {
       self->shutdown();
@@ -238,14 +283,16 @@ void Connection::drain() {
 
 // --- streams -------------------------------------------------------------------
 
-void Connection::write(std::string chunk) {
+template <class Socket>
+void BasicConnection<Socket>::write(std::string chunk) {
   if (!streaming_ || closed_ || closing_) return;
   pending_bytes_ += chunk.size();
   pending_.push_back(std::move(chunk));
   if (pending_.size() == 1 && header_sent_) write_next_chunk();
 }
 
-void Connection::close() {
+template <class Socket>
+void BasicConnection<Socket>::close() {
   if (closed_) return;
   if (!streaming_) {
     shutdown();
@@ -258,7 +305,8 @@ void Connection::close() {
 
 // A streamed answer: headers with chunked encoding, then the handler's
 // chunks as it writes them.
-void Connection::start_stream(Reply reply) {
+template <class Socket>
+void BasicConnection<Socket>::start_stream(Reply reply) {
   streaming_ = true;
   header_ = std::make_shared<bhttp::response<bhttp::empty_body>>(reply.response.result(),
                                                                  reply.response.version());
@@ -267,7 +315,7 @@ void Connection::start_stream(Reply reply) {
   header_->keep_alive(false);
   serializer_ = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*header_);
   arm(limits_->idle_timeout, Phase::Stream);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   bhttp::async_write_header(socket_, *serializer_, [self](beast::error_code ec, size_t) {
     if (ec || self->closed_) {
       self->shutdown();
@@ -286,8 +334,9 @@ void Connection::start_stream(Reply reply) {
 }
 
 // A streaming client sends nothing more; a read ends when it goes away.
-void Connection::watch_peer() {
-  auto self = shared_from_this();
+template <class Socket>
+void BasicConnection<Socket>::watch_peer() {
+  auto self = this->shared_from_this();
   socket_.async_read_some(asio::buffer(scratch_), [self](beast::error_code ec, size_t) {
     if (ec) {
       self->shutdown();
@@ -297,11 +346,12 @@ void Connection::watch_peer() {
   });
 }
 
-void Connection::write_next_chunk() {
+template <class Socket>
+void BasicConnection<Socket>::write_next_chunk() {
   if (closed_) return;
   // A client that takes nothing for the idle timeout is gone or stuck.
   arm(limits_->idle_timeout, Phase::Stream);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   asio::async_write(socket_, bhttp::make_chunk(asio::buffer(pending_.front())),
                     [self](beast::error_code ec, size_t) {
                       if (ec || self->closed_) {
@@ -319,39 +369,48 @@ void Connection::write_next_chunk() {
                     });
 }
 
-void Connection::write_last_chunk() {
+template <class Socket>
+void BasicConnection<Socket>::write_last_chunk() {
   if (closed_) return;
   arm(limits_->idle_timeout, Phase::Stream);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   asio::async_write(socket_, bhttp::make_chunk_last(),
                     [self](beast::error_code, size_t) { self->shutdown(); });
 }
 
 // --- deadlines -------------------------------------------------------------------
 
-void Connection::arm(milliseconds after, Phase phase) {
+template <class Socket>
+void BasicConnection<Socket>::arm(milliseconds after, Phase phase) {
   phase_ = phase;
   timed_out_ = false;
   deadline_.expires_after(after);
-  auto self = shared_from_this();
+  auto self = this->shared_from_this();
   deadline_.async_wait([self](beast::error_code ec) {
     if (!ec) self->on_deadline();
   });
 }
 
-void Connection::disarm() { deadline_.cancel(); }
+template <class Socket>
+void BasicConnection<Socket>::disarm() {
+  deadline_.cancel();
+}
 
-void Connection::on_deadline() {
+template <class Socket>
+void BasicConnection<Socket>::on_deadline() {
   // A wait that completed just before a re-arm is stale.
   if (closed_ || deadline_.expiry() > asio::steady_timer::clock_type::now()) return;
   if (phase_ == Phase::Header || phase_ == Phase::Body) {
     // The pending read ends with operation_aborted and sees timed_out_.
     timed_out_ = true;
     boost::system::error_code ec;
-    socket_.cancel(ec);
+    lowest().cancel(ec);
     return;
   }
   shutdown();
 }
+
+template class BasicConnection<tcp::socket>;
+template class BasicConnection<TlsSocket>;
 
 }  // namespace scoria::http::detail

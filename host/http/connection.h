@@ -1,11 +1,13 @@
-// One accepted HTTP connection of http::Server: reads requests under the
-// server's limits, hands each to the router, writes the answers, or streams
-// a handler's chunks. Internal to host/http.
+// One accepted HTTP connection of http::Server, plain or TLS: reads requests
+// under the server's limits, hands each to the router, writes the answers,
+// or streams a handler's chunks. Internal to host/http.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/serializer.hpp>
@@ -15,22 +17,40 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "http/server.h"
 
 namespace scoria::http::detail {
 
-class Connection : public Stream, public std::enable_shared_from_this<Connection> {
+/// What the server holds of a connection, whatever its transport.
+class Connection : public Stream {
  public:
-  Connection(boost::asio::ip::tcp::socket socket, std::shared_ptr<const Router> router,
-             std::shared_ptr<const ServerOptions> limits);
-
-  /// Reads the first request.
-  void start();
-  /// Answers 503 at once (the server is at its connection limit) and closes.
-  void refuse_busy();
+  /// Reads the first request (after the TLS handshake, for TLS).
+  virtual void start() = 0;
+  /// Answers 503 at once (the server is at its connection limit) and
+  /// closes; a TLS connection is closed without an answer.
+  virtual void refuse_busy() = 0;
   /// Closes at once, whatever is under way.
-  void shutdown();
+  virtual void shutdown() = 0;
+};
+
+using TlsSocket = boost::asio::ssl::stream<boost::asio::ip::tcp::socket>;
+
+/// Socket: boost::asio::ip::tcp::socket, or TlsSocket.
+template <class Socket>
+class BasicConnection final : public Connection,
+                              public std::enable_shared_from_this<BasicConnection<Socket>> {
+ public:
+  /// `tls`: the context `socket` was made with (kept alive with it); null
+  /// for a plain socket.
+  BasicConnection(Socket socket, std::shared_ptr<boost::asio::ssl::context> tls,
+                  std::shared_ptr<const Router> router,
+                  std::shared_ptr<const ServerOptions> limits);
+
+  void start() override;
+  void refuse_busy() override;
+  void shutdown() override;
 
   // --- Stream -------------------------------------------------------------
   void write(std::string chunk) override;
@@ -66,7 +86,11 @@ class Connection : public Stream, public std::enable_shared_from_this<Connection
   void disarm();
   void on_deadline();
 
-  boost::asio::ip::tcp::socket socket_;
+  static constexpr bool kTls = std::is_same_v<Socket, TlsSocket>;
+  boost::asio::ip::tcp::socket& lowest() { return boost::beast::get_lowest_layer(socket_); }
+
+  std::shared_ptr<boost::asio::ssl::context> tls_;  // declared first: socket_ uses it
+  Socket socket_;
   boost::asio::steady_timer deadline_;
   std::shared_ptr<const Router> router_;
   std::shared_ptr<const ServerOptions> limits_;

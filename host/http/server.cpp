@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "http/connection.h"
+#include "http/server_tls.h"
 #include "log/log.h"
 #include "log/throttle.h"
 
@@ -118,7 +119,15 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
 
   void admit(tcp::socket socket) {
     std::erase_if(connections, [](const auto& w) { return w.expired(); });
-    auto conn = std::make_shared<detail::Connection>(std::move(socket), router, options);
+    std::shared_ptr<detail::Connection> conn;
+    if (tls) {
+      std::shared_ptr<asio::ssl::context> ctx = tls->current();
+      conn = std::make_shared<detail::BasicConnection<detail::TlsSocket>>(
+          detail::TlsSocket(std::move(socket), *ctx), ctx, router, options);
+    } else {
+      conn = std::make_shared<detail::BasicConnection<tcp::socket>>(std::move(socket), nullptr,
+                                                                    router, options);
+    }
     if (connections.size() >= options->max_connections) {
       conn->refuse_busy();
       return;
@@ -132,11 +141,20 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
   std::shared_ptr<ServerOptions> options;
   std::shared_ptr<const Router> router;
   std::vector<std::weak_ptr<detail::Connection>> connections;
+  std::unique_ptr<detail::ServerTls> tls;  // null: plain HTTP
   log::Throttle accept_failures;
 };
 
 Server::Server(asio::io_context& io, ServerOptions options, Router router)
     : state_(std::make_shared<State>(io, std::move(options), std::move(router))) {
+  if (!state_->options->tls_cert_file.empty() || !state_->options->tls_key_file.empty()) {
+    if (state_->options->tls_cert_file.empty() || state_->options->tls_key_file.empty())
+      throw ListenError(
+          "TLS needs both --tls-cert-file and --tls-private-key-file; give both, or neither "
+          "for plain HTTP");
+    state_->tls = std::make_unique<detail::ServerTls>(state_->options->tls_cert_file,
+                                                      state_->options->tls_key_file);
+  }
   const tcp::endpoint endpoint = resolve(io, state_->options->address, state_->options->port);
   boost::system::error_code ec;
   state_->acceptor.open(endpoint.protocol(), ec);
@@ -173,5 +191,7 @@ asio::ip::address Server::address() const {
 }
 
 size_t Server::max_connections() const { return state_->options->max_connections; }
+
+bool Server::tls() const { return state_->tls != nullptr; }
 
 }  // namespace scoria::http

@@ -85,6 +85,10 @@ struct ServerOptions {
   // 0: the file descriptor limit less a reserve for the store and the rest.
   size_t max_connections = 0;
   size_t stream_buffer = 4u << 20;  // see Stream::backlog_limit
+  // TLS: the certificate (PEM, with its chain) and its key, both or
+  // neither; read again for new connections when the files change.
+  std::string tls_cert_file;
+  std::string tls_key_file;
 };
 
 /// Builds a response with a body and the usual headers.
@@ -118,6 +122,8 @@ class Server {
   /// The connection limit in force (ServerOptions::max_connections or the
   /// one derived from the file descriptor limit).
   size_t max_connections() const;
+  /// Whether connections are served over TLS.
+  bool tls() const;
 
  private:
   struct State;

@@ -86,7 +86,8 @@ int Service::run() {
        s.server->address().to_string() + "), " +
        (s.kube_source ? "scheduling the cluster of " + s.options.kube.client.origin
                       : "store " + (s.options.state_dir / "store.db").string()) +
-       ", at most " + std::to_string(s.server->max_connections()) + " connections");
+       ", at most " + std::to_string(s.server->max_connections()) + " connections" +
+       (s.server->tls() ? ", over TLS" : ""));
   {
     // What schedules: the config (and the flags that override it).
     const config::SchedulerConfig& c = s.scheduler->config();

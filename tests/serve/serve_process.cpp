@@ -35,7 +35,10 @@ using tcp = asio::ip::tcp;
 
 HttpResult http(unsigned short port, const std::string& method, const std::string& target,
                 const std::string& body, const std::string& token) {
-  const http::ClientResult r = http::request({"127.0.0.1", port, token}, method, target, body);
+  http::Endpoint server;
+  server.port = port;
+  server.token = token;
+  const http::ClientResult r = http::request(server, method, target, body);
   return {r.status, r.body};
 }
 

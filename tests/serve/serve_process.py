@@ -1,9 +1,11 @@
 """`scoria serve` as a real process on an ephemeral loopback port, for the
 Python service tests."""
+import base64
 import json
 import os
 import re
 import shutil
+import ssl
 import subprocess
 import threading
 import time
@@ -11,7 +13,11 @@ import urllib.request
 
 
 class ScoriaServe:
-    def __init__(self, scoria, work, name, config, *extra):
+    def __init__(self, scoria, work, name, config, *extra, ca=None, token=None):
+        """`ca`: the CA (a PEM file) of the certificate served with
+        --tls-cert-file in `extra`: the service is then reached over HTTPS,
+        its kubeconfig trusting that CA. `token`: the bearer token its
+        kubeconfig sends (the one given with --token-file)."""
         self.dir = os.path.join(work, name)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
@@ -33,7 +39,9 @@ class ScoriaServe:
         if self.port is None:
             self.stop()
             raise RuntimeError("scoria serve did not start:\n" + self.text())
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.ca = ca
+        self.token = token
+        self.url = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}"
 
     def kubeconfig(self):
         """A kubeconfig for this service (written on first use), namespace
@@ -41,9 +49,15 @@ class ScoriaServe:
         path = os.path.join(self.dir, "kubeconfig")
         if not os.path.exists(path):
             with open(path, "w") as f:
+                cluster = {"server": self.url}
+                if self.ca:
+                    with open(self.ca, "rb") as pem:
+                        cluster["certificate-authority-data"] = base64.b64encode(
+                            pem.read()).decode()
                 json.dump({"apiVersion": "v1", "kind": "Config",
-                           "clusters": [{"name": "s", "cluster": {"server": self.url}}],
-                           "users": [{"name": "u", "user": {}}],
+                           "clusters": [{"name": "s", "cluster": cluster}],
+                           "users": [{"name": "u",
+                                      "user": {"token": self.token} if self.token else {}}],
                            "contexts": [{"name": "c", "context": {"cluster": "s", "user": "u",
                                                                   "namespace": "default"}}],
                            "current-context": "c"}, f)
@@ -64,8 +78,9 @@ class ScoriaServe:
 
     def get(self, path):
         """(status, body) of a GET to the service."""
+        context = ssl.create_default_context(cafile=self.ca) if self.ca else None
         try:
-            with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            with urllib.request.urlopen(self.url + path, timeout=10, context=context) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode()
