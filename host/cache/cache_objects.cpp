@@ -41,19 +41,6 @@ void store_by_key(std::map<std::string, T>& map, T object) {
   map.insert_or_assign(std::move(key), std::move(object));
 }
 
-/// A kind devices_version() counts the changes of.
-bool device_kind(Kind kind) {
-  switch (kind) {
-    case Kind::DeviceClass:
-    case Kind::ResourceSlice:
-    case Kind::ResourceClaim:
-    case Kind::ResourceClaimTemplate:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::vector<std::vector<std::vector<scoria_str>>> value_views(
     const std::vector<model::NodeSelectorTerm>& terms) {
   std::vector<std::vector<std::vector<scoria_str>>> out(terms.size());
@@ -90,7 +77,7 @@ void ClusterCache::apply_change(ObjectChange& c) {
   const Kind kind = c.type == ObjectChange::Type::Delete ? c.kind : object_kind(c.object);
   if (is_storage_kind(kind))
     ++storage_version_;
-  else if (device_kind(kind))
+  else if (is_device_kind(kind))
     ++devices_version_;
   else if (!job_kind)
     ++header_version_;

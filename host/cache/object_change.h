@@ -63,6 +63,21 @@ constexpr bool is_storage_kind(Kind kind) {
   }
 }
 
+/// The Dynamic Resource Allocation kinds (DeviceClass, ResourceSlice,
+/// ResourceClaim, ResourceClaimTemplate): devices_version() counts their
+/// changes.
+constexpr bool is_device_kind(Kind kind) {
+  switch (kind) {
+    case Kind::DeviceClass:
+    case Kind::ResourceSlice:
+    case Kind::ResourceClaim:
+    case Kind::ResourceClaimTemplate:
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// Kubernetes' name of a kind ("PodGroup"), and back (nullopt if unknown).
 std::string_view kind_name(Kind kind);
 std::optional<Kind> kind_from_name(std::string_view name);
