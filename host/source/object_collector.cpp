@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <optional>
 #include <utility>
 
@@ -23,6 +24,23 @@ std::pair<std::string_view, std::string_view> name_of(const T& o) {
     return {o.namespace_, o.name};
   else
     return {std::string_view(), o.name};
+}
+
+/// The storage kinds: nothing else collected refers to them, and a cluster
+/// of volumes holds as many of them as pods, so they are collected on a
+/// core of their own.
+template <class T>
+constexpr bool kStorage =
+    std::is_same_v<T, model::PersistentVolume> || std::is_same_v<T, model::PersistentVolumeClaim> ||
+    std::is_same_v<T, model::StorageClass> || std::is_same_v<T, model::CSINode> ||
+    std::is_same_v<T, model::CSIDriver> || std::is_same_v<T, model::CSIStorageCapacity>;
+
+/// Calls work(true) on a second thread and work(false) on this one.
+template <class F>
+void on_two_cores(F&& work) {
+  std::future<void> storage = std::async(std::launch::async, [&] { work(true); });
+  work(false);
+  storage.get();
 }
 
 bool earlier(const Origin& a, const Origin& b) {
@@ -117,31 +135,43 @@ void Collector::add(std::vector<std::vector<decode::Decoded>>& parsed, std::stri
     list.reserve(list.size() + counts[kObjectIndex<T>]);
     origins_[kObjectIndex<T>].reserve(list.size() + counts[kObjectIndex<T>]);
   });
-  for (std::vector<decode::Decoded>& chunk : parsed) {
-    for (decode::Decoded& d : chunk) {
-      const Origin origin{file, files_, d.doc, d.item};
-      std::visit(
-          [&](auto& object) {
-            using T = std::decay_t<decltype(object)>;
-            if constexpr (std::is_same_v<T, model::PriorityClass>)
-              if (d.never_preempt) never_preempt_.insert(object.name);
-            model::list_of<T>(objects_).push_back(std::move(object));
-            origins_[kObjectIndex<T>].push_back(origin);
-          },
-          d.object);
+  // The storage kinds are moved on a second core while the rest are.
+  const auto move = [&](bool storage) {
+    for (std::vector<decode::Decoded>& chunk : parsed) {
+      for (decode::Decoded& d : chunk) {
+        std::visit(
+            [&](auto& object) {
+              using T = std::decay_t<decltype(object)>;
+              if (kStorage<T> != storage) return;
+              if constexpr (std::is_same_v<T, model::PriorityClass>)
+                if (d.never_preempt) never_preempt_.insert(object.name);
+              model::list_of<T>(objects_).push_back(std::move(object));
+              origins_[kObjectIndex<T>].push_back(Origin{file, files_, d.doc, d.item});
+            },
+            d.object);
+      }
     }
-    chunk = {};  // free as we go: the objects have moved on
-  }
+  };
+  on_two_cores(move);
+  parsed.clear();
 }
 
 void Collector::check_unique() const {
-  std::optional<Duplicate> found;
-  model::for_each_list(objects_, [&](const auto& list) {
-    using T = typename std::decay_t<decltype(list)>::value_type;
-    const auto* before = before_ != nullptr ? &model::list_of<T>(*before_) : nullptr;
-    auto d = first_duplicate(before, list, origins_[kObjectIndex<T>]);
-    if (d && (!found || earlier(*d->again, *found->again))) found = std::move(d);
+  // The storage kinds' names on a second core, the rest's on this one.
+  std::array<std::optional<Duplicate>, 2> earliest;  // [storage]
+  on_two_cores([&](bool storage) {
+    model::for_each_list(objects_, [&](const auto& list) {
+      using T = typename std::decay_t<decltype(list)>::value_type;
+      if (kStorage<T> != storage) return;
+      const auto* before = before_ != nullptr ? &model::list_of<T>(*before_) : nullptr;
+      auto d = first_duplicate(before, list, origins_[kObjectIndex<T>]);
+      std::optional<Duplicate>& found = earliest[storage ? 1 : 0];
+      if (d && (!found || earlier(*d->again, *found->again))) found = std::move(d);
+    });
   });
+  std::optional<Duplicate>& found = earliest[0];
+  if (earliest[1] && (!found || earlier(*earliest[1]->again, *found->again)))
+    found = std::move(earliest[1]);
   if (!found) return;
   const decode::KindInfo& kind = decode::kinds()[found->kind];
   const std::string object = kind.namespaced ? found->ns + "/" + found->name : found->name;

@@ -895,6 +895,21 @@ metadata: {name: n}
             "document 3; give each Pod in namespace \"b\" its own name");
 }
 
+TEST(ObjectLoaderErrors, AStorageDuplicateReadFirstIsNamedBeforeANodeOne) {
+  // The storage kinds are checked on a core of their own: the earlier of
+  // the two duplicates is still the one named.
+  const std::string node = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n";
+  const std::string pv =
+      "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-a}\n"
+      "spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce]}\n";
+  EXPECT_EQ(parse_error(node + "---\n" + pv + "---\n" + pv + "---\n" + node),
+            "cluster.yaml: document 3 (PersistentVolume pv-a): field metadata.name: \"pv-a\" is "
+            "already used by document 2; give each PersistentVolume its own name");
+  EXPECT_EQ(parse_error(node + "---\n" + pv + "---\n" + node + "---\n" + pv),
+            "cluster.yaml: document 3 (Node n): field metadata.name: \"n\" is already used by "
+            "document 1; give each Node its own name");
+}
+
 TEST(ObjectLoaderErrors, ADuplicateOfAnObjectGivenBeforeIsRefusedAndNothingAdded) {
   model::ClusterObjects out;
   parse_objects("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n", "first.yaml", out);
