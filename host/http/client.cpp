@@ -109,8 +109,10 @@ ClientResult request(const Endpoint& server, const std::string& method, const st
       ctx.load_verify_file(server.ca_file);
     }
     beast::ssl_stream<beast::tcp_stream> stream(io, ctx);
-    // The name (or address) the certificate must be for, and SNI.
-    ctx.set_verify_callback(ssl::host_name_verification(server.host));
+    // The name (or address) the certificate must be for, and SNI. On the
+    // stream: a callback set on the context after the stream is made does
+    // not reach it.
+    stream.set_verify_callback(ssl::host_name_verification(server.host));
     if (!SSL_set_tlsext_host_name(stream.native_handle(), server.host.c_str()))
       throw boost::system::system_error(static_cast<int>(::ERR_get_error()),
                                         asio::error::get_ssl_category());

@@ -56,14 +56,14 @@ class Certificates:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def server(self, name):
-        """Writes NAME.pem and NAME.key (a new key, a new serial); returns
-        (cert, key, serial)."""
+    def server(self, name, names="IP:127.0.0.1,DNS:localhost"):
+        """Writes NAME.pem and NAME.key (a new key, a new serial) for
+        `names`; returns (cert, key, serial)."""
         self.serial += 1
         cert, key, csr = self.path(name + ".pem"), self.path(name + ".key"), self.path(name + ".csr")
         ext = self.path(name + ".ext")
         with open(ext, "w") as f:
-            f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+            f.write(f"subjectAltName={names}\n")
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1")
         openssl("x509", "-req", "-in", csr, "-CA", self.ca, "-CAkey", self.ca_key,
@@ -175,6 +175,22 @@ class OverTls(unittest.TestCase):
         self.assertEqual(served_serial(s.port, certs.ca), serial)
         self.assertTrue(wait_for(lambda: "cannot be used" in s.text()), s.text())
         self.assertEqual(s.kubectl("get", "nodes", "-o", "name").stdout.strip(), "node/node-a")
+
+
+class ForAnotherName(unittest.TestCase):
+    def test_scoria_ctl_refuses_a_certificate_for_another_name(self):
+        certs = Certificates(os.path.join(WORK, "other-certs"))
+        cert, key, _ = certs.server("other", names="DNS:other.example")
+        s = ScoriaServe(SCORIA, WORK, "other-name", CONFIG, "--tls-cert-file", cert,
+                        "--tls-private-key-file", key, ca=certs.ca)
+        try:
+            r = subprocess.run([SCORIA, "ctl", "--server", s.url, "--certificate-authority",
+                                certs.ca, "get", "nodes"], capture_output=True, text=True,
+                               timeout=60)
+        finally:
+            s.stop()
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("certificate verify failed", r.stderr)
 
 
 class StartRefused(unittest.TestCase):
