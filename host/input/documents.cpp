@@ -12,6 +12,7 @@
 
 #include "input/block_yaml.h"
 #include "input/core_schema.h"
+#include "input/document_split.h"
 #include "input/field_path.h"
 #include "input/json_reader.h"
 #include "input/ordered_batches.h"
@@ -37,86 +38,6 @@ struct ChunkResult {
 // ===========================================================================
 // Splitting and parsing in parallel
 // ===========================================================================
-
-bool is_marker(std::string_view line, std::string_view marker) {
-  // Byte by byte: this runs on every line of the text, before the cores
-  // share the work.
-  return line.size() >= 3 && line[0] == marker[0] && line[1] == marker[1] && line[2] == marker[2] &&
-         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r' ||
-          line[3] == '\n');
-}
-
-/// Joins runs of consecutive documents into chunks of about kChunkBytes,
-/// so a parser is started per chunk rather than per document: starting one
-/// (its diagnostics, its document state and default tags) costs as much as
-/// parsing a small object.
-std::vector<Chunk> group_documents(std::string_view text, const std::vector<Chunk>& docs) {
-  constexpr size_t kChunkBytes = 64 * 1024;
-  std::vector<Chunk> chunks;
-  for (const Chunk& d : docs) {
-    if (!chunks.empty()) {
-      Chunk& last = chunks.back();
-      const size_t begin = static_cast<size_t>(last.text.data() - text.data());
-      const size_t end = static_cast<size_t>(d.text.data() - text.data()) + d.text.size();
-      if (last.text.size() < kChunkBytes && last.first_doc + last.expected == d.first_doc) {
-        last.text = text.substr(begin, end - begin);
-        ++last.expected;
-        continue;
-      }
-    }
-    chunks.push_back(d);
-  }
-  return chunks;
-}
-
-/// Cuts a multi-document stream at its document markers ("---" and "..." at
-/// the start of a line, which YAML forbids inside any content), so that the
-/// documents can be parsed apart. Numbers documents as YAML does: every "---"
-/// opens one, and text before the first marker (or after "...") is one only
-/// if it holds more than comments. Directives (%YAML) make the boundaries
-/// subtle: such a text stays whole.
-std::vector<Chunk> split_documents(std::string_view text) {
-  std::vector<Chunk> chunks;
-  size_t start = 0;
-  int start_line = 0;
-  bool explicit_doc = false;
-  bool content = false;
-  int next_doc = 1;
-  auto close = [&](size_t end) {
-    if (explicit_doc || content) {
-      chunks.push_back({text.substr(start, end - start), next_doc, start_line, 1});
-      ++next_doc;
-    }
-  };
-  size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    const size_t eol = text.find('\n', pos);
-    const size_t next = eol == std::string_view::npos ? text.size() : eol + 1;
-    const std::string_view line = text.substr(pos, next - pos);
-    if (!line.empty() && line[0] == '%') return {{text, 1, 0, -1}};
-    if (is_marker(line, "---")) {
-      close(pos);
-      start = pos;
-      start_line = line_no;
-      explicit_doc = true;
-      content = false;
-    } else if (is_marker(line, "...")) {
-      close(next);
-      start = next;
-      start_line = line_no + 1;
-      explicit_doc = false;
-      content = false;
-    } else if (!content) {
-      const size_t first = line.find_first_not_of(" \t\r\n");
-      content = first != std::string_view::npos && line[first] != '#';
-    }
-    pos = next;
-    ++line_no;
-  }
-  close(text.size());
-  return group_documents(text, chunks);
-}
 
 /// Parses one chunk and hands its documents to `use` (slot `slot`), on the
 /// calling thread, so a tree lives no longer than its chunk's parse.
@@ -153,24 +74,25 @@ ChunkResult parse_chunk(std::string_view origin, const Chunk& chunk, const Limit
   return result;
 }
 
-/// `text` checked (check_text), without its byte order mark.
-std::string_view checked(std::string_view text, std::string_view origin, const Limits& limits) {
-  check_text(text, origin, limits);
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  return text;
+/// How many bytes of `text` are its byte order mark.
+size_t bom_size(std::string_view text) { return text.starts_with("\xEF\xBB\xBF") ? 3 : 0; }
+
+/// One JSON value (what API clients send) skips the YAML parser; its bytes
+/// are checked first, as the YAML reader checks them.
+std::optional<json> one_json_value(std::string_view text, std::string_view origin,
+                                   const Limits& limits) {
+  const std::string_view body = text.substr(bom_size(text));
+  const size_t first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || (body[first] != '{' && body[first] != '[')) return {};
+  refuse_byte_faults(text, origin, find_byte_faults(text));
+  return read_strict_json(body, limits);
 }
 
-/// One JSON value (what API clients send) skips the YAML parser.
-std::optional<json> one_json_value(std::string_view text, const Limits& limits) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || (text[first] != '{' && text[first] != '[')) return {};
-  return read_strict_json(text, limits);
-}
-
-/// stream_documents for a checked text that is not one JSON value.
+/// stream_documents for a text that is not one JSON value, its size checked.
 void stream_yaml(std::string_view text, std::string_view origin, const Limits& limits,
                  const std::function<void(size_t)>& slots, const TreeDocumentUse& use) {
-  const std::vector<Chunk> chunks = split_documents(text);
+  const size_t skip = bom_size(text);
+  const std::vector<Chunk> chunks = split_documents(text, origin, skip);
   slots(chunks.size());
   std::vector<ChunkResult> results(chunks.size());
   // A chunk is up to 64 KB of documents: two at a time keep the cores
@@ -187,7 +109,7 @@ void stream_yaml(std::string_view text, std::string_view origin, const Limits& l
       // The split disagreed with the parser (rare: odd markers): the whole
       // text, as one chunk, decides.
       slots(1);
-      ChunkResult whole = parse_chunk(origin, Chunk{text, 1, 0, -1}, limits, 0, use);
+      ChunkResult whole = parse_chunk(origin, Chunk{text.substr(skip), 1, 0, -1}, limits, 0, use);
       if (whole.error) std::rethrow_exception(whole.error);
       return;
     }
@@ -199,8 +121,8 @@ void stream_yaml(std::string_view text, std::string_view origin, const Limits& l
 
 void stream_documents(std::string_view text, std::string_view origin, const Limits& limits,
                       const std::function<void(size_t)>& slots, const TreeDocumentUse& use) {
-  text = checked(text, origin, limits);
-  if (std::optional<json> value = one_json_value(text, limits)) {
+  check_size(text, origin, limits);
+  if (std::optional<json> value = one_json_value(text, origin, limits)) {
     NodeArena arena;
     slots(1);
     use(0, TreeDocument{from_json(*value, arena), 1});
@@ -211,9 +133,9 @@ void stream_documents(std::string_view text, std::string_view origin, const Limi
 
 std::vector<Document> read_documents(std::string_view text, std::string_view origin,
                                      const Limits& limits) {
-  text = checked(text, origin, limits);
+  check_size(text, origin, limits);
   std::vector<Document> out;
-  if (std::optional<json> value = one_json_value(text, limits)) {
+  if (std::optional<json> value = one_json_value(text, origin, limits)) {
     out.push_back(Document{std::move(*value), 1});
     return out;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 namespace scoria::input {
@@ -24,6 +25,17 @@ struct Limits {
 /// `limits.max_bytes`, text that is not valid UTF-8, and a NUL byte (which
 /// YAML and JSON do not allow): checked before any parser sees the text.
 void check_text(std::string_view text, std::string_view origin, const Limits& limits);
+
+/// check_text in parts, for a reader that looks at the bytes anyway: the
+/// size first, then the faults it found (offsets into `text`), refused as
+/// check_text refuses them (ill-formed UTF-8 before a NUL).
+void check_size(std::string_view text, std::string_view origin, const Limits& limits);
+struct ByteFaults {
+  std::optional<size_t> bad_utf8;  // the first ill-formed sequence
+  std::optional<size_t> nul;       // the first NUL byte
+};
+ByteFaults find_byte_faults(std::string_view text);
+void refuse_byte_faults(std::string_view text, std::string_view origin, const ByteFaults& faults);
 
 /// Object files given to `simulate` or `check-config`: large clusters
 /// (S2 is ~250 MB of YAML in 160,000 documents), but no alias bombs.

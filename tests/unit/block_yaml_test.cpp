@@ -64,6 +64,25 @@ TEST(BlockYaml, DeclinesWhatItDoesNotRead) {
     EXPECT_FALSE(read_with_block_reader(t, kLimits).has_value()) << t;
 }
 
+TEST(BlockYaml, DeclinesOddBytesAnywhereInALongText) {
+  // The scan for them reads a block of bytes at a time: each is found at
+  // every place in a block, and a text without them is still read.
+  const std::string base = "key: " + std::string(40, 'v') + "\nother: value-value-value\n";
+  ASSERT_TRUE(read_with_block_reader(base, kLimits).has_value());
+  for (const std::string odd :
+       {"\t", "\r", "\x7f", "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf", "\xef\xbf\xbe"}) {
+    for (size_t at = 5; at < 45; ++at) {
+      std::string text = base;
+      text.replace(at, odd.size(), odd);
+      EXPECT_FALSE(read_with_block_reader(text, kLimits).has_value()) << at << ": " << text;
+    }
+  }
+  // Other characters outside ASCII are read.
+  std::string accents = base;
+  accents.replace(20, 2, "\xc3\xa9");
+  EXPECT_TRUE(read_with_block_reader(accents, kLimits).has_value());
+}
+
 TEST(BlockYaml, DeclinesPastTheLimitsSoLibfyamlCanSayWhere) {
   std::string deep = "a: ";
   for (int i = 0; i < 70; ++i) deep += "[";

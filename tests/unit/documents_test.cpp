@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "input/document_split.h"
 #include "input/utf8.h"
 #include "model/error.h"
 
@@ -137,6 +138,73 @@ TEST(Documents, EmptyDocumentsAreNumberedAndNull) {
   ASSERT_EQ(docs.size(), 2u);
   EXPECT_TRUE(docs[0].value.is_null());
   EXPECT_EQ(docs[1].number, 2);
+}
+
+// A text past a few megabytes is cut into parts scanned on separate cores
+// (document_split.cpp): documents, lines and faults must come out as one
+// reader going through it in order would number and report them.
+std::string large_text(size_t docs, std::string_view middle, std::string_view end) {
+  const std::string filler(200, 'x');
+  std::string text;
+  for (size_t i = 0; i < docs; ++i) {
+    if (i == docs / 2) text += middle;
+    text += "---\nk: " + filler + "\n";
+  }
+  return text + std::string(end);
+}
+
+constexpr size_t kLargeDocs = 60000;  // about 12 MB: a part per core
+
+TEST(Documents, LargeTextsAreNumberedAcrossParts) {
+  // In the middle: a document ended by "...", comments after it (no
+  // document), then one without "---" (a document), closed by "..." after
+  // many comment lines. The text's midpoint, where the parts meet, falls
+  // among those: the content before it makes the document.
+  std::string middle = "---\nmid: 1\n...\n# only a comment\n\n...\nbare: 2\n";
+  for (int i = 0; i < 20000; ++i) middle += "# pad\n";
+  const std::string text = large_text(kLargeDocs, middle + "...\n", "");
+  // The split itself counts them (a miscount would still read right, the
+  // text then parsed whole, but on one core).
+  size_t split = 0;
+  for (const Chunk& c : split_documents(text, "big", 0)) split += static_cast<size_t>(c.expected);
+  EXPECT_EQ(split, kLargeDocs + 2);
+  const auto docs = read_documents(text, "big", kFileLimits);
+  ASSERT_EQ(docs.size(), kLargeDocs + 2);
+  const size_t mid = kLargeDocs / 2;
+  EXPECT_EQ(docs[mid].value["mid"], 1);
+  EXPECT_EQ(docs[mid + 1].value["bare"], 2);
+  EXPECT_EQ(docs[mid + 1].number, static_cast<int>(mid + 2));
+  EXPECT_EQ(docs.back().number, static_cast<int>(kLargeDocs + 2));
+}
+
+TEST(Documents, LargeTextsReportLinesAndFaultsInTextOrder) {
+  // A syntax error in the last document names its line in the whole text.
+  const std::string broken = large_text(kLargeDocs, "", "---\nx: [\n");
+  std::string msg = error_of(broken, kFileLimits);
+  EXPECT_TRUE(contains(msg, "document " + std::to_string(kLargeDocs + 1) + ": line " +
+                                std::to_string(2 * kLargeDocs + 3)))
+      << msg;
+  // A NUL in the first half and ill-formed UTF-8 in the second: the UTF-8
+  // is named, as check_text names it, with its place.
+  std::string faulty = large_text(kLargeDocs, "", "---\nk: \xff\n");
+  faulty[10] = '\0';
+  msg = error_of(faulty, kFileLimits);
+  EXPECT_TRUE(contains(msg, "byte " + std::to_string(faulty.size() - 2) + " (line " +
+                                std::to_string(2 * kLargeDocs + 2) +
+                                ", column 4) is not valid UTF-8"))
+      << msg;
+  faulty.back() = ' ';
+  faulty[faulty.size() - 2] = 'y';
+  msg = error_of(faulty, kFileLimits);
+  EXPECT_TRUE(contains(msg, "byte 10 (line 2, column 7) is a NUL character")) << msg;
+}
+
+TEST(Documents, LargeTextsWithADirectiveAreReadWhole) {
+  // A directive late in the text: the stream is read by one parser, and
+  // its documents are still all there.
+  const std::string text = large_text(kLargeDocs, "...\n%YAML 1.2\n", "");
+  const auto docs = read_documents(text, "big", kFileLimits);
+  EXPECT_EQ(docs.size(), kLargeDocs);
 }
 
 }  // namespace
