@@ -145,8 +145,9 @@ void ClusterCache::index_pod(uint32_t slot, bool add) {
   if (!e.pod.priority_class_name.empty())
     index(pods_by_class_, e.pod.priority_class_name, slot, add);
   if (!e.pod.node_name.empty()) index(pods_by_node_, e.pod.node_name, slot, add);
+  if (claim_pods_apart_) return;
   for (const model::PodClaim& c : e.pod.claims) {
-    const std::string key = e.pod.namespace_ + "/" + c.name;
+    const std::string key = claim_key(e.pod.namespace_, c.name);
     if (add) {
       ++claim_pods_[key];
     } else if (const auto it = claim_pods_.find(key);

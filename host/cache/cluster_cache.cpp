@@ -161,8 +161,25 @@ void ClusterCache::load(std::vector<ObjectChange>& objects,
   clear();
   // Filing a storage object touches only the storage maps and their
   // version, which nothing else filed here reads: they are filed on a
-  // second core, beside the rest.
-  std::future<void> storage = std::async(std::launch::async, file_storage);
+  // second core, beside the rest. The pods of each claim are counted
+  // there too, before this thread moves the pods into place.
+  std::promise<void> claims_read;
+  std::future<void> claims_counted = claims_read.get_future();
+  claim_pods_apart_ = true;
+  struct Rejoin {  // on return or throw, after the thread below is joined
+    bool& apart;
+    ~Rejoin() { apart = false; }
+  } rejoin{claim_pods_apart_};
+  std::future<void> storage = std::async(std::launch::async, [&] {
+    try {
+      count_claim_pods(objects);
+    } catch (...) {
+      claims_read.set_exception(std::current_exception());
+      throw;
+    }
+    claims_read.set_value();
+    file_storage();
+  });
   // Dimensions first, so each entry is vectorized once.
   std::set<std::string> extended;
   auto collect = [&](const model::ResourceList& list) {
@@ -181,10 +198,9 @@ void ClusterCache::load(std::vector<ObjectChange>& objects,
   dims_.insert(dims_.end(), extended.begin(), extended.end());
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   vectorize_queue(queues_.at(queues_.find(std::string(kDefaultQueue))));
-  size_t pods = 0, groups = 0, nodes = 0, claims = 0;
+  size_t pods = 0, groups = 0, nodes = 0;
   for (const ObjectChange& c : objects) {
     pods += c.kind == Kind::Pod;
-    if (const auto* p = std::get_if<model::Pod>(&c.object)) claims += p->claims.size();
     // A pod without a PodGroup gets one of its own.
     groups += c.kind == Kind::PodGroup || c.kind == Kind::Pod;
     nodes += c.kind == Kind::Node;
@@ -194,16 +210,29 @@ void ClusterCache::load(std::vector<ObjectChange>& objects,
   groups_.reserve(groups);
   group_vectors_.reset(dims_.size());
   nodes_.reserve(nodes);
-  claim_pods_.reserve(claims);
 
   for (Kind kind : kLoadOrder) {
     if (is_storage_kind(kind)) continue;
+    if (kind == Kind::Pod) claims_counted.get();
     for (ObjectChange& c : objects)
       if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
   }
   storage.get();
   dims_dirty_ = true;  // checked against what was counted; rebuilt only if it differs
   finish_batch();
+}
+
+void ClusterCache::count_claim_pods(const std::vector<ObjectChange>& objects) {
+  size_t claims = 0;
+  for (const ObjectChange& c : objects)
+    if (const auto* p = std::get_if<model::Pod>(&c.object)) claims += p->claims.size();
+  claim_pods_.reserve(claims);
+  for (const ObjectChange& c : objects) {
+    if (c.type != ObjectChange::Type::Upsert) continue;
+    if (const auto* p = std::get_if<model::Pod>(&c.object))
+      for (const model::PodClaim& claim : p->claims)
+        ++claim_pods_[claim_key(p->namespace_, claim.name)];
+  }
 }
 
 void ClusterCache::apply_changes(std::span<ObjectChange> changes) {

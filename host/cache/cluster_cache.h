@@ -238,8 +238,15 @@ class ClusterCache {
   // --- cluster_cache.cpp: loading, dimensions, snapshot, outcome ----------
   void clear();
   /// What reset() and replace() share: clears, then files `objects` but the
-  /// storage kinds here while `file_storage` files those on another thread.
+  /// storage kinds here while `file_storage` files those on another thread,
+  /// which counts the pods of each claim first. `objects` holds each object
+  /// once.
   void load(std::vector<ObjectChange>& objects, const std::function<void()>& file_storage);
+  void count_claim_pods(const std::vector<ObjectChange>& objects);
+  /// claim_pods_'s key of a pod's claim.
+  static std::string claim_key(const std::string& ns, const std::string& claim) {
+    return ns + "/" + claim;
+  }
   void finish_batch();
   void count_resources(const model::ResourceList& list, int delta);
   void rebuild_dims();
@@ -389,6 +396,8 @@ class ClusterCache {
   // How many pods name each PersistentVolumeClaim ("ns/name"): a claim
   // shared by pods counts once on a node (cycle::Storage::claim_pods).
   std::unordered_map<std::string, uint32_t> claim_pods_;
+  // While load() counts claim_pods_ on its own, index_pod leaves it alone.
+  bool claim_pods_apart_ = false;
   // The PersistentVolumes still to bind (Available or Pending), by name:
   // what the storage index is made from when a storage object changes.
   std::set<std::string> unbound_volumes_;
