@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "input/tree_builder.h"
@@ -32,16 +31,19 @@ class ByteSet {
       if (in_[static_cast<unsigned char>(v[i])]) return i;
     return std::string_view::npos;
   }
+  bool contains(char c) const { return in_[static_cast<unsigned char>(c)]; }
 
  private:
   std::array<bool, 256> in_{};
 };
 
 // Where a plain scalar in a flow collection ends; what a block key may not
-// hold; where a double-quoted scalar's plain run stops.
+// hold; where a double-quoted scalar's plain run stops; YAML's indicators,
+// which may not start a plain scalar.
 constexpr ByteSet kFlowScalarStops(",[]{}:#");
 constexpr ByteSet kNotInKey("[]{},#'\"");
 constexpr ByteSet kQuoteOrEscape("\"\\");
+constexpr ByteSet kIndicators("?:,[]{}#&*!|>'\"%@`");
 
 /// Whether the text holds a byte or character the reader leaves to
 /// libfyaml: controls other than the line feed (tabs and carriage returns
@@ -93,7 +95,7 @@ bool bad_start(std::string_view s) {
   if (s.empty()) return true;
   const char c = s[0];
   if (c == '-') return s.size() == 1 || s[1] == ' ' || s[1] == '-';
-  return std::strchr("?:,[]{}#&*!|>'\"%@`", c) != nullptr;
+  return kIndicators.contains(c);
 }
 
 void utf8_append(std::string& out, uint32_t cp) {
