@@ -136,8 +136,15 @@ def compare(args, clusters, counted):
         print(f"| {name} | {r['load']:.0f} | {r['first']:.1f} | {r['steady']:.2f} | "
               f"{r['binds']:.0f} | {r[counted]:.0f} |")
     a, b = rows[clusters[0][0]], rows[clusters[1][0]]
-    print(f"\nratios: load {b['load'] / a['load']:.2f}x, first {b['first'] / a['first']:.2f}x, "
-          f"steady {b['steady'] / a['steady']:.2f}x")
+    print(f"\nratios of the medians: load {b['load'] / a['load']:.2f}x, "
+          f"first {b['first'] / a['first']:.2f}x, steady {b['steady'] / a['steady']:.2f}x")
+    # The median of each pair's own ratio (the two runs back to back) is
+    # steadier on a machine whose speed drifts between pairs.
+    pairs = list(zip(runs[clusters[0][0]], runs[clusters[1][0]]))
+    paired = {k: statistics.median(y[k] / x[k] for x, y in pairs)
+              for k in ("load", "first", "steady")}
+    print(f"median of paired ratios: load {paired['load']:.2f}x, first {paired['first']:.2f}x, "
+          f"steady {paired['steady']:.2f}x")
 
 
 def main():
