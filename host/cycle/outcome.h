@@ -79,7 +79,12 @@ struct Outcome {
     std::string queue;
     int32_t unready = 0;
     int64_t creation_ms = 0;
-    int32_t placed = 0;            // tasks
+    int32_t placed = 0;  // tasks
+    // Its dominant share as Volcano's drf keeps it for volcano_job_share:
+    // the largest, over the cluster's resources (pods aside), of what the
+    // job holds (pipelined tasks included) over the nodes' total; -1 when
+    // no tier of the config has drf.
+    double share = -1;
     uint32_t source = UINT32_MAX;  // the job's Snapshot::JobIn::source
     uint64_t source_seq = 0;       // and its source_seq
   };

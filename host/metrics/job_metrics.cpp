@@ -42,6 +42,7 @@ JobMetrics::JobMetrics(prometheus::Registry& registry)
                 .Name("volcano_e2e_job_scheduling_last_time")
                 .Help("E2E job scheduling last time")
                 .Register(registry)),
+      share_(BuildGauge().Name("volcano_job_share").Help("Share for one job").Register(registry)),
       latency_(BuildHistogram()
                    .Name("volcano_e2e_job_scheduling_latency_milliseconds")
                    .Help("End-to-end job scheduling latency in milliseconds (histogram of per-job "
@@ -56,13 +57,19 @@ void JobMetrics::observe(const cycle::Outcome& outcome, std::chrono::system_cloc
   for (const auto& g : outcome.pod_groups) {
     if (g.key.empty()) continue;
     auto it = jobs_.find(g.key);
+    const bool counted = g.unready > 0 || g.placed > 0;
     if (it == jobs_.end()) {
-      if (g.unready == 0 && g.placed == 0) continue;
+      if (!counted && g.share < 0) continue;
       const size_t slash = g.key.find('/');
       Series s;
       s.ns = g.key.substr(0, slash);
       s.name = g.key.substr(slash + 1);
       s.queue = g.queue;
+      it = jobs_.emplace(g.key, std::move(s)).first;
+    }
+    Series& s = it->second;
+    s.seen = session_;
+    if (s.unschedule == nullptr && counted) {
       // Volcano labels unschedule_task_count and retries with the job's
       // name alone.
       s.unschedule = &unschedule_.Add({{"job_id", s.name}});
@@ -71,12 +78,18 @@ void JobMetrics::observe(const cycle::Outcome& outcome, std::chrono::system_cloc
           {"job_name", s.name}, {"queue", s.queue}, {"job_namespace", s.ns}};
       s.start = &start_.Add(job);
       s.start->Set(std::floor(static_cast<double>(g.creation_ms) / 1000));
-      it = jobs_.emplace(g.key, std::move(s)).first;
     }
-    Series& s = it->second;
-    s.seen = session_;
-    s.unschedule->Set(g.unready);
-    if (g.unready > 0) s.retries->Increment();
+    if (s.unschedule != nullptr) {
+      s.unschedule->Set(g.unready);
+      if (g.unready > 0) s.retries->Increment();
+    }
+    if (g.share >= 0) {
+      if (s.share == nullptr) s.share = &share_.Add({{"job_ns", s.ns}, {"job_id", s.name}});
+      s.share->Set(g.share);
+    } else if (s.share != nullptr) {
+      share_.Remove(s.share);
+      s.share = nullptr;
+    }
     // Without its creation time a job's latency is unknown, not a very long one.
     if (g.placed > 0 && g.creation_ms > 0) {
       const prometheus::Labels job{
@@ -101,9 +114,12 @@ void JobMetrics::observe(const cycle::Outcome& outcome, std::chrono::system_cloc
 }
 
 void JobMetrics::forget(Series& s) {
-  unschedule_.Remove(s.unschedule);
-  retries_.Remove(s.retries);
-  start_.Remove(s.start);
+  if (s.unschedule != nullptr) {
+    unschedule_.Remove(s.unschedule);
+    retries_.Remove(s.retries);
+    start_.Remove(s.start);
+  }
+  if (s.share != nullptr) share_.Remove(s.share);
   if (s.duration != nullptr) duration_.Remove(s.duration);
   if (s.last != nullptr) last_.Remove(s.last);
 }

@@ -9,6 +9,9 @@
 // is first unready or placed (Volcano makes unschedule_task_count for
 // every job; series that would only ever read 0 are left out, so that a
 // cluster of many running jobs costs nothing per session), and go with it.
+// volcano_job_share{job_ns,job_id} is each job's dominant share after the
+// session, as drf keeps it (only with drf in the config, as in Volcano):
+// every job has one then, as every job does in Volcano.
 #pragma once
 
 #include <prometheus/counter.h>
@@ -39,6 +42,7 @@ class JobMetrics {
     prometheus::Gauge* duration = nullptr;
     prometheus::Gauge* start = nullptr;
     prometheus::Gauge* last = nullptr;
+    prometheus::Gauge* share = nullptr;
     std::string name, queue, ns;
     uint64_t seen = 0;  // the last session it was in
   };
@@ -49,6 +53,7 @@ class JobMetrics {
   prometheus::Family<prometheus::Gauge>& duration_;
   prometheus::Family<prometheus::Gauge>& start_;
   prometheus::Family<prometheus::Gauge>& last_;
+  prometheus::Family<prometheus::Gauge>& share_;
   prometheus::Histogram& latency_;
   std::unordered_map<std::string, Series> jobs_;  // by key "ns/name"
   uint64_t session_ = 0;

@@ -7,8 +7,8 @@
 // Volcano's latencies are milliseconds at HEAD (action and plugin ones
 // included, with buckets from 1 ms and 0.1 ms: older releases had
 // *_microseconds names). Not exported: volcano_scheduling_stage_duration_
-// milliseconds, volcano_job_share, volcano_namespace_* and
-// volcano_queue_real_capacity_* (nothing here computes them yet).
+// milliseconds and volcano_queue_real_capacity_* (nothing here computes
+// them yet), and volcano_namespace_* (declared by Volcano, never updated).
 #pragma once
 
 #include <prometheus/counter.h>

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "plugin/reason_table.h"
 #include "session/session.h"
@@ -58,6 +60,39 @@ model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releas
   auto phase = static_cast<model::PodGroupPhase>(job.phase);
   if (phase != model::PodGroupPhase::Inqueue) return model::PodGroupPhase::Pending;
   return phase;
+}
+
+/// What drf divides a job's holdings by: the nodes' allocatable, summed;
+/// empty when no tier of `config` has drf (Volcano exports
+/// volcano_job_share from drf alone).
+std::vector<double> drf_total(const config::SchedulerConfig& config, std::span<const Node> nodes,
+                              size_t dims) {
+  const bool drf = std::any_of(config.tiers.begin(), config.tiers.end(), [](const auto& tier) {
+    return std::any_of(tier.plugins.begin(), tier.plugins.end(),
+                       [](const auto& p) { return p.name == "drf"; });
+  });
+  if (!drf) return {};
+  std::vector<double> total(dims, 0.0);
+  for (const Node& n : nodes)
+    for (size_t d = 0; d < dims; ++d) total[d] += n.allocatable[d];
+  return total;
+}
+
+/// A job's dominant share as plugins-builtin/drf computes it: what it
+/// holds (allocated, and its pipelined tasks' requests) over `total`, the
+/// largest over the dimensions but pods and those the nodes have none of.
+double dominant_share(const Job& job, std::span<const Task> tasks, std::span<const double> total) {
+  const bool pipelined = job.status_count[status_bit(SCORIA_TASK_PIPELINED)] > 0;
+  double share = 0;
+  for (size_t d = 0; d < total.size(); ++d) {
+    if (d == SCORIA_DIM_PODS || total[d] <= 0) continue;
+    double held = job.allocated[d];
+    if (pipelined)
+      for (uint32_t t : job.tasks)
+        if (tasks[t].status == SCORIA_TASK_PIPELINED) held += tasks[t].resreq[d];
+    share = std::max(share, held / total[d]);
+  }
+  return share;
 }
 
 }  // namespace
@@ -282,6 +317,7 @@ void Session::close(Outcome& out) {
   // Shrunk only after the loop: an entry past the new end may still give
   // its key to a job.
   if (out.pod_groups.size() < jobs_.size()) out.pod_groups.resize(jobs_.size());
+  const std::vector<double> share_total = drf_total(config_, nodes_, dims());
   for (size_t j = 0; j < jobs_.size(); ++j) {
     const Job& job = jobs_[j];
     take_key(out.pod_groups, j, earlier);
@@ -331,6 +367,7 @@ void Session::close(Outcome& out) {
     st.creation_ms = job.spec.creation_ms;
     st.unready = unschedulable ? unready_tasks(job) : 0;
     st.placed = placed;
+    st.share = share_total.empty() ? -1.0 : dominant_share(job, tasks_, share_total);
   }
   out.pod_groups.resize(jobs_.size());
   out.preemption_attempts = preemption_attempts_;

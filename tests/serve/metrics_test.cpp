@@ -153,6 +153,16 @@ TEST(Metrics, AsVolcanoExportsThemAfterAPreemption) {
   EXPECT_TRUE(m(
       R"(volcano_e2e_job_scheduling_start_time{job_name="low",job_namespace="ns",queue="default"})"));
 
+  // Each job's dominant share, as drf keeps it: low and high hold 2 of the
+  // node's 4 cpu each once low's victim is gone; stuck holds nothing.
+  EXPECT_EQ(m.types.at("volcano_job_share"), "gauge");
+  EXPECT_TRUE(eventually([&] {
+    const Scrape now = scrape(serve.port());
+    return now(R"(volcano_job_share{job_id="low",job_ns="ns"})") == 0.5 &&
+           now(R"(volcano_job_share{job_id="high",job_ns="ns"})") == 0.5 &&
+           now(R"(volcano_job_share{job_id="stuck",job_ns="ns"})") == 0.0;
+  })) << http(serve.port(), "GET", "/metrics").body;
+
   // The queue family.
   for (const char* name :
        {"volcano_queue_allocated_milli_cpu", "volcano_queue_allocated_memory_bytes",
@@ -190,6 +200,7 @@ TEST(Metrics, AsVolcanoExportsThemAfterAPreemption) {
            !after(R"(volcano_queue_allocated_milli_cpu{queue_name="q2"})") &&
            !after(R"(volcano_unschedule_task_count{job_id="stuck"})") &&
            !after(R"(volcano_job_retry_counts{job_id="stuck"})") &&
+           !after(R"(volcano_job_share{job_id="stuck",job_ns="ns"})") &&
            after(R"(volcano_queue_weight{queue_name="default"})");
   })) << http(serve.port(), "GET", "/metrics").body;
 }
