@@ -110,7 +110,7 @@ http::Reply Service::answer(const http::Request& request,
   }
 
   if (path == "/healthz") {
-    if (s.hung) return {http::make_response(503, "session hung\n", "text/plain", v)};
+    if (s.watchdog.hung()) return {http::make_response(503, "session hung\n", "text/plain", v)};
     return {http::make_response(200, "ok\n", "text/plain", v)};
   }
   if (path == "/readyz") {

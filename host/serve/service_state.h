@@ -31,8 +31,6 @@
 #include "metrics/scheduler_metrics.h"
 #include "model/error.h"
 #include "plugin/plugin_registry.h"
-#include "scheduler/hang_watch.h"
-#include "scheduler/hook_tracker.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
 #include "serve/explain_waits.h"
@@ -42,6 +40,7 @@
 #include "serve/local_cluster.h"
 #include "serve/off_loop.h"
 #include "serve/session_runner.h"
+#include "serve/session_watchdog.h"
 #include "serve/state_dir_lock.h"
 #include "serve/watch_hub.h"
 #include "store/object_store.h"
@@ -89,7 +88,11 @@ struct Service::State {
         timer(io),
         signals(io, SIGTERM, SIGINT, SIGHUP),
         config_watch(io),
-        watchdog(io),
+        watchdog(io,
+                 [this] {
+                   return SessionWatchdog::Limits{std::chrono::milliseconds(period_ms()),
+                                                  options.watchdog_periods};
+                 }),
         commits(io, store, watchers),
         kube(store, watchers, cluster.written(), options.field_validation),
         session_failures(state_detail::kFailureLogInterval) {
@@ -117,7 +120,7 @@ struct Service::State {
   asio::signal_set signals;
   asio::posix::stream_descriptor config_watch;
   std::array<char, 4096> watch_buffer{};
-  asio::steady_timer watchdog;
+  SessionWatchdog watchdog;
   GroupCommit commits;
   KubeApi kube;
   cycle::Outcome last;
@@ -126,8 +129,6 @@ struct Service::State {
   // session failed (a store write, say, with the disk full).
   std::optional<std::string> sync_error = std::string("no session has run yet");
   log::Throttle session_failures;
-  scheduler::HookTracker tracker;
-  scheduler::HangWatch hang_watch{tracker};
   Clock::time_point session_start;
   // What the loop spent before the session under way (for the -v 3 line).
   double refresh_ms = 0;
@@ -142,7 +143,6 @@ struct Service::State {
   Clock::duration last_loop_busy{};
   Clock::duration tick_busy{};
   bool in_flight = false;
-  bool hung = false;       // the session under way outlived the watchdog limit
   bool abandoned = false;  // stopping with a hung session: exit without it
   bool notified_ready = false;
   bool stopping = false;
@@ -172,7 +172,7 @@ struct Service::State {
   // logged, old and new.
   void adopt(LoadedConfig loaded) {
     if (registry) log_plugin_upgrades(*registry, *loaded.registry);
-    loaded.scheduler->set_tracker(&tracker);
+    loaded.scheduler->set_tracker(&watchdog.tracker());
     scheduler = std::move(loaded.scheduler);
     registry = std::move(loaded.registry);
   }
@@ -209,10 +209,6 @@ struct Service::State {
       }
     };
     if (!reloads.start(load_it, adopt_it)) reload_again = std::string(why);
-  }
-
-  std::chrono::milliseconds watchdog_limit() const {
-    return std::chrono::milliseconds(period_ms() * options.watchdog_periods);
   }
 
   void session_failed(const std::string& what) {
@@ -299,7 +295,9 @@ struct Service::State {
         finish(std::move(sched), std::move(run->outcome), run->timings, run->error);
       });
     });
-    arm_watchdog();
+    watchdog.watch(session_start, [this] {
+      if (stopping) abandon();
+    });
   }
 
   // What a session's record carries from one piece to the next.
@@ -315,15 +313,7 @@ struct Service::State {
   void finish(std::shared_ptr<scheduler::Scheduler> sched, cycle::Outcome outcome,
               const scheduler::SessionTimings& timings, const std::optional<std::string>& error) {
     const Clock::time_point finish_start = Clock::now();
-    watchdog.cancel();
-    if (hung) {
-      state_detail::info("the session that hung has finished, after " +
-                         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                                            Clock::now() - session_start)
-                                            .count()) +
-                         "s");
-      hung = false;
-    }
+    watchdog.finished();
     auto rec = std::make_shared<Recording>();
     rec->sched = std::move(sched);
     rec->timings = timings;
@@ -498,41 +488,12 @@ struct Service::State {
     arm(at);
   }
 
-  void arm_watchdog() {
-    watchdog.expires_after(std::chrono::milliseconds(period_ms()));
-    watchdog.async_wait([this](const boost::system::error_code& ec) {
-      if (ec || !in_flight) return;
-      check_watchdog();
-      arm_watchdog();
-    });
-  }
-
-  std::string where_hung() const { return hang_watch.where(); }
-
-  void check_watchdog() {
-    if (hung) return;
-    const auto current = tracker.current();
-    const Clock::time_point since = current ? current->since : session_start;
-    const auto ran = Clock::now() - since;
-    if (ran < watchdog_limit()) {
-      hang_watch.remember();  // compared when the session hangs
-      return;
-    }
-    hung = true;
-    state_detail::warn(
-        where_hung() + " has run for " +
-        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(ran).count()) +
-        "ms, over " + std::to_string(options.watchdog_periods) +
-        " schedule periods; the systemd watchdog is no longer pinged and /healthz answers 503");
-    if (stopping) abandon();
-  }
-
   // Stopping while a session hangs: the thread cannot be stopped, so the
   // process ends without it (Service::run exits at once).
   void abandon() {
     abandoned = true;
     log::write(log::kError, state_detail::kWho,
-               "exiting with a hung session, in " + where_hung() +
+               "exiting with a hung session, in " + watchdog.where() +
                    "; acknowledged writes are in the store");
     io.stop();
   }
@@ -565,7 +526,7 @@ struct Service::State {
     if (kube_source) kube_source->stop();
     if (!in_flight) {
       io.stop();
-    } else if (hung) {
+    } else if (watchdog.hung()) {
       abandon();
     } else {
       state_detail::info("waiting for the running session to finish");
