@@ -77,7 +77,7 @@ int Service::run() {
   // Signals and the config watch first: a change made as soon as the
   // service says it listens must not be missed.
   s.wait_signal();
-  s.watch_config();
+  s.config_watch.start(s.options.config, [&s] { s.reload_config("the file changed"); });
   // Before the first request: what the store has from the start is there
   // for it.
   if (!s.kube_source) s.kube.create_builtin_objects();

@@ -5,15 +5,12 @@
 
 #include "serve/service.h"
 
-#include <sys/inotify.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include <array>
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <csignal>
@@ -33,6 +30,7 @@
 #include "plugin/plugin_registry.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
+#include "serve/config_watch.h"
 #include "serve/explain_waits.h"
 #include "serve/group_commit.h"
 #include "serve/kube_api.h"
@@ -118,8 +116,7 @@ struct Service::State {
   std::unique_ptr<http::Server> server;
   asio::steady_timer timer;
   asio::signal_set signals;
-  asio::posix::stream_descriptor config_watch;
-  std::array<char, 4096> watch_buffer{};
+  ConfigWatch config_watch;
   SessionWatchdog watchdog;
   GroupCommit commits;
   KubeApi kube;
@@ -549,46 +546,6 @@ struct Service::State {
       }
       wait_signal();
     });
-  }
-
-  // inotify on the config's directory: a save of the config (close after
-  // write, or a rename into place as editors do) reloads it, and so does a
-  // mounted ConfigMap's update, which swaps the directory's `..data` symlink
-  // and never touches the file's own name.
-  void watch_config() {
-    const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (fd < 0) {
-      state_detail::warn("inotify is not available; the config reloads on SIGHUP only");
-      return;
-    }
-    const std::filesystem::path dir = options.config.parent_path().empty()
-                                          ? std::filesystem::path(".")
-                                          : options.config.parent_path();
-    if (inotify_add_watch(fd, dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
-      ::close(fd);
-      state_detail::warn("cannot watch " + dir.string() + "; the config reloads on SIGHUP only");
-      return;
-    }
-    config_watch.assign(fd);
-    read_config_events();
-  }
-
-  void read_config_events() {
-    config_watch.async_read_some(
-        asio::buffer(watch_buffer), [this](const boost::system::error_code& ec, size_t n) {
-          if (ec) return;
-          bool ours = false;
-          const std::string file = options.config.filename().string();
-          for (size_t at = 0; at + sizeof(inotify_event) <= n;) {
-            const auto* event = reinterpret_cast<const inotify_event*>(watch_buffer.data() + at);
-            if (event->len > 0 &&
-                (file == event->name || std::string_view(event->name) == "..data"))
-              ours = true;
-            at += sizeof(inotify_event) + event->len;
-          }
-          if (ours) reload_config("the file changed");
-          read_config_events();
-        });
   }
 };
 

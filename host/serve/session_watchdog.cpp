@@ -1,14 +1,11 @@
 #include "serve/session_watchdog.h"
 
-#include <string_view>
 
 #include "log/log.h"
 
 namespace scoria::serve {
 
 namespace {
-
-constexpr std::string_view kWho = "serve";
 
 int64_t whole(std::chrono::steady_clock::duration d, auto unit) {
   return std::chrono::duration_cast<decltype(unit)>(d).count();
@@ -29,7 +26,7 @@ void SessionWatchdog::finished() {
   timer_.cancel();
   if (!hung_) return;
   log::write(
-      log::kInfo, kWho,
+      log::kInfo, "serve",
       "the session that hung has finished, after " +
           std::to_string(whole(std::chrono::steady_clock::now() - start_, std::chrono::seconds{})) +
           "s");
@@ -56,7 +53,7 @@ void SessionWatchdog::look() {
     return;
   }
   hung_ = true;
-  log::write(log::kWarning, kWho,
+  log::write(log::kWarning, "serve",
              where() + " has run for " + std::to_string(whole(ran, std::chrono::milliseconds{})) +
                  "ms, over " + std::to_string(limits.periods) +
                  " schedule periods; the systemd watchdog is no longer pinged and /healthz "
