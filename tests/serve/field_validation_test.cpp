@@ -73,6 +73,10 @@ class ServeFieldValidation : public testing::Test {
                                      std::string(SCORIA_SOURCE_DIR) + "/config/scheduler.toml"};
     args.insert(args.end(), extra.begin(), extra.end());
     serve_.emplace(dir_.path() / "state", args);
+    // Ready once the first session's writes are in the store: the tests
+    // compare store versions, which those writes would move.
+    ASSERT_TRUE(eventually([&] { return http(port(), "GET", "/readyz").status == 200; }))
+        << serve_->log();
   }
   unsigned short port() const { return serve_->port(); }
 
