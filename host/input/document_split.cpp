@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <system_error>
 #include <thread>
 
 namespace scoria::input {
@@ -87,35 +88,18 @@ std::vector<PartScan> scan_parts(std::string_view text, size_t skip, size_t part
         errors[k] = std::current_exception();
       }
     };
-    for (size_t k = 1; k < parts; ++k) helpers.emplace_back(scan, k);
+    size_t k = 1;
+    try {
+      for (; k < parts; ++k) helpers.emplace_back(scan, k);
+    } catch (const std::system_error&) {
+      // No more threads to be had: this one scans the rest.
+      for (; k < parts; ++k) scan(k);
+    }
     scan(0);
   }
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   return scans;
-}
-
-/// Joins runs of consecutive documents into chunks of about kChunkBytes,
-/// so a parser is started per chunk rather than per document: starting one
-/// (its diagnostics, its document state and default tags) costs as much as
-/// parsing a small object.
-std::vector<Chunk> group_documents(std::string_view text, const std::vector<Chunk>& docs) {
-  constexpr size_t kChunkBytes = 64 * 1024;
-  std::vector<Chunk> chunks;
-  for (const Chunk& d : docs) {
-    if (!chunks.empty()) {
-      Chunk& last = chunks.back();
-      const size_t begin = static_cast<size_t>(last.text.data() - text.data());
-      const size_t end = static_cast<size_t>(d.text.data() - text.data()) + d.text.size();
-      if (last.text.size() < kChunkBytes && last.first_doc + last.expected == d.first_doc) {
-        last.text = text.substr(begin, end - begin);
-        ++last.expected;
-        continue;
-      }
-    }
-    chunks.push_back(d);
-  }
-  return chunks;
 }
 
 }  // namespace
@@ -139,16 +123,28 @@ std::vector<Chunk> split_documents(std::string_view text, std::string_view origi
   for (const PartScan& s : scans)
     if (s.directive) return {{body, 1, 0, -1}};
 
-  std::vector<Chunk> docs;
+  // Runs of consecutive documents are joined into chunks of about
+  // kChunkBytes, so a parser is started per chunk rather than per document:
+  // starting one (its diagnostics, its document state and default tags)
+  // costs as much as parsing a small object.
+  constexpr size_t kChunkBytes = 64 * 1024;
+  std::vector<Chunk> chunks;
+  int documents = 0;
   size_t start = skip;
   int start_line = 0;
   bool explicit_doc = false;
   bool content = false;
   auto close = [&](size_t end) {
-    if (explicit_doc || content) {
-      const int number = static_cast<int>(docs.size()) + 1;
-      docs.push_back({text.substr(start, end - start), number, start_line, 1});
+    if (!explicit_doc && !content) return;
+    ++documents;
+    if (!chunks.empty() && chunks.back().text.size() < kChunkBytes) {
+      Chunk& last = chunks.back();
+      const auto begin = static_cast<size_t>(last.text.data() - text.data());
+      last.text = text.substr(begin, end - begin);
+      ++last.expected;
+      return;
     }
+    chunks.push_back({text.substr(start, end - start), documents, start_line, 1});
   };
   int line_base = 0;
   for (const PartScan& s : scans) {
@@ -164,7 +160,7 @@ std::vector<Chunk> split_documents(std::string_view text, std::string_view origi
     line_base += s.lines;
   }
   close(text.size());
-  return group_documents(text, docs);
+  return chunks;
 }
 
 }  // namespace scoria::input
