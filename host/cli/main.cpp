@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/huge_pages.h"
 #include "cli/plugin_trial.h"
 
 namespace {
@@ -44,6 +45,9 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   std::string_view cmd = args[0];
+  // The commands that hold a cluster in memory.
+  if (cmd == "simulate" || cmd == "serve" || cmd == "trace")
+    scoria::cli::restart_with_huge_pages(argv);
   std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
   if (cmd == "simulate") return scoria::cli::simulate(rest);
   if (cmd == "plugins") return scoria::cli::plugins(rest, scoria::cli::plugin_trial());
