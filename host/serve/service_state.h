@@ -39,6 +39,7 @@
 #include "serve/off_loop.h"
 #include "serve/session_runner.h"
 #include "serve/session_watchdog.h"
+#include "serve/shared_cache.h"
 #include "serve/state_dir_lock.h"
 #include "serve/watch_hub.h"
 #include "store/object_store.h"
@@ -108,7 +109,7 @@ struct Service::State {
   // The kubernetes source, when the service schedules a Kubernetes cluster
   // instead of the local store's.
   std::unique_ptr<kube::KubeCluster> kube_source;
-  cache::ClusterCache cache;
+  SharedCache cache;
   std::unique_ptr<plugin::PluginRegistry> registry;
   // Shared with the session under way, which a reload must not free.
   std::shared_ptr<scheduler::Scheduler> scheduler;
@@ -143,6 +144,7 @@ struct Service::State {
   bool abandoned = false;  // stopping with a hung session: exit without it
   bool notified_ready = false;
   bool stopping = false;
+  bool dump_waits = false;  // SIGUSR2 came while a session held the cache
   // A reload's loading, off the loop; and why to reload again once it ends.
   // Destroyed before the options and loop it uses.
   OffLoop<Reload> reloads{io};
@@ -228,7 +230,7 @@ struct Service::State {
       // The cache takes only what is committed.
       commits.flush();
       const Clock::time_point refresh_start = Clock::now();
-      auto error = source().refresh(cache);
+      auto error = source().refresh(cache.change());
       woken = false;  // this session sees every write committed so far
       refresh_ms = ms_since(refresh_start);
       if (error) {
@@ -254,6 +256,7 @@ struct Service::State {
       return;
     }
     struct Run {
+      std::optional<SharedCache::Loan> cache;  // returned on the loop
       cycle::Outcome outcome;
       scheduler::SessionTimings timings;
       std::optional<std::string> error;
@@ -264,30 +267,28 @@ struct Service::State {
     scheduler->set_explain(explain_waits.next());
     in_flight = true;
     tick_busy = Clock::now() - session_start;
-    // The snapshot is taken on the session thread, off the loop: nothing
-    // changes the cache's objects while a session is under way (refresh and
-    // record run on the loop before and after it), the session thread alone
-    // brings the cache's kept snapshot up to date, and the loop's own uses
-    // of the cache meanwhile only read (const: they never reach the kept
-    // snapshot).
+    // The snapshot is taken on the session thread, off the loop, through
+    // the loan: until it is returned the loop cannot change the cache.
+    run->cache.emplace(cache.lend());
     runner.run([this, sched = scheduler, run]() mutable {
       try {
         const Clock::time_point snapshot_start = Clock::now();
         // The cache keeps it from session to session and writes again only
         // the jobs that changed since the last one.
         const cycle::Snapshot& snapshot =
-            cache.refresh_snapshot(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::system_clock::now().time_since_epoch())
-                                       .count(),
-                                   sched->config().equivalence_cache);
+            run->cache->refresh_snapshot(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count(),
+                                         sched->config().equivalence_cache);
         run->snapshot_ms = ms_since(snapshot_start);
         run->outcome = sched->run_once(snapshot, &run->timings);
         metrics.observe_decisions(run->outcome);
-        source().prepare(run->outcome, std::as_const(cache));
+        source().prepare(run->outcome, run->cache->read());
       } catch (const std::exception& e) {
         run->error = e.what();
       }
       asio::post(io, [this, sched = std::move(sched), run]() mutable {
+        run->cache.reset();
         snapshot_ms = run->snapshot_ms;
         finish(std::move(sched), std::move(run->outcome), run->timings, run->error);
       });
@@ -344,7 +345,7 @@ struct Service::State {
       // Most sessions are one piece: the outcome as it is, not a copy.
       const bool whole = rec->next == 0 && done;
       const cycle::Outcome piece = whole ? cycle::Outcome() : piece_of(last, rec->next, to);
-      for (const double ms : source().record(whole ? last : piece, cache))
+      for (const double ms : source().record(whole ? last : piece, cache.change()))
         metrics.observe_task_bound(ms);
       rec->next = to;
       ++rec->pieces;
@@ -395,6 +396,7 @@ struct Service::State {
       io.stop();
       return;
     }
+    if (std::exchange(dump_waits, false)) dump();
     last_finish = Clock::now();
     last_loop_busy = rec.loop_busy;
     schedule_next();
@@ -495,13 +497,19 @@ struct Service::State {
     io.stop();
   }
 
+  // The cache as the store holds it, written whole: only while no session
+  // holds the cache, so a dump asked for meanwhile waits for its end.
   void dump() {
+    if (cache.lent()) {
+      dump_waits = true;
+      return;
+    }
     const std::filesystem::path dir =
         options.dump_dir.empty() ? options.state_dir : options.dump_dir;
     const std::string name = "scoria-dump-" + std::to_string(std::time(nullptr)) + "-" +
                              std::to_string(::getpid()) + ".json";
     std::ofstream out(dir / name);
-    out << dump_cache(cache.snapshot(), last).dump(2) << "\n";
+    out << dump_cache(cache.change().snapshot(), last).dump(2) << "\n";
     if (out)
       state_detail::info("cache dumped to " + (dir / name).string());
     else
