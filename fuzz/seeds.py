@@ -117,6 +117,45 @@ for line in ["GET /api/v1/pods?labelSelector=app%3Dx&limit=2",
              "Content-Type: application/json-patch+json\n"
              '[{"op":"add","path":"/metadata/labels/a","value":"b"},{"op":"remove","path":"/spec"}]']:
     put("api", line)
+# Protobuf bodies kubectl 1.32 sent (create namespace, priorityclass, quota
+# and pdb, auth can-i, drain --disable-eviction's DeleteOptions), as
+# captured from its requests; the first byte picks the kind in
+# api::protobuf::kinds() (protobuf_kinds.cpp) and the body's form.
+PROTOBUF_KINDS = ["Namespace", "ResourceQuota", "PriorityClass", "PodDisruptionBudget",
+                  "Eviction", "DeleteOptions", "DeleteOptions", "SelfSubjectAccessReview"]
+PROTOBUF_BODIES = {
+    "Namespace": ("/api/v1/namespaces",
+                  "6b3873000a0f0a02763112094e616d65737061636512190a110a017812001a0022002a00320038"
+                  "00420012001a020a001a002200"),
+    "PriorityClass": ("/apis/scheduling.k8s.io/v1/priorityclasses",
+                      "6b3873000a250a147363686564756c696e672e6b38732e696f2f7631120d5072696f726974"
+                      "79436c61737312260a120a02703212001a0022002a0032003800420010e807180122046465"
+                      "73632a054e657665721a002200"),
+    "ResourceQuota": ("/api/v1/namespaces/default/resourcequotas",
+                      "6b3873000a130a027631120d5265736f7572636551756f7461125b0a120a02713212001a00"
+                      "22002a0032003800420012430a0b0a04706f647312030a01320a180a0f7265717565737473"
+                      "2e6d656d6f727912050a03314769120a426573744566666f7274120e4e6f745465726d696e"
+                      "6174696e671a001a002200"),
+    "PodDisruptionBudget": ("/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+                            "6b3873000a200a09706f6c6963792f76311213506f6444697372757074696f6e4275"
+                            "6467657412460a120a02623212001a0022002a00320038004200122412170a080a03"
+                            "6170701201610a0b0a047469657212037765621a09080110001a033530251a0a0800"
+                            "18002000280030001a002200"),
+    "SelfSubjectAccessReview": ("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+                                "6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f763112"
+                                "1753656c665375626a656374416363657373526576696577123f0a100a001200"
+                                "1a0022002a0032003800420012210a1f0a0764656661756c7412066372656174"
+                                "651a0022002a04706f647332003a001a08080012001a0020001a002200"),
+    "DeleteOptions": ("/api/v1/namespaces/default/pods/p",
+                      "6b3873000a130a027631120d44656c6574654f7074696f6e73120208051a002200"),
+}
+for kind, (path, hex_body) in PROTOBUF_BODIES.items():
+    body = bytes.fromhex(hex_body)
+    k = PROTOBUF_KINDS.index(kind)
+    put("protobuf", bytes([k]) + body)
+    method = "DELETE" if kind == "DeleteOptions" else "POST"
+    put("api", f"{method} {path}\nContent-Type: application/vnd.kubernetes.protobuf\n".encode()
+        + body)
 put("kubeconfig", open(os.path.join(source, "fuzz/kubeconfig.seed")).read())
 for expression in ['device.driver == "gpu.example.com"',
                    'device.attributes["gpu.example.com"].model.startsWith("a1")',

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-targets=(objects config quantity kubeconfig api cel block_yaml kube_list)
+targets=(objects config quantity kubeconfig api cel block_yaml kube_list protobuf)
 [ -n "$only" ] && targets=("$only")
 
 # Unity build: as scripts/test.sh's, for the compile time.
