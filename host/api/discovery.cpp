@@ -34,10 +34,29 @@ json group_list() {
                       {"versions", json::array({version})},
                       {"preferredVersion", version}});
   }
+  // Reviews are asked, never stored: kubectl auth can-i.
+  const json reviews = {{"groupVersion", "authorization.k8s.io/v1"}, {"version", "v1"}};
+  groups.push_back({{"name", "authorization.k8s.io"},
+                    {"versions", json::array({reviews})},
+                    {"preferredVersion", reviews}});
   return {{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", groups}};
 }
 
+json review_list() {
+  const json review = {{"name", "selfsubjectaccessreviews"},
+                       {"singularName", "selfsubjectaccessreview"},
+                       {"namespaced", false},
+                       {"kind", "SelfSubjectAccessReview"},
+                       {"verbs", json::array({"create"})},
+                       {"storageVersionHash", ""}};
+  return {{"kind", "APIResourceList"},
+          {"apiVersion", "v1"},
+          {"groupVersion", "authorization.k8s.io/v1"},
+          {"resources", json::array({review})}};
+}
+
 json resource_list(std::string_view group, std::string_view version) {
+  if (group == "authorization.k8s.io" && version == "v1") return review_list();
   json list = json::array();
   bool any = false;
   for (const Resource& r : resources()) {
@@ -65,11 +84,18 @@ json resource_list(std::string_view group, std::string_view version) {
       std::string kind(r.kind);
       if (sub == "binding") kind = "Binding";
       if (sub == "eviction") kind = "Eviction";
-      list.push_back({{"name", std::string(r.plural) + "/" + std::string(sub)},
-                      {"singularName", ""},
-                      {"namespaced", r.namespaced},
-                      {"kind", kind},
-                      {"verbs", sub_verbs}});
+      json sub_entry = {{"name", std::string(r.plural) + "/" + std::string(sub)},
+                        {"singularName", ""},
+                        {"namespaced", r.namespaced},
+                        {"kind", kind},
+                        {"verbs", sub_verbs}};
+      // An Eviction is policy/v1's, not its pod's group: kubectl drain
+      // evicts only where discovery says so, and deletes otherwise.
+      if (sub == "eviction") {
+        sub_entry["group"] = "policy";
+        sub_entry["version"] = "v1";
+      }
+      list.push_back(std::move(sub_entry));
     }
   }
   if (!any) return nullptr;
