@@ -121,8 +121,10 @@ std::optional<json> call(const Ctl& c, const std::string& method, const std::str
   }
   const json answer = json::parse(r.body, nullptr, false);
   if (r.status >= 400) {
-    std::cerr << "Error from server (" << r.status
-              << "): " << (answer.is_object() ? answer.value("error", r.body) : r.body) << "\n";
+    std::cerr << "Error from server (" << r.status << "): "
+              << (answer.is_object() ? answer.value("error", answer.value("message", r.body))
+                                     : r.body)
+              << "\n";
     return std::nullopt;
   }
   return answer;

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <vector>
 
+#include "api/access_review.h"
 #include "api/builtin_queues.h"
 #include "api/decision_reports.h"
 #include "api/discovery.h"
@@ -15,6 +16,7 @@
 #include "api/openapi.h"
 #include "api/patch.h"
 #include "api/pod_update.h"
+#include "api/protobuf_body.h"
 #include "api/selectors.h"
 #include "api/status.h"
 #include "api/table.h"
@@ -26,6 +28,7 @@
 #include "serve/admission.h"
 #include "serve/job_controller.h"
 #include "serve/pod_group_controller.h"
+#include "serve/request_guard.h"
 #include "serve/watch_hub.h"
 #include "serve/written_objects.h"
 
@@ -114,8 +117,11 @@ std::string store_key(const Resource& r, const std::string& ns, const std::strin
 
 /// The one value of a request body (JSON, or YAML as kubectl may send),
 /// read under the request limits: nesting past them is refused before it
-/// can exhaust the stack.
-json body_value(const http::Request& request) {
+/// can exhaust the stack. A protobuf body (kubectl's typed clients) is read
+/// as the `api_version` `kind` the endpoint takes, into the same JSON.
+json body_value(const http::Request& request, std::string_view api_version, std::string_view kind) {
+  if (api::is_protobuf(header(request, beast::http::field::content_type)))
+    return api::object_from_protobuf(request.body(), api_version, kind);
   std::vector<input::Document> docs =
       input::read_documents(request.body(), "request body", input::kRequestLimits);
   if (docs.size() != 1) throw api::bad_request("the request body must hold exactly one value");
@@ -123,10 +129,16 @@ json body_value(const http::Request& request) {
 }
 
 /// The one object of a request body.
-json body_object(const http::Request& request) {
-  json value = body_value(request);
+json body_object(const http::Request& request, std::string_view api_version,
+                 std::string_view kind) {
+  json value = body_value(request, api_version, kind);
   if (!value.is_object()) throw api::bad_request("the request body must hold exactly one object");
   return value;
+}
+
+/// The one object of a request body that writes `r`.
+json body_object(const http::Request& request, const Resource& r) {
+  return body_object(request, api::api_version(r), r.kind);
 }
 
 int64_t parse_version(const std::string& text, const char* what) {
@@ -258,6 +270,13 @@ std::optional<http::Reply> KubeApi::respond(const http::Request& request, std::s
       if (request.method() != Verb::get)
         throw ApiError(405, "MethodNotAllowed", "discovery is read with GET");
       return answer(200, *doc, v);
+    }
+    if (path == api::kAccessReviewPath) {
+      if (request.method() != Verb::post)
+        throw ApiError(405, "MethodNotAllowed", "selfsubjectaccessreviews are only created");
+      json review = body_object(request, "authorization.k8s.io/v1", "SelfSubjectAccessReview");
+      return answer(201,
+                    api::review_access(std::move(review), carries_token(request, write_token_)), v);
     }
     if (path.starts_with("/openapi/")) {
       if (auto doc = api::openapi_document(path)) return answer(200, *doc, v);
@@ -528,7 +547,7 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
                             std::string_view query) {
   const Resource& r = *at.resource;
   api::FieldValidator fields(query, field_validation_, "CreateOptions");
-  json object = body_object(request);
+  json object = body_object(request, r);
   fields.check_body(r, object);
   warnings_ = fields.warnings();
   meta_.on_create(object, r, at.namespace_);
@@ -649,7 +668,7 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
                             std::string_view query) {
   const Resource& r = *at.resource;
   api::FieldValidator fields(query, field_validation_, "UpdateOptions");
-  json object = body_object(request);
+  json object = body_object(request, r);
   fields.check_body(r, object);
   warnings_ = fields.warnings();
   const json& meta = object.contains("metadata") ? object["metadata"] : json::object();
@@ -689,7 +708,9 @@ http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
   const Resource& r = *at.resource;
   api::FieldValidator fields(query, field_validation_, "PatchOptions");
   const api::PatchType type = api::patch_type(header(request, beast::http::field::content_type));
-  const json body = body_value(request);  // a merge patch's object or a JSON patch's list
+  // A merge patch's object or a JSON patch's list (patch_type refused the
+  // rest, protobuf included).
+  const json body = body_value(request, api::api_version(r), r.kind);
   const std::string key = store_key(r, at.namespace_, at.name);
   // Retried on a conflict with a concurrent writer, as the API server does.
   for (int attempt = 0;; ++attempt) {
@@ -788,7 +809,7 @@ http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at
     throw ApiError(
         403, "Forbidden",
         "namespaces \"" + at.name + "\" is forbidden: this namespace may not be deleted");
-  json options = request.body().empty() ? json() : body_value(request);
+  json options = request.body().empty() ? json() : body_value(request, "v1", "DeleteOptions");
   // DeleteOptions may come as query parameters too (curl, some clients);
   // the body's win.
   if (const auto grace = api::query_param(query, "gracePeriodSeconds");
@@ -808,7 +829,7 @@ http::Reply KubeApi::remove(const http::Request& request, const ResourcePath& at
 
 http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) {
   const Resource& r = *at.resource;
-  const json binding = body_object(request);
+  const json binding = body_object(request, "v1", "Binding");
   const json target = binding.value("target", json::object());
   const std::string node = target.value("name", "");
   if (node.empty()) {
@@ -847,7 +868,7 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
 
 http::Reply KubeApi::evict(const http::Request& request, const ResourcePath& at) {
   const Resource& r = *at.resource;
-  const json eviction = body_object(request);
+  const json eviction = body_object(request, "policy/v1", "Eviction");
   dry_run_ = dry_run_ || api::requested_dry_run(eviction.value("deleteOptions", json::object()));
   delete_object(r, store_key(r, at.namespace_, at.name),
                 eviction.value("deleteOptions", json::object()));

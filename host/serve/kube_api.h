@@ -29,12 +29,16 @@ class KubeApi {
   /// Writes go to `store`; what they decode to is left in `written` for
   /// the cache. `field_validation` is what a write that names no
   /// fieldValidation gets (the API server's default is Warn).
+  /// `write_token`: the bearer token writes need (none: every client may
+  /// write), for what access reviews answer.
   KubeApi(store::ObjectStore& store, WatchHub& watchers, WrittenObjects& written,
-          schema::FieldValidation field_validation = schema::FieldValidation::kWarn)
+          schema::FieldValidation field_validation = schema::FieldValidation::kWarn,
+          std::string write_token = {})
       : store_(store),
         watchers_(watchers),
         written_(written),
-        field_validation_(field_validation) {}
+        field_validation_(field_validation),
+        write_token_(std::move(write_token)) {}
 
   /// Answers `request` if `path` is a Kubernetes API path (discovery or a
   /// resource); nullopt otherwise. Never throws: errors are Status answers.
@@ -105,6 +109,7 @@ class KubeApi {
   WatchHub& watchers_;
   WrittenObjects& written_;
   schema::FieldValidation field_validation_;
+  std::string write_token_;
   // The Warning headers of the request being answered.
   std::vector<std::string> warnings_;
   api::ObjectMeta meta_;

@@ -9,6 +9,10 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "api/access_review.h"
+#include "api/protobuf_body.h"
+#include "api/status.h"
+
 namespace scoria::serve {
 
 namespace {
@@ -17,20 +21,26 @@ namespace bhttp = boost::beast::http;
 
 // The media types a write may declare: none of them can be sent by an HTML
 // form or a cross-site request without a CORS preflight, which this server
-// never grants.
-constexpr std::array<std::string_view, 6> kWriteTypes = {"application/json",
+// never grants. Kubernetes' protobuf is what kubectl's typed clients send.
+constexpr std::array<std::string_view, 7> kWriteTypes = {"application/json",
                                                          "application/yaml",
                                                          "application/merge-patch+json",
                                                          "application/strategic-merge-patch+json",
                                                          "application/json-patch+json",
-                                                         "application/apply-patch+yaml"};
+                                                         "application/apply-patch+yaml",
+                                                         api::kProtobufMediaType};
 
-http::Reply refuse(unsigned status, std::string_view message, unsigned version) {
-  return {http::make_response(status,
-                              nlohmann::json{{"error", message}}.dump(
-                                  -1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                                  "\n",
-                              "application/json", version)};
+// A Status, as every Kubernetes client reads an error (kubectl shows its
+// message; without one it says only "unknown").
+http::Reply refuse(unsigned status, std::string_view reason, std::string_view message,
+                   unsigned version) {
+  return {
+      http::make_response(status,
+                          api::ApiError(status, std::string(reason), std::string(message))
+                                  .status()
+                                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                              "\n",
+                          "application/json", version)};
 }
 
 std::string lower(std::string_view s) {
@@ -75,6 +85,14 @@ bool equal_constant_time(std::string_view given, std::string_view expected) {
   return diff == 0;
 }
 
+bool carries_token(const http::Request& request, std::string_view token) {
+  if (token.empty()) return true;
+  const auto auth = request.find(bhttp::field::authorization);
+  const std::string_view given = auth == request.end() ? std::string_view{} : sv(auth->value());
+  constexpr std::string_view kBearer = "Bearer ";
+  return given.starts_with(kBearer) && equal_constant_time(given.substr(kBearer.size()), token);
+}
+
 RequestGuard::RequestGuard(std::string listen_name, bool loopback, std::string token)
     : listen_name_(lower(listen_name)), loopback_(loopback), token_(std::move(token)) {}
 
@@ -90,7 +108,7 @@ std::optional<http::Reply> RequestGuard::check(const http::Request& request) con
   const unsigned v = request.version();
   const auto host = request.find(bhttp::field::host);
   if (loopback_ && host != request.end() && !host_allowed(sv(host->value())))
-    return refuse(403,
+    return refuse(403, "Forbidden",
                   "Host \"" + std::string(host->value()) +
                       "\" does not name this machine; this server listens on loopback and "
                       "answers to localhost, 127.0.0.1 or ::1 only",
@@ -100,7 +118,7 @@ std::optional<http::Reply> RequestGuard::check(const http::Request& request) con
     const std::string own =
         host == request.end() ? std::string() : "http://" + lower(trim(sv(host->value())));
     if (own.empty() || lower(trim(sv(origin->value()))) != own)
-      return refuse(403,
+      return refuse(403, "Forbidden",
                     "requests from web pages of another origin (Origin: " +
                         std::string(origin->value()) + ") are refused",
                     v);
@@ -111,19 +129,18 @@ std::optional<http::Reply> RequestGuard::check(const http::Request& request) con
   if (!is_write(request.method()) || !(target.starts_with("/api/") || target.starts_with("/apis/")))
     return std::nullopt;
 
-  if (!token_.empty()) {
-    const auto auth = request.find(bhttp::field::authorization);
-    const std::string_view given = auth == request.end() ? std::string_view{} : sv(auth->value());
-    constexpr std::string_view kBearer = "Bearer ";
-    if (!given.starts_with(kBearer) || !equal_constant_time(given.substr(kBearer.size()), token_))
-      return refuse(401, "writes need the header Authorization: Bearer <token>", v);
-  }
+  // An access review writes nothing: whoever may read may ask it (and is
+  // told whether they may write).
+  const bool review = request.method() == bhttp::verb::post &&
+                      target.substr(0, target.find('?')) == api::kAccessReviewPath;
+  if (!review && !carries_token(request, token_))
+    return refuse(401, "Unauthorized", "writes need the header Authorization: Bearer <token>", v);
 
   if (const auto type = request.find(bhttp::field::content_type); type != request.end()) {
     const std::string_view value = sv(type->value());
     const std::string media = lower(trim(value.substr(0, value.find(';'))));
     if (std::find(kWriteTypes.begin(), kWriteTypes.end(), media) == kWriteTypes.end())
-      return refuse(415,
+      return refuse(415, "UnsupportedMediaType",
                     "Content-Type " + std::string(value) +
                         " is not accepted for writes; send application/yaml or application/json",
                     v);

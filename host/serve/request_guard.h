@@ -11,7 +11,9 @@
 //    such as scoria ctl and curl send none;
 //  - a write's Content-Type, when given, must be one a form or a "simple"
 //    cross-site request cannot send (JSON, YAML and the patch types);
-//  - with a token, a write must carry it (compared in constant time).
+//  - with a token, a write must carry it (compared in constant time);
+//    an access review (kubectl auth can-i) writes nothing and need not.
+// Refusals are Kubernetes Status objects.
 #pragma once
 
 #include <optional>
@@ -41,5 +43,9 @@ class RequestGuard {
 /// Compares in time that depends on `expected`'s length only, so a caller
 /// cannot find a token byte by byte from answer times.
 bool equal_constant_time(std::string_view given, std::string_view expected);
+
+/// Whether `request` may write: there is no `token`, or it carries it as
+/// Authorization: Bearer.
+bool carries_token(const http::Request& request, std::string_view token);
 
 }  // namespace scoria::serve

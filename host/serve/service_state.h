@@ -93,7 +93,7 @@ struct Service::State {
                                                   options.watchdog_periods};
                  }),
         commits(io, store, watchers),
-        kube(store, watchers, cluster.written(), options.field_validation),
+        kube(store, watchers, cluster.written(), options.field_validation, options.token),
         session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
     commits.on_commit([this] { wake(); });
