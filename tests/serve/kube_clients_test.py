@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 import unittest
+import urllib.error
+import urllib.request
 
 from kubernetes import client, config, watch
 from kubernetes.client.rest import ApiException
@@ -66,15 +68,21 @@ spec:
 class Serve:
     """`scoria serve` on an ephemeral loopback port, and a kubeconfig for it."""
 
-    def __init__(self, name):
+    def __init__(self, name, token=None):
         self.dir = os.path.join(WORK, name)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")
+        extra = []
+        if token:
+            # Writes then need it, even on loopback.
+            with open(os.path.join(self.dir, "token"), "w") as f:
+                f.write(token)
+            extra = ["--token-file", os.path.join(self.dir, "token")]
         self.proc = subprocess.Popen(
             [SCORIA, "serve", "--config", os.path.join(SOURCE, "config/scheduler.toml"),
              "--state-dir", os.path.join(self.dir, "state"), "--port", "0",
-             "--schedule-period", "100"],
+             "--schedule-period", "100", *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.port = None
         for _ in range(200):
@@ -87,6 +95,7 @@ class Serve:
         if self.port is None:
             self.stop()
             raise RuntimeError("scoria serve did not start")
+        # kubectl sends a token only over TLS: this kubeconfig names none.
         self.kubeconfig = os.path.join(self.dir, "kubeconfig")
         with open(self.kubeconfig, "w") as f:
             f.write(f"""apiVersion: v1
@@ -104,8 +113,8 @@ current-context: scoria
 """)
 
     def kubectl(self, *args, stdin=None, check=True, cwd=None):
-        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
-                           capture_output=True, text=True, timeout=60, cwd=cwd)
+        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args],
+                           input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd)
         if check and r.returncode != 0:
             raise AssertionError(f"kubectl {' '.join(args)} failed:\n{r.stdout}{r.stderr}")
         return r
@@ -460,6 +469,210 @@ spec:
     resouces:
       requests: {cpu: "1"}
 """
+
+
+BOUND = """
+apiVersion: v1
+kind: Pod
+metadata: {name: NAME, labels: {app: a}}
+spec:
+  nodeName: NODE
+  terminationGracePeriodSeconds: 1
+  containers: [{name: c, image: busybox, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def protobuf_field(number, data):
+    """A length-delimited protobuf field."""
+    n = len(data)
+    size = bytearray()
+    while True:
+        size.append((n & 0x7f) | (0x80 if n > 0x7f else 0))
+        n >>= 7
+        if not n:
+            break
+    return bytes([number << 3 | 2]) + bytes(size) + data
+
+
+def protobuf_envelope(api_version, kind, raw):
+    """A body as kubectl's typed clients send it: "k8s\\0", then a
+    runtime.Unknown {typeMeta {apiVersion, kind}, raw}."""
+    type_meta = protobuf_field(1, api_version.encode()) + protobuf_field(2, kind.encode())
+    return b"k8s\x00" + protobuf_field(1, type_meta) + protobuf_field(2, raw)
+
+
+class ProtobufWrites(WithNodes):
+    """What kubectl's typed clients send as protobuf (create namespace,
+    priorityclass, quota, pdb; auth can-i; drain --disable-eviction's
+    delete) is taken as the same objects sent as JSON would be."""
+
+    name = "protobuf"
+
+    def get(self, *args):
+        return json.loads(self.serve.kubectl("get", *args, "-o", "json").stdout)
+
+    def test_imperative_creates_store_what_kubectl_asked(self):
+        self.serve.kubectl("create", "namespace", "team-p")
+        ns = self.get("namespace", "team-p")
+        self.assertEqual(ns["metadata"]["labels"]["kubernetes.io/metadata.name"], "team-p")
+        self.assertEqual(ns["status"]["phase"], "Active")
+
+        self.serve.kubectl("create", "priorityclass", "high", "--value=1000",
+                           "--description=batch jobs first", "--preemption-policy=Never")
+        pc = self.get("priorityclass", "high")
+        self.assertEqual(pc["value"], 1000)
+        self.assertEqual(pc["description"], "batch jobs first")
+        self.assertEqual(pc["preemptionPolicy"], "Never")
+        self.assertNotIn("globalDefault", pc)
+
+        self.serve.kubectl("create", "quota", "q", "-n", "team-p",
+                           "--hard=cpu=1,pods=2,requests.memory=1Gi", "--scopes=NotTerminating")
+        quota = self.get("quota", "q", "-n", "team-p")
+        self.assertEqual(quota["spec"]["hard"], {"cpu": "1", "pods": "2", "requests.memory": "1Gi"})
+        self.assertEqual(quota["spec"]["scopes"], ["NotTerminating"])
+        self.assertEqual(quota["metadata"]["namespace"], "team-p")
+
+        self.serve.kubectl("create", "pdb", "b", "-n", "team-p", "--selector=app=a,tier=web",
+                           "--min-available=1")
+        pdb = self.get("pdb", "b", "-n", "team-p")
+        self.assertEqual(pdb["spec"]["minAvailable"], 1)
+        self.assertEqual(pdb["spec"]["selector"], {"matchLabels": {"app": "a", "tier": "web"}})
+        self.serve.kubectl("create", "pdb", "b2", "-n", "team-p", "--selector=app=a",
+                           "--max-unavailable=50%")
+        self.assertEqual(self.get("pdb", "b2", "-n", "team-p")["spec"]["maxUnavailable"], "50%")
+        # A second create is a Status kubectl shows, not "unknown".
+        again = self.serve.kubectl("create", "namespace", "team-p", check=False)
+        self.assertEqual(again.returncode, 1)
+        self.assertIn('namespaces "team-p" already exists', again.stderr)
+
+    def test_a_server_dry_run_stores_nothing(self):
+        r = self.serve.kubectl("create", "namespace", "dry", "--dry-run=server", "-o", "json")
+        self.assertEqual(json.loads(r.stdout)["metadata"]["name"], "dry")
+        missing = self.serve.kubectl("get", "namespace", "dry", check=False)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn('namespaces "dry" not found', missing.stderr)
+
+    def post(self, path, body, content_type="application/vnd.kubernetes.protobuf"):
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.serve.port}{path}", data=body, method="POST",
+            headers={"Content-Type": content_type,
+                     "Accept": "application/vnd.kubernetes.protobuf,application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as r:
+                return r.status, r.headers["Content-Type"], json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers["Content-Type"], json.loads(e.read())
+
+    def test_a_malformed_or_unread_body_is_a_status(self):
+        # The object's metadata says 17 bytes follow; two do.
+        body = protobuf_envelope("v1", "Namespace", b"\x0a\x11\x0a\x01")
+        code, content_type, status = self.post("/api/v1/namespaces", body)
+        self.assertEqual(code, 400)
+        self.assertEqual(content_type, "application/json")
+        self.assertEqual((status["kind"], status["reason"], status["code"]),
+                         ("Status", "BadRequest", 400))
+        self.assertIn('Namespace in version "v1" cannot be handled as a Namespace: '
+                      "unexpected EOF", status["message"])
+        code, _, status = self.post("/api/v1/namespaces", b"not protobuf")
+        self.assertEqual((code, status["reason"]), (400, "BadRequest"))
+        self.assertIn("expected prefix [107 56 115 0]", status["message"])
+        # A kind whose protobuf this server does not read: 415, send JSON.
+        code, _, status = self.post("/api/v1/namespaces",
+                                    protobuf_envelope("v1", "ConfigMap", b""))
+        self.assertEqual((code, status["kind"], status["reason"]),
+                         (415, "Status", "UnsupportedMediaType"))
+        self.assertIn("send v1 ConfigMap as application/json", status["message"])
+        # A type a form could send is still refused, as a Status too.
+        code, _, status = self.post("/api/v1/namespaces", b"a=b",
+                                    "application/x-www-form-urlencoded")
+        self.assertEqual((code, status["kind"], status["reason"]),
+                         (415, "Status", "UnsupportedMediaType"))
+
+    def can_i(self, *args):
+        r = self.serve.kubectl("auth", "can-i", *args, check=False)
+        return r.returncode, r.stdout.strip()
+
+    def test_auth_can_i_without_a_token_configured(self):
+        self.assertEqual(self.can_i("create", "pods"), (0, "yes"))
+        self.assertEqual(self.can_i("delete", "nodes"), (0, "yes"))
+        self.assertEqual(self.can_i("list", "podgroups.scheduling.volcano.sh", "-A"), (0, "yes"))
+        self.assertEqual(self.can_i("create", "pods", "--subresource=eviction"), (0, "yes"))
+        self.assertEqual(self.can_i("create", "deployments.apps"),
+                         (1, "no - this server does not serve deployments.apps"))
+        self.assertEqual(self.can_i("get", "/logs"),
+                         (1, "no - this server does not serve the path /logs"))
+        self.assertEqual(self.can_i("get", "/healthz"), (0, "yes"))
+
+    def test_drain_evicts_and_drain_without_eviction_deletes(self):
+        for node, pod in (("node-a", "on-a"), ("node-b", "on-b")):
+            self.serve.kubectl("create", "-f", "-",
+                               stdin=BOUND.replace("NAME", pod).replace("NODE", node))
+        # Evictions (policy/v1, JSON), as discovery now says kubectl may.
+        r = self.serve.kubectl("drain", "node-a", "--force", "--timeout=60s")
+        self.assertIn("evicting pod default/on-a", r.stdout + r.stderr)
+        self.assertIn("pod/on-a evicted", r.stdout)
+        self.assertIn("node/node-a drained", r.stdout)
+        # Deletes with a protobuf DeleteOptions body.
+        r = self.serve.kubectl("drain", "node-b", "--force", "--disable-eviction",
+                               "--timeout=60s")
+        self.assertNotIn("evict", r.stderr + r.stdout)
+        self.assertIn("pod/on-b deleted", r.stdout)
+        self.assertIn("node/node-b drained", r.stdout)
+        for node, pod in (("node-a", "on-a"), ("node-b", "on-b")):
+            self.assertIs(self.get("node", node)["spec"].get("unschedulable"), True)
+            gone = self.serve.kubectl("get", "pod", pod, check=False)
+            self.assertIn(f'pods "{pod}" not found', gone.stderr)
+
+
+class WithToken(unittest.TestCase):
+    """`auth can-i` where writes need serve's token. kubectl sends a
+    kubeconfig's token only over TLS, so over plain HTTP it is told "no" for
+    writes, as its writes are refused; a client that sends the token (here
+    urllib, with kubectl's protobuf body) is told "yes"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.serve = Serve("token", token="s3cret-token")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def can_i(self, *args):
+        r = self.serve.kubectl("auth", "can-i", *args, check=False)
+        return r.returncode, r.stdout.strip()
+
+    def review(self, verb, resource, token=None):
+        attributes = protobuf_field(2, verb.encode()) + protobuf_field(5, resource.encode())
+        raw = protobuf_field(2, protobuf_field(1, attributes))  # spec.resourceAttributes
+        headers = {"Content-Type": "application/vnd.kubernetes.protobuf"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.serve.port}/apis/authorization.k8s.io/v1/"
+            "selfsubjectaccessreviews",
+            data=protobuf_envelope("authorization.k8s.io/v1", "SelfSubjectAccessReview", raw),
+            method="POST", headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as r:
+            self.assertEqual(r.status, 201)
+            return json.loads(r.read())["status"]
+
+    def test_writes_are_yes_with_the_token_and_no_without(self):
+        no_token = "no - writes need the bearer token of scoria serve (Authorization: Bearer TOKEN)"
+        self.assertEqual(self.can_i("create", "pods"), (1, no_token))
+        self.assertEqual(self.can_i("get", "pods"), (0, "yes"))
+        self.assertEqual(self.can_i("watch", "queues"), (0, "yes"))
+        # What it says is what a write meets.
+        refused = self.serve.kubectl("create", "namespace", "x", check=False)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("You must be logged in to the server (writes need the header "
+                      "Authorization: Bearer <token>)", refused.stderr)
+        self.assertEqual(self.review("create", "pods", token="s3cret-token"), {"allowed": True})
+        self.assertEqual(self.review("create", "pods", token="wrong"),
+                         {"allowed": False, "reason": no_token[len("no - "):]})
+        self.assertEqual(self.review("delete", "nodes"),
+                         {"allowed": False, "reason": no_token[len("no - "):]})
+        self.assertEqual(self.review("list", "nodes"), {"allowed": True})
 
 
 class UnknownFields(unittest.TestCase):
