@@ -78,8 +78,8 @@ TEST(Discovery, EvictionIsPolicysAndReviewsAreListed) {
   for (const json& r : core["resources"])
     if (r["name"] == "pods/eviction") {
       found = true;
-      EXPECT_EQ(r["group"], "policy");
-      EXPECT_EQ(r["version"], "v1");
+      EXPECT_EQ(r.value("group", ""), "policy");
+      EXPECT_EQ(r.value("version", ""), "v1");
       EXPECT_EQ(r["kind"], "Eviction");
     }
   EXPECT_TRUE(found);
