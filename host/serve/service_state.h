@@ -30,13 +30,13 @@
 #include "plugin/plugin_registry.h"
 #include "scheduler/scheduler.h"
 #include "serve/cache_dump.h"
+#include "serve/config_reloads.h"
 #include "serve/config_watch.h"
 #include "serve/explain_waits.h"
 #include "serve/group_commit.h"
 #include "serve/kube_api.h"
 #include "serve/loaded_config.h"
 #include "serve/local_cluster.h"
-#include "serve/off_loop.h"
 #include "serve/session_runner.h"
 #include "serve/session_watchdog.h"
 #include "serve/shared_cache.h"
@@ -71,12 +71,6 @@ inline void warn(const std::string& message) { log::write(log::kWarning, kWho, m
 }  // namespace state_detail
 
 struct Service::State {
-  // A config loaded off the loop, or why it could not be.
-  struct Reload {
-    std::optional<LoadedConfig> loaded;
-    std::string error;
-  };
-
   State(asio::io_context& loop, ServeOptions o)
       : options(std::move(o)),
         lock(options.state_dir),
@@ -145,10 +139,21 @@ struct Service::State {
   bool notified_ready = false;
   bool stopping = false;
   bool dump_waits = false;  // SIGUSR2 came while a session held the cache
-  // A reload's loading, off the loop; and why to reload again once it ends.
   // Destroyed before the options and loop it uses.
-  OffLoop<Reload> reloads{io};
-  std::optional<std::string> reload_again;
+  ConfigReloads reloads{
+      io, [this] { return load_config_and_plugins(options); },
+      [this](LoadedConfig loaded, const std::string& why) {
+        const config::SchedulerConfig before =
+            scheduler ? scheduler->config() : config::SchedulerConfig();
+        adopt(std::move(loaded));
+        metrics.count_config_reload(true);
+        state_detail::info("config " + options.config.string() + " reloaded (" + why +
+                           "): " + config::describe_changes(before, scheduler->config()));
+      },
+      [this](const std::string& error) {
+        metrics.count_config_reload(false);
+        state_detail::warn("config rejected, scheduling goes on with the last good one: " + error);
+      }};
   // Declared last, so destroyed first: its thread stops before anything it
   // uses goes away.
   SessionRunner runner;
@@ -178,37 +183,7 @@ struct Service::State {
 
   void load_config() { adopt(load_config_and_plugins(options)); }
 
-  // Loads the config and its plugins off the loop, then adopts them on it.
-  // A reload asked for while one is under way runs after it.
-  void reload_config(std::string_view why) {
-    const auto load_it = [this]() -> Reload {
-      try {
-        return {load_config_and_plugins(options), {}};
-      } catch (const std::exception& e) {
-        return {std::nullopt, e.what()};
-      }
-    };
-    const auto adopt_it = [this, why = std::string(why)](Reload r) {
-      if (!r.loaded) {
-        metrics.count_config_reload(false);
-        state_detail::warn("config rejected, scheduling goes on with the last good one: " +
-                           r.error);
-      } else {
-        const config::SchedulerConfig before =
-            scheduler ? scheduler->config() : config::SchedulerConfig();
-        adopt(std::move(*r.loaded));
-        metrics.count_config_reload(true);
-        state_detail::info("config " + options.config.string() + " reloaded (" + why +
-                           "): " + config::describe_changes(before, scheduler->config()));
-      }
-      if (reload_again) {
-        const std::string next = std::move(*reload_again);
-        reload_again.reset();
-        reload_config(next);
-      }
-    };
-    if (!reloads.start(load_it, adopt_it)) reload_again = std::string(why);
-  }
+  void reload_config(std::string_view why) { reloads.request(std::string(why)); }
 
   void session_failed(const std::string& what) {
     sync_error = "the last session failed: " + what;
