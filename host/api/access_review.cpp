@@ -22,13 +22,8 @@ bool is_read(std::string_view verb) {
 
 // The verbs a resource or one of its subresources is served with, as
 // discovery lists them.
-std::vector<std::string_view> verbs_of(std::string_view subresource) {
-  if (subresource.empty()) {
-    const auto all = resource_verbs();
-    return {all.begin(), all.end()};
-  }
-  if (subresource == "status") return {"get", "patch", "update"};
-  return {"create"};
+std::span<const std::string_view> verbs_of(std::string_view subresource) {
+  return subresource.empty() ? resource_verbs() : subresource_verbs(subresource);
 }
 
 struct Answer {
@@ -71,7 +66,7 @@ Answer resource_answer(const json& a, bool may_write) {
   if (!subresource.empty() && std::find(found->subresources.begin(), found->subresources.end(),
                                         subresource) == found->subresources.end())
     return {false, "this server does not serve " + named + "/" + subresource};
-  const std::vector<std::string_view> verbs = verbs_of(subresource);
+  const std::span<const std::string_view> verbs = verbs_of(subresource);
   if (verb == "*") {
     const bool writes =
         std::any_of(verbs.begin(), verbs.end(), [](std::string_view v) { return !is_read(v); });

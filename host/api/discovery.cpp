@@ -79,8 +79,8 @@ json resource_list(std::string_view group, std::string_view version) {
     if (r.kind == "Pod" || r.kind == "Node") entry["categories"] = json::array({"all"});
     list.push_back(std::move(entry));
     for (std::string_view sub : r.subresources) {
-      json sub_verbs =
-          sub == "status" ? json::array({"get", "patch", "update"}) : json::array({"create"});
+      json sub_verbs = json::array();
+      for (std::string_view v : subresource_verbs(sub)) sub_verbs.push_back(std::string(v));
       std::string kind(r.kind);
       if (sub == "binding") kind = "Binding";
       if (sub == "eviction") kind = "Eviction";

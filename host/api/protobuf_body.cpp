@@ -1,8 +1,8 @@
 #include "api/protobuf_body.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "api/media_type.h"
 #include "api/protobuf_kinds.h"
 #include "api/protobuf_wire.h"
 #include "api/status.h"
@@ -52,12 +52,7 @@ std::string kinds_read() {
 }  // namespace
 
 bool is_protobuf(std::string_view content_type) {
-  std::string media(content_type.substr(0, content_type.find(';')));
-  std::transform(media.begin(), media.end(), media.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.pop_back();
-  while (!media.empty() && (media.front() == ' ' || media.front() == '\t')) media.erase(0, 1);
-  return media == kProtobufMediaType;
+  return media_type(content_type) == kProtobufMediaType;
 }
 
 ProtobufEnvelope read_envelope(std::string_view body) {
@@ -68,8 +63,9 @@ ProtobufEnvelope read_envelope(std::string_view body) {
   }
   body.remove_prefix(kPrefix.size());
   if (body.empty()) throw WireError("empty body");
+  // An absent raw is an empty one: an object with every field at its zero
+  // value (an empty DeleteOptions is sent so).
   ProtobufEnvelope out;
-  bool has_raw = false;
   for (WireReader r(body); !r.done();) {
     const WireField f = r.next();
     switch (f.number) {
@@ -85,7 +81,6 @@ ProtobufEnvelope read_envelope(std::string_view body) {
       case 2:
         if (f.type != WireType::kLength) throw WireError("raw is not bytes");
         out.raw = f.bytes;
-        has_raw = true;
         break;
       case 3:
         // Kubernetes never compresses the object inside; one that says so
@@ -97,9 +92,6 @@ ProtobufEnvelope read_envelope(std::string_view body) {
         break;  // contentType and anything newer: not needed to read raw
     }
   }
-  // An empty raw (an object with every field at its zero value, as an
-  // empty DeleteOptions is sent) is an object too.
-  if (!has_raw) out.raw = std::string_view();
   return out;
 }
 

@@ -104,4 +104,12 @@ std::string api_version(const Resource& r) {
 
 std::span<const std::string_view> resource_verbs() { return kVerbs; }
 
+std::span<const std::string_view> subresource_verbs(std::string_view subresource) {
+  // A status is read and written; the others are only created.
+  static constexpr std::array<std::string_view, 3> kStatusVerbs{"get", "patch", "update"};
+  static constexpr std::array<std::string_view, 1> kCreate{"create"};
+  if (subresource == "status") return kStatusVerbs;
+  return kCreate;
+}
+
 }  // namespace scoria::api

@@ -29,7 +29,10 @@ const Resource* find_kind(std::string_view kind);
 /// "v1" or "group/version".
 std::string api_version(const Resource& r);
 
-/// The verbs of a resource and of a subresource, as discovery lists them.
+/// The verbs of a resource, as discovery lists them.
 std::span<const std::string_view> resource_verbs();
+/// The verbs of a subresource ("status", "binding", "eviction"), as
+/// discovery lists them.
+std::span<const std::string_view> subresource_verbs(std::string_view subresource);
 
 }  // namespace scoria::api

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/access_review.h"
+#include "api/media_type.h"
 #include "api/protobuf_body.h"
 #include "api/status.h"
 
@@ -138,7 +139,7 @@ std::optional<http::Reply> RequestGuard::check(const http::Request& request) con
 
   if (const auto type = request.find(bhttp::field::content_type); type != request.end()) {
     const std::string_view value = sv(type->value());
-    const std::string media = lower(trim(value.substr(0, value.find(';'))));
+    const std::string media = api::media_type(value);
     if (std::find(kWriteTypes.begin(), kWriteTypes.end(), media) == kWriteTypes.end())
       return refuse(415, "UnsupportedMediaType",
                     "Content-Type " + std::string(value) +
