@@ -9,6 +9,8 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <set>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -106,58 +108,88 @@ void ClusterCache::clear() {
   vectorize_queue(e);
 }
 
-void ClusterCache::reset(model::ClusterObjects objects) {
-  std::vector<ObjectChange> changes;
-  changes.reserve(objects.nodes.size() + objects.pods.size() + objects.pod_groups.size() +
-                  objects.queues.size() + objects.priority_classes.size() +
-                  objects.namespaces.size() + objects.disruption_budgets.size() +
-                  objects.resource_quotas.size() + objects.numa_topologies.size() +
-                  objects.hyper_nodes.size() + objects.device_classes.size() +
-                  objects.resource_slices.size() + objects.resource_claims.size() +
-                  objects.claim_templates.size());
-  for (auto& n : objects.namespaces) changes.push_back(ObjectChange::upsert(std::move(n)));
-  for (auto& b : objects.disruption_budgets) changes.push_back(ObjectChange::upsert(std::move(b)));
-  for (auto& q : objects.resource_quotas) changes.push_back(ObjectChange::upsert(std::move(q)));
-  for (auto& c : objects.priority_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
-  for (auto& q : objects.queues) changes.push_back(ObjectChange::upsert(std::move(q)));
-  for (auto& n : objects.nodes) changes.push_back(ObjectChange::upsert(std::move(n)));
-  for (auto& c : objects.device_classes) changes.push_back(ObjectChange::upsert(std::move(c)));
-  for (auto& s : objects.resource_slices) changes.push_back(ObjectChange::upsert(std::move(s)));
-  for (auto& t : objects.claim_templates) changes.push_back(ObjectChange::upsert(std::move(t)));
-  for (auto& c : objects.resource_claims) changes.push_back(ObjectChange::upsert(std::move(c)));
-  for (auto& g : objects.pod_groups) changes.push_back(ObjectChange::upsert(std::move(g)));
-  for (auto& p : objects.pods) changes.push_back(ObjectChange::upsert(std::move(p)));
-  for (auto& t : objects.numa_topologies) changes.push_back(ObjectChange::upsert(std::move(t)));
-  for (auto& h : objects.hyper_nodes) changes.push_back(ObjectChange::upsert(std::move(h)));
-  // The storage kinds go from their lists to their maps, one at a time.
-  load(changes, [&] {
-    const auto file = [&](auto& list) {
-      for (auto& object : list) {
-        ObjectChange c = ObjectChange::upsert(std::move(object));
-        apply_change(c);
+namespace {
+
+/// Calls f(std::type_identity<T>{}) with the model type of `kind`.
+template <class F>
+void with_type(Kind kind, F&& f) {
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    (void)((static_cast<size_t>(kind) == I
+                ? (f(std::type_identity<std::variant_alternative_t<I, Object>>{}), true)
+                : false) ||
+           ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<Object>>{});
+}
+
+/// reset()'s objects, a list per kind. Each is filed through a change of its
+/// own: a list of changes for them all would be another copy of the cluster,
+/// in memory touched for the first time.
+class ObjectLists {
+ public:
+  explicit ObjectLists(model::ClusterObjects& objects) : objects_(objects) {}
+  template <class T, class F>
+  void each(F&& f) const {
+    for (const T& o : model::list_of<T>(objects_)) f(o);
+  }
+  template <class T>
+  size_t count() const {
+    return model::list_of<T>(objects_).size();
+  }
+  /// Calls file(change) with each object of `kind`, moved into the change.
+  template <class F>
+  void file(Kind kind, F&& file) {
+    with_type(kind, [&]<class T>(std::type_identity<T>) {
+      for (T& o : model::list_of<T>(objects_)) {
+        ObjectChange c = ObjectChange::upsert(std::move(o));
+        file(c);
       }
-    };
-    file(objects.storage_classes);
-    file(objects.csi_drivers);
-    file(objects.csi_nodes);
-    file(objects.storage_capacities);
-    file(objects.volumes);
-    file(objects.claims);
-  });
+    });
+  }
+
+ private:
+  model::ClusterObjects& objects_;
+};
+
+/// replace()'s objects: the Upserts of a list of changes.
+class ChangeList {
+ public:
+  explicit ChangeList(std::vector<ObjectChange>& changes) : changes_(changes) {}
+  template <class T, class F>
+  void each(F&& f) const {
+    for (const ObjectChange& c : changes_)
+      if (c.type == ObjectChange::Type::Upsert)
+        if (const T* o = std::get_if<T>(&c.object)) f(*o);
+  }
+  template <class T>
+  size_t count() const {
+    return std::count_if(changes_.begin(), changes_.end(),
+                         [](const ObjectChange& c) { return std::holds_alternative<T>(c.object); });
+  }
+  template <class F>
+  void file(Kind kind, F&& file) {
+    for (ObjectChange& c : changes_)
+      if (c.kind == kind && c.type == ObjectChange::Type::Upsert) file(c);
+  }
+
+ private:
+  std::vector<ObjectChange>& changes_;
+};
+
+}  // namespace
+
+void ClusterCache::reset(model::ClusterObjects objects) {
+  ObjectLists in(objects);
+  load(in);
 }
 
 void ClusterCache::replace(std::vector<ObjectChange> objects) {
-  load(objects, [&] {
-    for (Kind kind : kLoadOrder) {
-      if (!is_storage_kind(kind)) continue;
-      for (ObjectChange& c : objects)
-        if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
-    }
-  });
+  ChangeList in(objects);
+  load(in);
 }
 
-void ClusterCache::load(std::vector<ObjectChange>& objects,
-                        const std::function<void()>& file_storage) {
+template <class In>
+void ClusterCache::load(In& in) {
   clear();
   // Filing a storage object touches only the storage maps and their
   // version, which nothing else filed here reads: they are filed on a
@@ -170,15 +202,17 @@ void ClusterCache::load(std::vector<ObjectChange>& objects,
     bool& apart;
     ~Rejoin() { apart = false; }
   } rejoin{claim_pods_apart_};
+  const auto apply = [this](ObjectChange& c) { apply_change(c); };
   std::future<void> storage = std::async(std::launch::async, [&] {
     try {
-      count_claim_pods(objects);
+      count_claim_pods(in);
     } catch (...) {
       claims_read.set_exception(std::current_exception());
       throw;
     }
     claims_read.set_value();
-    file_storage();
+    for (Kind kind : kLoadOrder)
+      if (is_storage_kind(kind)) in.file(kind, apply);
   });
   // Dimensions first, so each entry is vectorized once.
   std::set<std::string> extended;
@@ -186,53 +220,43 @@ void ClusterCache::load(std::vector<ObjectChange>& objects,
     for (const auto& [name, value] : list)
       if (!base_dim(name)) extended.insert(name);
   };
-  for (const ObjectChange& c : objects) {
-    if (c.type != ObjectChange::Type::Upsert) continue;
-    if (const auto* n = std::get_if<model::Node>(&c.object)) collect(n->allocatable);
-    if (const auto* p = std::get_if<model::Pod>(&c.object))
-      collect(p->requests), collect(p->init_requests);
-    if (const auto* g = std::get_if<model::PodGroup>(&c.object)) collect(g->min_resources);
-    if (const auto* q = std::get_if<model::Queue>(&c.object))
-      collect(q->capability), collect(q->deserved), collect(q->guarantee);
-  }
+  in.template each<model::Node>([&](const model::Node& n) { collect(n.allocatable); });
+  in.template each<model::Pod>(
+      [&](const model::Pod& p) { collect(p.requests), collect(p.init_requests); });
+  in.template each<model::PodGroup>([&](const model::PodGroup& g) { collect(g.min_resources); });
+  in.template each<model::Queue>([&](const model::Queue& q) {
+    collect(q.capability), collect(q.deserved), collect(q.guarantee);
+  });
   dims_.insert(dims_.end(), extended.begin(), extended.end());
   for (size_t i = 0; i < dims_.size(); ++i) dim_index_[dims_[i]] = i;
   vectorize_queue(queues_.at(queues_.find(std::string(kDefaultQueue))));
-  size_t pods = 0, groups = 0, nodes = 0;
-  for (const ObjectChange& c : objects) {
-    pods += c.kind == Kind::Pod;
-    // A pod without a PodGroup gets one of its own.
-    groups += c.kind == Kind::PodGroup || c.kind == Kind::Pod;
-    nodes += c.kind == Kind::Node;
-  }
+  const size_t pods = in.template count<model::Pod>();
   pods_.reserve(pods);
   pod_vectors_.reset(2 * dims_.size());
-  groups_.reserve(groups);
+  // A pod without a PodGroup gets one of its own.
+  groups_.reserve(in.template count<model::PodGroup>() + pods);
   group_vectors_.reset(dims_.size());
-  nodes_.reserve(nodes);
+  nodes_.reserve(in.template count<model::Node>());
 
   for (Kind kind : kLoadOrder) {
     if (is_storage_kind(kind)) continue;
     if (kind == Kind::Pod) claims_counted.get();
-    for (ObjectChange& c : objects)
-      if (c.kind == kind && c.type == ObjectChange::Type::Upsert) apply_change(c);
+    in.file(kind, apply);
   }
   storage.get();
   dims_dirty_ = true;  // checked against what was counted; rebuilt only if it differs
   finish_batch();
 }
 
-void ClusterCache::count_claim_pods(const std::vector<ObjectChange>& objects) {
+template <class In>
+void ClusterCache::count_claim_pods(const In& in) {
   size_t claims = 0;
-  for (const ObjectChange& c : objects)
-    if (const auto* p = std::get_if<model::Pod>(&c.object)) claims += p->claims.size();
+  in.template each<model::Pod>([&](const model::Pod& p) { claims += p.claims.size(); });
   claim_pods_.reserve(claims);
-  for (const ObjectChange& c : objects) {
-    if (c.type != ObjectChange::Type::Upsert) continue;
-    if (const auto* p = std::get_if<model::Pod>(&c.object))
-      for (const model::PodClaim& claim : p->claims)
-        ++claim_pods_[claim_key(p->namespace_, claim.name)];
-  }
+  in.template each<model::Pod>([&](const model::Pod& p) {
+    for (const model::PodClaim& claim : p.claims)
+      ++claim_pods_[claim_key(p.namespace_, claim.name)];
+  });
 }
 
 void ClusterCache::apply_changes(std::span<ObjectChange> changes) {

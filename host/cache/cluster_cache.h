@@ -237,12 +237,14 @@ class ClusterCache {
 
   // --- cluster_cache.cpp: loading, dimensions, snapshot, outcome ----------
   void clear();
-  /// What reset() and replace() share: clears, then files `objects` but the
-  /// storage kinds here while `file_storage` files those on another thread,
-  /// which counts the pods of each claim first. `objects` holds each object
-  /// once.
-  void load(std::vector<ObjectChange>& objects, const std::function<void()>& file_storage);
-  void count_claim_pods(const std::vector<ObjectChange>& objects);
+  /// What reset() and replace() share: clears, then files what `in` holds
+  /// (each object once) kind by kind, the storage kinds on another thread,
+  /// which counts the pods of each claim first. `In` is one of
+  /// cluster_cache.cpp's two inputs: lists by kind, or a list of changes.
+  template <class In>
+  void load(In& in);
+  template <class In>
+  void count_claim_pods(const In& in);
   /// claim_pods_'s key of a pod's claim.
   static std::string claim_key(const std::string& ns, const std::string& claim) {
     return ns + "/" + claim;
