@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Writes host/schema/field_schema_table.cpp: every field of the kinds Scoria
 reads, as Kubernetes and Volcano define them, for the unknown-field check
-(host/schema/unknown_fields.h).
+(host/schema/unknown_fields.h), the OpenAPI documents (host/api/openapi*) and
+server-side apply (host/api/structured_merge*).
 
   scripts/gen-field-schema.py --volcano VOLCANO_GIT_DIR [--rev HEAD] \
+      --kubernetes-api K8S_API_GIT_DIR --apimachinery APIMACHINERY_GIT_DIR \
       > host/schema/field_schema_table.cpp
 
 Sources:
@@ -19,6 +21,11 @@ Sources:
   (alpha fields of later releases left out);
 - Volcano's PodGroup, Queue, batch Job, Numatopology and HyperNode from the openAPIV3Schema of their
   CRDs in Volcano's repository (read with git, never copied);
+- how each list merges (+listType, +listMapKey, patchStrategy and
+  patchMergeKey, as kube-openapi reads them), which structs and maps are
+  atomic, the Go type behind a client's 'str' or 'object' (Quantity,
+  IntOrString) and each type's OpenAPI name, from the types.go of
+  k8s.io/api and k8s.io/apimachinery (read with git, never copied);
 - the Python client is older than the API (22.x has Kubernetes 1.22's
   models), so the PodSpec the Job CRD embeds (Volcano builds it from a
   recent k8s.io/api) is laid over V1PodSpec and every type under it, and
@@ -34,6 +41,7 @@ name (and by structure, for the CRDs' anonymous ones); each type's fields
 are sorted by name. Prints the table's size on standard error.
 """
 import argparse
+import inspect
 import re
 import subprocess
 import sys
@@ -147,7 +155,7 @@ _ASK = {  # what an `exactly` request and a firstAvailable alternative share
     "deviceClassName": "str", "selectors": "list[V1DeviceSelector]", "allocationMode": "str",
     "count": "int", "tolerations": "list[V1DeviceToleration]",
     "capacity": "V1CapacityRequirements"}
-NEW_CLASSES.update({
+_RESOURCE = {
     "V1DeviceClass": dict(_OBJECT, spec="V1DeviceClassSpec"),
     "V1DeviceClassSpec": {
         "selectors": "list[V1DeviceSelector]", "config": "list[V1DeviceClassConfiguration]",
@@ -223,60 +231,250 @@ NEW_CLASSES.update({
     "V1NetworkDeviceData": {"interfaceName": "str", "ips": "list[str]", "hardwareAddress": "str"},
     "V1ResourceClaimTemplate": dict(_OBJECT, spec="V1ResourceClaimTemplateSpec"),
     "V1ResourceClaimTemplateSpec": {"metadata": "V1ObjectMeta", "spec": "V1ResourceClaimSpec"},
-})
+}
+NEW_CLASSES.update(_RESOURCE)
 
 SCALARS = {"str", "int", "bool", "float", "datetime", "date", "object"}
 
-# A type: ("leaf",) | ("object", {name: type}) | ("list", type) | ("map", type).
-# Object types are mutable (fields are laid over); lists and maps hold them.
-LEAF = ("leaf",)
+# What a leaf holds, in the order of schema::Scalar (field_schema.h).
+SCALAR_KINDS = ["untyped", "string", "date-time", "integer", "int32", "int64", "number",
+                "boolean", "int-or-string", "quantity", "object", "byte"]
+# How a list's items are told apart, in the order of schema::ListType.
+LIST_TYPES = ["atomic", "set", "map"]
+
+# The Go packages whose types.go tell what the client's models do not: how a
+# list merges (+listType, +listMapKey, patchStrategy, patchMergeKey), which
+# structs and maps are atomic, the Go type behind a client's 'str' or
+# 'object' (a Quantity, an IntOrString), and each type's OpenAPI name.
+# (repository: "api" or "apimachinery", file, OpenAPI definition prefix).
+GO_PACKAGES = [
+    ("api", "core/v1/types.go", "io.k8s.api.core.v1"),
+    ("apimachinery", "pkg/apis/meta/v1/types.go", "io.k8s.apimachinery.pkg.apis.meta.v1"),
+    ("api", "policy/v1/types.go", "io.k8s.api.policy.v1"),
+    ("api", "scheduling/v1/types.go", "io.k8s.api.scheduling.v1"),
+    ("api", "coordination/v1/types.go", "io.k8s.api.coordination.v1"),
+    ("api", "storage/v1/types.go", "io.k8s.api.storage.v1"),
+    ("api", "resource/v1/types.go", "io.k8s.api.resource.v1"),
+]
+# Client classes whose Go type has another name.
+GO_NAMES = {"V1Handler": "LifecycleHandler", "CoreV1Event": "Event",
+            "CoreV1EventSeries": "EventSeries"}
+# The resource.k8s.io/v1 classes: looked up in that package first (core/v1
+# has a ResourceClaim of its own).
+RESOURCE_CLASSES = set(_RESOURCE)
+
+
+def leaf(kind):
+    return ("leaf", kind)
+
+
+# A type: ("leaf", scalar) | ("object", {name: type}, name, info) |
+# ("list", type, list type, keys) | ("map", type, atomic). Object types are
+# mutable (fields are laid over; info holds "atomic" and "required").
+LEAF = leaf("untyped")
+
+
+def new_object(fields, name=None, atomic=False, required=()):
+    return ("object", fields, name, {"atomic": atomic, "required": set(required)})
+
+
+def parse_go(text):
+    """The structs of a Go file: {name: {"atomic", "fields": {json name: info}}},
+    and its other named types {name: underlying type}."""
+    structs, aliases = {}, {}
+    comments, current = [], None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("//"):
+            comments.append(s[2:].strip())
+            continue
+        if current is None:
+            m = re.match(r"type (\w+) struct \{", s)
+            if m:
+                current = {"atomic": "+structType=atomic" in comments, "fields": {}}
+                structs[m.group(1)] = current
+            else:
+                m = re.match(r"type (\w+) ([^=].*)$", s)
+                if m:
+                    aliases[m.group(1)] = m.group(2).strip()
+            comments = []
+            continue
+        if s == "}":
+            current, comments = None, []
+            continue
+        m = re.match(r"(\w+)\s+([^`]+?)\s+`(.*)`", s)
+        if m:
+            tags = m.group(3)
+            j = re.search(r'json:"([^"]*)"', tags)
+            if j and j.group(1).split(",")[0] not in ("", "-"):
+                parts = j.group(1).split(",")
+                marker = lambda k: [c.split("=", 1)[1] for c in comments if c.startswith(k + "=")]
+                strategy = re.search(r'patchStrategy:"([^"]*)"', tags)
+                key = re.search(r'patchMergeKey:"([^"]*)"', tags)
+                current["fields"][parts[0]] = {
+                    "go": m.group(2).strip(),
+                    "required": "+optional" not in comments and "omitempty" not in parts[1:],
+                    "listType": (marker("+listType") or [None])[0],
+                    "listMapKey": marker("+listMapKey"),
+                    "mapType": (marker("+mapType") or [None])[0],
+                    "default": (marker("+default") or [None])[0],
+                    "patchStrategy": strategy.group(1) if strategy else "",
+                    "mergeKey": key.group(1) if key else "",
+                }
+        comments = []
+    return structs, aliases
+
+
+class GoTypes:
+    def __init__(self, dirs):
+        self.packages = []  # (prefix, structs, aliases)
+        for repo, path, prefix in GO_PACKAGES:
+            text = subprocess.run(["git", "-C", dirs[repo], "show", f"HEAD:{path}"], check=True,
+                                  capture_output=True, text=True).stdout
+            self.packages.append((prefix, *parse_go(text)))
+
+    def find(self, cls):
+        """(OpenAPI name, struct, aliases) of a client class, or None."""
+        name = GO_NAMES.get(cls, re.sub(r"^(V1|CoreV1)", "", cls))
+        order = self.packages
+        if cls in RESOURCE_CLASSES:
+            order = [p for p in self.packages if p[0].endswith("resource.v1")] + order
+        for prefix, structs, aliases in order:
+            if name in structs:
+                return f"{prefix}.{name}", structs[name], aliases
+        return None
+
+
+def go_scalar(go, aliases):
+    """The scalar a Go type holds, where it says more than the client."""
+    g = go.lstrip("*")
+    for _ in range(4):
+        if g in aliases and not aliases[g].startswith(("struct", "map", "[]")):
+            g = aliases[g].lstrip("*")
+    g = g.split(".")[-1]
+    return {"IntOrString": "int-or-string", "Quantity": "quantity", "Time": "date-time",
+            "MicroTime": "date-time", "RawExtension": "object", "int32": "int32",
+            "int64": "int64", "int": "int64", "float64": "number", "bool": "boolean"}.get(g)
+
+
+def go_inner(go, aliases, shape):
+    """The Go type of a list's items or a map's values."""
+    g = go.lstrip("*") if go else ""
+    if g in aliases:
+        g = aliases[g]
+    if shape == "list" and g.startswith("[]"):
+        return g[2:]
+    m = re.match(r"map\[[^\]]+\](.+)", g)
+    return m.group(1) if shape == "map" and m else None
 
 
 class Schema:
-    def __init__(self):
+    def __init__(self, go):
+        self.go = go
         self.named = {}  # class name -> object type
         self.known = {}  # id(CRD schema node) -> the type it is (a core one)
 
     # --- The Python client's models ------------------------------------
     def fields_of_class(self, name):
         if name in NEW_CLASSES:
-            return dict(NEW_CLASSES[name])
+            return dict(NEW_CLASSES[name]), set()
         cls = getattr(models, name)
         out = {cls.attribute_map[attr]: t for attr, t in cls.openapi_types.items()}
         out.update(NEWER_FIELDS.get(name, {}))
-        return out
+        # The client's setters refuse None for a required field.
+        source = inspect.getsource(cls)
+        required = {cls.attribute_map[a] for a in re.findall(
+            r"client_side_validation and (\w+) is None", source) if a in cls.attribute_map}
+        return out, required
 
-    def of_client_type(self, t):
+    def of_client_type(self, t, go=None, aliases=None):
+        """The type of a client type string; `go` is the Go field's info
+        (list and map markers), or its Go type when a dict."""
+        aliases = aliases or {}
+        gotype = go["go"] if isinstance(go, dict) else go
         if t in SCALARS:
-            return LEAF
+            refined = go_scalar(gotype, aliases) if gotype else None
+            kind = {"str": "string", "int": "integer", "bool": "boolean", "float": "number",
+                    "datetime": "date-time", "date": "date-time", "object": "object"}[t]
+            if refined in ("int-or-string", "quantity") and t in ("str", "object"):
+                kind = refined
+            elif refined in ("int32", "int64") and t == "int":
+                kind = refined
+            return leaf(kind)
         m = re.fullmatch(r"list\[(.+)\]", t)
         if m:
-            return wrap("list", self.of_client_type(m.group(1)))
+            item = self.of_client_type(m.group(1), go_inner(gotype, aliases, "list"), aliases)
+            return self.list_of(item, go if isinstance(go, dict) else None)
         m = re.fullmatch(r"dict\(str, (.+)\)", t)
         if m:
-            return wrap("map", self.of_client_type(m.group(1)))
+            value = self.of_client_type(m.group(1), go_inner(gotype, aliases, "map"), aliases)
+            atomic = isinstance(go, dict) and go["mapType"] == "atomic"
+            return ("map", value, atomic)
         return self.named_type(t)
+
+    def list_of(self, item, go):
+        """A list of `item`, merged as the Go field's markers say (as
+        kube-openapi turns them into structured-merge-diff's schema)."""
+        if not go:
+            return ("list", item, "atomic", ())
+        kind, keys = go["listType"], list(go["listMapKey"])
+        if kind is None:
+            kind = "atomic"
+            if go["patchStrategy"].split(",")[0] == "merge":
+                kind = "map" if go["mergeKey"] else "set"
+                keys = [go["mergeKey"]] if go["mergeKey"] else []
+        if kind != "map":
+            keys = []
+        # A key field with a default (a port's protocol) is that when left out.
+        elem = go_inner(go["go"], {}, "list")
+        found = self.go.find(elem) if elem else None
+        out = []
+        for k in keys:
+            default = found[1]["fields"].get(k, {}).get("default") if found else None
+            out.append(k + ("=" + default.strip('"') if default else ""))
+        return ("list", item, kind, tuple(out))
 
     def named_type(self, name):
         if name not in self.named:
+            found = self.go.find(name)
+            definition = found[0] if found else f"io.k8s.api.core.v1.{re.sub('^V1', '', name)}"
+            go_fields = found[1]["fields"] if found else {}
+            aliases = found[2] if found else {}
             fields = {}
-            self.named[name] = ("object", fields, name)
-            for field, t in self.fields_of_class(name).items():
-                fields[field] = self.of_client_type(t)
+            t = new_object(fields, definition, atomic=bool(found and found[1]["atomic"]))
+            self.named[name] = t
+            client, required = self.fields_of_class(name)
+            if name in NEW_CLASSES:
+                required = {f for f in client if go_fields.get(f, {}).get("required")}
+            t[3]["required"] = required
+            for field, ct in client.items():
+                fields[field] = self.of_client_type(ct, go_fields.get(field), aliases)
         return self.named[name]
 
     # --- A CRD's openAPIV3Schema ----------------------------------------
-    def of_crd(self, node, root=False):
+    def of_crd(self, node, root=None):
         if id(node) in self.known:
             return self.known[id(node)]
-        if node.get("x-kubernetes-preserve-unknown-fields") or node.get(
-                "x-kubernetes-int-or-string") or "anyOf" in node:
-            return LEAF
+        if node.get("x-kubernetes-preserve-unknown-fields"):
+            return leaf("object")
+        if node.get("x-kubernetes-int-or-string") or "anyOf" in node:
+            return leaf("int-or-string")
         kind = node.get("type")
         if kind == "array":
-            return wrap("list", self.of_crd(node.get("items", {})))
+            items = node.get("items", {})
+            keys = []
+            for k in node.get("x-kubernetes-list-map-keys", []):
+                default = items.get("properties", {}).get(k, {}).get("default")
+                keys.append(k + (f"={default}" if default is not None else ""))
+            return ("list", self.of_crd(items), node.get("x-kubernetes-list-type", "atomic"),
+                    tuple(keys))
         if kind != "object":
-            return LEAF
+            formats = {"date-time": "date-time", "int32": "int32", "int64": "int64",
+                       "byte": "byte"}
+            return leaf(formats.get(node.get("format"), {
+                "string": "string", "integer": "integer", "number": "number",
+                "boolean": "boolean"}.get(kind, "untyped")))
+        atomic = node.get("x-kubernetes-map-type") == "atomic"
         if "properties" in node:
             fields = {}
             for name, sub in node["properties"].items():
@@ -284,18 +482,18 @@ class Schema:
                 fields[name] = (self.named_type("V1ObjectMeta") if root and name == "metadata"
                                 else self.of_crd(sub))
             if node.get("x-kubernetes-embedded-resource"):
-                fields.setdefault("apiVersion", LEAF)
-                fields.setdefault("kind", LEAF)
+                fields.setdefault("apiVersion", leaf("string"))
+                fields.setdefault("kind", leaf("string"))
                 fields.setdefault("metadata", self.named_type("V1ObjectMeta"))
-            return ("object", fields, None)
+            return new_object(fields, root, atomic, node.get("required", []))
         extra = node.get("additionalProperties")
         if isinstance(extra, dict):
-            return wrap("map", self.of_crd(extra))
+            return ("map", self.of_crd(extra), atomic)
         if extra is True:
-            return LEAF
+            return leaf("object")
         # An object with no properties: the API server prunes everything
         # under it, so nothing under it is known.
-        return ("object", {}, None)
+        return new_object({}, root, atomic)
 
     def lay_over(self, t, node):
         """Adds to the object type `t` (and the types under it) the fields
@@ -318,11 +516,6 @@ class Schema:
             self.lay_over(inner, sub)
 
 
-def wrap(shape, inner):
-    # Nothing under a list or map of leaves is checked: it is a leaf itself.
-    return LEAF if inner == LEAF else (shape, inner)
-
-
 def crd_schema(git_dir, rev, file):
     text = subprocess.run(
         ["git", "-C", git_dir, "show", f"{rev}:config/crd/volcano/bases/{file}"],
@@ -330,30 +523,43 @@ def crd_schema(git_dir, rev, file):
     return yaml.safe_load(text)["spec"]["versions"]
 
 
+def crd_definition(api, kind):
+    """The OpenAPI name the API server gives a CRD's kind: its group
+    reversed, its version, its kind."""
+    group, version = api.split("/")
+    return ".".join(reversed(group.split("."))) + f".{version}.{kind}"
+
+
 # --- Emitting ---------------------------------------------------------------
 
 class Emitter:
-    """Numbers the types (shared by identity, then by structure) and lays out
-    the tables."""
+    """Numbers the types (shared by identity, then by structure and name) and
+    lays out the tables."""
 
     def __init__(self):
-        self.types = [("leaf",)]  # index 0: the leaf
+        self.types = [LEAF]  # index 0: the untyped leaf
         self.index = {}  # id(type) -> index
         self.by_key = {}  # structural key -> index
         self.labels = ["leaf"]
+        self.keys = [""]  # list map keys, "a,b=default"; 0: none
 
     def key(self, t, seen):
         if t[0] == "leaf":
-            return "L"
-        if t[0] in ("list", "map"):
-            return t[0][0] + "(" + self.key(t[1], seen) + ")"
+            return "L" + t[1]
+        if t[0] == "list":
+            return f"l{t[2]}{','.join(t[3])}({self.key(t[1], seen)})"
+        if t[0] == "map":
+            return f"m{'a' if t[2] else ''}({self.key(t[1], seen)})"
         if id(t) in seen:  # recursive (JSONSchemaProps-like): by identity
             return f"#{id(t)}"
         seen = seen | {id(t)}
-        return "{" + ",".join(f"{n}:{self.key(f, seen)}" for n, f in sorted(t[1].items())) + "}"
+        info = t[3]
+        return (f"{t[2] or ''}{'a' if info['atomic'] else ''}"
+                f"[{','.join(sorted(info['required'] & set(t[1])))}]{{"
+                + ",".join(f"{n}:{self.key(f, seen)}" for n, f in sorted(t[1].items())) + "}")
 
     def number(self, t, label):
-        if t[0] == "leaf":
+        if t == LEAF:
             return 0
         if id(t) in self.index:
             return self.index[id(t)]
@@ -366,11 +572,20 @@ class Emitter:
         self.labels.append(t[2] if t[0] == "object" and t[2] else label)
         self.index[id(t)] = i
         self.by_key[k] = i
-        if t[0] == "object":
-            fields = [(n, self.number(f, n)) for n, f in sorted(t[1].items())]
-            self.types[i] = ("object", fields)
+        if t[0] == "leaf":
+            self.types[i] = t
+        elif t[0] == "object":
+            fields = [(n, self.number(f, n), n in t[3]["required"])
+                      for n, f in sorted(t[1].items())]
+            self.types[i] = ("object", fields, t[2], t[3]["atomic"])
+        elif t[0] == "list":
+            keys = ",".join(t[3])
+            if keys and keys not in self.keys:
+                self.keys.append(keys)
+            self.types[i] = ("list", self.number(t[1], label), t[2],
+                             self.keys.index(keys) if keys else 0)
         else:
-            self.types[i] = (t[0], self.number(t[1], label))
+            self.types[i] = ("map", self.number(t[1], label), t[2])
         return i
 
 
@@ -381,7 +596,7 @@ def cpp_string(s):
 def emit(roots, sources, out):
     e = Emitter()
     numbered = [(api, kind, e.number(t, kind)) for (api, kind), t in roots]
-    names = sorted({n for t in e.types if t[0] == "object" for n, _ in t[1]})
+    names = sorted({n for t in e.types if t[0] == "object" for n, _, _ in t[1]})
     pool, offset = "", {}
     for n in names:
         offset[n] = len(pool)
@@ -403,7 +618,7 @@ def emit(roots, sources, out):
         line += n
     w(f"    {cpp_string(line)};\n\n")
 
-    w("// Each object type's fields, sorted by name: {name, size, type}.\n")
+    w("// Each object type's fields, sorted by name: {name, size, required, type}.\n")
     w("constexpr Field kFields[] = {\n")
     first = {}
     count = 0
@@ -412,7 +627,7 @@ def emit(roots, sources, out):
             continue
         first[i] = count
         w(f"    // {i} {e.labels[i]}\n")
-        entries = [f"{{{offset[n]}, {len(n)}, {ti}}}" for n, ti in t[1]]
+        entries = [f"{{{offset[n]}, {len(n)}, {int(r)}, {ti}}}" for n, ti, r in t[1]]
         line = "   "
         for entry in entries:
             if len(line) + len(entry) + 2 > 98:
@@ -423,22 +638,40 @@ def emit(roots, sources, out):
         count += len(t[1])
     w("};\n\n")
 
-    w("// By index: {shape, the first field (an object's) or the type of the items (a\n")
-    w("// list's or map's), the number of fields}. Objects are named in kFields.\n")
+    w("// By index: {shape, detail, first, count}: a leaf's scalar; an object's\n")
+    w("// first field, number of fields and whether it is atomic; a list's list\n")
+    w("// type, item type and keys (kListKeys); a map's value type and whether it\n")
+    w("// is atomic. Objects are named in kFields.\n")
     w("constexpr Type kTypes[] = {\n")
     line = "   "
     for i, t in enumerate(e.types):
         if t[0] == "leaf":
-            entry = "{Shape::kLeaf, 0, 0}"
+            entry = f"{{Shape::kLeaf, {SCALAR_KINDS.index(t[1])}, 0, 0}}"
         elif t[0] == "object":
-            entry = f"{{Shape::kObject, {first.get(i, 0)}, {len(t[1])}}}"
+            entry = f"{{Shape::kObject, {int(t[3])}, {first.get(i, 0)}, {len(t[1])}}}"
+        elif t[0] == "list":
+            entry = f"{{Shape::kList, {LIST_TYPES.index(t[2])}, {t[1]}, {t[3]}}}"
         else:
-            entry = f"{{Shape::{'kList' if t[0] == 'list' else 'kMap'}, {t[1]}, 0}}"
+            entry = f"{{Shape::kMap, {int(t[2])}, {t[1]}, 0}}"
         if len(line) + len(entry) + 2 > 98:
             w(line + "\n")
             line = "   "
         line += " " + entry + ","
     w(line + "\n};\n\n")
+
+    w("// The keys of lists of type map, by Type::count: \"name\" or\n")
+    w("// \"key,key=default\".\n")
+    w("constexpr std::string_view kListKeys[] = {\n")
+    for k in e.keys:
+        w(f"    {cpp_string(k)},\n")
+    w("};\n\n")
+
+    w("// The OpenAPI name of each named object type, by type.\n")
+    w("constexpr Named kNamed[] = {\n")
+    for i, t in enumerate(e.types):
+        if t[0] == "object" and t[2]:
+            w(f"    {{{i}, {cpp_string(t[2])}}},\n")
+    w("};\n\n")
 
     w("constexpr Root kRoots[] = {\n")
     for api, kind, i in numbered:
@@ -446,7 +679,7 @@ def emit(roots, sources, out):
     w("};\n\n}  // namespace\n\n")
     w("const Table& table() {\n")
     w("  static constexpr Table kTable{std::string_view(kNames, sizeof kNames - 1), kFields, "
-      "kTypes,\n                                kRoots};\n")
+      "kTypes,\n                                kRoots, kListKeys, kNamed};\n")
     w("  return kTable;\n}\n\n}  // namespace scoria::schema\n")
     return len(e.types), count, len(pool)
 
@@ -455,11 +688,17 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--volcano", required=True, help="Volcano's git directory (bare or not)")
     p.add_argument("--rev", default="HEAD", help="the revision of Volcano to read (HEAD)")
+    p.add_argument("--kubernetes-api", required=True,
+                   help="k8s.io/api's git directory (kubernetes/api, bare or not)")
+    p.add_argument("--apimachinery", required=True,
+                   help="k8s.io/apimachinery's git directory (kubernetes/apimachinery)")
     a = p.parse_args()
     commit = subprocess.run(["git", "-C", a.volcano, "rev-parse", a.rev], check=True,
                             capture_output=True, text=True).stdout.strip()
+    rev = lambda d: subprocess.run(["git", "-C", d, "rev-parse", "HEAD"], check=True,
+                                   capture_output=True, text=True).stdout.strip()[:12]
 
-    s = Schema()
+    s = Schema(GoTypes({"api": a.kubernetes_api, "apimachinery": a.apimachinery}))
     roots = []
     crd_roots = {}
     for (api, kind), file in CRDS.items():
@@ -477,11 +716,13 @@ def main():
     s.known[id(template["properties"]["spec"])] = s.named_type("V1PodSpec")
     for (api, kind), cls in CORE.items():
         roots.append(((api, kind), s.named_type(cls)))
-    for key, node in crd_roots.items():
-        roots.append((key, s.of_crd(node, root=True)))
+    for (api, kind), node in crd_roots.items():
+        roots.append(((api, kind), s.of_crd(node, root=crd_definition(api, kind))))
 
-    sources = (f"python3-kubernetes {kubernetes.__version__} (Kubernetes' core models) and "
-               f"Volcano\n// {commit[:12]} (its CRDs), with the fields newer Kubernetes added")
+    sources = (f"python3-kubernetes {kubernetes.__version__} (Kubernetes' core models),\n"
+               f"// k8s.io/api {rev(a.kubernetes_api)} and k8s.io/apimachinery "
+               f"{rev(a.apimachinery)} (list and map\n// types, Go types) and "
+               f"Volcano {commit[:12]} (its CRDs), with the fields newer\n// Kubernetes added")
     types, fields, pool = emit(roots, sources, sys.stdout)
     print(f"{types} types, {fields} fields, {pool} bytes of names", file=sys.stderr)
 

@@ -1,5 +1,6 @@
 #include "schema/field_schema.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -88,6 +89,32 @@ const FieldIndex& field_index() {
 }
 
 }  // namespace
+
+std::vector<ListKey> list_keys_of(const Type& list) {
+  std::vector<ListKey> out;
+  if (list.shape != Shape::kList || list.count >= table().list_keys.size()) return out;
+  std::string_view keys = table().list_keys[list.count];
+  while (!keys.empty()) {
+    const size_t comma = keys.find(',');
+    std::string_view one = keys.substr(0, comma);
+    keys = comma == std::string_view::npos ? std::string_view() : keys.substr(comma + 1);
+    ListKey key{one, std::nullopt};
+    if (const size_t eq = one.find('='); eq != std::string_view::npos) {
+      key.name = one.substr(0, eq);
+      key.fallback = one.substr(eq + 1);
+    }
+    out.push_back(key);
+  }
+  return out;
+}
+
+std::string_view definition_name(const Type& t) {
+  const uint16_t type = index_of(t);
+  const auto named = table().named;
+  const auto it = std::lower_bound(named.begin(), named.end(), type,
+                                   [](const Named& n, uint16_t i) { return n.type < i; });
+  return it != named.end() && it->type == type ? it->name : std::string_view();
+}
 
 const Type* find_kind(std::string_view api_version, std::string_view kind) {
   for (const Root& r : table().roots)
