@@ -86,7 +86,8 @@ Answer path_answer(const json& a) {
   const bool served = path == "/version" || path == "/api" || path == "/apis" ||
                       path == "/healthz" || path == "/readyz" || path == "/metrics" ||
                       path.starts_with("/api/") || path.starts_with("/apis/") ||
-                      path == "/openapi/v3" || path.starts_with("/openapi/v3/");
+                      path == "/openapi/v2" || path == "/openapi/v3" ||
+                      path.starts_with("/openapi/v3/");
   if (!served) return {false, "this server does not serve the path " + path};
   if (verb != "get") return {false, "the path " + path + " is only read (get)"};
   return {true, ""};

@@ -279,8 +279,16 @@ std::optional<http::Reply> KubeApi::respond(const http::Request& request, std::s
                     api::review_access(std::move(review), carries_token(request, write_token_)), v);
     }
     if (path.starts_with("/openapi/")) {
+      if (request.method() != Verb::get)
+        throw ApiError(405, "MethodNotAllowed", "OpenAPI documents are read with GET");
+      // kubectl asks for v2 as protobuf alone; refused, it goes without.
+      if (path == "/openapi/v2" &&
+          !api::accepts_openapi_json(header(request, beast::http::field::accept)))
+        throw ApiError(406, "NotAcceptable",
+                       "only application/json is served for /openapi/v2, not " +
+                           header(request, beast::http::field::accept));
       if (auto doc = api::openapi_document(path)) return answer(200, *doc, v);
-      throw ApiError(404, "NotFound", "this server publishes OpenAPI v3 only (/openapi/v3)");
+      throw ApiError(404, "NotFound", "the server could not find the requested resource");
     }
     const std::optional<ResourcePath> at = api::parse_resource_path(path);
     if (!at) return std::nullopt;
