@@ -136,6 +136,10 @@ json strategic(const json& target, const json& patch) {
 
 }  // namespace
 
+bool is_apply_patch(std::string_view content_type) {
+  return content_type.substr(0, content_type.find(';')) == "application/apply-patch+yaml";
+}
+
 PatchType patch_type(std::string_view content_type) {
   const std::string_view base = content_type.substr(0, content_type.find(';'));
   if (base == "application/merge-patch+json") return PatchType::Merge;
@@ -144,7 +148,7 @@ PatchType patch_type(std::string_view content_type) {
   throw ApiError(415, "UnsupportedMediaType",
                  "the body of the request was in an unknown format - accepted media types "
                  "include: application/json-patch+json, application/merge-patch+json, "
-                 "application/strategic-merge-patch+json");
+                 "application/strategic-merge-patch+json, application/apply-patch+yaml");
 }
 
 json apply_patch(const json& target, const json& patch, PatchType type) {

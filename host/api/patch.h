@@ -15,6 +15,10 @@ namespace scoria::api {
 
 enum class PatchType { Merge, Json, StrategicMerge };
 
+/// Whether a Content-Type is server-side apply's (application/apply-patch+yaml),
+/// which api/server_side_apply.h answers.
+bool is_apply_patch(std::string_view content_type);
+
 /// The patch type of a Content-Type; throws ApiError (415) for another.
 PatchType patch_type(std::string_view content_type);
 

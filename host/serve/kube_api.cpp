@@ -13,11 +13,13 @@
 #include "api/discovery.h"
 #include "api/dry_run.h"
 #include "api/field_validation.h"
+#include "api/managed_fields.h"
 #include "api/openapi.h"
 #include "api/patch.h"
 #include "api/pod_update.h"
 #include "api/protobuf_body.h"
 #include "api/selectors.h"
+#include "api/server_side_apply.h"
 #include "api/status.h"
 #include "api/table.h"
 #include "decode/field_reader.h"
@@ -25,6 +27,7 @@
 #include "decode/object_names.h"
 #include "input/documents.h"
 #include "model/error.h"
+#include "schema/field_schema.h"
 #include "serve/admission.h"
 #include "serve/job_controller.h"
 #include "serve/pod_group_controller.h"
@@ -220,6 +223,27 @@ std::vector<decode::Decoded> validate(const Resource& r, const json& object,
 bool query_flag(std::string_view query, std::string_view key) {
   const std::string v = api::query_param(query, key).value_or("");
   return v == "1" || v == "t" || v == "T" || v == "true" || v == "True" || v == "TRUE";
+}
+
+/// Who a write is by, for metadata.managedFields: the fieldManager it
+/// names, else one made from its User-Agent, as kube-apiserver names it.
+api::Writer writer_of(const http::Request& request, const Resource& r, const ResourcePath& at,
+                      std::string_view query) {
+  api::Writer w;
+  w.manager = api::query_param(query, "fieldManager").value_or("");
+  if (w.manager.empty())
+    w.manager = api::default_manager(header(request, beast::http::field::user_agent));
+  w.api_version = api::api_version(r);
+  w.subresource = at.subresource;
+  w.time = ObjectMeta::rfc3339(std::chrono::system_clock::now());
+  w.has_status_subresource =
+      std::find(r.subresources.begin(), r.subresources.end(), "status") != r.subresources.end();
+  return w;
+}
+
+/// The field schema of a resource's objects (nullptr: deduced from them).
+const schema::Type* schema_of(const Resource& r) {
+  return schema::find_kind(api::api_version(r), r.kind);
 }
 
 /// Which objects a list or watch selects.
@@ -558,7 +582,13 @@ http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at
   json object = body_object(request, r);
   fields.check_body(r, object);
   warnings_ = fields.warnings();
-  meta_.on_create(object, r, at.namespace_);
+  api::record_update(object, nullptr, schema_of(r), writer_of(request, r, at, query));
+  return create_object(request, r, std::move(object), at.namespace_);
+}
+
+http::Reply KubeApi::create_object(const http::Request& request, const Resource& r, json object,
+                                   const std::string& path_namespace) {
+  meta_.on_create(object, r, path_namespace);
   admit_create(r, object, store_);
   // The PodGroup a plain pod gets is made for a pod that exists, as
   // Volcano's controller makes it: never for a previewed one.
@@ -707,6 +737,7 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
     object["status"] = previous["status"];
   }
   if (r.kind == "Pod" && at.subresource.empty()) api::check_pod_update(object, previous);
+  api::record_update(object, &previous, schema_of(r), writer_of(request, r, at, query));
   ObjectMeta::on_update(object, previous, r);
   return answer(200, write(r, std::move(object), pre), request.version());
 }
@@ -714,8 +745,13 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
 http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
                            std::string_view query) {
   const Resource& r = *at.resource;
+  if (api::is_apply_patch(header(request, beast::http::field::content_type)))
+    return apply(request, at, query);
+  api::check_patch_options(false, api::query_param(query, "fieldManager").value_or(""),
+                           api::query_param(query, "force").has_value());
   api::FieldValidator fields(query, field_validation_, "PatchOptions");
   const api::PatchType type = api::patch_type(header(request, beast::http::field::content_type));
+  const api::Writer writer = writer_of(request, r, at, query);
   // A merge patch's object or a JSON patch's list (patch_type refused the
   // rest, protobuf included).
   const json body = body_value(request, api::api_version(r), r.kind);
@@ -744,9 +780,74 @@ http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
     } else if (r.kind == "Pod") {
       api::check_pod_update(patched, previous);
     }
+    api::record_update(patched, &previous, schema_of(r), writer);
     ObjectMeta::on_update(patched, previous, r);
     try {
       return answer(200, write(r, std::move(patched), pre), request.version());
+    } catch (const ApiError& e) {
+      if (e.reason() != "Conflict" || attempt >= 4) throw;
+    }
+  }
+}
+
+http::Reply KubeApi::apply(const http::Request& request, const ResourcePath& at,
+                           std::string_view query) {
+  const Resource& r = *at.resource;
+  const std::string manager = api::query_param(query, "fieldManager").value_or("");
+  api::check_patch_options(true, manager, false);
+  api::FieldValidator fields(query, field_validation_, "PatchOptions");
+  json config = body_value(request, api::api_version(r), r.kind);
+  api::check_applied_config(config, api::api_version(r), r.kind);
+  json& config_meta = config["metadata"];
+  if (!config_meta.is_object()) config_meta = json::object();
+  if (const std::string name = config_meta.value("name", ""); name.empty()) {
+    config_meta["name"] = at.name;
+  } else if (name != at.name) {
+    throw api::bad_request("the name of the object (" + name +
+                           ") does not match the name on the URL (" + at.name + ")");
+  }
+  fields.check_body(r, config);
+  warnings_ = fields.warnings();
+  const api::ApplyRequest how{writer_of(request, r, at, query), query_flag(query, "force")};
+  const schema::Type* type = schema_of(r);
+  const std::string key = store_key(r, at.namespace_, at.name);
+  // Retried on a conflict with a concurrent writer, as a patch is.
+  for (int attempt = 0;; ++attempt) {
+    const auto old = store_.get(r.kind, key);
+    if (!old) {
+      if (!at.subresource.empty()) throw api::not_found(r.group, r.plural, at.name);
+      json object = api::server_side_apply(nullptr, config, type, how);
+      try {
+        return create_object(request, r, std::move(object), at.namespace_);
+      } catch (const ApiError& e) {
+        if (e.reason() != "AlreadyExists" || attempt >= 4) throw;
+        continue;
+      }
+    }
+    json previous = served(r, old->json, old->resource_version);
+    schema::remove_unknown_fields(previous, r.kind);
+    json next = api::server_side_apply(&previous, config, type, how);
+    if (at.subresource == "status") {
+      json kept = previous;
+      kept["status"] = next.value("status", json::object());
+      kept["metadata"]["managedFields"] = next["metadata"].value("managedFields", json::array());
+      next = std::move(kept);
+    } else {
+      if (how.writer.has_status_subresource && previous.contains("status"))
+        next["status"] = previous["status"];  // the status subresource's to change
+      if (r.kind == "Pod") api::check_pod_update(next, previous);
+    }
+    ObjectMeta::on_update(next, previous, r);
+    // An apply that changes nothing (the same values, the same owners)
+    // writes nothing, as the API server answers it.
+    json unchanged = previous;
+    unchanged["metadata"].erase("resourceVersion");
+    if (next == unchanged) return answer(200, previous, request.version());
+    store::Precondition pre;
+    pre.must_exist = true;
+    pre.version = old->resource_version;
+    try {
+      return answer(200, write(r, std::move(next), pre), request.version());
     } catch (const ApiError& e) {
       if (e.reason() != "Conflict" || attempt >= 4) throw;
     }

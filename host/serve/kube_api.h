@@ -77,6 +77,14 @@ class KubeApi {
                      std::string_view query);
   http::Reply patch(const http::Request& request, const api::ResourcePath& at,
                     std::string_view query);
+  /// Server-side apply (PATCH as application/apply-patch+yaml): creates
+  /// the object if absent.
+  http::Reply apply(const http::Request& request, const api::ResourcePath& at,
+                    std::string_view query);
+  /// Creates `object` (read, checked and with its managedFields) in
+  /// `path_namespace`, as a POST does.
+  http::Reply create_object(const http::Request& request, const api::Resource& r,
+                            nlohmann::json object, const std::string& path_namespace);
   http::Reply remove(const http::Request& request, const api::ResourcePath& at,
                      std::string_view query);
   http::Reply bind(const http::Request& request, const api::ResourcePath& at);
