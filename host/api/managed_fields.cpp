@@ -156,7 +156,16 @@ json empty_object(const json& object, const schema::Type* type) {
 void record_update(json& next, const json* previous, const schema::Type* type,
                    const Writer& writer) {
   std::optional<ManagedFields> managed;
-  if (has_entries(next)) managed = ManagedFields::of(next);
+  const json* given = nullptr;
+  if (const auto meta = next.find("metadata"); meta != next.end() && meta->is_object())
+    if (const auto m = meta->find("managedFields"); m != meta->end()) given = &*m;
+  if (given != nullptr && *given == json::array({json::object()})) {
+    // [{}] is how a client clears them (and then, as an existing object no
+    // one manages, the object is not tracked).
+    managed = ManagedFields();
+  } else if (has_entries(next)) {
+    managed = ManagedFields::of(next);
+  }
   if (!managed && previous != nullptr) managed = ManagedFields::of(*previous);
   if (!managed) managed = ManagedFields();
   // An object that exists and has no managers is not tracked until it is

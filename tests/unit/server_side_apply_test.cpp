@@ -187,6 +187,12 @@ TEST(ServerSideApply, UpdateRecordsChangesAndTakesThemFromOthers) {
   record_update(with_status, &live, pod_type(), {"w", "v1", "status", "t", true});
   EXPECT_EQ(fields_v1_of(with_status, "w", "Update"), R"({"f:status": {".": {},
                                                                "f:phase": {}}})"_json);
+  // [{}] clears them: an object no one manages is not tracked.
+  json cleared = edited;
+  cleared["metadata"]["managedFields"] = json::array({json::object()});
+  cleared["metadata"]["labels"]["b"] = "c";
+  record_update(cleared, &edited, pod_type(), {"w", "v1", "", "t", true});
+  EXPECT_FALSE(cleared["metadata"].contains("managedFields"));
 }
 
 TEST(ServerSideApply, OptionsAndConfigurationAreChecked) {
