@@ -26,7 +26,9 @@ def start_serve(scoria, args, tmp):
     """Runs `scoria <args>` and returns (process, port) once it listens."""
     log = open(os.path.join(tmp, "serve.log"), "w+")
     proc = subprocess.Popen([scoria] + args, stderr=log, stdout=log)
-    for _ in range(200):
+    # Generous: a loaded test machine starts a process slowly.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         log.seek(0)
         found = re.search(r"listening on [^:\s]+:(\d+)", log.read())
         if found:
