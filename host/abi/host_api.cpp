@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -587,6 +588,16 @@ scoria_code api_session_queue_set_deserved(scoria_session* s, const scoria_queue
   const_cast<Queue*>(q)->status_deserved.assign(deserved, deserved + dims);
   return SCORIA_OK;
 }
+scoria_code api_queue_set_real_capability(scoria_session* s, const scoria_queue* q,
+                                          const double* real_capability) {
+  if (!s || !q || !real_capability || q->ssn != mut(s)) return SCORIA_INVALID_ARGUMENT;
+  const std::span<const double> values(real_capability, mut(s)->dims());
+  // +infinity is "no limit"; a negative or NaN amount is not a capability.
+  if (std::any_of(values.begin(), values.end(), [](double v) { return !(v >= 0); }))
+    return SCORIA_INVALID_ARGUMENT;
+  const_cast<Queue*>(q)->real_capability.assign(values.begin(), values.end());
+  return SCORIA_OK;
+}
 int api_preemptive(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
   return s && q && t ? mut(s)->preemptive(*q, *t) : 0;
 }
@@ -799,6 +810,7 @@ const scoria_host_api kApi = {
     GUARDED(api_jobs_where),
     GUARDED(api_volume_check),
     GUARDED(api_task_device_demands),
+    GUARDED(api_queue_set_real_capability),
 };
 
 }  // namespace

@@ -103,6 +103,9 @@ struct Outcome {
     std::vector<double> request;
     std::vector<double> inqueue;
     std::vector<double> capability;  // spec.capability; infinite where unset
+    // What a plugin settled as the most its jobs may hold (capacity's real
+    // capability; infinite where unlimited); empty if no plugin said.
+    std::vector<double> real_capability;
     int32_t weight = 1;
     std::optional<bool> overused;  // the last answer of the overused hooks, if asked
     // What the claims of its placed tasks hold, a claim once, as Volcano

@@ -297,6 +297,7 @@ void Session::close(Outcome& out) {
     qs.name = q.spec->name;
     qs.allocated.assign(q.allocated, q.allocated + dims());
     qs.deserved = q.status_deserved;
+    qs.real_capability = q.real_capability;
     qs.request.assign(dims(), 0.0);
     qs.inqueue.assign(dims(), 0.0);
     qs.capability.assign(q.capability, q.capability + dims());

@@ -169,6 +169,9 @@ struct scoria_queue {
   // Deserved share a plugin computed this session (session_queue_set_deserved);
   // empty until one does.
   std::vector<double> status_deserved;
+  // Real capability a plugin computed this session
+  // (session_queue_set_real_capability, for metrics); empty until one does.
+  std::vector<double> real_capability;
   // What the overused hooks last said of it this session (for metrics).
   std::optional<bool> overused;
 };

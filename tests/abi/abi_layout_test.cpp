@@ -193,6 +193,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.12
     {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.13
     {192, 184, 96, 80, 280, 1000, 96, 40, 48, 48},  // 1.14
+    {192, 184, 96, 80, 280, 1008, 96, 40, 48, 48},  // 1.15
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -545,6 +546,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_volume_check, 984);
   // 1.14
   EXPECT_OFFSET(scoria_host_api, session_task_device_demands, 992);
+  // 1.15
+  EXPECT_OFFSET(scoria_host_api, session_queue_set_real_capability, 1000);
 }
 
 // Born in 1.6: their whole layouts are pinned.

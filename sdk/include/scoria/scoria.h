@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 14
+#define SCORIA_ABI_VERSION_MINOR 15
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -1657,6 +1657,36 @@ typedef struct scoria_host_api {
   const scoria_device_demand* (*session_task_device_demands)(const scoria_session* ssn,
                                                              const scoria_task* task,
                                                              size_t* count);
+
+  /* --- since 1.15 (check SCORIA_HOST_HAS before calling) -------------------- */
+
+  /**
+   * Records the real capability of `queue` in this session: the most its
+   * jobs may hold, as a fair-share plugin settled it (Volcano's capacity:
+   * the cluster, or the parent queue's real capability, less the other
+   * queues' guarantees, plus the queue's own guarantee, capped by its
+   * capability). `real_capability` holds one value per dimension
+   * (resource_dim_count), each finite and >= 0 or +infinity for no limit;
+   * the host copies it during the call and keeps no pointer. The last call
+   * for a queue in a session wins.
+   *
+   * The host shows it, it decides nothing: as Volcano's
+   * volcano_queue_real_capacity_* metrics (milli-cpu, bytes, and the
+   * extended resources by name) once the session closes. A queue no plugin
+   * reported in a session keeps the values last shown, as Volcano's
+   * gauges keep theirs in a session its capacity plugin does not record.
+   *
+   * Returns SCORIA_OK; SCORIA_INVALID_ARGUMENT (nothing recorded) when an
+   * argument is NULL, `queue` is not of `ssn`, or a value is negative or
+   * NaN; SCORIA_ERROR, with the reason in the host's log, if the host
+   * failed. Call it from the session's thread, in or after on_session_open
+   * and no later than on_session_close.
+   *
+   * Why: the host owns the metrics registry and a plugin sees only the
+   * SDK; the real capability is the plugin's to compute.
+   */
+  scoria_code (*session_queue_set_real_capability)(scoria_session* ssn, const scoria_queue* queue,
+                                                   const double* real_capability);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

@@ -444,6 +444,7 @@ int main(void) {
   FIELD(scoria_host_api, session_jobs_where);
   FIELD(scoria_host_api, session_volume_check);
   FIELD(scoria_host_api, session_task_device_demands);
+  FIELD(scoria_host_api, session_queue_set_real_capability);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -424,6 +424,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_jobs_where);
     field_line!(out, scoria_host_api, session_volume_check);
     field_line!(out, scoria_host_api, session_task_device_demands);
+    field_line!(out, scoria_host_api, session_queue_set_real_capability);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
