@@ -67,6 +67,8 @@ class KubeCluster : public cache::ClusterSource {
 
   const std::vector<std::string>& scheduler_names() const { return options_.scheduler_names; }
   KubeSourceStatus status() const;
+  /// The PreBind and Bind times of the binds written since the last call.
+  BindStageTimes take_bind_stage_times() { return writer_->take_stage_times(); }
   /// The Lease leader election holds ("" without election).
   std::string lease_name() const {
     return elector_ ? options_.election.lease_namespace + "/" + options_.election.lease_name : "";

@@ -1,8 +1,10 @@
 #include "kube/writer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "http/client.h"
 #include "kube/decode_change.h"
@@ -41,6 +43,13 @@ std::string pod_group_path(const std::string& key) {
 // 401 too: a rotated token is read again for the next try.
 bool retryable(unsigned status) {
   return status == 429 || status >= 500 || status == 0 || status == 401;
+}
+
+// Bind stage times held for the metrics at most (a few sessions' worth).
+constexpr size_t kStageTimesKept = 100000;
+
+double bind_stage_ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
 }
 
 }  // namespace
@@ -91,6 +100,18 @@ void Writer::submit_background(std::vector<WriteOp> ops) {
 std::vector<BindSettled> Writer::take_settled() {
   std::lock_guard lock(mutex_);
   return std::exchange(settled_, {});
+}
+
+BindStageTimes Writer::take_stage_times() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(stage_times_, {});
+}
+
+void Writer::note_stage(std::vector<double> BindStageTimes::*stage, double ms) {
+  std::lock_guard lock(mutex_);
+  // Taken every session; bounded all the same, should none take them.
+  std::vector<double>& times = stage_times_.*stage;
+  if (times.size() < kStageTimesKept) times.push_back(ms);
 }
 
 size_t Writer::backlog() const {
@@ -295,12 +316,16 @@ std::string Writer::bind_volume(Connection& c, const cycle::Outcome::VolumeBindi
 void Writer::bind(Connection& c, const WriteOp& op) {
   const NamespacedName n = split(op.key);
   // Volumes and devices first: a pod bound without them could never start.
+  // Timed as Volcano times its PreBind, which runs (and is timed) for every
+  // bind, with or without volumes and claims.
+  const Clock::time_point pre_bind_start = Clock::now();
   std::string failed = bind_volumes(c, op);
   const char* what = "volumes";
   if (failed.empty()) {
     failed = bind_claims(c, op);
     what = "resource claims";
   }
+  if (failed.empty()) note_stage(&BindStageTimes::pre_bind_ms, bind_stage_ms(pre_bind_start));
   if (!failed.empty()) {
     log::write(log::kWarning, kKubernetesLog,
                std::string("binding the ") + what + " of pod " + op.key + " failed (" + failed +
@@ -322,8 +347,10 @@ void Writer::bind(Connection& c, const WriteOp& op) {
     for (const auto& [key, value] : op.annotations) annotations[key] = value;
     binding["metadata"]["annotations"] = std::move(annotations);
   }
+  const Clock::time_point bind_start = Clock::now();
   const Response r = call(c, "POST", pod_path(op.key) + "/binding", binding.dump());
   if (r.status == 200 || r.status == 201) {
+    note_stage(&BindStageTimes::bind_ms, bind_stage_ms(bind_start));
     settle(op.key, true);
     return;
   }

@@ -67,6 +67,14 @@ struct BindSettled {
   bool bound = false;
 };
 
+/// How long each bind's stages took, in ms, as Volcano times them
+/// (scheduling_stage_duration{stage="PreBind"|"Bind"}): the volume and claim
+/// writes before the binding, when they all succeeded, and the binding's
+/// request, when the server accepted it.
+struct BindStageTimes {
+  std::vector<double> pre_bind_ms, bind_ms;
+};
+
 struct WriterStats {
   uint64_t binds = 0, bind_failures = 0, evictions = 0, eviction_failures = 0;
   uint64_t statuses = 0, events = 0, conditions = 0, retries = 0;
@@ -89,6 +97,8 @@ class Writer {
   void submit_background(std::vector<WriteOp> ops);
   /// Binds finished since the last call.
   std::vector<BindSettled> take_settled();
+  /// The stage times of the binds since the last call.
+  BindStageTimes take_stage_times();
   /// Writes queued or under way.
   size_t backlog() const;
   WriterStats stats() const;
@@ -157,6 +167,8 @@ class Writer {
   /// or from.end(); guarded by mutex_.
   std::deque<WriteOp>::iterator next_op(std::deque<WriteOp>& from);
   std::vector<BindSettled> settled_;
+  BindStageTimes stage_times_;  // guarded by mutex_
+  void note_stage(std::vector<double> BindStageTimes::*stage, double ms);
   WriterStats stats_;
   std::atomic<bool> stop_{false};
 };

@@ -53,6 +53,8 @@ QueueMetrics::QueueMetrics(prometheus::Registry& registry)
       request_(resources(registry, "request", "Request")),
       deserved_(resources(registry, "deserved", "Deserved")),
       capacity_(resources(registry, "capacity", "Capacity")),
+      // Volcano gives the real capacity the capacity family's help texts.
+      real_capacity_(resources(registry, "real_capacity", "Capacity")),
       inqueue_(resources(registry, "inqueue", "Inqueue")),
       share_(gauge(registry, "volcano_queue_share", "Share for one queue")),
       weight_(gauge(registry, "volcano_queue_weight", "Weight for one queue")),
@@ -111,6 +113,12 @@ void QueueMetrics::observe(const cycle::Outcome& outcome, const std::vector<std:
         if (!std::isfinite(v)) v = 0;
       set(capacity_, q.name, capability, dims);
     }
+    // The real capability a plugin (capacity) reported this session; one
+    // that did not keeps what was last shown, as Volcano's gauges do. No
+    // limit reads +Inf: Volcano writes math.MaxFloat64, which this
+    // exposition's 16 digits would round past the largest double, and a
+    // scrape would refuse it.
+    if (!q.real_capability.empty()) set(real_capacity_, q.name, q.real_capability, dims);
     weight_.Add(labels).Set(q.weight);
     if (q.overused) overused_.Add(labels).Set(*q.overused ? 1 : 0);
     const auto& by_phase = groups[q.name];
@@ -134,7 +142,8 @@ void QueueMetrics::forget(const std::string& queue) {
   const auto drop = [&](Family<Gauge>& family, const prometheus::Labels& l) {
     if (family.Has(l)) family.Remove(&family.Add(l));
   };
-  for (Resources* r : {&allocated_, &request_, &deserved_, &capacity_, &inqueue_}) {
+  for (Resources* r :
+       {&allocated_, &request_, &deserved_, &capacity_, &real_capacity_, &inqueue_}) {
     drop(r->cpu, labels);
     drop(r->memory, labels);
     for (const std::string& resource : scalars_[queue])

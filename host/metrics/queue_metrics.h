@@ -1,9 +1,11 @@
 // Volcano's queue metrics (pkg/scheduler/metrics/queue.go, and the
 // controller's queue_pod_group_*_count), from each session's outcome:
-// allocated, request, deserved, capacity and inqueue resources (cpu in
-// millicores, memory in bytes, extended resources in milli-units, as
-// Volcano's Resource keeps them), share, weight, overused, and PodGroups by
-// phase. A queue's series go when the queue goes.
+// allocated, request, deserved, capacity, real capacity and inqueue
+// resources (cpu in millicores, memory in bytes, extended resources in
+// milli-units, as Volcano's Resource keeps them), share, weight, overused,
+// and PodGroups by phase. A queue's series go when the queue goes. The real
+// capacity is what a plugin reported (capacity, through
+// session_queue_set_real_capability), no limit as +Inf.
 #pragma once
 
 #include <prometheus/family.h>
@@ -37,7 +39,7 @@ class QueueMetrics {
            const std::vector<std::string>& dims);
   void forget(const std::string& queue);
 
-  Resources allocated_, request_, deserved_, capacity_, inqueue_;
+  Resources allocated_, request_, deserved_, capacity_, real_capacity_, inqueue_;
   prometheus::Family<prometheus::Gauge>& share_;
   prometheus::Family<prometheus::Gauge>& weight_;
   prometheus::Family<prometheus::Gauge>& overused_;

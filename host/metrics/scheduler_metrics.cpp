@@ -23,6 +23,10 @@ const prometheus::Histogram::BucketBoundaries& action_buckets() {
   static const auto b = boundaries(kActionBuckets);
   return b;
 }
+const prometheus::Histogram::BucketBoundaries& stage_buckets() {
+  static const auto b = boundaries(kStageBuckets);
+  return b;
+}
 const prometheus::Histogram::BucketBoundaries& plugin_buckets() {
   static const auto b = boundaries(kPluginBuckets);
   return b;
@@ -63,6 +67,11 @@ SchedulerMetrics::SchedulerMetrics()
                             "milliseconds")
                       .Register(*registry_)
                       .Add({{"stage", "Bound"}}, boundaries(kTaskBuckets))),
+      stage_(BuildHistogram()
+                 .Name("volcano_scheduling_stage_duration_milliseconds")
+                 .Help("Duration of per-task scheduling stages (Predicate, Scoring, PreBind, Bind) "
+                       "in milliseconds")
+                 .Register(*registry_)),
       attempts_(BuildCounter()
                     .Name("volcano_schedule_attempts_total")
                     .Help("Number of attempts to schedule pods, by the result. 'unschedulable' "
@@ -125,6 +134,15 @@ void SchedulerMetrics::observe_session(const scheduler::SessionTimings& timings)
     action_.Add({{"action", name}}, action_buckets()).Observe(ms);
   for (const auto& p : timings.plugins_ms)
     plugin_.Add({{"plugin", p.plugin}, {"OnSession", p.event}}, plugin_buckets()).Observe(p.ms);
+  observe_stage("Predicate", timings.predicate_ms);
+  observe_stage("Scoring", timings.scoring_ms);
+}
+
+void SchedulerMetrics::observe_stage(std::string_view stage, std::span<const double> ms) {
+  if (ms.empty()) return;
+  // One look-up of the series for a session's thousands of times.
+  prometheus::Histogram& h = stage_.Add({{"stage", std::string(stage)}}, stage_buckets());
+  for (const double t : ms) h.Observe(t);
 }
 
 void SchedulerMetrics::observe_decisions(const cycle::Outcome& outcome,

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "log/log.h"
 #include "model/error.h"
@@ -164,6 +165,7 @@ void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
   for (const std::string& line : topology_problems_.fresh(ssn.topology().problems()))
     log::write(log::kWarning, "hypernodes", line);
   if (explain_) ssn.explain(*explain_);
+  ssn.time_stages(timings != nullptr);
   auto* handle = reinterpret_cast<scoria_session*>(&ssn);
 
   for (auto& p : plugins_) {
@@ -220,6 +222,8 @@ void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
   if (timings) {
     timings->close_ms = ms_since(close_start);
     timings->total_ms = ms_since(start);
+    timings->predicate_ms = std::move(ssn.stage_durations().predicate_ms);
+    timings->scoring_ms = std::move(ssn.stage_durations().scoring_ms);
   }
 }
 

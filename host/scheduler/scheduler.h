@@ -35,6 +35,9 @@ struct SessionTimings {
     double ms;
   };
   std::vector<PluginTime> plugins_ms;
+  /// Each node search and each scoring of a task's candidates, in ms
+  /// (Volcano's scheduling_stage_duration{stage="Predicate"|"Scoring"}).
+  std::vector<double> predicate_ms, scoring_ms;
 };
 
 class Scheduler {

@@ -443,6 +443,9 @@ struct Service::State {
     metrics.set_api_writes("status", "ok", static_cast<double>(st.writes.statuses));
     metrics.set_api_writes("event", "ok", static_cast<double>(st.writes.events));
     metrics.set_api_writes("condition", "ok", static_cast<double>(st.writes.conditions));
+    const kube::BindStageTimes bind_stages = kube_source->take_bind_stage_times();
+    metrics.observe_stage("PreBind", bind_stages.pre_bind_ms);
+    metrics.observe_stage("Bind", bind_stages.bind_ms);
   }
 
   void schedule_next(std::optional<std::chrono::milliseconds> after = std::nullopt) {

@@ -10,6 +10,7 @@
 // node read from the tree instead of a scan. The answer is the one the
 // calls would give; `equivalence_cache = false` makes the calls.
 #include <algorithm>
+#include <optional>
 
 #include "session/hook_calls.h"
 #include "session/session.h"
@@ -119,6 +120,9 @@ void Session::refresh_choices(const Task& task, EquivalenceCache::Class& klass) 
 }
 
 Session::NodeChoice Session::select_by_index(Task& task, EquivalenceCache::Class& klass) {
+  // The stages as the calls would time them: the index's refresh and count
+  // stand for the node search, the lookup of the best node for the scoring.
+  std::optional<StageClock> search_time(std::in_place, stage_sink(&StageDurations::predicate_ms));
   refresh_choices(task, klass);
   const ChoiceIndex& index = klass.choices;
   const size_t n = all_nodes_.size();
@@ -170,7 +174,10 @@ Session::NodeChoice Session::select_by_index(Task& task, EquivalenceCache::Class
     for (size_t k = 0; k < scanned; ++k) reasons_[k] = known[(start + k) % n].reason;
   }
   record_fit(task, out.fit_count, scanned);
+  search_time.reset();
   if (out.fit_count == 0) return out;
+  // A single fitting node is taken unscored, as by the calls.
+  const StageClock scoring_time(stage_sink(&StageDurations::scoring_ms, out.fit_count > 1));
   for (const bool idle : {true, false}) {
     size_t best = ChoiceIndex::kNone;
     each_range(start, 0, window,

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -360,6 +361,37 @@ struct SessionMemory {
   bool verify = false;
 };
 
+/// The per-task stages Volcano times as
+/// volcano_scheduling_stage_duration_milliseconds, in ms, one entry per
+/// time: each search of nodes for a task (Predicate) and each scoring of a
+/// task's candidates (Scoring).
+struct StageDurations {
+  std::vector<double> predicate_ms, scoring_ms;
+};
+
+/// Adds the milliseconds from its making to its end to `into`; nothing when
+/// `into` is null (no clock is read then).
+class StageClock {
+ public:
+  explicit StageClock(std::vector<double>* into)
+      : into_(into), start_(into != nullptr ? Clock::now() : Clock::time_point{}) {}
+  ~StageClock() {
+    if (into_ == nullptr) return;
+    // A sample lost to a failed allocation is no reason to terminate.
+    try {
+      into_->push_back(std::chrono::duration<double, std::milli>(Clock::now() - start_).count());
+    } catch (...) {
+    }
+  }
+  StageClock(const StageClock&) = delete;
+  StageClock& operator=(const StageClock&) = delete;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::vector<double>* into_;
+  Clock::time_point start_;
+};
+
 class Session {
  public:
   /// With `memory`, the session's arrays live in it (one session at a time).
@@ -427,6 +459,10 @@ class Session {
   const config::SchedulerConfig& config() const { return config_; }
   /// Whether the session kept the last one's records (SessionMemory).
   bool kept_records() const { return kept_records_; }
+  /// Times the predicate and scoring stages from now on (off: no clock is
+  /// read, for callers that report no metrics).
+  void time_stages(bool on) { timing_stages_ = on; }
+  StageDurations& stage_durations() { return stages_; }
   /// The session's clock, ms since the epoch (Snapshot::now_ms).
   int64_t now_ms() const { return now_ms_; }
   /// HyperNodes resolved for this session (the cluster top last).
@@ -828,6 +864,12 @@ class Session {
   // the constructor is done.
   bool tracking_ = false;
   bool kept_records_ = false;
+  bool timing_stages_ = false;
+  StageDurations stages_;
+  // Where a stage's time goes: null unless timing and `when`.
+  std::vector<double>* stage_sink(std::vector<double> StageDurations::*stage, bool when = true) {
+    return timing_stages_ && when ? &(stages_.*stage) : nullptr;
+  }
   bool whole_min_resources_ = true;
   bool kept_sums_ = false;  // keep_records brought the queue sums too
   TouchJournal journal_;

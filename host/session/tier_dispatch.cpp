@@ -124,6 +124,7 @@ void Session::check_resources(const Task& task, std::span<const Node* const> nod
 size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates, bool resources,
                                 const Node** fit) {
   const size_t n = candidates.size();
+  const StageClock timed(stage_sink(&StageDurations::predicate_ms, n > 0));
   const bool record = explain_ != nullptr && !explain_->predicates_done && explaining(task);
   if (record) explain_predicates(task, resources);
   // Volcano's search: stop once enough feasible nodes are found, starting
@@ -415,6 +416,7 @@ void Session::plugin_scores(PluginHooks& p, const Task& task, std::span<const No
 }
 
 void Session::node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) {
+  const StageClock timed(stage_sink(&StageDurations::scoring_ms, !nodes.empty()));
   const bool record = explain_ != nullptr && !explain_->scores_done && explaining(task);
   if (!record) {
     if (EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_NODE_ORDER)) {

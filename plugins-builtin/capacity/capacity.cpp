@@ -612,9 +612,21 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
   });
 }
 
+// Each queue's real capability, for the host's volcano_queue_real_capacity_*
+// (Volcano's capacity records it for every queue at session open). Not while
+// the hierarchy is refused: Volcano records no queue metrics then.
+void report_real_capability(const Capacity& self, scoria_session* ssn) {
+  if (!self.refusal.empty() || !SCORIA_HOST_HAS(&api(), session_queue_set_real_capability)) return;
+  for (const QueueAccount& a : self.book.accounts())
+    if (api().session_queue_set_real_capability(ssn, a.queue, a.real_capability.data()) !=
+        SCORIA_OK)
+      log_line(SCORIA_LOG_WARNING, "the host refused the real capability of queue <", a.name, ">");
+}
+
 void on_session_close(void* instance, scoria_session* ssn) {
   auto& self = *static_cast<Capacity*>(instance);
   self.book.write_deserved(ssn, /*with_jobs_only=*/false);
+  report_real_capability(self, ssn);
   self.book = ledger::QueueLedger();
   self.devices = capacity::DeviceQuota();
   self.named_in_spec.clear();

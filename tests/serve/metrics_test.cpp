@@ -1,10 +1,12 @@
-// /metrics as Volcano exports it, after a session that preempted: each
-// metric by name, type, labels and value, read as Prometheus reads them.
+// /metrics as Volcano exports it, after a session that preempted, with
+// capacity's queues, and with the Kubernetes source's binds: each metric by
+// name, type, labels and value, read as Prometheus reads them.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -203,6 +205,168 @@ TEST(Metrics, AsVolcanoExportsThemAfterAPreemption) {
            !after(R"(volcano_job_share{job_id="stuck",job_ns="ns"})") &&
            after(R"(volcano_queue_weight{queue_name="default"})");
   })) << http(serve.port(), "GET", "/metrics").body;
+}
+
+// capacity reports each queue's real capability, shown as Volcano's
+// volcano_queue_real_capacity_*: the cluster less the other queues'
+// guarantees, plus the queue's own, capped by its capability. And the
+// session's stages, timed as Volcano times them.
+TEST(Metrics, RealCapacityOfEachQueueAndTheStagesOfASession) {
+  TempDir dir;
+  const auto config = dir.path() / "scheduler.toml";
+  std::ofstream(config) << R"(actions = ["enqueue", "allocate"]
+[[tiers]]
+plugins = [{ name = "priority" }, { name = "gang" }]
+[[tiers]]
+plugins = [{ name = "predicates" }, { name = "capacity" }, { name = "nodeorder" }]
+)";
+  ServeProcess serve(dir.path() / "state",
+                     {"--config", config.string(), "--schedule-period", "100"});
+  // Two nodes of 2 cpu, 4Gi and 2 GPUs; q-a is guaranteed 1 cpu and capped
+  // at 3 cpu and 1 GPU, q-b is guaranteed 2 cpu and capped at nothing. A
+  // pod of q-b fits either node: its nodes are searched and scored.
+  std::string cluster;
+  for (const char* node : {"n1", "n2"})
+    cluster += std::string("apiVersion: v1\nkind: Node\nmetadata: {name: ") + node +
+               "}\nstatus: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\", "
+               "nvidia.com/gpu: \"2\"}}\n---\n";
+  cluster += R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: q-a}
+spec: {guarantee: {resource: {cpu: "1"}}, capability: {cpu: "3", nvidia.com/gpu: "1"}}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: q-b}
+spec: {guarantee: {resource: {cpu: "2"}}}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: b, namespace: ns}
+spec: {minMember: 1, queue: q-b}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b-0, namespace: ns, annotations: {scheduling.k8s.io/group-name: b}}
+spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+)";
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects", cluster).status, 200u);
+  const auto real = [](const char* what, const char* queue) {
+    return std::string("volcano_queue_real_capacity_") + what + "{queue_name=\"" + queue + "\"}";
+  };
+  ASSERT_TRUE(eventually([&] {
+    const Scrape now = scrape(serve.port());
+    return now(real("milli_cpu", "q-b")).has_value() &&
+           now(R"(volcano_queue_allocated_milli_cpu{queue_name="q-b"})") == 1000.0;
+  })) << serve.log();
+  const Scrape m = scrape(serve.port());
+  EXPECT_EQ(m.types.at("volcano_queue_real_capacity_milli_cpu"), "gauge");
+  EXPECT_EQ(m.types.at("volcano_queue_real_capacity_memory_bytes"), "gauge");
+  EXPECT_EQ(m.types.at("volcano_queue_real_capacity_scalar_resources"), "gauge");
+  // 4 cpu less the 3 guaranteed, plus the queue's own guarantee; q-a's
+  // capability caps its 2 at 3.
+  EXPECT_EQ(m(real("milli_cpu", "q-a")), 2000.0);
+  EXPECT_EQ(m(real("milli_cpu", "q-b")), 3000.0);
+  EXPECT_EQ(m(real("milli_cpu", "default")), 1000.0);
+  // No guarantee of memory, no cap: the whole cluster's.
+  EXPECT_EQ(m(real("memory_bytes", "q-a")), 8.0 * 1024 * 1024 * 1024);
+  EXPECT_EQ(m(real("memory_bytes", "q-b")), 8.0 * 1024 * 1024 * 1024);
+  // GPUs in milli-units, as Volcano's Resource keeps them: q-a's capped at 1.
+  EXPECT_EQ(
+      m(R"(volcano_queue_real_capacity_scalar_resources{queue_name="q-a",resource="nvidia.com/gpu"})"),
+      1000.0);
+  EXPECT_EQ(
+      m(R"(volcano_queue_real_capacity_scalar_resources{queue_name="q-b",resource="nvidia.com/gpu"})"),
+      4000.0);
+  // The pod count is left out, as of every queue resource here.
+  EXPECT_FALSE(
+      m(R"(volcano_queue_real_capacity_scalar_resources{queue_name="q-a",resource="pods"})"));
+
+  // The pod's node search and the scoring of the two nodes, with Volcano's
+  // buckets (ExponentialBucketsRange(0.1, 500, 20): 20 bounds and +Inf).
+  EXPECT_EQ(m.types.at("volcano_scheduling_stage_duration_milliseconds"), "histogram");
+  for (const char* stage : {"Predicate", "Scoring"}) {
+    const std::string series = std::string("volcano_scheduling_stage_duration_milliseconds_");
+    const std::string label = std::string("stage=\"") + stage + "\"";
+    EXPECT_GE(m(series + "count{" + label + "}").value_or(0), 1) << stage;
+    EXPECT_TRUE(m(series + "bucket{" + label + ",le=\"0.1\"}")) << stage;
+    EXPECT_TRUE(m(series + "bucket{" + label + ",le=\"+Inf\"}")) << stage;
+    EXPECT_EQ(buckets(m, series + "bucket{" + label + ","), 21u) << stage;
+  }
+  // The local store binds a session's pods in one transaction: no bind of
+  // its own to time (the Kubernetes source times each).
+  EXPECT_FALSE(m(R"(volcano_scheduling_stage_duration_milliseconds_count{stage="Bind"})"));
+
+  // A guarantee that changes changes every other queue's real capacity.
+  ASSERT_EQ(http(serve.port(), "POST", "/api/v1/objects",
+                 "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: "
+                 "q-b}\nspec: {guarantee: {resource: {cpu: \"1\"}}}\n")
+                .status,
+            200u);
+  EXPECT_TRUE(eventually([&] {
+    const Scrape now = scrape(serve.port());
+    return now(real("milli_cpu", "q-b")) == 3000.0 && now(real("milli_cpu", "q-a")) == 3000.0 &&
+           now(real("milli_cpu", "default")) == 2000.0;
+  })) << http(serve.port(), "GET", "/metrics").body;
+}
+
+// With the Kubernetes source each bind's writes before the binding
+// (PreBind) and the binding itself (Bind) are timed, as Volcano's binder
+// times them. The API server is a second serve, whose own sessions leave
+// alone the pods that name the scheduler under test.
+TEST(Metrics, BindStagesWithTheKubernetesSource) {
+  TempDir dir;
+  const auto config = dir.path() / "scheduler.toml";
+  std::ofstream(config) << R"(actions = ["enqueue", "allocate"]
+[[tiers]]
+plugins = [{ name = "priority" }, { name = "gang" }]
+[[tiers]]
+plugins = [{ name = "predicates" }, { name = "proportion" }, { name = "nodeorder" }]
+)";
+  ServeProcess apiserver(dir.path() / "apiserver",
+                         {"--config", config.string(), "--schedule-period", "3600000"});
+  ServeProcess scheduler(
+      dir.path() / "scheduler",
+      {"--config", config.string(), "--schedule-period", "100", "--source", "kubernetes",
+       "--master", "http://127.0.0.1:" + std::to_string(apiserver.port()), "--scheduler-name",
+       "scoria-under-test"});
+  ASSERT_EQ(http(apiserver.port(), "POST", "/api/v1/objects", R"(apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: default}
+spec: {weight: 1}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: j, namespace: ns}
+spec: {minMember: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: j-0, namespace: ns, annotations: {scheduling.k8s.io/group-name: j}}
+spec:
+  schedulerName: scoria-under-test
+  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+)")
+                .status,
+            200u);
+  const std::string series = "volcano_scheduling_stage_duration_milliseconds_";
+  EXPECT_TRUE(eventually([&] {
+    const Scrape m = scrape(scheduler.port());
+    return m(series + R"(count{stage="Bind"})").value_or(0) >= 1 &&
+           m(series + R"(count{stage="PreBind"})").value_or(0) >= 1;
+  })) << scheduler.log()
+      << http(scheduler.port(), "GET", "/metrics").body;
+  const Scrape m = scrape(scheduler.port());
+  EXPECT_EQ(buckets(m, series + R"(bucket{stage="Bind",)"), 21u);
+  EXPECT_GT(m(series + R"(sum{stage="Bind"})").value_or(0), 0);
+  // The pod is bound on the server.
+  const auto pod = nlohmann::json::parse(http(apiserver.port(), "GET", "/api/v1/pods/ns/j-0").body);
+  EXPECT_EQ(pod["spec"].value("nodeName", ""), "n1") << pod.dump();
 }
 
 }  // namespace
