@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "api/media_type.h"
 #include "api/openapi_schema.h"
 #include "api/resources.h"
 
@@ -99,8 +100,13 @@ std::optional<json> openapi_document(std::string_view path) {
 
 bool accepts_openapi_json(std::string_view accept) {
   if (accept.empty()) return true;
-  for (const std::string_view type : {"application/json", "*/*", "application/*"})
-    if (accept.find(type) != std::string_view::npos) return true;
+  // Each listed type read as a Content-Type is (case and parameters aside).
+  while (!accept.empty()) {
+    const size_t comma = accept.find(',');
+    const std::string type = media_type(accept.substr(0, comma));
+    if (type == "application/json" || type == "*/*" || type == "application/*") return true;
+    accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
+  }
   return false;
 }
 
