@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -42,7 +44,25 @@ constexpr bool kGlibcHeap = false;
 constexpr bool kGlibcHeap = true;
 #endif
 
+constexpr std::uintmax_t kLargeInput = std::uintmax_t{1} << 20;
+
 }  // namespace
+
+bool may_hold_a_large_cluster(std::span<const std::string_view> args) {
+  std::uintmax_t bytes = 0;
+  for (std::string_view arg : args) {
+    if (arg == "-") return true;
+    std::error_code error;
+    const std::filesystem::path path(arg);
+    const auto status = std::filesystem::status(path, error);
+    if (error || !std::filesystem::exists(status)) continue;  // a flag, a value, a file to write
+    if (std::filesystem::is_directory(status)) continue;
+    if (!std::filesystem::is_regular_file(status)) return true;  // a pipe, a FIFO, a device
+    bytes += std::filesystem::file_size(path, error);
+    if (!error && bytes >= kLargeInput) return true;
+  }
+  return false;
+}
 
 void restart_with_huge_pages(char** argv) {
   if (!kGlibcHeap || std::getenv(kRestarted) != nullptr) return;

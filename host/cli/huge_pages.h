@@ -6,7 +6,18 @@
 // process starts again, once, asking for them.
 #pragma once
 
+#include <span>
+#include <string_view>
+
 namespace scoria::cli {
+
+/// Whether a command given `args` (a simulate's or a trace's) may hold a
+/// cluster large enough for the restart below to pay: its input files
+/// (every argument naming a regular file) come to 1 MiB or more, or one is
+/// read from a pipe or standard input, whose size is not known. A small
+/// cluster's heap is a few megabytes: the restart costs it more than huge
+/// pages save.
+bool may_hold_a_large_cluster(std::span<const std::string_view> args);
 
 /// Replaces this process by itself with glibc.malloc.hugetlb=1 added to
 /// GLIBC_TUNABLES, when the kernel gives huge pages only to memory that

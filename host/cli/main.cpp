@@ -45,10 +45,12 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   std::string_view cmd = args[0];
-  // The commands that hold a cluster in memory.
-  if (cmd == "simulate" || cmd == "serve" || cmd == "trace")
-    scoria::cli::restart_with_huge_pages(argv);
   std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
+  // The commands that hold a cluster in memory: a service (whatever its
+  // store holds, or will), and a run over files large enough to gain.
+  if (cmd == "serve" ||
+      ((cmd == "simulate" || cmd == "trace") && scoria::cli::may_hold_a_large_cluster(rest)))
+    scoria::cli::restart_with_huge_pages(argv);
   if (cmd == "simulate") return scoria::cli::simulate(rest);
   if (cmd == "plugins") return scoria::cli::plugins(rest, scoria::cli::plugin_trial());
   if (cmd == "check-config") return scoria::cli::check_config(rest, scoria::cli::plugin_trial());
