@@ -120,6 +120,8 @@ void ClusterCache::resolve_group(uint32_t slot) {
   // the full load always did). A class that does not exist gives the
   // default too, as Volcano's snapshot does: the job is scheduled.
   g.priority = c != kNone ? classes_.at(c).pc.value : default_class().value;
+  // A scheduling.k8s.io PodGroup may give its priority itself.
+  if (g.group.priority) g.priority = *g.group.priority;
   if (g.queue == kNone)
     g.invalid = "queue " + quote(g.group.queue) + " does not exist";
   else

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "decode/field_reader.h"
@@ -46,6 +47,11 @@ void read_claim_metadata(const ObjectFields& f, Claim& c) {
 model::Node decode_node(const ObjectFields& f);
 model::Pod decode_pod(const ObjectFields& f);
 model::PodGroup decode_pod_group(const ObjectFields& f);
+/// scheduling.k8s.io PodGroup and Workload (workload_decoder.cpp), at
+/// `api_version` (v1beta1 or v1alpha2). A Workload decides nothing (the
+/// scheduler reads its groups' own policies), so it is only checked.
+model::PodGroup decode_native_pod_group(const ObjectFields& f, std::string_view api_version);
+void check_workload(const ObjectFields& f, std::string_view api_version);
 model::Queue decode_queue(const ObjectFields& f);
 model::PriorityClass decode_priority_class(const ObjectFields& f, bool& never_preempt);
 model::Namespace decode_namespace(const ObjectFields& f);

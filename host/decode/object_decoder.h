@@ -39,8 +39,11 @@ struct KindInfo {
   std::string_view api_version;
   bool namespaced;
 };
+/// The kinds of the Object variant, in its order.
 std::span<const KindInfo> kinds();
-const KindInfo* find_kind(std::string_view kind);
+/// `kind` at `api_version` (any version when empty: Volcano's PodGroup
+/// before Kubernetes' own), among those and the Workload API's kinds.
+const KindInfo* find_kind(std::string_view kind, std::string_view api_version = {});
 
 /// Decodes a document (one object, or a List: kind List, PodList, ...)
 /// into `out`. Throws InputError naming `origin`, document `number`, the

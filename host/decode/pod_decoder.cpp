@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "decode/kind_decoders.h"
+#include "decode/object_names.h"
 #include "decode/scheduling_terms.h"
 #include "model/quantity.h"
 #include "model/resource_list.h"
@@ -214,6 +215,23 @@ void read_made_claims(const FieldReader& r, const Node& status, const FieldPath&
   });
 }
 
+/// spec.schedulingGroup.podGroupName: the scheduling.k8s.io PodGroup the
+/// pod belongs to (KEP-4671). A pod names one group, of one kind.
+void read_scheduling_group(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
+                           model::Pod& pod) {
+  const Node& group = FieldReader::get(spec, "schedulingGroup");
+  if (!FieldReader::present(group)) return;
+  const FieldPath at = spec_path.field("schedulingGroup");
+  const std::string name = r.text_field(r.mapping(group, at), "podGroupName", at);
+  if (name.empty()) r.fail(at.field("podGroupName"), "is missing; name the pod's PodGroup");
+  if (auto why = subdomain_error(name)) r.fail(at.field("podGroupName"), *why);
+  if (!pod.group_name.empty())
+    r.fail(at, "is given with the annotation " + std::string(kGroupNameKey) +
+                   "; a pod belongs to one PodGroup: keep one of them");
+  pod.group_name = name;
+  pod.native_group = true;
+}
+
 }  // namespace
 
 model::Pod decode_pod(const ObjectFields& f) {
@@ -241,6 +259,7 @@ model::Pod decode_pod(const ObjectFields& f) {
   const Node& spec = r.map_field(f.obj, "spec", f.root);
   pod.scheduler_name = r.text_field(spec, "schedulerName", spec_path);
   pod.node_name = r.text_field(spec, "nodeName", spec_path);
+  read_scheduling_group(r, spec, spec_path, pod);
   pod.priority_class_name = r.text_field(spec, "priorityClassName", spec_path);
   pod.priority = r.int_field(spec, "priority", spec_path);
   const std::string policy = r.text_field(spec, "preemptionPolicy", spec_path);

@@ -133,7 +133,10 @@ struct Pod {
   std::string name;
   std::map<std::string, std::string> labels;
   std::map<std::string, std::string> annotations;
-  std::string group_name;      // annotation scheduling.k8s.io/group-name
+  // Annotation scheduling.k8s.io/group-name (a Volcano PodGroup), or
+  // spec.schedulingGroup.podGroupName (a scheduling.k8s.io one: native_group).
+  std::string group_name;
+  bool native_group = false;
   std::string scheduler_name;  // spec.schedulerName
   std::string node_name;       // spec.nodeName
   ResourceList requests;       // sum over containers
@@ -229,6 +232,12 @@ struct PodGroup {
   // spec.subGroupPolicy (Volcano HEAD's sub-jobs), in their order: the
   // session forms sub-jobs from them (session/sub_jobs.h).
   std::vector<SubGroupPolicy> sub_group_policy;
+  // Kubernetes' own PodGroup (scheduling.k8s.io, KEP-4671) rather than
+  // Volcano's: min_member is its gang's minCount (1 for basic), its queue
+  // the annotation scheduling.volcano.sh/queue-name.
+  bool native = false;
+  std::optional<int32_t> priority;  // spec.priority (native), over the class's
+  bool disrupt_whole = false;       // spec.disruptionMode all: preempted whole
 
   std::string key() const { return namespace_ + "/" + name; }
 };

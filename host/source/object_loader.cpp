@@ -194,11 +194,11 @@ void complete(model::ClusterObjects& objects, const Collector* read,
     }
   }
 
-  std::unordered_set<std::string> groups;
+  std::unordered_map<std::string, bool> groups;  // key: native
   for (size_t i = 0; i < objects.pod_groups.size(); ++i) {
     const model::PodGroup& g = objects.pod_groups[i];
     const Origin* o = origin_of(origins.operator()<model::PodGroup>(), i);
-    groups.insert(g.key());
+    groups.emplace(g.key(), g.native);
     // No admission checks a PodGroup's class (a pod's is checked below, as
     // Kubernetes' Priority admission does): Volcano's scheduler gives the
     // job the default priority, and so does Scoria, saying so.
@@ -210,7 +210,9 @@ void complete(model::ClusterObjects& objects, const Collector* read,
                           "priorityClassName"));
     }
     if (queues.count(g.queue) == 0) {
-      fail_at(o, "PodGroup", g.key(), "spec.queue",
+      fail_at(o, "PodGroup", g.key(),
+              g.native ? "metadata.annotations[" + std::string(kQueueNameKey) + "]"
+                       : std::string("spec.queue"),
               "no Queue " + quote(g.queue) +
                   " is defined; define it (kind: Queue) or use queue \"default\"");
     }
@@ -225,10 +227,24 @@ void complete(model::ClusterObjects& objects, const Collector* read,
                   " is defined; define it (kind: PriorityClass) or remove priorityClassName");
     }
     if (!p.group_name.empty()) {
-      if (groups.count(p.namespace_ + "/" + p.group_name) == 0) {
-        fail_at(o, "Pod", p.key(), group_annotation_field(),
+      const auto g = groups.find(p.namespace_ + "/" + p.group_name);
+      const std::string field =
+          p.native_group ? "spec.schedulingGroup.podGroupName" : group_annotation_field();
+      // A pod naming a scheduling.k8s.io PodGroup not yet made waits for
+      // it, as kube-scheduler's gang plugin makes it wait; Volcano's
+      // annotation names a group that must be there.
+      if (g == groups.end() && !p.native_group) {
+        fail_at(o, "Pod", p.key(), field,
                 "no PodGroup " + quote(p.group_name) + " in namespace " + quote(p.namespace_) +
                     "; define it (kind: PodGroup) or remove the annotation");
+      }
+      if (g != groups.end() && g->second != p.native_group) {
+        fail_at(o, "Pod", p.key(), field,
+                "names PodGroup " + quote(p.group_name) + ", which is " +
+                    (g->second ? "a scheduling.k8s.io PodGroup; name it in "
+                                 "spec.schedulingGroup.podGroupName"
+                               : "a Volcano PodGroup; name it in the annotation " +
+                                     std::string(kGroupNameKey)));
       }
     } else if (auto q = p.annotations.find(std::string(kQueueNameKey));
                q != p.annotations.end() && queues.count(q->second) == 0) {
@@ -267,7 +283,7 @@ void complete(model::ClusterObjects& objects, const Collector* read,
     for (int n = 1; groups.count(p.namespace_ + "/" + name) > 0; ++n)
       name = "podgroup-" + p.name + (n > 1 ? "-" + std::to_string(n) : "");
     model::PodGroup g = model::implicit_pod_group(p, std::move(name));
-    groups.insert(g.key());
+    groups.emplace(g.key(), false);
     p.group_name = g.name;
     objects.pod_groups.push_back(std::move(g));
   }
