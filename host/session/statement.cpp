@@ -33,6 +33,22 @@ scoria_code Statement::pipeline(Task& task, Node& node) {
 
 scoria_code Statement::evict(Task& task, std::string reason) {
   if (task.node < 0 || !is_allocated_status(task.status)) return SCORIA_INVALID_ARGUMENT;
+  // A scheduling.k8s.io PodGroup whose disruptionMode is all is disrupted
+  // as a unit (KEP-5710): its other placed pods go with this one, in this
+  // statement, so that a discard restores them all.
+  const Job& job = ssn_.jobs()[task.job];
+  if (job.group != nullptr && job.group->disrupt_whole) {
+    for (uint32_t i : job.tasks) {
+      Task& member = ssn_.tasks()[i];
+      if (&member != &task && member.node >= 0 && is_allocated_status(member.status))
+        evict_one(member, reason);
+    }
+  }
+  evict_one(task, std::move(reason));
+  return SCORIA_OK;
+}
+
+void Statement::evict_one(Task& task, std::string reason) {
   Node& node = ssn_.nodes()[static_cast<size_t>(task.node)];
   ops_.push_back({Op::Evict, &task, task.status, std::move(reason)});
   // A releasing task stays on its node until it is gone: move it between
@@ -42,7 +58,6 @@ scoria_code Statement::evict(Task& task, std::string reason) {
   ssn_.node_add_task(node, task);
   ssn_.devices().evict(task);
   ssn_.fire_deallocate(task);
-  return SCORIA_OK;
 }
 
 void Statement::commit() {

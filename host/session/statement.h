@@ -21,6 +21,8 @@ class Statement : public scoria_statement {
 
   scoria_code allocate(Task& task, Node& node);
   scoria_code pipeline(Task& task, Node& node);
+  /// Evicts `task`, and with it the other placed pods of a group that is
+  /// disrupted only whole (model::PodGroup::disrupt_whole).
   scoria_code evict(Task& task, std::string reason);
   void commit();
   void discard();
@@ -38,6 +40,7 @@ class Statement : public scoria_statement {
     std::string reason;
   };
   scoria_code place(Task& task, Node& node, uint32_t status, Op op);
+  void evict_one(Task& task, std::string reason);
 
   Session& ssn_;
   std::vector<Operation> ops_;
