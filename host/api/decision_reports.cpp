@@ -42,6 +42,34 @@ json scheduled_condition(std::chrono::system_clock::time_point now) {
           {"lastTransitionTime", ObjectMeta::rfc3339(now)}};
 }
 
+std::optional<json> initially_scheduled_condition(const json& group, const json& status,
+                                                  std::chrono::system_clock::time_point now) {
+  constexpr std::string_view kType = "PodGroupInitiallyScheduled";
+  if (const json* st = group.contains("status") ? &group["status"] : nullptr;
+      st != nullptr && st->is_object() && st->contains("conditions") &&
+      (*st)["conditions"].is_array()) {
+    for (const json& c : (*st)["conditions"])
+      if (c.is_object() && c.value("type", "") == kType && c.value("status", "") == "True")
+        return std::nullopt;
+  }
+  const std::string phase = status.value("phase", "");
+  const std::string when = ObjectMeta::rfc3339(now);
+  if (phase == "Running" || phase == "Completed")
+    return json{{"type", kType},
+                {"status", "True"},
+                {"reason", "Scheduled"},
+                {"message", ""},
+                {"lastTransitionTime", when}};
+  const auto conditions = status.find("conditions");
+  if (conditions == status.end() || !conditions->is_array() || conditions->empty())
+    return std::nullopt;
+  return json{{"type", kType},
+              {"status", "False"},
+              {"reason", "Unschedulable"},
+              {"message", (*conditions)[0].value("message", "")},
+              {"lastTransitionTime", when}};
+}
+
 DecisionReports::DecisionReports(std::string component)
     : component_(std::move(component)), random_(std::random_device{}()) {}
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -38,6 +39,16 @@ struct DecisionReport {
 /// its type; its lastTransitionTime is kept when the status did not change
 /// (as Kubernetes' UpdatePodCondition). False if nothing changed.
 bool set_condition(nlohmann::json& object, nlohmann::json condition);
+
+/// What a scheduling.k8s.io PodGroup (`group`) reports of a status the
+/// session gave it (`status`, as DecisionReport::pod_group_statuses holds
+/// it): PodGroupInitiallyScheduled, True with reason Scheduled once its job
+/// runs, else False with reason Unschedulable and why, as kube-scheduler
+/// writes it; nothing once True (it is never taken back) or when there is
+/// nothing to say.
+std::optional<nlohmann::json> initially_scheduled_condition(
+    const nlohmann::json& group, const nlohmann::json& status,
+    std::chrono::system_clock::time_point now);
 
 /// PodScheduled=True, as the API server sets it when a pod is bound.
 nlohmann::json scheduled_condition(std::chrono::system_clock::time_point now);

@@ -1,7 +1,9 @@
 #include "api/discovery.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "api/resources.h"
 
@@ -25,11 +27,20 @@ json version_document() {
 }
 
 json group_list() {
+  // Each group once, its versions in the table's order; the first is the
+  // preferred one (scheduling.k8s.io: v1, as kube-apiserver prefers it).
   json groups = json::array();
-  std::set<std::string_view> seen;
+  std::vector<std::string_view> names;
+  std::set<std::string> seen;
   for (const Resource& r : resources()) {
-    if (r.group.empty() || !seen.insert(r.group).second) continue;
+    if (r.group.empty() || !seen.insert(api_version(r)).second) continue;
     const json version = {{"groupVersion", api_version(r)}, {"version", std::string(r.version)}};
+    const auto at = std::find(names.begin(), names.end(), r.group);
+    if (at != names.end()) {
+      groups[static_cast<size_t>(at - names.begin())]["versions"].push_back(version);
+      continue;
+    }
+    names.push_back(r.group);
     groups.push_back({{"name", std::string(r.group)},
                       {"versions", json::array({version})},
                       {"preferredVersion", version}});

@@ -26,7 +26,7 @@ constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 23> kResources{{
+constexpr std::array<Resource, 25> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -68,6 +68,13 @@ constexpr std::array<Resource, 23> kResources{{
      kStatus, true},
     {"resource.k8s.io", "v1", "resourceclaimtemplates", "resourceclaimtemplate",
      "ResourceClaimTemplate", true, kNone, kNone, true},
+    // Kubernetes' own gangs (KEP-4671): a PodGroup is a job like Volcano's
+    // (decode/workload_decoder.cpp); a Workload is kept, and decides
+    // nothing. kube-apiserver gives them no short names.
+    {"scheduling.k8s.io", "v1beta1", "podgroups", "podgroup", "PodGroup", true, kNone, kStatus,
+     true},
+    {"scheduling.k8s.io", "v1beta1", "workloads", "workload", "Workload", true, kNone, kNone,
+     false},
     // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
     // (serve/job_controller.h), which are what the scheduler reads.
     {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},
@@ -94,6 +101,19 @@ const Resource* find_resource(std::string_view group, std::string_view version,
 const Resource* find_kind(std::string_view kind) {
   const auto it = std::find_if(kResources.begin(), kResources.end(),
                                [&](const Resource& r) { return r.kind == kind; });
+  return it == kResources.end() ? nullptr : &*it;
+}
+
+std::string_view store_kind(const Resource& r) {
+  // The later of two groups serving one kind is stored under a kind of its
+  // own: Volcano's PodGroup was first.
+  if (r.kind == "PodGroup" && r.group == "scheduling.k8s.io") return "PodGroup.scheduling.k8s.io";
+  return r.kind;
+}
+
+const Resource* find_store_kind(std::string_view kind) {
+  const auto it = std::find_if(kResources.begin(), kResources.end(),
+                               [&](const Resource& r) { return store_kind(r) == kind; });
   return it == kResources.end() ? nullptr : &*it;
 }
 

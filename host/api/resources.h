@@ -24,7 +24,14 @@ struct Resource {
 std::span<const Resource> resources();
 const Resource* find_resource(std::string_view group, std::string_view version,
                               std::string_view plural);
+/// The first resource of `kind` (Volcano's PodGroup before Kubernetes' own).
 const Resource* find_kind(std::string_view kind);
+
+/// The kind the store keeps `r`'s objects under: its kind, qualified by its
+/// group where another group serves that kind too.
+std::string_view store_kind(const Resource& r);
+/// The resource whose objects the store keeps under `kind`.
+const Resource* find_store_kind(std::string_view kind);
 
 /// "v1" or "group/version".
 std::string api_version(const Resource& r);

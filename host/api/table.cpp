@@ -189,6 +189,39 @@ std::vector<Column> pod_group_columns() {
   };
 }
 
+// A scheduling.k8s.io PodGroup: its policy, and whether it was placed (the
+// condition the scheduler writes).
+std::vector<Column> native_pod_group_columns() {
+  return {
+      name_column(),
+      {"Policy", "string", 0, "The group's scheduling policy: gang or basic",
+       [](const json& o, Clock::time_point) -> json {
+         const json* policy =
+             o.contains("spec") && o["spec"].is_object() && o["spec"].contains("schedulingPolicy")
+                 ? &o["spec"]["schedulingPolicy"]
+                 : nullptr;
+         if (policy == nullptr || !policy->is_object()) return "";
+         return policy->contains("gang") ? "gang" : policy->contains("basic") ? "basic" : "";
+       }},
+      {"MinCount", "integer", 0, "The pods a gang needs placed together",
+       [](const json& o, Clock::time_point) {
+         return number(o, {"spec", "schedulingPolicy", "gang", "minCount"});
+       }},
+      {"Scheduled", "string", 0, "Whether the group was placed (PodGroupInitiallyScheduled)",
+       [](const json& o, Clock::time_point) -> json {
+         const json* st = o.contains("status") ? &o["status"] : nullptr;
+         if (st == nullptr || !st->is_object() || !st->contains("conditions") ||
+             !(*st)["conditions"].is_array())
+           return "";
+         for (const json& c : (*st)["conditions"])
+           if (c.is_object() && c.value("type", "") == "PodGroupInitiallyScheduled")
+             return c.value("status", "");
+         return "";
+       }},
+      age_column(),
+  };
+}
+
 std::vector<Column> job_columns() {
   return {
       name_column(),
@@ -308,6 +341,7 @@ std::vector<Column> resource_quota_columns() {
 std::vector<Column> columns_of(const Resource& r) {
   if (r.kind == "Pod") return pod_columns();
   if (r.kind == "Node") return node_columns();
+  if (r.kind == "PodGroup" && r.group == "scheduling.k8s.io") return native_pod_group_columns();
   if (r.kind == "PodGroup") return pod_group_columns();
   if (r.kind == "Queue") return queue_columns();
   if (r.kind == "Job") return job_columns();

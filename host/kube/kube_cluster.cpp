@@ -235,8 +235,14 @@ std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::Cl
       [&cache](std::string_view kind, const std::string& key) {
         return cache.uid_of(kind == "Pod" ? cache::Kind::Pod : cache::Kind::PodGroup, key);
       });
-  for (auto& [key, status] : report.pod_group_statuses)
-    ops.push_back({WriteOp::Type::PodGroupStatus, key, {}, std::move(status)});
+  for (auto& [key, status] : report.pod_group_statuses) {
+    const model::PodGroup* group = cache.pod_group(key);
+    const bool native = group != nullptr && group->native;
+    ops.push_back({native ? WriteOp::Type::NativeGroupStatus : WriteOp::Type::PodGroupStatus,
+                   key,
+                   {},
+                   std::move(status)});
+  }
   for (auto& [name, allocated] : report.queue_statuses)
     ops.push_back(
         {WriteOp::Type::QueueStatus, name, {}, json{{"allocated", std::move(allocated)}}});

@@ -25,18 +25,20 @@ using nlohmann::json;
 
 // Kinds a cluster may not have: Volcano installs HyperNode from 1.12 and
 // Numatopology with its resource exporter (CRDs), and the API server serves
-// resource.k8s.io/v1 (Dynamic Resource Allocation) from Kubernetes 1.34
-// when the group is enabled. Without them the API server answers 404; the
-// kind is then taken as having no objects (as Volcano's scheduler runs
-// without them) and looked for again later.
+// resource.k8s.io/v1 (Dynamic Resource Allocation) from Kubernetes 1.34 and
+// scheduling.k8s.io/v1beta1 (the Workload API's PodGroup) from 1.37, when
+// the group is enabled. Without them the API server answers 404; the kind
+// is then taken as having no objects (as Volcano's scheduler runs without
+// them) and looked for again later.
 bool optional_kind(const api::Resource& r) {
   return r.group == "topology.volcano.sh" || r.group == "nodeinfo.volcano.sh" ||
-         r.group == "resource.k8s.io";
+         r.group == "resource.k8s.io" || (r.group == "scheduling.k8s.io" && r.version != "v1");
 }
 
-// What goes missing together: a built-in group as a whole, a CRD alone.
+// What goes missing together: a built-in group's version as a whole, a CRD
+// alone.
 std::string absent_unit(const api::Resource& r) {
-  if (r.group == "resource.k8s.io") return api::api_version(r);
+  if (r.group == "resource.k8s.io" || r.group == "scheduling.k8s.io") return api::api_version(r);
   return std::string(r.plural);
 }
 
@@ -133,6 +135,13 @@ void Reflector::run() {
                          " answers 404: Kubernetes before 1.34, or the group disabled), so "
                          "there are no DeviceClasses, ResourceSlices, ResourceClaims or "
                          "ResourceClaimTemplates, and pods that claim devices wait" +
+                         again);
+        } else if (resource_.group == "scheduling.k8s.io") {
+          log::write(log::kInfo, kKubernetesLog,
+                     unit + ": the API server does not serve the Workload API's PodGroups (" +
+                         path() +
+                         " answers 404: Kubernetes before 1.37, or the GenericWorkload feature "
+                         "off), so pods naming one in spec.schedulingGroup wait" +
                          again);
         } else {
           log::write(log::kInfo, kKubernetesLog,

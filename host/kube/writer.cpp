@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "api/decision_reports.h"
 #include "http/client.h"
 #include "kube/decode_change.h"
 #include "log/log.h"
@@ -38,6 +39,25 @@ std::string pod_group_path(const std::string& key) {
   const NamespacedName n = split(key);
   return http::path_of(
       {"apis", "scheduling.volcano.sh", "v1beta1", "namespaces", n.ns, "podgroups", n.name});
+}
+
+std::string native_group_path(const std::string& key) {
+  const NamespacedName n = split(key);
+  return http::path_of(
+      {"apis", "scheduling.k8s.io", "v1beta1", "namespaces", n.ns, "podgroups", n.name});
+}
+
+/// Sets `fields` in `object`'s status (a null one removed).
+bool merge_status(json& object, const json& fields) {
+  json& status = object["status"];
+  if (!status.is_object()) status = json::object();
+  for (const auto& [field, value] : fields.items()) {
+    if (value.is_null())
+      status.erase(field);
+    else
+      status[field] = value;
+  }
+  return true;
 }
 
 // 401 too: a rotated token is read again for the next try.
@@ -139,8 +159,8 @@ namespace {
 // and a pod's PodScheduled condition. Each is sent only when it changed,
 // so one that lands out of order is never put right.
 bool is_status(const WriteOp& op) {
-  return op.type == WriteOp::Type::PodGroupStatus || op.type == WriteOp::Type::QueueStatus ||
-         op.type == WriteOp::Type::PodCondition;
+  return op.type == WriteOp::Type::PodGroupStatus || op.type == WriteOp::Type::NativeGroupStatus ||
+         op.type == WriteOp::Type::QueueStatus || op.type == WriteOp::Type::PodCondition;
 }
 
 }  // namespace
@@ -210,11 +230,18 @@ void Writer::execute(Connection& c, WriteOp& op) {
     case WriteOp::Type::Evict:
       return evict(c, op);
     case WriteOp::Type::PodGroupStatus:
-      return status_update(c, op, pod_group_path(op.key), "PodGroup " + op.key);
+      return status_update(c, pod_group_path(op.key), "PodGroup " + op.key,
+                           [&op](json& group) { return merge_status(group, op.status); });
+    case WriteOp::Type::NativeGroupStatus:
+      return status_update(c, native_group_path(op.key), "PodGroup " + op.key, [&op](json& group) {
+        std::optional<json> condition =
+            api::initially_scheduled_condition(group, op.status, std::chrono::system_clock::now());
+        return condition && api::set_condition(group, std::move(*condition));
+      });
     case WriteOp::Type::QueueStatus:
       return status_update(
-          c, op, http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues", op.key}),
-          "Queue " + op.key);
+          c, http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues", op.key}),
+          "Queue " + op.key, [&op](json& queue) { return merge_status(queue, op.status); });
     case WriteOp::Type::Event:
       return event(c, op);
     case WriteOp::Type::PodCondition:
@@ -384,22 +411,15 @@ void Writer::evict(Connection& c, const WriteOp& op) {
   resync(c, op.key);
 }
 
-void Writer::status_update(Connection& c, const WriteOp& op, const std::string& path,
-                           const std::string& what) {
+void Writer::status_update(Connection& c, const std::string& path, const std::string& what,
+                           const std::function<bool(json&)>& change) {
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     const Response got = call(c, "GET", path, "");
     if (got.status == 404) return;  // deleted meanwhile
     if (got.status != 200) throw ApiError("reading " + what, got);
     json group = parse_answer(got.body);
     if (!group.is_object()) throw TransportError(what + " is not JSON");
-    json& status = group["status"];
-    if (!status.is_object()) status = json::object();
-    for (const auto& [field, value] : op.status.items()) {
-      if (value.is_null())
-        status.erase(field);
-      else
-        status[field] = value;
-    }
+    if (!change(group)) return;
     // The resourceVersion read makes the update conditional: 409 if the
     // group changed since, and then it is read and written again.
     const Response put = call(c, "PUT", path + "/status", group.dump());

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,7 +42,11 @@ struct WriteOp {
     Event,
     QueueStatus,
     PodCondition,
-    EnsureQueue
+    EnsureQueue,
+    // A scheduling.k8s.io PodGroup's status, from the PodGroupStatus
+    // fields a Volcano PodGroup would be given: its condition
+    // (api::initially_scheduled_condition).
+    NativeGroupStatus
   };
   Type type = Type::Bind;
   std::string key;   // "ns/name" of the pod or PodGroup
@@ -126,8 +131,11 @@ class Writer {
   void evict(Connection& c, const WriteOp& op);
   /// Reads the object at `path`, sets the fields of op.status in its status
   /// and writes it through the status subresource, again on conflict.
-  void status_update(Connection& c, const WriteOp& op, const std::string& path,
-                     const std::string& what);
+  /// Reads the object at `path`, lets `change` change it (false: nothing
+  /// to write) and writes its status, read again when another writer came
+  /// between.
+  void status_update(Connection& c, const std::string& path, const std::string& what,
+                     const std::function<bool(nlohmann::json&)>& change);
   void event(Connection& c, const WriteOp& op);
   void pod_condition(Connection& c, const WriteOp& op);
   /// Creates the Queue op.status unless one of that name exists, as

@@ -186,7 +186,7 @@ void refuse_unless_written(const Resource& r, const std::string& name,
 WatchHub::Served served_as(const Resource& r, const std::string& key, json object,
                            std::optional<int64_t> version) {
   object = as_served(r, std::move(object), version);
-  WatchHub::Served served{std::string(r.kind), key, nullptr,
+  WatchHub::Served served{std::string(api::store_kind(r)), key, nullptr,
                           object.dump(-1, ' ', false, json::error_handler_t::replace)};
   served.object = std::make_shared<const json>(std::move(object));
   return served;
@@ -348,7 +348,7 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
     if (at.subresource == "eviction" && method == Verb::post) return evict(request, at);
     if (at.subresource == "status") {
       if (method == Verb::get) {
-        const auto found = store_.get(r.kind, store_key(r, at.namespace_, at.name));
+        const auto found = store_.get(api::store_kind(r), store_key(r, at.namespace_, at.name));
         if (!found) throw api::not_found(r.group, r.plural, at.name);
         return answer(200, served(r, found->json, found->resource_version), request.version());
       }
@@ -364,7 +364,7 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
   } else {
     if (method == Verb::get) {
       if (watching) return watch(request, at, query);
-      const auto found = store_.get(r.kind, store_key(r, at.namespace_, at.name));
+      const auto found = store_.get(api::store_kind(r), store_key(r, at.namespace_, at.name));
       if (!found) throw api::not_found(r.group, r.plural, at.name);
       json object = served(r, found->json, found->resource_version);
       const json meta = {{"resourceVersion", std::to_string(found->resource_version)}};
@@ -392,7 +392,7 @@ http::Reply KubeApi::list(const http::Request& request, const ResourcePath& at,
   const int64_t version = store_.latest_version();
   json items = json::array();
   std::string next;
-  for (const store::StoredObject& o : store_.list(r.kind)) {
+  for (const store::StoredObject& o : store_.list(api::store_kind(r))) {
     if (!after.empty() && o.key <= after) continue;
     if (r.namespaced && !at.namespace_.empty() && !o.key.starts_with(at.namespace_ + "/")) continue;
     json object = served(r, o.json, o.resource_version);
@@ -446,7 +446,7 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
   std::string initial;
   if (rv.empty() || rv == "0") {
     // Start at the current state: a synthetic ADDED for every object.
-    for (const store::StoredObject& o : store_.list(r.kind)) {
+    for (const store::StoredObject& o : store_.list(api::store_kind(r))) {
       json object = served(r, o.json, o.resource_version);
       if (sel.matches(r, object))
         initial +=
@@ -482,10 +482,11 @@ http::Reply KubeApi::watch(const http::Request& request, const ResourcePath& at,
     }
   }
   const std::string kind(r.kind);
-  WatchHub::Render render = [&r, kind, sel = std::move(sel), table, event_object](
+  const std::string stored_as(api::store_kind(r));
+  WatchHub::Render render = [&r, kind, stored_as, sel = std::move(sel), table, event_object](
                                 const store::Event& e,
                                 const WatchHub::Served* written) -> std::optional<std::string> {
-    if (e.kind != kind) return std::nullopt;
+    if (e.kind != stored_as) return std::nullopt;
     if (e.type != "ADDED" && e.type != "MODIFIED" && e.type != "DELETED") return std::nullopt;
     // What this process wrote comes served already; the rest is parsed.
     if (written != nullptr) {
@@ -530,7 +531,7 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
   // column holds it), printed once, for the store and the decoded pod both.
   if (const auto meta = object.find("metadata"); meta != object.end() && meta->is_object())
     meta->erase("resourceVersion");
-  store::ObjectWrite text{std::string(r.kind), std::string(), object.dump()};
+  store::ObjectWrite text{std::string(api::store_kind(r)), std::string(), object.dump()};
   std::vector<decode::Decoded> decoded = validate(r, object, text.json);
   const json& meta = object["metadata"];
   const std::string name = meta.value("name", "");
@@ -542,7 +543,8 @@ WatchHub::Served KubeApi::write(const Resource& r, json object, const store::Pre
   refuse_unless_written(r, name, done.status);
   ++writes_;
   if (r.scheduled)
-    written_.remember(r.kind, key, done.version, std::move(text.json), std::move(decoded));
+    written_.remember(api::store_kind(r), key, done.version, std::move(text.json),
+                      std::move(decoded));
   if (r.kind == "Pod") note_terminating(key, stored);
   WatchHub::Served served = served_as(r, key, std::move(stored), done.version);
   watchers_.note(done.version, served);
@@ -554,7 +556,7 @@ WatchHub::Served KubeApi::dry_write(const Resource& r, const std::string& key, j
   // The checks put() would make, against the object as stored now; the
   // answer is what put() would have served, at the version the object has
   // (none for a create, as the API server answers a dry-run create).
-  const std::optional<int64_t> current = store_.version_of(r.kind, key);
+  const std::optional<int64_t> current = store_.version_of(api::store_kind(r), key);
   using Put = store::PutResult;
   refuse_unless_written(r, object["metadata"].value("name", ""),
                         pre.must_not_exist && current                        ? Put::Exists
@@ -715,7 +717,7 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
                            ") does not match the name on the URL (" + at.name + ")");
   }
   const std::string key = store_key(r, at.namespace_, at.name);
-  const auto old = store_.get(r.kind, key);
+  const auto old = store_.get(api::store_kind(r), key);
   if (!old) throw api::not_found(r.group, r.plural, at.name);
   store::Precondition pre;
   pre.must_exist = true;
@@ -758,7 +760,7 @@ http::Reply KubeApi::patch(const http::Request& request, const ResourcePath& at,
   const std::string key = store_key(r, at.namespace_, at.name);
   // Retried on a conflict with a concurrent writer, as the API server does.
   for (int attempt = 0;; ++attempt) {
-    const auto old = store_.get(r.kind, key);
+    const auto old = store_.get(api::store_kind(r), key);
     if (!old) throw api::not_found(r.group, r.plural, at.name);
     json previous = served(r, old->json, old->resource_version);
     // What an API server holds has no unknown fields (one stored before
@@ -813,7 +815,7 @@ http::Reply KubeApi::apply(const http::Request& request, const ResourcePath& at,
   const std::string key = store_key(r, at.namespace_, at.name);
   // Retried on a conflict with a concurrent writer, as a patch is.
   for (int attempt = 0;; ++attempt) {
-    const auto old = store_.get(r.kind, key);
+    const auto old = store_.get(api::store_kind(r), key);
     if (!old) {
       if (!at.subresource.empty()) throw api::not_found(r.group, r.plural, at.name);
       json object = api::server_side_apply(nullptr, config, type, how);
@@ -855,7 +857,7 @@ http::Reply KubeApi::apply(const http::Request& request, const ResourcePath& at,
 }
 
 json KubeApi::delete_object(const Resource& r, const std::string& key, const json& options) {
-  const auto old = store_.get(r.kind, key);
+  const auto old = store_.get(api::store_kind(r), key);
   const std::string name = key.substr(key.find('/') + 1);
   if (!old) throw api::not_found(r.group, r.plural, name);
   std::optional<int64_t> version;
@@ -891,7 +893,7 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
   // A previewed delete answers with the object it would remove, and
   // removes nothing (nor what it owns).
   if (dry_run_) return object;
-  const store::PutResult done = store_.remove_if(r.kind, key, old->resource_version);
+  const store::PutResult done = store_.remove_if(api::store_kind(r), key, old->resource_version);
   if (done.status == store::PutResult::Conflict) throw api::conflict(r.group, r.plural, name);
   if (done.status == store::PutResult::Missing) throw api::not_found(r.group, r.plural, name);
   ++writes_;
@@ -903,8 +905,8 @@ json KubeApi::delete_object(const Resource& r, const std::string& key, const jso
     // Everything in the namespace goes with it.
     for (const Resource& inner : api::resources()) {
       if (!inner.namespaced) continue;
-      for (const store::StoredObject& o : store_.list(inner.kind))
-        if (o.key.starts_with(name + "/")) store_.remove(inner.kind, o.key);
+      for (const store::StoredObject& o : store_.list(api::store_kind(inner)))
+        if (o.key.starts_with(name + "/")) store_.remove(api::store_kind(inner), o.key);
     }
   }
   return object;
@@ -946,7 +948,7 @@ http::Reply KubeApi::bind(const http::Request& request, const ResourcePath& at) 
                        {{"FieldValueRequired", "the node to bind to is required", "target.name"}});
   }
   const std::string key = store_key(r, at.namespace_, at.name);
-  const auto old = store_.get(r.kind, key);
+  const auto old = store_.get(api::store_kind(r), key);
   if (!old) throw api::not_found(r.group, r.plural, at.name);
   json pod = json::parse(old->json);
   const std::string bound = pod["spec"].value("nodeName", "");

@@ -88,14 +88,19 @@ void bind_pod(json& pod, const cycle::Outcome::Bind& bind, const json& condition
 }  // namespace
 
 const KindInfo* kind_by_path(std::string_view path) {
+  // The first of a plural two groups serve: /api/v1/objects/podgroups is
+  // Volcano's, as `ctl` always named it.
   for (const KindInfo& k : api::resources())
     if (k.scheduled && k.plural == path) return &k;
   return nullptr;
 }
 
-const KindInfo* kind_by_name(std::string_view kind) {
-  const KindInfo* k = api::find_kind(kind);
-  return k != nullptr && k->scheduled ? k : nullptr;
+const KindInfo* kind_by_name(std::string_view kind, std::string_view api_version) {
+  for (const KindInfo& k : api::resources())
+    if (k.kind == kind && (k.scheduled || k.kind == "Workload") &&
+        (api_version.empty() || api::api_version(k) == api_version))
+      return &k;
+  return nullptr;
 }
 
 ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
@@ -114,7 +119,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
   std::set<std::string> made;  // PodGroups made for pods naming none: not what was applied
   const auto add = [&](json object, std::string_view default_kind) {
     std::string kind_name = object.value("kind", std::string(default_kind));
-    const KindInfo* kind = kind_by_name(kind_name);
+    const KindInfo* kind = kind_by_name(kind_name, object.value("apiVersion", ""));
     if (kind == nullptr) return;  // the decoders have refused what they cannot read
     object["kind"] = kind_name;
     object["apiVersion"] = api::api_version(*kind);
@@ -128,7 +133,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
         writes.push_back({"PodGroup", std::move(group_key), group->dump()});
       }
     }
-    writes.push_back({std::string(kind->kind), std::move(key), object.dump()});
+    writes.push_back({std::string(api::store_kind(*kind)), std::move(key), object.dump()});
   };
   // A Volcano Job is stored as what its controller makes of it: its
   // PodGroup and Pods (job_controller.h).
@@ -158,7 +163,9 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
   // A pod naming a PodGroup must find it, here or already stored, as
   // Volcano's admission would have it.
   for (const model::Pod& pod : parsed.pods) {
-    if (pod.group_name.empty()) continue;
+    // A pod of a scheduling.k8s.io PodGroup waits for it, as kube-scheduler
+    // makes it wait.
+    if (pod.group_name.empty() || pod.native_group) continue;
     const std::string group = pod.namespace_ + "/" + pod.group_name;
     if (groups_here.contains(group) || store_.get("PodGroup", group)) continue;
     throw InputError(std::string(origin) + ": Pod " + pod.namespace_ + "/" + pod.name +
@@ -173,7 +180,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
   for (const auto& w : writes) {
     if (w.kind != "PodGroup" || !made.contains(w.key))
       result.applied.push_back(w.kind + " " + w.key);
-    if (kind_by_name(w.kind)->namespaced)
+    if (api::find_store_kind(w.kind)->namespaced)
       result.namespaces.insert(w.key.substr(0, w.key.find('/')));
   }
   return result;
@@ -208,7 +215,7 @@ std::optional<json> LocalCluster::adopt_pod(json& pod, const std::string& key) {
 bool LocalCluster::remove(const KindInfo& kind, std::string_view key) {
   if (kind.kind == "Pod") stored_at_.erase(std::string(key));
   const auto pod = kind.kind == "Pod" ? store_.get("Pod", key) : std::nullopt;
-  if (!store_.remove(kind.kind, key)) return false;
+  if (!store_.remove(api::store_kind(kind), key)) return false;
   if (pod)
     if (const auto group = owned_pod_group(json::parse(pod->json, nullptr, false), store_))
       store_.remove("PodGroup", *group);
@@ -253,7 +260,9 @@ std::optional<std::string> LocalCluster::refresh(cache::ClusterCache& cache) {
     if (events.empty()) break;
     for (store::Event& e : events) {
       loaded_version_ = e.resource_version;
-      const std::optional<cache::Kind> kind = cache::kind_from_name(e.kind);
+      const KindInfo* stored = api::find_store_kind(e.kind);
+      if (stored == nullptr || !stored->scheduled) continue;
+      const std::optional<cache::Kind> kind = cache::kind_from_name(stored->kind);
       if (!kind) continue;
       while (range != recorded_.end() && range->second < e.resource_version) ++range;
       if (range != recorded_.end()) {
@@ -291,7 +300,8 @@ void LocalCluster::relist(cache::ClusterCache& cache, int64_t version) {
   std::vector<store::StoredObject> objects;
   for (const KindInfo& kind : api::resources())
     if (kind.scheduled)
-      for (store::StoredObject& o : store_.list(kind.kind)) objects.push_back(std::move(o));
+      for (store::StoredObject& o : store_.list(api::store_kind(kind)))
+        objects.push_back(std::move(o));
   // Decoded on every core, each object into its own slot (a stored object
   // is one object, never a List); one that fails is skipped.
   std::vector<cache::ObjectChange> changes(objects.size());
@@ -491,8 +501,23 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
     batch.upserts.push_back({kind, key, object.dump()});
     return true;
   };
+  // A scheduling.k8s.io PodGroup reports in one condition, as kube-scheduler
+  // writes it.
+  const std::string native_groups(
+      api::store_kind(*api::find_resource("scheduling.k8s.io", "v1beta1", "podgroups")));
+  const auto set_native_status = [&](const std::string& key, const json& fields) {
+    auto stored = store_.get(native_groups, key);
+    if (!stored) return;
+    json object = json::parse(stored->json);
+    if (std::optional<json> c = api::initially_scheduled_condition(object, fields, wall);
+        c && api::set_condition(object, std::move(*c)))
+      batch.upserts.push_back({native_groups, key, object.dump()});
+  };
   for (const auto& [key, fields] : report.pod_group_statuses) {
-    if (!set_status("PodGroup", key, fields)) continue;
+    if (!set_status("PodGroup", key, fields)) {
+      set_native_status(key, fields);
+      continue;
+    }
     const std::string* message = reports_.unschedulable(key);
     batch.events.push_back({"STATUS", "PodGroup", key,
                             json{{"podgroup", key},

@@ -36,7 +36,7 @@ using KindInfo = api::Resource;
 /// By path segment ("pods") or Kind; nullptr for a kind the scheduler does
 /// not read.
 const KindInfo* kind_by_path(std::string_view path);
-const KindInfo* kind_by_name(std::string_view kind);
+const KindInfo* kind_by_name(std::string_view kind, std::string_view api_version = {});
 
 struct ApplyResult {
   int64_t resource_version = 0;

@@ -55,6 +55,8 @@ std::optional<json> implicit_pod_group(json& pod) {
     return std::nullopt;
   const model::Pod& p = std::get<model::Pod>(decoded[0].object);
   if (!for_this_scheduler(p) || !p.node_name.empty()) return std::nullopt;
+  // A pod of a scheduling.k8s.io PodGroup (spec.schedulingGroup) has its group.
+  if (p.native_group) return std::nullopt;
 
   // As the controller's buildPodGroupFromPod: the group model the cache
   // would have made up, written out.

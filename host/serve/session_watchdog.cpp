@@ -1,6 +1,5 @@
 #include "serve/session_watchdog.h"
 
-
 #include "log/log.h"
 
 namespace scoria::serve {

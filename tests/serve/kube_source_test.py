@@ -217,6 +217,31 @@ class Cluster:
             body["status"] = {"phase": "Running"}
         self.core.create_namespaced_pod(ns, body)
 
+    def workload_gang(self, name, size, cpu="1", ns="default"):
+        """A scheduling.k8s.io PodGroup (the Workload API) of a gang of
+        `size`, and its pods joining it through spec.schedulingGroup."""
+        self.custom.create_namespaced_custom_object(
+            "scheduling.k8s.io", "v1beta1", ns, "podgroups",
+            {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+             "metadata": {"name": name, "namespace": ns},
+             "spec": {"schedulingPolicy": {"gang": {"minCount": size}}}})
+        for i in range(size):
+            spec = {"schedulerName": SCHEDULER, "terminationGracePeriodSeconds": 0,
+                    "schedulingGroup": {"podGroupName": name},
+                    "containers": [{"name": "c", "image": "busybox",
+                                    "resources": {"requests": {"cpu": cpu}}}]}
+            self.core.create_namespaced_pod(ns, {"apiVersion": "v1", "kind": "Pod",
+                                                 "metadata": {"name": f"{name}-{i}"},
+                                                 "spec": spec})
+
+    def workload_group_condition(self, name, ns="default"):
+        group = self.custom.get_namespaced_custom_object(
+            "scheduling.k8s.io", "v1beta1", ns, "podgroups", name)
+        for c in group.get("status", {}).get("conditions", []):
+            if c["type"] == "PodGroupInitiallyScheduled":
+                return c
+        return {}
+
     def placement(self, ns="default"):
         return {p.metadata.name: p.spec.node_name
                 for p in self.core.list_namespaced_pod(ns).items}
@@ -295,6 +320,26 @@ class Schedules(KubeSourceCase):
         events = self.cluster.core.list_namespaced_event("default").items
         scheduled = sorted(e.involved_object.name for e in events if e.reason == "Scheduled")
         self.assertEqual(scheduled, ["train-0", "train-1"])
+
+    def test_a_workload_api_gang_is_bound_and_its_condition_written(self):
+        # Kubernetes' own gang (scheduling.k8s.io/v1beta1): 3 pods of 3 cpu
+        # on two 4-cpu nodes wait whole, with the condition False; a third
+        # node lets all three be bound, and the condition turns True.
+        self.base_cluster()
+        s = self.start_scheduler()
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        self.cluster.workload_gang("train", 3, cpu="3")
+        self.assertTrue(wait_for(lambda: self.cluster.workload_group_condition("train")
+                                 .get("reason") == "Unschedulable"), s.text())
+        self.assertEqual(self.cluster.workload_group_condition("train")["status"], "False")
+        self.assertFalse(any(self.cluster.placement().values()))
+        self.cluster.node("node-2", "4")
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["train-0", "train-1", "train-2"])),
+                        s.text())
+        self.assert_bound_once(["train-0", "train-1", "train-2"])
+        self.assertTrue(wait_for(lambda: self.cluster.workload_group_condition("train")
+                                 .get("status") == "True"), s.text())
+        self.assertEqual(self.cluster.workload_group_condition("train")["reason"], "Scheduled")
 
     def test_the_root_and_default_queues_are_made_as_volcano_makes_them(self):
         # The API server here (a scoria serve) made them at its start; taken
@@ -1067,6 +1112,21 @@ class Faults(KubeSourceCase):
         self.assertIn("resource.k8s.io/v1: the API server does not serve Dynamic Resource "
                       "Allocation", said[0])
         self.assertNotIn("resourceclaims: the API server has no such resource", s.text())
+
+    def test_a_server_without_the_workload_api_still_schedules(self):
+        # Kubernetes before 1.37 does not serve scheduling.k8s.io/v1beta1:
+        # its PodGroups answer 404. The source says so once and goes on.
+        self.base_cluster()
+        self.proxy.add_rule(once(10 ** 6, lambda m, p, q: p.startswith(
+            "/apis/scheduling.k8s.io/v1beta1/"), {"status": 404, "reason": "NotFound",
+                                                  "message": "the server could not find the "
+                                                             "requested resource"}))
+        s = self.start_scheduler()
+        self.run_gangs(s, ["a", "b"])
+        said = [line for line in s.text().splitlines()
+                if "does not serve the Workload API's PodGroups" in line]
+        self.assertEqual(len(said), 1, s.text())
+        self.assertIn("scheduling.k8s.io/v1beta1: the API server does not serve", said[0])
 
     def test_a_watch_cut_mid_stream_is_resumed(self):
         self.base_cluster()
