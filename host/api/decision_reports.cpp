@@ -42,6 +42,17 @@ json scheduled_condition(std::chrono::system_clock::time_point now) {
           {"lastTransitionTime", ObjectMeta::rfc3339(now)}};
 }
 
+void merge_status(json& object, const json& fields) {
+  json& status = object["status"];
+  if (!status.is_object()) status = json::object();
+  for (const auto& [field, value] : fields.items()) {
+    if (value.is_null())
+      status.erase(field);
+    else
+      status[field] = value;
+  }
+}
+
 std::optional<json> initially_scheduled_condition(const json& group, const json& status,
                                                   std::chrono::system_clock::time_point now) {
   constexpr std::string_view kType = "PodGroupInitiallyScheduled";

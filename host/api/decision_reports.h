@@ -40,6 +40,10 @@ struct DecisionReport {
 /// (as Kubernetes' UpdatePodCondition). False if nothing changed.
 bool set_condition(nlohmann::json& object, nlohmann::json condition);
 
+/// Sets `fields` in `object`'s status, one by one (a null one removed), as
+/// a scheduler writes what it decided of a PodGroup or a Queue.
+void merge_status(nlohmann::json& object, const nlohmann::json& fields);
+
 /// What a scheduling.k8s.io PodGroup (`group`) reports of a status the
 /// session gave it (`status`, as DecisionReport::pod_group_statuses holds
 /// it): PodGroupInitiallyScheduled, True with reason Scheduled once its job

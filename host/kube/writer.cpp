@@ -47,19 +47,6 @@ std::string native_group_path(const std::string& key) {
       {"apis", "scheduling.k8s.io", "v1beta1", "namespaces", n.ns, "podgroups", n.name});
 }
 
-/// Sets `fields` in `object`'s status (a null one removed).
-bool merge_status(json& object, const json& fields) {
-  json& status = object["status"];
-  if (!status.is_object()) status = json::object();
-  for (const auto& [field, value] : fields.items()) {
-    if (value.is_null())
-      status.erase(field);
-    else
-      status[field] = value;
-  }
-  return true;
-}
-
 // 401 too: a rotated token is read again for the next try.
 bool retryable(unsigned status) {
   return status == 429 || status >= 500 || status == 0 || status == 401;
@@ -230,8 +217,10 @@ void Writer::execute(Connection& c, WriteOp& op) {
     case WriteOp::Type::Evict:
       return evict(c, op);
     case WriteOp::Type::PodGroupStatus:
-      return status_update(c, pod_group_path(op.key), "PodGroup " + op.key,
-                           [&op](json& group) { return merge_status(group, op.status); });
+      return status_update(c, pod_group_path(op.key), "PodGroup " + op.key, [&op](json& group) {
+        api::merge_status(group, op.status);
+        return true;
+      });
     case WriteOp::Type::NativeGroupStatus:
       return status_update(c, native_group_path(op.key), "PodGroup " + op.key, [&op](json& group) {
         std::optional<json> condition =
@@ -241,7 +230,10 @@ void Writer::execute(Connection& c, WriteOp& op) {
     case WriteOp::Type::QueueStatus:
       return status_update(
           c, http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues", op.key}),
-          "Queue " + op.key, [&op](json& queue) { return merge_status(queue, op.status); });
+          "Queue " + op.key, [&op](json& queue) {
+            api::merge_status(queue, op.status);
+            return true;
+          });
     case WriteOp::Type::Event:
       return event(c, op);
     case WriteOp::Type::PodCondition:

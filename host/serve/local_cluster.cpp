@@ -490,14 +490,7 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
     auto stored = store_.get(kind, key);
     if (!stored) return false;
     json object = json::parse(stored->json);
-    json& st = object["status"];
-    if (!st.is_object()) st = json::object();
-    for (const auto& [field, value] : fields.items()) {
-      if (value.is_null())
-        st.erase(field);
-      else
-        st[field] = value;
-    }
+    api::merge_status(object, fields);
     batch.upserts.push_back({kind, key, object.dump()});
     return true;
   };
