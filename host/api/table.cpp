@@ -196,12 +196,9 @@ std::vector<Column> native_pod_group_columns() {
       name_column(),
       {"Policy", "string", 0, "The group's scheduling policy: gang or basic",
        [](const json& o, Clock::time_point) -> json {
-         const json* policy =
-             o.contains("spec") && o["spec"].is_object() && o["spec"].contains("schedulingPolicy")
-                 ? &o["spec"]["schedulingPolicy"]
-                 : nullptr;
-         if (policy == nullptr || !policy->is_object()) return "";
-         return policy->contains("gang") ? "gang" : policy->contains("basic") ? "basic" : "";
+         const json& policy = at(o, {"spec", "schedulingPolicy"});
+         if (!policy.is_object()) return "";
+         return policy.contains("gang") ? "gang" : policy.contains("basic") ? "basic" : "";
        }},
       {"MinCount", "integer", 0, "The pods a gang needs placed together",
        [](const json& o, Clock::time_point) {
@@ -209,13 +206,11 @@ std::vector<Column> native_pod_group_columns() {
        }},
       {"Scheduled", "string", 0, "Whether the group was placed (PodGroupInitiallyScheduled)",
        [](const json& o, Clock::time_point) -> json {
-         const json* st = o.contains("status") ? &o["status"] : nullptr;
-         if (st == nullptr || !st->is_object() || !st->contains("conditions") ||
-             !(*st)["conditions"].is_array())
-           return "";
-         for (const json& c : (*st)["conditions"])
-           if (c.is_object() && c.value("type", "") == "PodGroupInitiallyScheduled")
-             return c.value("status", "");
+         const json& conditions = at(o, {"status", "conditions"});
+         if (conditions.is_array())
+           for (const json& c : conditions)
+             if (c.is_object() && c.value("type", "") == "PodGroupInitiallyScheduled")
+               return c.value("status", "");
          return "";
        }},
       age_column(),

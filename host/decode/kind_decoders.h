@@ -47,6 +47,10 @@ void read_claim_metadata(const ObjectFields& f, Claim& c) {
 model::Node decode_node(const ObjectFields& f);
 model::Pod decode_pod(const ObjectFields& f);
 model::PodGroup decode_pod_group(const ObjectFields& f);
+/// What every PodGroup takes from its metadata (pod_group_decoder.cpp):
+/// annotations, volcano.sh/preemptable (false when unset), creation time
+/// and uid.
+void read_pod_group_metadata(const ObjectFields& f, model::PodGroup& g);
 /// scheduling.k8s.io PodGroup and Workload (workload_decoder.cpp), at
 /// `api_version` (v1beta1 or v1alpha2). A Workload decides nothing (the
 /// scheduler reads its groups' own policies), so it is only checked.

@@ -92,14 +92,19 @@ model::SubGroupPolicy sub_group_policy(const FieldReader& r, const Node& m, cons
 
 }  // namespace
 
-model::PodGroup decode_pod_group(const ObjectFields& f) {
+void read_pod_group_metadata(const ObjectFields& f, model::PodGroup& g) {
   const FieldReader& r = f.r;
-  model::PodGroup g;
   g.annotations = r.string_map(f.meta, "annotations", f.meta_path);
   g.preemptable = read_preemptable(r, g.annotations, r.string_map(f.meta, "labels", f.meta_path),
                                    f.meta_path, false);
   g.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
   g.uid = r.text_field(f.meta, "uid", f.meta_path);
+}
+
+model::PodGroup decode_pod_group(const ObjectFields& f) {
+  const FieldReader& r = f.r;
+  model::PodGroup g;
+  read_pod_group_metadata(f, g);
   const FieldPath spec_path = f.root.field("spec");
   const Node& spec = r.map_field(f.obj, "spec", f.root);
   g.min_member = r.count_field(spec, "minMember", spec_path, 1);

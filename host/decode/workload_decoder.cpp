@@ -6,7 +6,6 @@
 
 #include "decode/kind_decoders.h"
 #include "decode/object_names.h"
-#include "decode/scheduling_terms.h"
 
 namespace scoria::decode {
 
@@ -19,7 +18,9 @@ bool is_v1alpha2(std::string_view api_version) { return api_version.ends_with("/
 
 /// schedulingPolicy: exactly one of basic and gang; the gang's minCount
 /// (1 or more) is the group's minMember, basic schedules pods one by one.
-int32_t min_count(const FieldReader& r, const Node& owner, const FieldPath& owner_path) {
+/// True for basic.
+bool read_policy(const FieldReader& r, const Node& owner, const FieldPath& owner_path,
+                 model::PodGroup& g) {
   const FieldPath at = owner_path.field("schedulingPolicy");
   const Node& policy = FieldReader::get(owner, "schedulingPolicy");
   if (!FieldReader::present(policy))
@@ -30,7 +31,8 @@ int32_t min_count(const FieldReader& r, const Node& owner, const FieldPath& owne
   if (basic == FieldReader::present(gang)) r.fail(at, "must give exactly one of basic and gang");
   if (basic) {
     r.mapping(FieldReader::get(m, "basic"), at.field("basic"));
-    return 1;
+    g.min_member = 1;
+    return true;
   }
   const FieldPath gang_at = at.field("gang");
   const std::optional<int32_t> n = r.int_field(r.mapping(gang, gang_at), "minCount", gang_at);
@@ -38,7 +40,8 @@ int32_t min_count(const FieldReader& r, const Node& owner, const FieldPath& owne
   if (*n < 1)
     r.fail(gang_at.field("minCount"),
            std::to_string(*n) + " is below 1; write how many pods the gang needs, 1 or more");
-  return *n;
+  g.min_member = *n;
+  return false;
 }
 
 /// disruptionMode: v1beta1's {single: {}} or {all: {}}, v1alpha2's "Pod" or
@@ -81,6 +84,19 @@ void read_priority(const FieldReader& r, const Node& owner, const FieldPath& own
            quote(preemption) + " is not a preemption policy; write Never or PreemptLowerPriority");
 }
 
+/// What a PodGroup's spec and a Workload's template share: the policy, the
+/// disruption mode (all refused with basic, as kube-apiserver refuses it)
+/// and the priority.
+void read_group_spec(const FieldReader& r, const Node& owner, const FieldPath& owner_path,
+                     bool v1alpha2, model::PodGroup& g) {
+  const bool basic = read_policy(r, owner, owner_path, g);
+  g.disrupt_whole = disrupt_whole(r, owner, owner_path, v1alpha2);
+  if (g.disrupt_whole && basic)
+    r.fail(owner_path.field("disruptionMode"),
+           "all is not supported with the basic scheduling policy; use gang, or single");
+  read_priority(r, owner, owner_path, g);
+}
+
 /// A reference's name: present, and a DNS subdomain (or label).
 void check_name(const FieldReader& r, const Node& m, std::string_view key, const FieldPath& at,
                 bool label) {
@@ -96,24 +112,14 @@ model::PodGroup decode_native_pod_group(const ObjectFields& f, std::string_view 
   const bool v1alpha2 = is_v1alpha2(api_version);
   model::PodGroup g;
   g.native = true;
-  g.annotations = r.string_map(f.meta, "annotations", f.meta_path);
-  g.preemptable = read_preemptable(r, g.annotations, r.string_map(f.meta, "labels", f.meta_path),
-                                   f.meta_path, false);
-  g.creation_ms = r.timestamp(f.meta, "creationTimestamp", f.meta_path);
-  g.uid = r.text_field(f.meta, "uid", f.meta_path);
+  read_pod_group_metadata(f, g);
   if (auto q = g.annotations.find(std::string(kQueueNameKey));
       q != g.annotations.end() && !q->second.empty())
     g.queue = q->second;
 
   const FieldPath spec_path = f.root.field("spec");
   const Node& spec = r.map_field(f.obj, "spec", f.root);
-  g.min_member = min_count(r, spec, spec_path);
-  g.disrupt_whole = disrupt_whole(r, spec, spec_path, v1alpha2);
-  if (g.disrupt_whole && g.min_member == 1 &&
-      FieldReader::present(FieldReader::get(FieldReader::get(spec, "schedulingPolicy"), "basic")))
-    r.fail(spec_path.field("disruptionMode"),
-           "all is not supported with the basic scheduling policy; use gang, or single");
-  read_priority(r, spec, spec_path, g);
+  read_group_spec(r, spec, spec_path, v1alpha2, g);
   const char* ref_key = v1alpha2 ? "podGroupTemplateRef" : "workloadRef";
   if (const Node& ref = FieldReader::get(spec, ref_key); FieldReader::present(ref)) {
     const FieldPath ref_at = spec_path.field(ref_key);
@@ -180,9 +186,7 @@ void check_workload(const ObjectFields& f, std::string_view api_version) {
       r.fail(at.field("name"), quote(name) + " names an earlier template too; give each its own");
     names.push_back(std::move(name));
     model::PodGroup g;
-    g.min_member = min_count(r, t, at);
-    disrupt_whole(r, t, at, v1alpha2);
-    read_priority(r, t, at, g);
+    read_group_spec(r, t, at, v1alpha2, g);
   });
   if (names.size() > 8)
     r.fail(spec_path.field("podGroupTemplates"),

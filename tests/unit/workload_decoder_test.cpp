@@ -132,6 +132,12 @@ TEST(WorkloadDecoder, AWorkloadIsCheckedAndDecidesNothing) {
             where +
                 "podGroupTemplates[1].name: \"a\" names an earlier template too; give each "
                 "its own");
+  // A template is checked as a group would be.
+  EXPECT_EQ(parse_error(workload + "  podGroupTemplates:\n  - {name: a, schedulingPolicy: "
+                                   "{basic: {}}, disruptionMode: {all: {}}}\n"),
+            where +
+                "podGroupTemplates[0].disruptionMode: all is not supported with the basic "
+                "scheduling policy; use gang, or single");
   EXPECT_EQ(parse_error(workload + "  controllerRef: {kind: Job, name: x}\n"),
             where +
                 "podGroupTemplates: must be given, or compositePodGroupTemplates instead, "
