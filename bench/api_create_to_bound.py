@@ -41,7 +41,10 @@ ORDER = ["PriorityClass", "Queue", "Node", "PodGroup", "Pod"]
 
 
 def start(scoria, config, state):
-    log = open(os.path.join(state, "serve.log"), "w+")
+    # Truncated, then appended to: the child shares this file offset, and
+    # our seek to read must not make it write over the log's start.
+    open(os.path.join(state, "serve.log"), "w").close()
+    log = open(os.path.join(state, "serve.log"), "a+")
     proc = subprocess.Popen([scoria, "serve", "--config", config, "--state-dir",
                              os.path.join(state, "db"), "--port", "0"],
                             stdout=log, stderr=subprocess.STDOUT)

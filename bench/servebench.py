@@ -32,7 +32,10 @@ class Serve:
     """`scoria serve` on `state`, on an ephemeral port."""
 
     def __init__(self, scoria, config, state, log_path, *extra):
-        self.log = open(log_path, "w+")
+        # Truncated, then appended to: the child shares this file offset,
+        # and our seek to read must not make it write over the log's start.
+        open(log_path, "w").close()
+        self.log = open(log_path, "a+")
         self.proc = subprocess.Popen([scoria, "serve", "--config", config, "--state-dir", state,
                                       "--port", "0", *extra],
                                      stdout=self.log, stderr=subprocess.STDOUT)

@@ -24,7 +24,9 @@ def fail(message):
 
 def start_serve(scoria, args, tmp):
     """Runs `scoria <args>` and returns (process, port) once it listens."""
-    log = open(os.path.join(tmp, "serve.log"), "w+")
+    # Appending: the child shares this file offset, and our seek to read
+    # must not make it write over the start of the log.
+    log = open(os.path.join(tmp, "serve.log"), "a+")
     proc = subprocess.Popen([scoria] + args, stderr=log, stdout=log)
     # Generous: a loaded test machine starts a process slowly.
     deadline = time.monotonic() + 60
@@ -38,7 +40,9 @@ def start_serve(scoria, args, tmp):
             fail("scoria exited at start (%s):\n%s" % (" ".join(args), log.read()))
         time.sleep(0.05)
     proc.kill()
-    fail("scoria did not start listening")
+    proc.wait()
+    log.seek(0)
+    fail("scoria did not start listening within 60 s (%s):\n%s" % (" ".join(args), log.read()))
 
 
 def stop(proc):

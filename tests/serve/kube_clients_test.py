@@ -72,7 +72,9 @@ class Serve:
         self.dir = os.path.join(WORK, name)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
-        self.log = open(os.path.join(self.dir, "serve.log"), "w+")
+        # Appending: the child shares this file offset, and our seek to
+        # read must not make it write over the start of the log.
+        self.log = open(os.path.join(self.dir, "serve.log"), "a+")
         extra = []
         if token:
             # Writes then need it, even on loopback.
