@@ -390,10 +390,8 @@ int api_victim_queue_less(const scoria_session* s, const scoria_queue* l, const 
 size_t api_predicate_nodes(scoria_session* s, const scoria_task* t, const scoria_node* const* cands,
                            size_t count, int check, const scoria_node** fit) {
   Session& ssn = *mut(s);
-  if (cands == nullptr) {
-    return ssn.predicate_nodes(*mut(t), ssn.all_nodes(), check != 0, fit);
-  }
-  return ssn.predicate_nodes(*mut(t), {cands, count}, check != 0, fit);
+  const auto searched = cands == nullptr ? ssn.all_nodes() : std::span(cands, count);
+  return ssn.shard_first(ssn.predicate_nodes(*mut(t), searched, check != 0, fit), fit);
 }
 scoria_code api_predicate(scoria_session* s, const scoria_task* t, const scoria_node* n,
                           uint32_t* reason) {

@@ -22,11 +22,12 @@ constexpr std::array<std::string_view, 1> kHyperNodeShort{"hn"};
 constexpr std::array<std::string_view, 1> kVolumeShort{"pv"};
 constexpr std::array<std::string_view, 1> kClaimShort{"pvc"};
 constexpr std::array<std::string_view, 1> kStorageClassShort{"sc"};
+constexpr std::array<std::string_view, 1> kNodeShardShort{"nsh"};
 constexpr std::array<std::string_view, 0> kNone{};
 constexpr std::array<std::string_view, 1> kStatus{"status"};
 constexpr std::array<std::string_view, 3> kPodSubs{"status", "binding", "eviction"};
 
-constexpr std::array<Resource, 25> kResources{{
+constexpr std::array<Resource, 26> kResources{{
     {"", "v1", "nodes", "node", "Node", false, kNodeShort, kStatus, true},
     {"", "v1", "pods", "pod", "Pod", true, kPodShort, kPodSubs, true},
     {"", "v1", "namespaces", "namespace", "Namespace", false, kNamespaceShort, kStatus, true},
@@ -75,6 +76,9 @@ constexpr std::array<Resource, 25> kResources{{
      true},
     {"scheduling.k8s.io", "v1beta1", "workloads", "workload", "Workload", true, kNone, kNone,
      false},
+    // Volcano's node shards: which nodes each of several instances uses.
+    {"shard.volcano.sh", "v1alpha1", "nodeshards", "nodeshard", "NodeShard", false, kNodeShardShort,
+     kStatus, true},
     // Volcano's batch Job: kept, and expanded into its PodGroup and Pods
     // (serve/job_controller.h), which are what the scheduler reads.
     {"batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, kJobShort, kStatus, false},

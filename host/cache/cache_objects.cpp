@@ -139,6 +139,9 @@ void ClusterCache::apply_change(ObjectChange& c) {
       case Kind::ResourceClaimTemplate:
         claim_templates_.erase(c.key);
         return;
+      case Kind::NodeShard:
+        node_shards_.erase(c.key);
+        return;
     }
     return;
   }
@@ -198,6 +201,8 @@ void ClusterCache::apply_change(ObjectChange& c) {
           store_by_key(resource_claims_, std::move(object));
         if constexpr (std::is_same_v<T, model::ResourceClaimTemplate>)
           store_by_key(claim_templates_, std::move(object));
+        if constexpr (std::is_same_v<T, model::NodeShard>)
+          store_by_key(node_shards_, std::move(object));
       },
       c.object);
 }

@@ -49,6 +49,7 @@ void ClusterCache::snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) c
     places.node_at[slot] = static_cast<int32_t>(s.nodes.size());
     s.nodes.push_back({&n.node, n.allocatable});
   });
+  shard_header(s);
   places.queue_at.assign(queues_.slots(), -1);
   s.queues.reserve(queues_.size());
   auto add_queue = [&](uint32_t slot, const QueueEntry& q) {

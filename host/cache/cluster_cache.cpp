@@ -48,7 +48,8 @@ constexpr Kind kLoadOrder[] = {Kind::Namespace,
                                Kind::PodGroup,
                                Kind::Pod,
                                Kind::Numatopology,
-                               Kind::HyperNode};
+                               Kind::HyperNode,
+                               Kind::NodeShard};
 static_assert(std::size(kLoadOrder) == std::variant_size_v<Object>, "every kind is loaded");
 
 }  // namespace
@@ -76,6 +77,7 @@ void ClusterCache::clear() {
   resource_quotas_.clear();
   numa_topologies_.clear();
   hyper_nodes_.clear();
+  node_shards_.clear();
   persistent_volumes_.clear();
   unbound_volumes_.clear();
   claim_pods_.clear();

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -66,6 +67,21 @@ class ClusterCache {
   /// pod without one is placed too); set before the first change. Pods of
   /// other schedulers still occupy the nodes they run on.
   void set_scheduler_names(std::vector<std::string> names);
+  /// Which nodes this instance schedules on (model/node_shard.h); set before
+  /// the first snapshot. Without a mode, every node.
+  void set_sharding(model::Sharding sharding);
+  const model::Sharding& sharding() const { return sharding_; }
+  /// The working set: this instance's NodeShard's nodesDesired less the
+  /// nodes other shards have in use; sorted. Empty when the shard does not
+  /// exist (nothing is in it: sharding fails closed).
+  std::vector<std::string> shard_working_set() const;
+  /// The instance's NodeShard, or null (no mode, or no such shard).
+  const model::NodeShard* own_shard() const;
+  /// The status this instance's NodeShard should show (Volcano's
+  /// generateNodeShardWithStatus): nodesInUse the working set, nodesToAdd
+  /// and nodesToRemove what differs from spec.nodesDesired. nullopt when
+  /// the shard already shows it or does not exist.
+  std::optional<model::NodeShardStatus> shard_status_due() const;
   /// The names placed unless set_scheduler_names() says otherwise.
   static constexpr std::array<std::string_view, 2> kDefaultSchedulerNames = {"volcano", "scoria"};
   /// The queue that exists while no Queue object defines it.
@@ -276,6 +292,8 @@ class ClusterCache {
     std::vector<int32_t> node_at, queue_at;
     bool operator==(const SnapshotPlaces&) const = default;
   };
+  /// Snapshot::sharding and in_shard, for the nodes `s` holds (node_shards.cpp).
+  void shard_header(cycle::Snapshot& s) const;
   /// Everything but the jobs and their tasks, into `s`.
   void snapshot_header(cycle::Snapshot& s, SnapshotPlaces& places) const;
   /// Calls emit(group slot) for every job, in snapshot order.
@@ -363,6 +381,7 @@ class ClusterCache {
   using NamespacedName = std::pair<std::string, std::string>;
   std::map<NamespacedName, model::PodDisruptionBudget> disruption_budgets_;
   std::map<std::string, model::HyperNode> hyper_nodes_;  // by name
+  std::map<std::string, model::NodeShard> node_shards_;  // by name
   std::map<NamespacedName, model::ResourceQuota> resource_quotas_;
   std::map<std::string, model::Numatopology> numa_topologies_;  // by node name
   // Storage, by each object's key (model/storage.h).
@@ -415,6 +434,7 @@ class ClusterCache {
   mutable StorageIndex storage_index_;
   std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),
                                             kDefaultSchedulerNames.end()};
+  model::Sharding sharding_;
 
   // The snapshot refresh_snapshot() keeps, and what its jobs were written
   // against: while nodes, queues and dimensions stay as they were, a job

@@ -6,7 +6,7 @@ namespace scoria::cache {
 
 namespace {
 
-constexpr std::array<std::string_view, 20> kNames = {
+constexpr std::array<std::string_view, 21> kNames = {
     "Node",
     "Pod",
     "PodGroup",
@@ -27,6 +27,7 @@ constexpr std::array<std::string_view, 20> kNames = {
     "ResourceSlice",
     "ResourceClaim",
     "ResourceClaimTemplate",
+    "NodeShard",
 };
 
 // Kind's order is the variant's: a name for each alternative.
@@ -53,6 +54,7 @@ struct KeyOf {
   std::string operator()(const model::ResourceSlice& s) const { return s.key(); }
   std::string operator()(const model::ResourceClaim& c) const { return c.key(); }
   std::string operator()(const model::ResourceClaimTemplate& t) const { return t.key(); }
+  std::string operator()(const model::NodeShard& s) const { return s.name; }
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "model/devices.h"
+#include "model/node_shard.h"
 #include "model/objects.h"
 #include "model/storage.h"
 
@@ -43,7 +44,8 @@ enum class Kind : uint8_t {
   DeviceClass,
   ResourceSlice,
   ResourceClaim,
-  ResourceClaimTemplate
+  ResourceClaimTemplate,
+  NodeShard
 };
 
 /// The storage kinds (PersistentVolume, PersistentVolumeClaim, StorageClass,
@@ -84,13 +86,12 @@ std::optional<Kind> kind_from_name(std::string_view name);
 
 /// One decoded object; the same alternatives, in the same order, as
 /// decode::Object, so a decoded object moves in without a copy.
-using Object =
-    std::variant<model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass,
-                 model::Namespace, model::PodDisruptionBudget, model::ResourceQuota,
-                 model::Numatopology, model::HyperNode, model::PersistentVolume,
-                 model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
-                 model::CSIDriver, model::CSIStorageCapacity, model::DeviceClass,
-                 model::ResourceSlice, model::ResourceClaim, model::ResourceClaimTemplate>;
+using Object = std::variant<
+    model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass, model::Namespace,
+    model::PodDisruptionBudget, model::ResourceQuota, model::Numatopology, model::HyperNode,
+    model::PersistentVolume, model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
+    model::CSIDriver, model::CSIStorageCapacity, model::DeviceClass, model::ResourceSlice,
+    model::ResourceClaim, model::ResourceClaimTemplate, model::NodeShard>;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
 /// PodGroups, PodDisruptionBudgets, ResourceQuotas, PersistentVolumeClaims,

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_values.h"
+#include "cli/sharding_flags.h"
 #include "cli/volcano_flags.h"
 #include "kube/client_config.h"
 #include "log/log.h"
@@ -44,6 +45,10 @@ constexpr const char* kServeUsage =
     "  Node sampling (as Volcano's flags; override the config's keys):\n"
     "                    [--minimum-feasible-nodes 100] [--minimum-percentage-nodes-to-find 5]\n"
     "                    [--percentage-nodes-to-find 0]\n"
+    "  Node shards (several instances on one cluster, each on its NodeShard's nodes):\n"
+    "                    [--shard-name NAME] (hard mode)\n"
+    "                    [--scheduler-sharding-mode none|hard|soft]\n"
+    "                    [--scheduler-sharding-name volcano]\n"
     "  Volcano's other vc-scheduler flags are taken as Scoria's (--scheduler-conf is --config,\n"
     "  --listen-address is --listen, --plugins-dir is --plugin-dir, --cache-dump-dir is\n"
     "  --dump-dir), accepted where they change nothing here (--enable-healthz,\n"
@@ -157,7 +162,8 @@ void take_volcano_flag(std::string_view flag, const VolcanoFlag& volcano, const 
 serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
   serve::ServeOptions o;
   std::string kubeconfig, context, master;
-  bool named = false;          // --scheduler-name given: the default is replaced
+  bool named = false;  // --scheduler-name given: the default is replaced
+  ShardingFlags sharding;
   std::optional<bool> source;  // --source given: kubernetes or not
   if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -186,7 +192,9 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
         continue;
       }
     }
-    if (a == "--config") {
+    if (sharding.take(a, value)) {
+      continue;
+    } else if (a == "--config") {
       o.config = value();
     } else if (a == "--state-dir") {
       o.state_dir = value();
@@ -314,6 +322,8 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
     }
   }
   if (o.config.empty()) throw InputError(std::string("--config is required\n") + kServeUsage);
+  o.sharding = sharding.sharding();
+  o.kube.node_shards = o.sharding.mode != model::ShardingMode::None;
   if (o.state_dir.empty()) o.state_dir = default_state_dir();
   // Without --source, where a Volcano scheduler would find its API server
   // (its flags, or the pod it runs in), so is Scoria's: a Volcano

@@ -18,6 +18,7 @@
 #include "api/object_meta.h"
 #include "cache/cluster_cache.h"
 #include "cli/commands.h"
+#include "cli/sharding_flags.h"
 #include "config/scheduler_config.h"
 #include "decode/field_reader.h"
 #include "log/log.h"
@@ -57,6 +58,7 @@ struct SimulateOptions {
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
   int64_t watchdog_ms = 60'000;  // --watchdog; 0: none
+  model::Sharding sharding;      // --shard-name, --scheduler-sharding-*
 };
 
 constexpr const char* kSimulateUsage =
@@ -64,6 +66,8 @@ constexpr const char* kSimulateUsage =
     "                       [--output json|table] [--timings] [--report FILE.html]\n"
     "                       [--explain NAMESPACE/POD] [--strict-fields] [--now TIME]\n"
     "                       [--no-cache] [--watchdog SECONDS]\n"
+    "                       [--shard-name NAME | --scheduler-sharding-mode none|hard|soft\n"
+    "                        --scheduler-sharding-name NAME]\n"
     "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
@@ -95,6 +99,9 @@ constexpr const char* kSimulateUsage =
     "  --no-cache asks every predicate and score for every task and writes each\n"
     "  session's snapshot whole (the config's equivalence_cache = false): the\n"
     "  same decisions, the plain path, to compare.\n"
+    "  --shard-name NAME schedules only on the nodes of NodeShard NAME (less those\n"
+    "  another NodeShard has in use), as one of several instances would;\n"
+    "  --scheduler-sharding-mode soft prefers them instead.\n"
     "  --watchdog SECONDS (60; 0: none): a plugin callback that runs longer ends\n"
     "  simulate with status 70, naming the plugin and hook, as serve's watchdog does.\n";
 
@@ -106,8 +113,10 @@ SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
       throw InputError("simulate: " + std::string(args[i]) + " needs a value");
     return std::string(args[++i]);
   };
+  ShardingFlags sharding;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view a = args[i];
+    if (sharding.take(a, [&] { return value(i); })) continue;
     if (a == "--config" || a == "-c") {
       o.configs.push_back(value(i));
       if (o.configs.size() > 2)
@@ -173,6 +182,7 @@ SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
     }
   }
   if (o.configs.empty()) throw InputError("simulate: --config CONF is required");
+  o.sharding = sharding.sharding();
   if (o.files.empty()) throw InputError("simulate: name at least one object FILE (or - for stdin)");
   return o;
 }
@@ -272,6 +282,7 @@ void add_decisions(Json& out, int cycles, const std::map<std::string, std::strin
 Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
                 const SimulateOptions& opt, double load_ms, int64_t start_ms) {
   cache::ClusterCache cache;
+  cache.set_sharding(sched.config().sharding);
   const auto ingest = Clock::now();
   cache.reset(std::move(objects));
   if (auto made = cache.claim_controller(); !made.empty()) cache.apply_changes(made);
@@ -381,6 +392,7 @@ int simulate(std::span<const std::string_view> args) {
     for (const auto& path : opt.configs) {
       config::SchedulerConfig conf = config::load_config(path);
       if (opt.no_cache) conf.equivalence_cache = false;
+      conf.sharding = opt.sharding;
       std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
       dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
       registries.push_back(std::make_unique<plugin::PluginRegistry>(abi::host_api()));

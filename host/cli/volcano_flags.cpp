@@ -10,7 +10,7 @@ namespace {
 using Is = VolcanoFlag::Is;
 
 // cmd/scheduler/app/options/options.go at Volcano HEAD, and klog's flags.
-constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 28> kFlags = {{
+constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 26> kFlags = {{
     {"--scheduler-conf", {Is::Alias, "--config", "", true}},
     {"--listen-address", {Is::Alias, "--listen", "", true}},
     {"--plugins-dir", {Is::Alias, "--plugin-dir", "", true}},
@@ -95,10 +95,6 @@ constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 28> kFlags = {{
       "Scoria never falls back to a default config: a config that does not load stops the start "
       "(and a reload keeps the last good one)",
       false}},
-    {"--scheduler-sharding-mode",
-     {Is::Refused, "", "Scoria does not shard nodes between schedulers; run one leader", true}},
-    {"--scheduler-sharding-name",
-     {Is::Refused, "", "Scoria does not shard nodes between schedulers; run one leader", true}},
     {"--log-flush-frequency", {Is::Accepted, "", "every log line is written at once", true}},
     {"--feature-gates",
      {Is::Refused, "",

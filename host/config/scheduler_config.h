@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/node_shard.h"
+
 namespace scoria::config {
 
 /// A plugin's or action's `arguments`: flat keys ("binpack.weight") mapped
@@ -110,6 +112,10 @@ struct SchedulerConfig {
   /// hook and writes each session's snapshot whole instead of bringing the
   /// cache's kept one up to date (the plain path, for comparing).
   bool equivalence_cache = true;
+
+  /// Node shards (model/node_shard.h): Volcano's --scheduler-sharding-mode
+  /// and --scheduler-sharding-name, set by the command line, not the file.
+  model::Sharding sharding;
 };
 
 /// Volcano's CalculateNumOfFeasibleNodesToFind for `nodes` nodes.

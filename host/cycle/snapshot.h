@@ -15,6 +15,7 @@
 
 #include "cycle/devices.h"
 #include "cycle/storage.h"
+#include "model/node_shard.h"
 #include "model/objects.h"
 
 namespace scoria::cycle {
@@ -135,6 +136,10 @@ struct Snapshot {
   Devices devices;
   /// HyperNodes, by name; the session resolves their members.
   std::vector<const model::HyperNode*> hyper_nodes;
+  /// Node shards (model/node_shard.h): the mode, and with a mode, whether
+  /// each node (by position) is in this instance's working set.
+  model::ShardingMode sharding = model::ShardingMode::None;
+  std::vector<uint8_t> in_shard;
   /// Set by a writer (the cache) whose every job and task vector holds
   /// dims.size() values and whose `tasks` holds exactly the jobs' tasks: a
   /// session then sizes its arrays from `tasks` without a pass over them.

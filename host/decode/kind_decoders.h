@@ -8,6 +8,7 @@
 
 #include "decode/field_reader.h"
 #include "model/devices.h"
+#include "model/node_shard.h"
 #include "model/objects.h"
 #include "model/storage.h"
 
@@ -63,6 +64,7 @@ model::PodDisruptionBudget decode_disruption_budget(const ObjectFields& f);
 model::ResourceQuota decode_resource_quota(const ObjectFields& f);
 model::Numatopology decode_numatopology(const ObjectFields& f);
 model::HyperNode decode_hyper_node(const ObjectFields& f);
+model::NodeShard decode_node_shard(const ObjectFields& f);
 model::PersistentVolume decode_persistent_volume(const ObjectFields& f);
 model::PersistentVolumeClaim decode_volume_claim(const ObjectFields& f);
 model::StorageClass decode_storage_class(const ObjectFields& f);

@@ -12,7 +12,7 @@ namespace scoria::decode {
 
 namespace {
 
-constexpr std::array<KindInfo, 20> kKinds{{
+constexpr std::array<KindInfo, 21> kKinds{{
     {"Node", "v1", false},
     {"Pod", "v1", true},
     {"PodGroup", "scheduling.volcano.sh/v1beta1", true},
@@ -33,6 +33,7 @@ constexpr std::array<KindInfo, 20> kKinds{{
     {"ResourceSlice", "resource.k8s.io/v1", false},
     {"ResourceClaim", "resource.k8s.io/v1", true},
     {"ResourceClaimTemplate", "resource.k8s.io/v1", true},
+    {"NodeShard", "shard.volcano.sh/v1alpha1", false},
 }};
 
 // Kinds of Kubernetes' own gangs (KEP-4671), beside the table above (which
@@ -252,6 +253,10 @@ void decode_object(FieldReader& r, const Node& node, const FieldPath& root, int 
     t.name = name;
     t.json = text.empty() ? input::dump(node) : std::string(text);
     put(std::move(t));
+  } else if (kind == "NodeShard") {
+    model::NodeShard s = decode_node_shard(f);
+    s.name = name;
+    put(std::move(s));
   } else {
     model::ResourceQuota q = decode_resource_quota(f);
     q.namespace_ = ns;

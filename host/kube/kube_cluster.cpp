@@ -27,12 +27,17 @@ std::string join(const std::vector<std::string>& names, const char* sep) {
 
 }  // namespace
 
+bool KubeCluster::watches(const api::Resource& r) const {
+  // NodeShards only with sharding on, as Volcano's informer.
+  return r.scheduled && (r.kind != "NodeShard" || options_.node_shards);
+}
+
 KubeCluster::KubeCluster(KubeSourceOptions options)
     : options_(std::move(options)),
       client_(options_.client, options_.qps, options_.burst),
       reports_(options_.scheduler_names.empty() ? "volcano" : options_.scheduler_names[0]) {
   for (const api::Resource& r : api::resources())
-    if (r.scheduled)
+    if (watches(r))
       reflectors_.push_back(
           std::make_unique<Reflector>(client_, r, queue_, options_.reflector, &absences_));
   if (options_.leader_elect) {
@@ -145,7 +150,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
   for (cache::ObjectChange& c : changes) initial_.push_back(std::move(c));
   std::vector<std::string> missing;
   for (const api::Resource& r : api::resources())
-    if (r.scheduled && !listed.contains(std::string(r.plural))) missing.emplace_back(r.plural);
+    if (watches(r) && !listed.contains(std::string(r.plural))) missing.emplace_back(r.plural);
   const auto waiting = [&] {
     return "waiting for the first list of " + join(missing, ", ") + " from the API server";
   };
@@ -173,6 +178,7 @@ std::optional<std::string> KubeCluster::refresh(cache::ClusterCache& cache) {
       case cache::Kind::ResourceSlice:
       case cache::Kind::ResourceClaim:
       case cache::Kind::ResourceClaimTemplate:
+      case cache::Kind::NodeShard:
         return 0;
       case cache::Kind::Queue:
         return 1;
@@ -246,6 +252,9 @@ std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::Cl
   for (auto& [name, allocated] : report.queue_statuses)
     ops.push_back(
         {WriteOp::Type::QueueStatus, name, {}, json{{"allocated", std::move(allocated)}}});
+  if (auto shard = shard_report_.after_session(cache.sharding(), cache.own_shard() != nullptr,
+                                               cache.shard_status_due()))
+    ops.push_back({WriteOp::Type::NodeShardStatus, cache.sharding().name, {}, std::move(*shard)});
   // What only reports waits behind what changes the cluster.
   std::vector<WriteOp> background;
   for (auto& [pod, condition] : report.pod_conditions)

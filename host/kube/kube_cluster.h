@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "api/decision_reports.h"
+#include "api/node_shard_report.h"
 #include "cache/cluster_source.h"
 #include "kube/api_client.h"
 #include "kube/change_queue.h"
@@ -39,6 +40,8 @@ struct KubeSourceOptions {
   LeaderElectionOptions election;
   size_t write_workers = 16;
   ReflectorOptions reflector;
+  // Watches shard.volcano.sh NodeShards (an instance with a shard).
+  bool node_shards = false;
 };
 
 struct KubeSourceStatus {
@@ -61,6 +64,9 @@ class KubeCluster : public cache::ClusterSource {
   void stop();
 
   std::optional<std::string> refresh(cache::ClusterCache& cache) override;
+  /// Whether `r` is listed and watched: a kind the scheduler reads, and
+  /// NodeShards only with `node_shards`.
+  bool watches(const api::Resource& r) const;
   std::vector<double> record(const cycle::Outcome& outcome, cache::ClusterCache& cache) override;
   bool may_schedule() const override;
   const std::string* unschedulable_reason(std::string_view podgroup) const override;
@@ -101,6 +107,7 @@ class KubeCluster : public cache::ClusterSource {
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> seen_at_;
   // Events, conditions and statuses to write, reported when they change.
   api::DecisionReports reports_;
+  api::NodeShardReport shard_report_;
 };
 
 }  // namespace scoria::kube

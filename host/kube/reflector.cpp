@@ -23,7 +23,8 @@ std::optional<std::string> too_deep(std::string_view text) {
 
 using nlohmann::json;
 
-// Kinds a cluster may not have: Volcano installs HyperNode from 1.12 and
+// Kinds a cluster may not have: Volcano installs HyperNode from 1.12,
+// NodeShard from 1.14 and
 // Numatopology with its resource exporter (CRDs), and the API server serves
 // resource.k8s.io/v1 (Dynamic Resource Allocation) from Kubernetes 1.34 and
 // scheduling.k8s.io/v1beta1 (the Workload API's PodGroup) from 1.37, when
@@ -32,7 +33,8 @@ using nlohmann::json;
 // them) and looked for again later.
 bool optional_kind(const api::Resource& r) {
   return r.group == "topology.volcano.sh" || r.group == "nodeinfo.volcano.sh" ||
-         r.group == "resource.k8s.io" || (r.group == "scheduling.k8s.io" && r.version != "v1");
+         r.group == "shard.volcano.sh" || r.group == "resource.k8s.io" ||
+         (r.group == "scheduling.k8s.io" && r.version != "v1");
 }
 
 // What goes missing together: a built-in group's version as a whole, a CRD

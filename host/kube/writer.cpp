@@ -147,7 +147,8 @@ namespace {
 // so one that lands out of order is never put right.
 bool is_status(const WriteOp& op) {
   return op.type == WriteOp::Type::PodGroupStatus || op.type == WriteOp::Type::NativeGroupStatus ||
-         op.type == WriteOp::Type::QueueStatus || op.type == WriteOp::Type::PodCondition;
+         op.type == WriteOp::Type::QueueStatus || op.type == WriteOp::Type::PodCondition ||
+         op.type == WriteOp::Type::NodeShardStatus;
 }
 
 }  // namespace
@@ -232,6 +233,13 @@ void Writer::execute(Connection& c, WriteOp& op) {
           c, http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues", op.key}),
           "Queue " + op.key, [&op](json& queue) {
             api::merge_status(queue, op.status);
+            return true;
+          });
+    case WriteOp::Type::NodeShardStatus:
+      return status_update(
+          c, http::path_of({"apis", "shard.volcano.sh", "v1alpha1", "nodeshards", op.key}),
+          "NodeShard " + op.key, [&op](json& shard) {
+            api::merge_status(shard, op.status);
             return true;
           });
     case WriteOp::Type::Event:

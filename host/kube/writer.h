@@ -46,7 +46,9 @@ struct WriteOp {
     // A scheduling.k8s.io PodGroup's status, from the PodGroupStatus
     // fields a Volcano PodGroup would be given: its condition
     // (api::initially_scheduled_condition).
-    NativeGroupStatus
+    NativeGroupStatus,
+    // This instance's NodeShard's status (api::NodeShardReport).
+    NodeShardStatus
   };
   Type type = Type::Bind;
   std::string key;   // "ns/name" of the pod or PodGroup

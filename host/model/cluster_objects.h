@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/devices.h"
+#include "model/node_shard.h"
 #include "model/numatopology.h"
 #include "model/objects.h"
 #include "model/storage.h"
@@ -35,6 +36,7 @@ struct ClusterObjects {
   std::vector<ResourceSlice> resource_slices;
   std::vector<ResourceClaim> resource_claims;
   std::vector<ResourceClaimTemplate> claim_templates;
+  std::vector<NodeShard> node_shards;
 };
 
 /// Each kind's list, as a member of ClusterObjects, in the order of the
@@ -47,7 +49,8 @@ inline constexpr auto kObjectLists = std::make_tuple(
     &ClusterObjects::claims, &ClusterObjects::storage_classes, &ClusterObjects::csi_nodes,
     &ClusterObjects::csi_drivers, &ClusterObjects::storage_capacities,
     &ClusterObjects::device_classes, &ClusterObjects::resource_slices,
-    &ClusterObjects::resource_claims, &ClusterObjects::claim_templates);
+    &ClusterObjects::resource_claims, &ClusterObjects::claim_templates,
+    &ClusterObjects::node_shards);
 
 /// Calls f(list) with each kind's list of `objects`, in that order.
 template <class Objects, class F>  // Objects: ClusterObjects, const or not

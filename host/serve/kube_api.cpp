@@ -733,7 +733,8 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
              (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace" ||
               r.kind == "PodDisruptionBudget" || r.kind == "ResourceQuota" ||
               r.kind == "HyperNode" || r.kind == "PersistentVolume" ||
-              r.kind == "PersistentVolumeClaim" || r.kind == "ResourceClaim")) {
+              r.kind == "PersistentVolumeClaim" || r.kind == "ResourceClaim" ||
+              r.kind == "NodeShard")) {
     // The main resource does not change status where a status subresource
     // exists (the API server's rule for these kinds).
     object["status"] = previous["status"];

@@ -22,6 +22,7 @@ LoadedConfig load_config_and_plugins(const ServeOptions& options) {
     conf.min_percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.min_percentage);
   if (sampling.percentage)
     conf.percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.percentage);
+  conf.sharding = options.sharding;
   std::vector<std::filesystem::path> dirs = options.plugin_dirs;
   dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
   for (const auto& dir : dirs) {

@@ -520,6 +520,9 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   }
   for (const auto& [name, allocated] : report.queue_statuses)
     set_status("Queue", name, json{{"allocated", allocated}});
+  if (auto shard = shard_report_.after_session(cache.sharding(), cache.own_shard() != nullptr,
+                                               cache.shard_status_due()))
+    set_status("NodeShard", cache.sharding().name, *shard);
   write_job_statuses(cache, wall, batch);
   for (const json& event : report.events)
     batch.inserts.push_back({"Event", event_key(event), event.dump()});

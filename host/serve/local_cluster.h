@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "api/decision_reports.h"
+#include "api/node_shard_report.h"
 #include "api/object_meta.h"
 #include "api/resources.h"
 #include "cache/cluster_cache.h"
@@ -151,6 +152,7 @@ class LocalCluster : public cache::ClusterSource {
   std::unordered_map<std::string, int64_t> undecodable_;
   // Events, conditions and statuses to write, reported when they change.
   api::DecisionReports reports_;
+  api::NodeShardReport shard_report_;
   api::ObjectMeta meta_;  // uids for what apply() creates
   // The events this process wrote, oldest first, with when they expire.
   std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> event_expiry_;

@@ -68,6 +68,9 @@ struct ServeOptions {
   // API server (true, with `kube` saying which and how).
   bool kubernetes = false;
   kube::KubeSourceOptions kube;
+  // Which nodes this instance schedules on (--scheduler-sharding-mode,
+  // --scheduler-sharding-name, --shard-name).
+  model::Sharding sharding;
 };
 
 class Service {

@@ -205,6 +205,7 @@ struct Service::State {
       // The cache takes only what is committed.
       commits.flush();
       const Clock::time_point refresh_start = Clock::now();
+      cache.change().set_sharding(scheduler->config().sharding);
       auto error = source().refresh(cache.change());
       woken = false;  // this session sees every write committed so far
       refresh_ms = ms_since(refresh_start);

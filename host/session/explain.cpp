@@ -42,6 +42,11 @@ void Session::explain_predicates(const Task& task, bool resources) {
     if (refused != 0)
       x.nodes[i].predicates.push_back({"host", SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE,
                                        std::string(plugin::reason_text(refused))});
+    if (outside_hard_shard(*nodes[i])) {
+      x.nodes[i].fits = false;
+      x.nodes[i].predicates.push_back(
+          {"host", SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE, std::string(model::kNotInShard)});
+    }
   }
   // Every plugin on every node, even one an earlier plugin refused, so that
   // each answer is seen.

@@ -32,7 +32,9 @@ bool Session::best_node_hooked() {
 Session::NodeChoice Session::select_node(Task& task, std::span<const Node* const> candidates) {
   const bool everywhere =
       candidates.data() == all_nodes_.data() && candidates.size() == all_nodes_.size();
-  if (everywhere && !all_nodes_.empty() && !explaining(task) && !best_node_hooked()) {
+  // The index ranks by score alone; a soft shard ranks by shard first.
+  if (everywhere && !all_nodes_.empty() && !explaining(task) && !best_node_hooked() &&
+      sharding_ != model::ShardingMode::Soft) {
     EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_PREDICATE);
     if (klass != nullptr && (klass->policy & SCORIA_CACHE_NODE_ORDER) != 0 &&
         ++klass->selects >= 2 && (klass->has_choices || equivalence_->take_index_budget()))
@@ -45,12 +47,15 @@ Session::NodeChoice Session::select_by_calls(Task& task, std::span<const Node* c
   NodeChoice out;
   choice_nodes_.resize(candidates.size());
   out.fit_count = predicate_nodes(task, candidates, /*check_resources=*/true, choice_nodes_.data());
-  choice_idle_.clear();
-  choice_future_.clear();
+  // Volcano's order of groups (allocate.go, prioritizeNodes): idle in the
+  // shard, idle in other shards, releasing in the shard, releasing in other
+  // shards; without a soft shard every node is "in the shard".
+  for (auto& group : choice_groups_) group.clear();
   // Every node that passed fits the future idle (the resource check).
   for (size_t i = 0; i < out.fit_count; ++i) {
     const Node* node = choice_nodes_[i];
-    (fits_idle(task, *node) ? choice_idle_ : choice_future_).push_back(node);
+    const size_t group = (fits_idle(task, *node) ? 0 : 2) + (outside_soft_shard(*node) ? 1 : 0);
+    choice_groups_[group].push_back(node);
   }
   const auto best_of = [&](const std::vector<const Node*>& nodes) -> const Node* {
     if (nodes.size() <= 1) return nodes.empty() ? nullptr : nodes.front();
@@ -59,10 +64,9 @@ Session::NodeChoice Session::select_by_calls(Task& task, std::span<const Node* c
     const int64_t best = best_node(task, nodes, choice_scores_.data());
     return best < 0 ? nullptr : nodes[static_cast<size_t>(best)];
   };
-  if ((out.node = best_of(choice_idle_)) != nullptr) {
-    out.idle = true;
-  } else {
-    out.node = best_of(choice_future_);
+  for (size_t group = 0; group < choice_groups_.size() && out.node == nullptr; ++group) {
+    out.node = best_of(choice_groups_[group]);
+    out.idle = group < 2;
   }
   return out;
 }

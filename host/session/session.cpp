@@ -58,6 +58,10 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
     insufficient_reason_[k] = plugin::intern_reason("Insufficient " + dim_names_[k]);
   undefined_answer_reason_ =
       plugin::intern_reason("node(s) were refused by a plugin's undefined answer");
+  sharding_ = snap.sharding;
+  in_shard_ = snap.in_shard;
+  in_shard_.resize(nodes_.size(), 0);
+  not_in_shard_reason_ = plugin::intern_reason(model::kNotInShard);
 
   changes_at_open_ = changes_;
   if (kept_sums_) queue_sums_at_ = changes_ + 1;  // what queue_job_sums() answers now

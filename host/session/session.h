@@ -10,6 +10,7 @@
 #include <scoria/scoria.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -494,6 +495,14 @@ class Session {
   size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
                          const Node** fit);
   scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
+  /// Of the `count` nodes in `fit`, with a soft shard and any of them in
+  /// it, keeps only those (in order) and returns how many; else `count`.
+  size_t shard_first(size_t count, const Node** fit) const {
+    if (sharding_ != model::ShardingMode::Soft) return count;
+    const auto end = std::stable_partition(
+        fit, fit + count, [&](const Node* node) { return !outside_soft_shard(*node); });
+    return end == fit ? count : static_cast<size_t>(end - fit);
+  }
   /// Allocate's choice of a node for `task` among `candidates`
   /// (node_choice.cpp; host_api.session_select_node): predicate_nodes with
   /// the resource check; of the nodes that pass, those where the task fits
@@ -665,6 +674,14 @@ class Session {
   // Brings the class's ChoiceIndex up to the nodes changed since it last
   // looked, asking only those.
   void refresh_choices(const Task& task, EquivalenceCache::Class& klass);
+  // Whether a hard node shard refuses `node` (model/node_shard.h), and
+  // whether a soft one ranks it after the working set.
+  bool outside_hard_shard(const Node& node) const {
+    return sharding_ == model::ShardingMode::Hard && in_shard_[node.index] == 0;
+  }
+  bool outside_soft_shard(const Node& node) const {
+    return sharding_ == model::ShardingMode::Soft && in_shard_[node.index] == 0;
+  }
   // Whether the task's resources are idle on the node now (else a node that
   // passed the resource check has them only once releasing ones are free).
   bool fits_idle(const Task& task, const Node& node) const {
@@ -796,6 +813,11 @@ class Session {
   std::vector<std::vector<PluginHooks>> tiers_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
   uint32_t undefined_answer_reason_ = 0;       // a predicate's undefined code
+  // Node shards (model/node_shard.h): the mode, each node's place in the
+  // working set (by index), and the reason a hard shard refuses with.
+  model::ShardingMode sharding_ = model::ShardingMode::None;
+  std::vector<uint8_t> in_shard_;
+  uint32_t not_in_shard_reason_ = 0;
   // Predicate search state: rotation cursor and buffers reused per task.
   size_t predicate_cursor_ = 0;
   // Volcano's search covers at least this many nodes a round.
@@ -824,8 +846,9 @@ class Session {
   // nodes it asks, and those of them that pass), split by idle and future.
   std::vector<const Node*> choice_nodes_;
   std::vector<const Node*> choice_fitting_;
-  std::vector<const Node*> choice_idle_;
-  std::vector<const Node*> choice_future_;
+  // select_by_calls's groups: idle in the shard, idle elsewhere, releasing
+  // in the shard, releasing elsewhere.
+  std::array<std::vector<const Node*>, 4> choice_groups_;
   std::vector<double> choice_scores_;
   std::optional<bool> best_node_hooked_;
   std::vector<std::unique_ptr<Statement>> statements_;

@@ -274,6 +274,14 @@ void Session::evaluate_plugins(const Task& task, bool resources, std::span<const
     check_resources(task, nodes, pass, reasons);
   else
     std::fill_n(pass, n, uint8_t{1});
+  // A hard shard's refusal comes before every other, as Volcano's
+  // PredicateNodes checks it first.
+  if (sharding_ == model::ShardingMode::Hard)
+    for (size_t i = 0; i < n; ++i)
+      if (outside_hard_shard(*nodes[i])) {
+        pass[i] = 0;
+        reasons[i] = not_in_shard_reason_;
+      }
   for (auto& tier : tiers_)
     for (auto& p : tier) {
       if (!on(p, Flag::Predicate)) continue;
@@ -333,6 +341,10 @@ void Session::evaluate_plugins(const Task& task, bool resources, std::span<const
 scoria_code Session::predicate(const Task& task, const Node& node, uint32_t* reason) {
   if (const uint32_t refused = host_refusal(task); refused != 0) {
     if (reason) *reason = refused;
+    return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
+  }
+  if (outside_hard_shard(node)) {
+    if (reason) *reason = not_in_shard_reason_;
     return SCORIA_UNSCHEDULABLE_AND_UNRESOLVABLE;
   }
   const Node* one = &node;

@@ -322,6 +322,7 @@ std::optional<int64_t> TimedRun::next_event() const {
 
 TimedRunResult TimedRun::run() {
   index_objects();
+  cache_.set_sharding(scheduler_.config().sharding);
   cache_.reset(std::move(t_.initial));
   if (auto made = cache_.claim_controller(); !made.empty()) cache_.apply_changes(made);
   const int64_t period = std::max<int64_t>(1, scheduler_.config().schedule_period_ms);

@@ -1256,6 +1256,111 @@ def make_pki(d):
 PKI = make_pki(os.path.join(WORK, "pki"))
 
 
+class Shards(KubeSourceCase):
+    """Volcano's node shards: instances that each schedule on the nodes of
+    their shard.volcano.sh NodeShard and report them in its status."""
+
+    def setUp(self):
+        super().setUp()
+        for i in range(4):
+            self.cluster.node(f"node-{i}", "4")
+        self.cluster.queue()
+
+    def node_shard(self, name, nodes):
+        self.cluster.custom.create_cluster_custom_object(
+            "shard.volcano.sh", "v1alpha1", "nodeshards",
+            {"apiVersion": "shard.volcano.sh/v1alpha1", "kind": "NodeShard",
+             "metadata": {"name": name}, "spec": {"nodesDesired": nodes}})
+
+    def shard_status(self, name):
+        return self.cluster.custom.get_cluster_custom_object(
+            "shard.volcano.sh", "v1alpha1", "nodeshards", name).get("status", {})
+
+    def cpu_by_node(self):
+        used = {}
+        for p in self.cluster.core.list_namespaced_pod("default").items:
+            if p.spec.node_name:
+                cpu = int(p.spec.containers[0].resources.requests["cpu"])
+                used[p.spec.node_name] = used.get(p.spec.node_name, 0) + cpu
+        return used
+
+    def test_an_instance_binds_only_on_its_shards_nodes_and_reports_them(self):
+        self.node_shard("left", ["node-0", "node-1"])
+        s = self.start_scheduler("left", "--shard-name", "left")
+        self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        for i in range(4):
+            self.cluster.pod(f"p-{i}", cpu="3")
+        self.assertTrue(wait_for(lambda: sum(map(bool, self.cluster.placement().values())) == 2),
+                        s.text())
+        time.sleep(1)  # more sessions: still nothing outside the shard
+        self.assertEqual(sorted(n for n in self.cluster.placement().values() if n),
+                         ["node-0", "node-1"])
+        self.assertTrue(wait_for(lambda: self.shard_status("left").get("nodesInUse") ==
+                                 ["node-0", "node-1"]), s.text())
+        self.assertEqual(self.shard_status("left").get("nodesToAdd"), [])
+        # The pods left over wait, saying why (Volcano's words).
+        def why(name):
+            status = self.cluster.core.read_namespaced_pod(name, "default").status
+            return [c.message for c in (status and status.conditions) or []
+                    if c.type == "PodScheduled" and c.status == "False"]
+        waiting = [p for p, n in self.cluster.placement().items() if not n]
+        self.assertTrue(wait_for(lambda: all(
+            any("2 node isn't in scheduler node shard" in m for m in why(p)) for p in waiting)),
+                        [why(p) for p in waiting])
+        # kubectl reads them (short name nsh).
+        out = subprocess.run(["kubectl", "--server", f"http://127.0.0.1:{self.apiserver.port}",
+                              "get", "nsh"], capture_output=True, text=True, check=True).stdout
+        self.assertIn("left", out)
+
+    def test_two_instances_split_the_nodes_and_never_overfill_one(self):
+        # Both see every pod, and both try to bind each on their own nodes:
+        # the API server takes one binding per pod (409 for the other).
+        self.node_shard("left", ["node-0", "node-1"])
+        self.node_shard("right", ["node-2", "node-3"])
+        left = self.start_scheduler("left", "--shard-name", "left")
+        right = self.start_scheduler("right", "--shard-name", "right")
+        for s in (left, right):
+            self.assertTrue(wait_for(lambda: s.get("/readyz")[0] == 200), s.text())
+        pods = [f"p-{i}" for i in range(6)]
+        for p in pods:
+            self.cluster.pod(p, cpu="3")
+        self.assertTrue(wait_for(lambda: sorted(n for n in self.cluster.placement().values()
+                                                if n) ==
+                                 ["node-0", "node-1", "node-2", "node-3"], 30),
+                        left.text() + right.text())
+        time.sleep(1)
+        for node, cpu in self.cpu_by_node().items():
+            self.assertLessEqual(cpu, 4, node)
+        for p, node in self.cluster.placement().items():
+            if node:
+                self.assertEqual(self.proxy.binds[f"default/{p}"], 1, p)
+        self.assertTrue(wait_for(lambda: self.shard_status("left").get("nodesInUse") ==
+                                 ["node-0", "node-1"] and
+                                 self.shard_status("right").get("nodesInUse") ==
+                                 ["node-2", "node-3"]), left.text() + right.text())
+
+    def test_a_node_the_other_shard_has_in_use_is_left_to_it(self):
+        # node-1 moves from right's shard to left's; right still reports it
+        # in use, so left leaves it alone until right lets it go.
+        self.node_shard("right", ["node-1", "node-2"])
+        right = self.start_scheduler("right", "--shard-name", "right")
+        self.assertTrue(wait_for(lambda: self.shard_status("right").get("nodesInUse") ==
+                                 ["node-1", "node-2"]), right.text())
+        right.stop()
+        self.schedulers.remove(right)
+        self.node_shard("left", ["node-0", "node-1"])
+        left = self.start_scheduler("left", "--shard-name", "left")
+        self.assertTrue(wait_for(lambda: self.shard_status("left").get("nodesToAdd") ==
+                                 ["node-1"]), left.text())
+        self.assertEqual(self.shard_status("left").get("nodesInUse"), ["node-0"])
+        for i in range(2):
+            self.cluster.pod(f"p-{i}", cpu="3")
+        self.assertTrue(wait_for(lambda: self.cluster.placement().get("p-0") or
+                                 self.cluster.placement().get("p-1")), left.text())
+        time.sleep(1)
+        self.assertEqual(sorted(n for n in self.cluster.placement().values() if n), ["node-0"])
+
+
 class Https(KubeSourceCase):
     proxy_tls = {"cert": PKI("server.crt"), "key": PKI("server.key"), "ca": PKI("ca.crt")}
 
@@ -1489,7 +1594,7 @@ if __name__ == "__main__":
         # the verbs of those before it.
         suite.addTests(loader.loadTestsFromNames(sys.argv[4:], sys.modules[__name__]))
     else:
-        for case in (Schedules, Quotas, Faults, Https, BadKubeconfig, LeaderElection,
+        for case in (Schedules, Quotas, Shards, Faults, Https, BadKubeconfig, LeaderElection,
                      WatchBookmarks, Rbac):
             suite.addTests(loader.loadTestsFromTestCase(case))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
