@@ -16,10 +16,7 @@
 #include <string_view>
 #include <variant>
 
-#include "model/devices.h"
-#include "model/node_shard.h"
-#include "model/objects.h"
-#include "model/storage.h"
+#include "model/cluster_objects.h"
 
 namespace scoria::cache {
 
@@ -84,14 +81,9 @@ constexpr bool is_device_kind(Kind kind) {
 std::string_view kind_name(Kind kind);
 std::optional<Kind> kind_from_name(std::string_view name);
 
-/// One decoded object; the same alternatives, in the same order, as
-/// decode::Object, so a decoded object moves in without a copy.
-using Object = std::variant<
-    model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass, model::Namespace,
-    model::PodDisruptionBudget, model::ResourceQuota, model::Numatopology, model::HyperNode,
-    model::PersistentVolume, model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
-    model::CSIDriver, model::CSIStorageCapacity, model::DeviceClass, model::ResourceSlice,
-    model::ResourceClaim, model::ResourceClaimTemplate, model::NodeShard>;
+/// One decoded object, as decode::Object: a decoded object moves in
+/// without a copy.
+using Object = model::Object;
 
 /// The key of an object: "namespace/name" for the namespaced kinds (Pods,
 /// PodGroups, PodDisruptionBudgets, ResourceQuotas, PersistentVolumeClaims,

@@ -11,19 +11,11 @@
 #include <vector>
 
 #include "input/node_tree.h"
-#include "model/devices.h"
-#include "model/node_shard.h"
-#include "model/objects.h"
-#include "model/storage.h"
+#include "model/cluster_objects.h"
 
 namespace scoria::decode {
 
-using Object = std::variant<
-    model::Node, model::Pod, model::PodGroup, model::Queue, model::PriorityClass, model::Namespace,
-    model::PodDisruptionBudget, model::ResourceQuota, model::Numatopology, model::HyperNode,
-    model::PersistentVolume, model::PersistentVolumeClaim, model::StorageClass, model::CSINode,
-    model::CSIDriver, model::CSIStorageCapacity, model::DeviceClass, model::ResourceSlice,
-    model::ResourceClaim, model::ResourceClaimTemplate, model::NodeShard>;
+using Object = model::Object;
 
 /// One object decoded, with where it came from.
 struct Decoded {

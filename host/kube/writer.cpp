@@ -212,16 +212,18 @@ void Writer::work() {
 }
 
 void Writer::execute(Connection& c, WriteOp& op) {
+  // Status fields written over the object's as a merge patch would.
+  const auto merge = [&op](json& object) {
+    api::merge_status(object, op.status);
+    return true;
+  };
   switch (op.type) {
     case WriteOp::Type::Bind:
       return bind(c, op);
     case WriteOp::Type::Evict:
       return evict(c, op);
     case WriteOp::Type::PodGroupStatus:
-      return status_update(c, pod_group_path(op.key), "PodGroup " + op.key, [&op](json& group) {
-        api::merge_status(group, op.status);
-        return true;
-      });
+      return status_update(c, pod_group_path(op.key), "PodGroup " + op.key, merge);
     case WriteOp::Type::NativeGroupStatus:
       return status_update(c, native_group_path(op.key), "PodGroup " + op.key, [&op](json& group) {
         std::optional<json> condition =
@@ -231,17 +233,11 @@ void Writer::execute(Connection& c, WriteOp& op) {
     case WriteOp::Type::QueueStatus:
       return status_update(
           c, http::path_of({"apis", "scheduling.volcano.sh", "v1beta1", "queues", op.key}),
-          "Queue " + op.key, [&op](json& queue) {
-            api::merge_status(queue, op.status);
-            return true;
-          });
+          "Queue " + op.key, merge);
     case WriteOp::Type::NodeShardStatus:
       return status_update(
           c, http::path_of({"apis", "shard.volcano.sh", "v1alpha1", "nodeshards", op.key}),
-          "NodeShard " + op.key, [&op](json& shard) {
-            api::merge_status(shard, op.status);
-            return true;
-          });
+          "NodeShard " + op.key, merge);
     case WriteOp::Type::Event:
       return event(c, op);
     case WriteOp::Type::PodCondition:

@@ -4,6 +4,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "model/devices.h"
@@ -39,8 +40,15 @@ struct ClusterObjects {
   std::vector<NodeShard> node_shards;
 };
 
-/// Each kind's list, as a member of ClusterObjects, in the order of the
-/// decoder's object variant (decode::Object).
+/// One object of any kind the decoder reads, in the order of the lists
+/// below (the decoder's and the cache's Object).
+using Object =
+    std::variant<Node, Pod, PodGroup, Queue, PriorityClass, Namespace, PodDisruptionBudget,
+                 ResourceQuota, Numatopology, HyperNode, PersistentVolume, PersistentVolumeClaim,
+                 StorageClass, CSINode, CSIDriver, CSIStorageCapacity, DeviceClass, ResourceSlice,
+                 ResourceClaim, ResourceClaimTemplate, NodeShard>;
+
+/// Each kind's list, as a member of ClusterObjects, in the order of Object.
 inline constexpr auto kObjectLists = std::make_tuple(
     &ClusterObjects::nodes, &ClusterObjects::pods, &ClusterObjects::pod_groups,
     &ClusterObjects::queues, &ClusterObjects::priority_classes, &ClusterObjects::namespaces,

@@ -1944,6 +1944,12 @@ pub struct scoria_host_api {
     /// task's fit error (the PodGroup's unschedulable message).
     /// `check_resources`: 1 to also require task.init_resreq <= node's
     /// future idle (idle + releasing - pipelined), as allocate does.
+    ///
+    /// Node shards (the host's --scheduler-sharding-mode): in hard mode a node
+    /// outside this instance's shard fails every predicate with "node isn't in
+    /// scheduler node shard"; in soft mode, when any node of the shard passes,
+    /// only those are written (Volcano's GetPredicatedNodeByShard: the shard's
+    /// nodes first, the others only where the shard has no room).
     pub session_predicate_nodes: Option<
         unsafe extern "C" fn(
             ssn: *mut scoria_session,
@@ -2629,7 +2635,8 @@ pub struct scoria_host_api {
     /// pass, those where the task fits the idle resources now, else those
     /// where it fits only the future idle (idle + releasing - pipelined); of
     /// that group, session_node_scores and session_best_node (a group of one
-    /// node is chosen without scoring). Writes *out (caller sets
+    /// node is chosen without scoring). With a soft node shard each group is
+    /// split in two, the shard's nodes first (Volcano's allocate). Writes *out (caller sets
     /// out->struct_size first); out->node is NULL when no node passed.
     ///
     /// The answer, the task's fit errors and the search rotation are what
