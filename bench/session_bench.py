@@ -53,10 +53,12 @@ def generate(gencluster, name, directory):
     return path
 
 
-def run_once(scoria, config, cluster, plain):
+def run_once(scoria, config, cluster, plain, extra=()):
+    """One run; `cluster` is a file or a list of them, `extra` more flags."""
+    files = [cluster] if isinstance(cluster, str) else list(cluster)
     with tempfile.NamedTemporaryFile() as rss:
         cmd = ["/usr/bin/time", "-f", "%M", "-o", rss.name, scoria, "simulate", "--timings",
-               "--cycles", "3", "--output", "json", "--config", config, cluster]
+               "--cycles", "3", "--output", "json", "--config", config, *extra, *files]
         if plain:
             cmd.insert(cmd.index("simulate") + 1, "--no-cache")
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)

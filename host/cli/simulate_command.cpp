@@ -2,6 +2,7 @@
 // the cluster in the object files with the same loader, plugins and session
 // code as `serve`, and prints the decisions.
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -406,6 +407,14 @@ int simulate(std::span<const std::string_view> args) {
     const auto t = Clock::now();
     objects = source::load_object_files(opt.files, checks);
     load_ms = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    // As serve logs it: without its NodeShard the instance has no node.
+    if (const model::Sharding& s = opt.sharding;
+        s.mode != model::ShardingMode::None &&
+        std::none_of(objects.node_shards.begin(), objects.node_shards.end(),
+                     [&](const model::NodeShard& n) { return n.name == s.name; }))
+      checks.warn("no NodeShard " + s.name + " in the files: no node is in this instance's " +
+                  std::string(model::sharding_mode_name(s.mode)) +
+                  " shard (--scheduler-sharding-name names it)");
   } catch (const InputError& e) {
     std::cerr << "scoria: " << e.what() << "\n";
     return 2;
