@@ -170,9 +170,10 @@ DecisionReport DecisionReports::report(const cycle::Outcome& outcome,
     }
     out.pod_group_statuses.emplace_back(st.key, std::move(status));
     if (message_changed && !st.unschedulable.empty())
-      out.events.push_back(event("PodGroup", "scheduling.volcano.sh/v1beta1", st.key,
-                                 uid_of("PodGroup", st.key), "Unschedulable", "Warning",
-                                 st.unschedulable, now, random_()));
+      out.events.push_back(event(
+          "PodGroup", st.native ? "scheduling.k8s.io/v1beta1" : "scheduling.volcano.sh/v1beta1",
+          st.key, uid_of("PodGroup", st.key), "Unschedulable", "Warning", st.unschedulable, now,
+          random_()));
   }
   for (const auto& q : outcome.queues) {
     json allocated = json::object();

@@ -58,7 +58,8 @@ struct Outcome {
     std::vector<ClaimAllocation> claims = {};
   };
   struct PodGroupStatus {
-    std::string key;  // "ns/name"
+    std::string key;      // "ns/name"
+    bool native = false;  // a scheduling.k8s.io PodGroup (else Volcano's)
     model::PodGroupPhase phase = model::PodGroupPhase::Pending;
     std::string unschedulable;  // condition message; empty if schedulable
     // Members by status, as Volcano's PodGroup status counts them.

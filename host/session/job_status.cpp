@@ -366,6 +366,7 @@ void Session::close(Outcome& out) {
     else
       st.queue.clear();
     st.creation_ms = job.spec.creation_ms;
+    st.native = job.group != nullptr && job.group->native;
     st.unready = unschedulable ? unready_tasks(job) : 0;
     st.placed = placed;
     st.share = share_total.empty() ? -1.0 : dominant_share(job, tasks_, share_total);

@@ -117,6 +117,13 @@ class Api(unittest.TestCase):
         self.assertTrue(wait_for(lambda: (condition() or {}).get("reason") == "Unschedulable"),
                         self.serve.text())
         self.assertEqual(condition()["status"], "False")
+        # Its Unschedulable event names the group it is about.
+        events = [e for e in self.json("get", "events", "-n", "ml")["items"]
+                  if e["involvedObject"].get("name") == "train-workers"]
+        self.assertTrue(events)
+        for e in events:
+            self.assertEqual(e["involvedObject"]["apiVersion"], "scheduling.k8s.io/v1beta1")
+            self.assertEqual(e["involvedObject"]["kind"], "PodGroup")
         for name in ("w-0", "w-1"):
             self.assertEqual(self.json("get", "pod", name, "-n", "ml")["spec"].get("nodeName"),
                              None)
