@@ -73,8 +73,9 @@ class ClusterCache {
   const model::Sharding& sharding() const { return sharding_; }
   /// The working set: this instance's NodeShard's nodesDesired less the
   /// nodes other shards have in use; sorted. Empty when the shard does not
-  /// exist (nothing is in it: sharding fails closed).
-  std::vector<std::string> shard_working_set() const;
+  /// exist (nothing is in it: sharding fails closed). Worked out again only
+  /// after a change the snapshot's header shows (which a NodeShard's is).
+  const std::vector<std::string>& shard_working_set() const;
   /// The instance's NodeShard, or null (no mode, or no such shard).
   const model::NodeShard* own_shard() const;
   /// The status this instance's NodeShard should show (Volcano's
@@ -435,6 +436,9 @@ class ClusterCache {
   std::vector<std::string> scheduler_names_{kDefaultSchedulerNames.begin(),
                                             kDefaultSchedulerNames.end()};
   model::Sharding sharding_;
+  // shard_working_set(), as of header_version_ `working_set_version_`.
+  mutable std::vector<std::string> working_set_;
+  mutable uint64_t working_set_version_ = UINT64_MAX;
 
   // The snapshot refresh_snapshot() keeps, and what its jobs were written
   // against: while nodes, queues and dimensions stay as they were, a job

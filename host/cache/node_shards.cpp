@@ -20,25 +20,27 @@ const model::NodeShard* ClusterCache::own_shard() const {
   return it == node_shards_.end() ? nullptr : &it->second;
 }
 
-std::vector<std::string> ClusterCache::shard_working_set() const {
+const std::vector<std::string>& ClusterCache::shard_working_set() const {
+  if (working_set_version_ == header_version_) return working_set_;
+  working_set_version_ = header_version_;
+  working_set_.clear();
   const model::NodeShard* own = own_shard();
-  if (own == nullptr) return {};
+  if (own == nullptr) return working_set_;
   std::vector<std::string> taken;
   for (const auto& [name, shard] : node_shards_)
     if (name != own->name)
       taken.insert(taken.end(), shard.status.nodes_in_use.begin(), shard.status.nodes_in_use.end());
   std::sort(taken.begin(), taken.end());
-  std::vector<std::string> out;
   std::set_difference(own->nodes_desired.begin(), own->nodes_desired.end(), taken.begin(),
-                      taken.end(), std::back_inserter(out));
-  return out;
+                      taken.end(), std::back_inserter(working_set_));
+  return working_set_;
 }
 
 void ClusterCache::shard_header(cycle::Snapshot& s) const {
   s.sharding = sharding_.mode;
   s.in_shard.clear();
   if (sharding_.mode == model::ShardingMode::None) return;
-  const std::vector<std::string> working = shard_working_set();
+  const std::vector<std::string>& working = shard_working_set();
   s.in_shard.reserve(s.nodes.size());
   for (const cycle::Snapshot::NodeIn& n : s.nodes)
     s.in_shard.push_back(std::binary_search(working.begin(), working.end(), n.spec->name) ? 1 : 0);
