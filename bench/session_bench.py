@@ -79,14 +79,21 @@ def run_once(scoria, config, cluster, plain, extra=()):
     }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__,
+def bench_arguments(doc):
+    """The options every session benchmark takes: the binary, the config,
+    the generator, where clusters are kept, and how many runs."""
+    parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scoria", default="build/bin/scoria")
     parser.add_argument("--config", default="config/scheduler.toml")
     parser.add_argument("--gencluster", default=os.environ.get("GENCLUSTER", GENCLUSTER))
     parser.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "scoria-bench"))
     parser.add_argument("--runs", type=int, default=3)
+    return parser
+
+
+def main():
+    parser = bench_arguments(__doc__)
     parser.add_argument("--plain", action="store_true", help="also run with --no-cache")
     parser.add_argument("clusters", nargs="*", default=["S1", "S3", "S2"],
                         choices=sorted(CLUSTERS))

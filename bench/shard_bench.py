@@ -13,15 +13,13 @@ As in Volcano, a sharded instance's snapshot holds every node and every
 pod (queue shares count the pods on every node); what a shard saves is
 predicate work on the nodes outside it.
 """
-import argparse
 import os
 import statistics
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from session_bench import GENCLUSTER, generate, run_once  # noqa: E402
+from session_bench import bench_arguments, generate, run_once  # noqa: E402
 
 NODES = 5000
 
@@ -37,14 +35,7 @@ def shards(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scoria", default="build/bin/scoria")
-    parser.add_argument("--config", default="config/scheduler.toml")
-    parser.add_argument("--gencluster", default=os.environ.get("GENCLUSTER", GENCLUSTER))
-    parser.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "scoria-bench"))
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = bench_arguments(__doc__).parse_args()
     os.makedirs(args.dir, exist_ok=True)
     cluster = generate(args.gencluster, "S2", args.dir)
     shard_file = shards(os.path.join(args.dir, "s2-shards.yaml"))
