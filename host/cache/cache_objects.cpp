@@ -316,6 +316,8 @@ void ClusterCache::upsert_group(model::PodGroup group) {
     evict_implicit(slot);
     slot = kNone;
   }
+  // Its pods are judged again where the kind they name may differ now.
+  bool judge_pods = slot != kNone;
   if (slot == kNone) {
     slot = groups_.insert(key);
   } else if (GroupEntry& old = groups_.at(slot); old.placeholder) {
@@ -324,6 +326,7 @@ void ClusterCache::upsert_group(model::PodGroup group) {
     old.invalid.clear();
     groups_.move_last(slot);
   } else {
+    judge_pods = old.group.native != group.native;
     count_resources(old.group.min_resources, -1);
     index_group(slot, false);
   }
@@ -334,6 +337,8 @@ void ClusterCache::upsert_group(model::PodGroup group) {
   groups_.hot(slot).phase = e.group.phase;
   index_group(slot, true);
   resolve_group(slot);
+  if (judge_pods)
+    for (uint32_t p : std::vector<uint32_t>(e.pods)) resolve_pod(p);
 }
 
 void ClusterCache::remove_group(const std::string& key) {

@@ -102,6 +102,18 @@ void ClusterCache::resolve_pod(uint32_t slot) {
   // Kubernetes' admission copies the class's preemptionPolicy to the pod.
   e.pod.preempt_never = never;
   const uint32_t group = pods_.hot(slot).group;
+  // A pod joins a group of the kind it names: the loader refuses files that
+  // mix them; a live source may hold one kind under the name the pod gives
+  // the other (one deleted, the other made).
+  if (reason.empty() && group != kNone && !e.pod.group_name.empty()) {
+    const GroupEntry& g = groups_.at(group);
+    if (!g.placeholder && g.owner == kNone && g.group.native != e.pod.native_group)
+      reason = "PodGroup " + quote(g.group.name) + " of pod " + e.views.uid + " is " +
+               (g.group.native ? "a scheduling.k8s.io PodGroup; name it in "
+                                 "spec.schedulingGroup.podGroupName"
+                               : "a Volcano PodGroup; name it in the annotation "
+                                 "scheduling.k8s.io/group-name");
+  }
   if (group != kNone && reason.empty() != e.invalid.empty()) {
     uint32_t& n = groups_.at(group).invalid_pods;
     n = reason.empty() ? n - 1 : n + 1;
