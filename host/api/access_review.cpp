@@ -63,8 +63,7 @@ Answer resource_answer(const json& a, bool may_write) {
       found = &r;
   const std::string named = group.empty() ? plural : plural + "." + group;
   if (found == nullptr) return {false, "this server does not serve " + named};
-  if (!subresource.empty() && std::find(found->subresources.begin(), found->subresources.end(),
-                                        subresource) == found->subresources.end())
+  if (!subresource.empty() && !api::has_subresource(*found, subresource))
     return {false, "this server does not serve " + named + "/" + subresource};
   const std::span<const std::string_view> verbs = verbs_of(subresource);
   if (verb == "*") {

@@ -94,6 +94,10 @@ constexpr std::array<std::string_view, 8> kVerbs{"create", "delete", "deletecoll
 
 std::span<const Resource> resources() { return kResources; }
 
+bool has_subresource(const Resource& r, std::string_view sub) {
+  return std::find(r.subresources.begin(), r.subresources.end(), sub) != r.subresources.end();
+}
+
 const Resource* find_resource(std::string_view group, std::string_view version,
                               std::string_view plural) {
   const auto it = std::find_if(kResources.begin(), kResources.end(), [&](const Resource& r) {

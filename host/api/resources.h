@@ -22,6 +22,8 @@ struct Resource {
 };
 
 std::span<const Resource> resources();
+/// Whether `r` serves subresource `sub` ("status", "binding", "eviction").
+bool has_subresource(const Resource& r, std::string_view sub);
 const Resource* find_resource(std::string_view group, std::string_view version,
                               std::string_view plural);
 /// The first resource of `kind` (Volcano's PodGroup before Kubernetes' own).

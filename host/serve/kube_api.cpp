@@ -236,8 +236,7 @@ api::Writer writer_of(const http::Request& request, const Resource& r, const Res
   w.api_version = api::api_version(r);
   w.subresource = at.subresource;
   w.time = ObjectMeta::rfc3339(std::chrono::system_clock::now());
-  w.has_status_subresource =
-      std::find(r.subresources.begin(), r.subresources.end(), "status") != r.subresources.end();
+  w.has_status_subresource = api::has_subresource(r, "status");
   return w;
 }
 
@@ -341,8 +340,7 @@ http::Reply KubeApi::dispatch(const http::Request& request, const ResourcePath& 
   if (method == Verb::patch) dry_run_ = api::requested_dry_run(query, "PatchOptions");
   if (method == Verb::delete_) dry_run_ = api::requested_dry_run(query, "DeleteOptions");
   if (!at.subresource.empty()) {
-    const auto known = std::find(r.subresources.begin(), r.subresources.end(), at.subresource);
-    if (known == r.subresources.end())
+    if (!api::has_subresource(r, at.subresource))
       throw ApiError(404, "NotFound", "the server could not find the requested resource");
     if (at.subresource == "binding" && method == Verb::post) return bind(request, at);
     if (at.subresource == "eviction" && method == Verb::post) return evict(request, at);
@@ -729,14 +727,12 @@ http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at
     json next = previous;
     next["status"] = object.value("status", json::object());
     object = std::move(next);
-  } else if (previous.contains("status") &&
-             (r.kind == "PodGroup" || r.kind == "Queue" || r.kind == "Namespace" ||
-              r.kind == "PodDisruptionBudget" || r.kind == "ResourceQuota" ||
-              r.kind == "HyperNode" || r.kind == "PersistentVolume" ||
-              r.kind == "PersistentVolumeClaim" || r.kind == "ResourceClaim" ||
-              r.kind == "NodeShard")) {
+  } else if (previous.contains("status") && api::has_subresource(r, "status") && r.kind != "Pod" &&
+             r.kind != "Node" && r.kind != "Job") {
     // The main resource does not change status where a status subresource
-    // exists (the API server's rule for these kinds).
+    // exists (the API server's rule). Pods, Nodes and Volcano Jobs are
+    // still updated whole here, status included, as this API has served
+    // them.
     object["status"] = previous["status"];
   }
   if (r.kind == "Pod" && at.subresource.empty()) api::check_pod_update(object, previous);
