@@ -172,10 +172,12 @@ scoria_code api_task_info(const scoria_task* t, scoria_task_info* o) {
   FILL(o, job, &s.jobs()[t->job]);
   FILL(o, creation_ms, pod.creation_ms);
   FILL(o, index, t->index);
-  FILL(o, features, pod.features);
+  FILL(o, features, pod.features & s.feature_mask());
   FILL(o, scheduling_gated, pod.scheduling_gated ? 1 : 0);
   FILL(o, nominated_node, S(pod.nominated_node));
   FILL(o, scheduled_ms, pod.scheduled_ms);
+  FILL(o, queue_gate, s.config().queue_admission_gates ? uint32_t{pod.queue_gate} : 0u);
+  FILL(o, reserved1, 0u);
   return SCORIA_OK;
 }
 scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
@@ -596,6 +598,10 @@ scoria_code api_queue_set_real_capability(scoria_session* s, const scoria_queue*
   const_cast<Queue*>(q)->real_capability.assign(values.begin(), values.end());
   return SCORIA_OK;
 }
+scoria_code api_lift_queue_gate(scoria_session* s, const scoria_task* t) {
+  if (!s || !t || t->ssn != mut(s)) return SCORIA_INVALID_ARGUMENT;
+  return mut(s)->lift_queue_gate(*t) ? SCORIA_OK : SCORIA_SKIP;
+}
 int api_preemptive(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
   return s && q && t ? mut(s)->preemptive(*q, *t) : 0;
 }
@@ -809,6 +815,7 @@ const scoria_host_api kApi = {
     GUARDED(api_volume_check),
     GUARDED(api_task_device_demands),
     GUARDED(api_queue_set_real_capability),
+    GUARDED(api_lift_queue_gate),
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ using nlohmann::json;
 /// Merge keys of the lists Kubernetes merges item by item (the
 /// patchMergeKey tags of its types), by the list's field name.
 std::string_view merge_key(std::string_view field) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kKeys{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kKeys{{
       {"containers", "name"},
       {"initContainers", "name"},
       {"ephemeralContainers", "name"},
@@ -33,6 +33,7 @@ std::string_view merge_key(std::string_view field) {
       {"topologySpreadConstraints", "topologyKey"},
       {"resourceClaims", "name"},
       {"ownerReferences", "uid"},
+      {"schedulingGates", "name"},
   }};
   for (const auto& [f, k] : kKeys)
     if (f == field) return k;

@@ -92,7 +92,14 @@ std::vector<Column> pod_columns() {
       {"Status", "string", 0, "The aggregate status of the containers in this pod.",
        [](const json& o, Clock::time_point) {
          if (!at(o, {"metadata", "deletionTimestamp"}).is_null()) return json("Terminating");
-         const std::string reason = text(o, {"status", "reason"}, "");
+         std::string reason = text(o, {"status", "reason"}, "");
+         // As kube-apiserver's printer: a pod held by scheduling gates.
+         const json& conditions = at(o, {"status", "conditions"});
+         if (conditions.is_array())
+           for (const json& c : conditions)
+             if (c.is_object() && c.value("type", "") == "PodScheduled" &&
+                 c.value("reason", "") == "SchedulingGated")
+               reason = "SchedulingGated";
          if (!reason.empty()) return json(reason);
          return json(text(o, {"status", "phase"}, "Pending"));
        }},

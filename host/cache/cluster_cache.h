@@ -117,6 +117,9 @@ class ClusterCache {
   /// of `outcome`'s binds into the claims' status, as kube-scheduler's
   /// PreBind does (claim_completion.cpp), for the same sources.
   std::vector<ObjectChange> claim_completions(const cycle::Outcome& outcome) const;
+  /// The pods of `outcome.ungated` without the queue-allocation gate, for
+  /// `simulate`, where no API server takes the patch (queue_gate.cpp).
+  std::vector<ObjectChange> gate_removals(const cycle::Outcome& outcome) const;
   /// What Kubernetes' resource-claim controller would change now, for the
   /// same sources: claims made from templates for the pods that name them
   /// (POD-ENTRY), reservations of pods gone or finished dropped, claims no

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cli/commands.h"
+#include "cli/feature_gates.h"
 #include "cli/flag_values.h"
 #include "cli/sharding_flags.h"
 #include "cli/volcano_flags.h"
@@ -49,6 +50,8 @@ constexpr const char* kServeUsage =
     "                    [--shard-name NAME] (hard mode)\n"
     "                    [--scheduler-sharding-mode none|hard|soft]\n"
     "                    [--scheduler-sharding-name volcano]\n"
+    "  Queue admission gates (Volcano's feature gate):\n"
+    "                    [--feature-gates SchedulingGatesQueueAdmission=true]\n"
     "  Volcano's other vc-scheduler flags are taken as Scoria's (--scheduler-conf is --config,\n"
     "  --listen-address is --listen, --plugins-dir is --plugin-dir, --cache-dump-dir is\n"
     "  --dump-dir), accepted where they change nothing here (--enable-healthz,\n"
@@ -164,6 +167,7 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
   std::string kubeconfig, context, master;
   bool named = false;  // --scheduler-name given: the default is replaced
   ShardingFlags sharding;
+  FeatureGates gates;
   std::optional<bool> source;  // --source given: kubernetes or not
   if (const char* env = std::getenv("SCORIA_TOKEN")) o.token = env;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -192,7 +196,7 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
         continue;
       }
     }
-    if (sharding.take(a, value)) {
+    if (sharding.take(a, value) || gates.take(a, value)) {
       continue;
     } else if (a == "--config") {
       o.config = value();
@@ -323,6 +327,7 @@ serve::ServeOptions parse_serve_args(std::span<const std::string_view> args) {
   }
   if (o.config.empty()) throw InputError(std::string("--config is required\n") + kServeUsage);
   o.sharding = sharding.sharding();
+  o.queue_admission_gates = gates.queue_admission_gates();
   o.kube.node_shards = o.sharding.mode != model::ShardingMode::None;
   if (o.state_dir.empty()) o.state_dir = default_state_dir();
   // Without --source, where a Volcano scheduler would find its API server

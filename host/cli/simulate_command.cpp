@@ -19,6 +19,7 @@
 #include "api/object_meta.h"
 #include "cache/cluster_cache.h"
 #include "cli/commands.h"
+#include "cli/feature_gates.h"
 #include "cli/sharding_flags.h"
 #include "config/scheduler_config.h"
 #include "decode/field_reader.h"
@@ -58,8 +59,9 @@ struct SimulateOptions {
   std::optional<int64_t> now_ms;  // --now; the wall clock when not given
   std::vector<std::filesystem::path> plugin_dirs;
   std::vector<std::string> files;
-  int64_t watchdog_ms = 60'000;  // --watchdog; 0: none
-  model::Sharding sharding;      // --shard-name, --scheduler-sharding-*
+  int64_t watchdog_ms = 60'000;        // --watchdog; 0: none
+  model::Sharding sharding;            // --shard-name, --scheduler-sharding-*
+  bool queue_admission_gates = false;  // --feature-gates SchedulingGatesQueueAdmission=true
 };
 
 constexpr const char* kSimulateUsage =
@@ -69,6 +71,7 @@ constexpr const char* kSimulateUsage =
     "                       [--no-cache] [--watchdog SECONDS]\n"
     "                       [--shard-name NAME | --scheduler-sharding-mode none|hard|soft\n"
     "                        --scheduler-sharding-name NAME]\n"
+    "                       [--feature-gates SchedulingGatesQueueAdmission=true]\n"
     "                       [--plugin-dir DIR]... [-v N] FILE...\n"
     "  Schedules the cluster in FILE (YAML or JSON objects; \"-\" for stdin) with the\n"
     "  actions and plugins CONF names, --cycles sessions (1), and prints what they\n"
@@ -103,6 +106,10 @@ constexpr const char* kSimulateUsage =
     "  --shard-name NAME schedules only on the nodes of NodeShard NAME (less those\n"
     "  another NodeShard has in use), as one of several instances would;\n"
     "  --scheduler-sharding-mode soft prefers them instead.\n"
+    "  --feature-gates SchedulingGatesQueueAdmission=true: pods annotated\n"
+    "  scheduling.volcano.sh/queue-allocation-gate: \"true\" wait behind that\n"
+    "  scheduling gate until their queue has room, as Volcano's; the gates lifted\n"
+    "  are listed under \"ungated\".\n"
     "  --watchdog SECONDS (60; 0: none): a plugin callback that runs longer ends\n"
     "  simulate with status 70, naming the plugin and hook, as serve's watchdog does.\n";
 
@@ -115,9 +122,11 @@ SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
     return std::string(args[++i]);
   };
   ShardingFlags sharding;
+  FeatureGates gates;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view a = args[i];
     if (sharding.take(a, [&] { return value(i); })) continue;
+    if (gates.take(a, [&] { return value(i); })) continue;
     if (a == "--config" || a == "-c") {
       o.configs.push_back(value(i));
       if (o.configs.size() > 2)
@@ -184,6 +193,7 @@ SimulateOptions parse_simulate_args(std::span<const std::string_view> args) {
   }
   if (o.configs.empty()) throw InputError("simulate: --config CONF is required");
   o.sharding = sharding.sharding();
+  o.queue_admission_gates = gates.queue_admission_gates();
   if (o.files.empty()) throw InputError("simulate: name at least one object FILE (or - for stdin)");
   return o;
 }
@@ -245,7 +255,7 @@ void print_table(const Json& j) {
 void add_decisions(Json& out, int cycles, const std::map<std::string, std::string>& binds,
                    const std::map<std::string, Json>& bind_annotations,
                    const simulation::BindClaims& claims, const std::set<std::string>& evictions,
-                   const cycle::Outcome& last,
+                   const std::set<std::string>& ungated, const cycle::Outcome& last,
                    const std::vector<cycle::Outcome::PodGroupStatus>& groups,
                    const std::vector<std::string>& dims) {
   out["cycles"] = cycles;
@@ -260,6 +270,9 @@ void add_decisions(Json& out, int cycles, const std::map<std::string, std::strin
   out["pipelined"] = sorted_object(pipelined);
   out["evictions"] = Json::array();
   for (const auto& e : evictions) out["evictions"].push_back(e);
+  // Only with SchedulingGatesQueueAdmission, as volumes and claims.
+  if (!ungated.empty())
+    out["ungated"] = Json(std::vector<std::string>(ungated.begin(), ungated.end()));
   std::map<std::string, Json> by_key;
   for (const auto& g : groups) {
     Json st = {{"phase", model::phase_name(g.phase)}};
@@ -296,6 +309,7 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
   // simulate).
   simulation::BindClaims claims;
   std::set<std::string> evictions;
+  std::set<std::string> ungated;
   cycle::Outcome last;
   Json sessions = Json::array();
   // The first session that examined the pod explains it; until one does,
@@ -326,8 +340,11 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
     }
     for (const auto& b : last.binds) claims.add(b);
     for (const auto& e : last.evictions) evictions.insert(e);
+    ungated.insert(last.ungated.begin(), last.ungated.end());
     cache.apply(last);
     cache.remove_evicted(last);  // "eviction removes it" (DESIGN.md, simulate)
+    // Nor an API server to take the gates' patches.
+    if (auto done = cache.gate_removals(last); !done.empty()) cache.apply_changes(done);
     // No volume controller runs here: bind the volumes as it would.
     if (auto done = cache.volume_completions(last); !done.empty()) cache.apply_changes(done);
     // Nor a resource-claim controller: write and make claims as they would.
@@ -344,8 +361,8 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
   }
 
   Json out;
-  add_decisions(out, cycles, binds, bind_annotations, claims, evictions, last, last.pod_groups,
-                cache.dims());
+  add_decisions(out, cycles, binds, bind_annotations, claims, evictions, ungated, last,
+                last.pod_groups, cache.dims());
   if (opt.timings) out["timings"] = {{"load_ms", load_ms}, {"sessions", sessions}};
   if (explanation) out["explanation"] = scheduler::explanation_json(*explanation);
   return out;
@@ -366,7 +383,7 @@ Json run_over_time(scheduler::Scheduler& sched, model::ClusterObjects objects,
   for (auto& [key, g] : run.groups) groups.push_back(std::move(g));
   Json out;
   add_decisions(out, run.sessions, run.binds, run.bind_annotations, run.claims, run.evictions,
-                run.last, groups, run.dims);
+                run.ungated, run.last, groups, run.dims);
   out["time"] = {{"start", api::ObjectMeta::rfc3339(std::chrono::system_clock::time_point(
                                std::chrono::milliseconds(start_ms)))},
                  {"end_s", static_cast<double>(run.end_ms) / 1000.0},
@@ -394,6 +411,7 @@ int simulate(std::span<const std::string_view> args) {
       config::SchedulerConfig conf = config::load_config(path);
       if (opt.no_cache) conf.equivalence_cache = false;
       conf.sharding = opt.sharding;
+      conf.queue_admission_gates = opt.queue_admission_gates;
       std::vector<std::filesystem::path> dirs = opt.plugin_dirs;
       dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
       registries.push_back(std::make_unique<plugin::PluginRegistry>(abi::host_api()));

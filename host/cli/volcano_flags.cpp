@@ -10,7 +10,7 @@ namespace {
 using Is = VolcanoFlag::Is;
 
 // cmd/scheduler/app/options/options.go at Volcano HEAD, and klog's flags.
-constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 26> kFlags = {{
+constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 25> kFlags = {{
     {"--scheduler-conf", {Is::Alias, "--config", "", true}},
     {"--listen-address", {Is::Alias, "--listen", "", true}},
     {"--plugins-dir", {Is::Alias, "--plugin-dir", "", true}},
@@ -96,10 +96,6 @@ constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 26> kFlags = {{
       "(and a reload keeps the last good one)",
       false}},
     {"--log-flush-frequency", {Is::Accepted, "", "every log line is written at once", true}},
-    {"--feature-gates",
-     {Is::Refused, "",
-      "Scoria has no feature gates; what Volcano gates is configured in the scheduler config",
-      true}},
 }};
 
 }  // namespace

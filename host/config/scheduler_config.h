@@ -116,6 +116,12 @@ struct SchedulerConfig {
   /// Node shards (model/node_shard.h): Volcano's --scheduler-sharding-mode
   /// and --scheduler-sharding-name, set by the command line, not the file.
   model::Sharding sharding;
+
+  /// Volcano's SchedulingGatesQueueAdmission feature gate (--feature-gates):
+  /// pods opting in with the scheduling.volcano.sh/queue-allocation-gate
+  /// annotation wait behind that scheduling gate until their queue has room.
+  /// Set by the command line, not the file.
+  bool queue_admission_gates = false;
 };
 
 /// Volcano's CalculateNumOfFeasibleNodesToFind for `nodes` nodes.

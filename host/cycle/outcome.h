@@ -94,6 +94,9 @@ struct Outcome {
   std::vector<Bind> binds;
   std::vector<Bind> pipelined;
   std::vector<std::string> evictions;
+  /// Pods ("ns/name") whose queue-allocation gate the session lifted
+  /// (session_lift_queue_gate): the source removes it from each.
+  std::vector<std::string> ungated;
   std::vector<PodGroupStatus> pod_groups;
   struct QueueStatus {
     std::string name;

@@ -50,6 +50,22 @@ bool uses_host_ports(const FieldReader& r, const Node& spec, const FieldPath& sp
   return found;
 }
 
+/// Volcano's HasOnlyVolcanoSchedulingGate and HasQueueAllocationGateAnnotation.
+uint8_t queue_gate(const FieldReader& r, const Node& spec, const FieldPath& spec_path,
+                   const std::map<std::string, std::string>& annotations) {
+  uint8_t bits = 0;
+  const Node& gates = FieldReader::get(spec, "schedulingGates");
+  if (gates.is_array() && gates.size() == 1) {
+    r.each_map(spec, "schedulingGates", spec_path, [&](const Node& g, const FieldPath& gp) {
+      if (r.text_field(g, "name", gp) == model::kQueueAllocationGate) bits |= model::kOnlyQueueGate;
+    });
+  }
+  if (const auto a = annotations.find(std::string(model::kQueueAllocationGate));
+      a != annotations.end() && a->second == "true")
+    bits |= model::kQueueGateAnnotated;
+  return bits;
+}
+
 model::PodPhase pod_phase(const FieldReader& r, const std::string& phase, const FieldPath& at) {
   if (phase.empty() || phase == "Pending") return model::PodPhase::Pending;
   if (phase == "Running") return model::PodPhase::Running;
@@ -278,6 +294,8 @@ model::Pod decode_pod(const ObjectFields& f) {
   if (has_items(spec, "topologySpreadConstraints")) pod.features |= model::kTopologySpread;
   if (uses_host_ports(r, spec, spec_path)) pod.features |= model::kHostPorts;
   pod.scheduling_gated = has_items(spec, "schedulingGates");
+  pod.queue_gate = queue_gate(r, spec, spec_path, pod.annotations);
+  if (pod.queue_gate & model::kQueueGateAnnotated) pod.features |= model::kQueueGateOptIn;
   read_claims(r, spec, spec_path, r.text_field(f.meta, "name", f.meta_path), pod);
   if (!pod.claims.empty()) pod.features |= model::kVolumes;
   read_device_claims(r, spec, spec_path, pod);

@@ -236,6 +236,7 @@ std::vector<double> KubeCluster::record(const cycle::Outcome& outcome, cache::Cl
                    bind.claims.empty() ? std::string() : cache.uid_of(cache::Kind::Pod, bind.pod)});
   }
   for (const auto& pod : outcome.evictions) ops.push_back({WriteOp::Type::Evict, pod, {}, {}});
+  for (const auto& pod : outcome.ungated) ops.push_back({WriteOp::Type::LiftGate, pod, {}, {}});
   api::DecisionReport report = reports_.report(
       outcome, cache.dims(), std::chrono::system_clock::now(),
       [&cache](std::string_view kind, const std::string& key) {

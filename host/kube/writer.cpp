@@ -244,6 +244,8 @@ void Writer::execute(Connection& c, WriteOp& op) {
       return pod_condition(c, op);
     case WriteOp::Type::EnsureQueue:
       return ensure_queue(c, op);
+    case WriteOp::Type::LiftGate:
+      return lift_gate(c, op);
   }
 }
 
@@ -455,6 +457,23 @@ void Writer::pod_condition(Connection& c, const WriteOp& op) {
                "the condition of pod " + op.key + " was not written: " + status_message(r));
   std::lock_guard lock(mutex_);
   ++stats_.conditions;
+}
+
+void Writer::lift_gate(Connection& c, const WriteOp& op) {
+  // Volcano's RemoveVolcanoSchGate: a strategic merge deleting the gate by
+  // name, so that other gates and a concurrent change are left alone.
+  const json gate = {{"name", model::kQueueAllocationGate}, {"$patch", "delete"}};
+  const json patch = {{"spec", {{"schedulingGates", json::array({gate})}}}};
+  const Response r =
+      call(c, "PATCH", pod_path(op.key), patch.dump(), "application/strategic-merge-patch+json");
+  if (r.status == 200) {
+    assume(r.body, cache::Kind::Pod, op.key);
+    return;
+  }
+  if (r.status == 404) return;  // gone meanwhile
+  log::write(log::kWarning, kKubernetesLog,
+             "the queue-allocation gate of pod " + op.key + " was not removed (" +
+                 status_message(r) + "); a later session lifts it again");
 }
 
 void Writer::ensure_queue(Connection& c, const WriteOp& op) {

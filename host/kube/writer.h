@@ -48,7 +48,10 @@ struct WriteOp {
     // (api::initially_scheduled_condition).
     NativeGroupStatus,
     // This instance's NodeShard's status (api::NodeShardReport).
-    NodeShardStatus
+    NodeShardStatus,
+    // Volcano's queue-allocation gate removed from pod `key`
+    // (Outcome::ungated).
+    LiftGate
   };
   Type type = Type::Bind;
   std::string key;   // "ns/name" of the pod or PodGroup
@@ -140,6 +143,7 @@ class Writer {
                      const std::function<bool(nlohmann::json&)>& change);
   void event(Connection& c, const WriteOp& op);
   void pod_condition(Connection& c, const WriteOp& op);
+  void lift_gate(Connection& c, const WriteOp& op);
   /// Creates the Queue op.status unless one of that name exists, as
   /// Volcano's scheduler makes root and default at start.
   void ensure_queue(Connection& c, const WriteOp& op);

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -124,8 +125,22 @@ enum PodFeature : uint32_t {
   kPreferredPodAffinity = 0x4,
   kTopologySpread = 0x8,
   kHostPorts = 0x10,
-  kVolumes = 0x20,       // names PersistentVolumeClaims (Pod::claims)
-  kDeviceClaims = 0x40,  // spec.resourceClaims (Pod::device_claims)
+  kVolumes = 0x20,         // names PersistentVolumeClaims (Pod::claims)
+  kDeviceClaims = 0x40,    // spec.resourceClaims (Pod::device_claims)
+  kQueueGateOptIn = 0x80,  // opts in to the queue-admission gate (QueueGate)
+};
+
+/// Volcano's queue-admission gate (SchedulingGatesQueueAdmission): the
+/// scheduling gate its webhook adds, and the annotation ("true") a pod opts
+/// in with.
+inline constexpr std::string_view kQueueAllocationGate =
+    "scheduling.volcano.sh/queue-allocation-gate";
+
+/// What a pod carries of that gate; bit values match
+/// SCORIA_TASK_QUEUE_GATE_* in the SDK.
+enum QueueGate : uint8_t {
+  kOnlyQueueGate = 0x1,       // spec.schedulingGates is that gate alone
+  kQueueGateAnnotated = 0x2,  // the annotation is "true"
 };
 
 struct Pod {
@@ -155,6 +170,7 @@ struct Pod {
   int64_t creation_ms = 0;                    // metadata.creationTimestamp
   uint32_t features = 0;                      // PodFeature bits
   bool scheduling_gated = false;              // spec.schedulingGates not empty
+  uint8_t queue_gate = 0;                     // QueueGate bits
   std::string nominated_node;                 // status.nominatedNodeName
   std::vector<PodClaim> claims;               // PersistentVolumeClaims its volumes name
   std::vector<DeviceClaimRef> device_claims;  // spec.resourceClaims

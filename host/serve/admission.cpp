@@ -1,6 +1,9 @@
 #include "serve/admission.h"
 
+#include "api/object_meta.h"
 #include "api/status.h"
+#include "cache/queue_gate.h"
+#include "model/objects.h"
 
 namespace scoria::serve {
 
@@ -61,6 +64,32 @@ void admit_create(const api::Resource& r, const json& object, store::ObjectStore
                           denied + "can only submit PodGroup to queue with state `Open`, queue `" +
                               queue + "` status is `" + state + "`.");
   }
+}
+
+void prepare_pod(json& pod, bool queue_admission_gates) {
+  if (queue_admission_gates) {
+    const json meta = pod.value("metadata", json::object());
+    const json annotations = meta.is_object() ? meta.value("annotations", json::object()) : json();
+    if (annotations.is_object() &&
+        annotations.value(std::string(model::kQueueAllocationGate), "") == "true")
+      cache::add_queue_gate(pod);
+  }
+  const json spec = pod.value("spec", json::object());
+  const json gates = spec.is_object() ? spec.value("schedulingGates", json()) : json();
+  if (!gates.is_array() || gates.empty()) return;
+  json& status = pod["status"];
+  if (!status.is_object()) status = json::object();
+  json& conditions = status["conditions"];
+  if (!conditions.is_array()) conditions = json::array();
+  for (const json& c : conditions)
+    if (c.is_object() && c.value("type", "") == "PodScheduled") return;
+  conditions.push_back(
+      {{"type", "PodScheduled"},
+       {"status", "False"},
+       {"lastProbeTime", nullptr},
+       {"lastTransitionTime", api::ObjectMeta::rfc3339(std::chrono::system_clock::now())},
+       {"reason", "SchedulingGated"},
+       {"message", "Scheduling is blocked due to non-empty scheduling gates"}});
 }
 
 }  // namespace scoria::serve

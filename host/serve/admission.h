@@ -19,4 +19,12 @@ namespace scoria::serve {
 /// `object`, about to be created as `r`, would be refused by admission.
 void admit_create(const api::Resource& r, const nlohmann::json& object, store::ObjectStore& store);
 
+/// What a pod being created is given before it is stored: Volcano's pod
+/// webhook, with `queue_admission_gates` (SchedulingGatesQueueAdmission),
+/// adds the queue-allocation gate (once) to a pod annotated
+/// scheduling.volcano.sh/queue-allocation-gate: "true"; then, as
+/// kube-apiserver's pod strategy, a pod with scheduling gates and no
+/// PodScheduled condition gets PodScheduled=False, reason SchedulingGated.
+void prepare_pod(nlohmann::json& pod, bool queue_admission_gates);
+
 }  // namespace scoria::serve

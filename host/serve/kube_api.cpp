@@ -590,6 +590,7 @@ http::Reply KubeApi::create_object(const http::Request& request, const Resource&
                                    const std::string& path_namespace) {
   meta_.on_create(object, r, path_namespace);
   admit_create(r, object, store_);
+  if (r.kind == "Pod") prepare_pod(object, queue_admission_gates_);
   // The PodGroup a plain pod gets is made for a pod that exists, as
   // Volcano's controller makes it: never for a previewed one.
   if (r.kind == "Pod" && !dry_run_) create_implicit_group(object);
@@ -618,8 +619,11 @@ http::Reply KubeApi::create_job(const http::Request& request, json job) {
   }
   // What admission would refuse of its pods (a PriorityClass that does not
   // exist) refuses the Job, rather than leaving it without them.
-  for (const json& object : made)
-    admit_create(*api::find_kind(object.value("kind", "")), object, store_);
+  for (json& object : made) {
+    const api::Resource& kind = *api::find_kind(object.value("kind", ""));
+    admit_create(kind, object, store_);
+    if (kind.kind == "Pod") prepare_pod(object, queue_admission_gates_);
+  }
   store::Precondition pre;
   pre.must_not_exist = true;
   WatchHub::Served written = write(r, std::move(job), pre);

@@ -40,6 +40,11 @@ class KubeApi {
         field_validation_(field_validation),
         write_token_(std::move(write_token)) {}
 
+  /// With Volcano's SchedulingGatesQueueAdmission, a pod created with the
+  /// opt-in annotation gets the queue-allocation gate, as Volcano's webhook
+  /// adds it.
+  void set_queue_admission_gates(bool on) { queue_admission_gates_ = on; }
+
   /// Answers `request` if `path` is a Kubernetes API path (discovery or a
   /// resource); nullopt otherwise. Never throws: errors are Status answers.
   std::optional<http::Reply> handle(const http::Request& request, std::string_view path,
@@ -124,6 +129,7 @@ class KubeApi {
   // The request being answered asked for dryRun=All: validated and
   // answered as if done, nothing stored, noted for the cache or watched.
   bool dry_run_ = false;
+  bool queue_admission_gates_ = false;
   size_t writes_ = 0;
   // Pods marked terminating through this API, by key, with when to remove
   // them: reaping looks at these, never at every pod.

@@ -23,6 +23,7 @@ LoadedConfig load_config_and_plugins(const ServeOptions& options) {
   if (sampling.percentage)
     conf.percentage_of_nodes_to_find = static_cast<int32_t>(*sampling.percentage);
   conf.sharding = options.sharding;
+  conf.queue_admission_gates = options.queue_admission_gates;
   std::vector<std::filesystem::path> dirs = options.plugin_dirs;
   dirs.insert(dirs.end(), conf.plugin_dirs.begin(), conf.plugin_dirs.end());
   for (const auto& dir : dirs) {

@@ -11,6 +11,7 @@
 #include "api/decision_reports.h"
 #include "api/object_meta.h"
 #include "api/selectors.h"
+#include "cache/queue_gate.h"
 #include "decode/object_decoder.h"
 #include "decode/volcano_job.h"
 #include "input/documents.h"
@@ -18,6 +19,7 @@
 #include "input/ordered_batches.h"
 #include "log/log.h"
 #include "model/error.h"
+#include "serve/admission.h"
 #include "serve/job_controller.h"
 #include "serve/job_status.h"
 #include "serve/pod_group_controller.h"
@@ -126,6 +128,7 @@ ApplyResult LocalCluster::apply(std::string_view text, std::string_view origin,
     std::string key = key_of(*kind, object);
     if (kind->kind == "PodGroup") groups_here.insert(key);
     if (kind->kind == "Pod") {
+      if (!store_.version_of("Pod", key)) prepare_pod(object, queue_admission_gates_);
       if (std::optional<json> group = adopt_pod(object, key)) {
         std::string group_key = key_of(*kind_by_name("PodGroup"), *group);
         groups_here.insert(group_key);
@@ -466,6 +469,14 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
     batch.deletes.emplace_back("Pod", pod);
     batch.events.push_back({"EVICTED", "Pod", pod, json{{"pod", pod}}.dump()});
   }
+  // Gates lifted, as Volcano's scheduler patches them off the pods.
+  std::vector<cache::ObjectChange> lifted = cache.gate_removals(outcome);
+  for (const auto& key : outcome.ungated) {
+    auto stored = store_.get("Pod", key);
+    if (!stored) continue;
+    json pod = json::parse(stored->json);
+    if (cache::remove_queue_gate(pod)) batch.upserts.push_back({"Pod", key, pod.dump()});
+  }
   // Events, conditions and statuses, as Volcano reports them.
   if (!events_scanned_) {
     // Events stored before this process started expire an hour from now.
@@ -546,6 +557,7 @@ std::vector<double> LocalCluster::record(const cycle::Outcome& outcome,
   // Drafts of binds not in this piece wait for the next one.
   cache.apply(outcome);
   if (!completed.empty()) cache.apply_changes(completed);
+  if (!lifted.empty()) cache.apply_changes(lifted);
   // Evicted pods are deleted from the store: from the cache too.
   cache.remove_evicted(outcome);
   // What the resource-claim controller would do now that the outcome is in

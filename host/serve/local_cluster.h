@@ -53,6 +53,11 @@ class LocalCluster : public cache::ClusterSource {
   explicit LocalCluster(store::ObjectStore& store, WatchHub* watchers = nullptr)
       : store_(store), watchers_(watchers), reports_("volcano") {}
 
+  /// With Volcano's SchedulingGatesQueueAdmission, a pod first stored with
+  /// the opt-in annotation gets the queue-allocation gate, as Volcano's
+  /// webhook adds it.
+  void set_queue_admission_gates(bool on) { queue_admission_gates_ = on; }
+
   /// Where the API leaves what its writes decoded to, for refresh to take
   /// instead of decoding the stored text again.
   WrittenObjects& written() { return written_; }
@@ -157,6 +162,7 @@ class LocalCluster : public cache::ClusterSource {
   // The events this process wrote, oldest first, with when they expire.
   std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> event_expiry_;
   bool events_scanned_ = false;
+  bool queue_admission_gates_ = false;
   // When each pending pod was first stored by this process, by "ns/name".
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> stored_at_;
 };

@@ -100,6 +100,11 @@ int Service::run() {
               ? std::to_string(c.percentage_of_nodes_to_find) + "%"
               : "adaptive, at least " + std::to_string(c.min_percentage_of_nodes_to_find) + "%") +
          " and at least " + std::to_string(c.min_nodes_to_find) + " nodes");
+    if (c.queue_admission_gates)
+      info(
+          "feature gate SchedulingGatesQueueAdmission: pods annotated "
+          "scheduling.volcano.sh/queue-allocation-gate: \"true\" wait behind that gate until "
+          "their queue has room");
   }
   if (s.kube_source) s.kube_source->start();
   asio::post(io_, [&s] { s.tick(); });

@@ -71,6 +71,10 @@ struct ServeOptions {
   // Which nodes this instance schedules on (--scheduler-sharding-mode,
   // --scheduler-sharding-name, --shard-name).
   model::Sharding sharding;
+  // Volcano's SchedulingGatesQueueAdmission (--feature-gates): the local API
+  // gates opted-in pods as Volcano's webhook does, and sessions lift the
+  // gate once the queue has room.
+  bool queue_admission_gates = false;
 };
 
 class Service {

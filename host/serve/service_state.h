@@ -91,6 +91,8 @@ struct Service::State {
         session_failures(state_detail::kFailureLogInterval) {
     signals.add(SIGUSR2);
     commits.on_commit([this] { wake(); });
+    kube.set_queue_admission_gates(options.queue_admission_gates);
+    cluster.set_queue_admission_gates(options.queue_admission_gates);
   }
 
   ServeOptions options;

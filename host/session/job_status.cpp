@@ -107,6 +107,9 @@ std::optional<Outcome::PodGroupStatus::Pending> Session::unplaced(
            nodes_[static_cast<size_t>(node)].spec->name + ", once " + until;
   };
   using Pending = Outcome::PodGroupStatus::Pending;
+  // The API server gives a gated pod its SchedulingGated condition; Volcano
+  // leaves it be.
+  if (pod.scheduling_gated) return std::nullopt;
   switch (task.status) {
     case SCORIA_TASK_PENDING:
       if (task.last_discarded == SCORIA_TASK_ALLOCATED && task.last_discarded_node >= 0)
@@ -273,6 +276,7 @@ void Session::close(Outcome& out) {
   out.now_ms = now_ms_;
   out.binds = binds_;
   out.evictions = evictions_;
+  out.ungated = ungated_;
   out.pipelined.clear();
   // Only a task placed this session (or handed over placed) can be Binding,
   // Allocated or Pipelined now: the rest are left as they are.

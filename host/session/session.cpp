@@ -360,6 +360,7 @@ void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
 }
 
 size_t Session::tasks_with_features(uint32_t features, const Task** out, size_t capacity) const {
+  features &= feature_mask();
   size_t n = 0;
   const auto take = [&](const Task& task) {
     if ((task.pod->features & features) == 0) return;
@@ -526,6 +527,16 @@ scoria_code Session::set_bind_annotation(Task& task, std::string_view key, std::
 
 void Session::record_eviction(Task& task, std::string_view /*reason*/) {
   evictions_.push_back(task.views->uid);
+}
+
+bool Session::lift_queue_gate(const Task& task) {
+  // As Volcano's SchGateManager.Enqueue: only a pod whose one gate is the
+  // queue's (the host reports it only with SchedulingGatesQueueAdmission).
+  if (!config_.queue_admission_gates || (task.pod->queue_gate & model::kOnlyQueueGate) == 0)
+    return false;
+  if (std::find(ungated_.begin(), ungated_.end(), task.views->uid) == ungated_.end())
+    ungated_.push_back(task.views->uid);
+  return true;
 }
 
 std::string& Session::keep_message(std::string message) {

@@ -608,6 +608,15 @@ class Session {
   /// Sets a bind annotation on `task`'s allocation (Allocated or Pipelined).
   scoria_code set_bind_annotation(Task& task, std::string_view key, std::string_view value);
   void record_eviction(Task& task, std::string_view reason);
+  /// session_lift_queue_gate: records that the pod's queue-allocation gate
+  /// goes once the session closes (Outcome::ungated); false, recording
+  /// nothing, unless it is the pod's only gate and the feature is on.
+  bool lift_queue_gate(const Task& task);
+  /// The PodFeature bits plugins are shown: the queue-admission gate's
+  /// only with SchedulingGatesQueueAdmission.
+  uint32_t feature_mask() const {
+    return config_.queue_admission_gates ? ~uint32_t{0} : ~uint32_t{model::kQueueGateOptIn};
+  }
 
   // --- explanation -----------------------------------------------------------------
   /// Records, for the task "ns/name", the first time an action examines it,
@@ -903,6 +912,7 @@ class Session {
   DeviceAllocator devices_;
   std::vector<Outcome::Bind> binds_;
   std::vector<std::string> evictions_;
+  std::vector<std::string> ungated_;      // lift_queue_gate, in call order, each once
   std::unique_ptr<Explanation> explain_;  // set only when asked
 };
 

@@ -243,7 +243,8 @@ void TimedRun::due(int64_t now, std::vector<cache::ObjectChange>& changes) {
 
 // Takes in what a session decided; returns whether it changed anything.
 bool TimedRun::record(int64_t now, const cycle::Outcome& outcome) {
-  bool changed = !outcome.binds.empty() || !outcome.evictions.empty();
+  bool changed = !outcome.binds.empty() || !outcome.evictions.empty() || !outcome.ungated.empty();
+  result_.ungated.insert(outcome.ungated.begin(), outcome.ungated.end());
   for (const auto& b : outcome.binds) {
     result_.binds[b.pod] = b.node;
     if (!b.annotations.empty()) {
@@ -351,6 +352,8 @@ TimedRunResult TimedRun::run() {
     if (auto done = cache_.volume_completions(outcome); !done.empty()) cache_.apply_changes(done);
     // Nor a resource-claim controller: write claims as it would.
     if (auto done = cache_.claim_completions(outcome); !done.empty()) cache_.apply_changes(done);
+    // Nor an API server to take the gates' patches.
+    if (auto done = cache_.gate_removals(outcome); !done.empty()) cache_.apply_changes(done);
     if (timings_) {
       Json actions = Json::object();
       for (const auto& [name, ms] : timing.actions_ms) actions[name] = ms;

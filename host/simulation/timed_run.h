@@ -43,6 +43,7 @@ struct TimedRunResult {
   /// The claims given a volume, a node or devices with their pods' binds.
   BindClaims claims;
   std::set<std::string> evictions;
+  std::set<std::string> ungated;  // pods whose queue-allocation gate a session lifted
   cycle::Outcome last;
   /// Every PodGroup a session reported, by key, with its last phase and
   /// unschedulable message (the status's other fields are not kept).

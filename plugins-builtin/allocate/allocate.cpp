@@ -144,6 +144,10 @@ void Allocate::place_tasks(const JobWork& jw, Cursor& at, scoria_statement* stmt
       log_line(SCORIA_LOG_V3, "queue of job <", jw.uid, "> cannot take task <", t.uid, ">");
       continue;
     }
+    if (t.queue_gate != 0) {
+      lift_gate(t);
+      continue;  // placed once the gate is gone, in a later session
+    }
     if (!t.role.empty() && role_failed(at, t.role)) {
       log_line(SCORIA_LOG_V5, "task <", t.uid, "> skipped: role <", t.role,
                "> already fits nowhere");
@@ -179,6 +183,19 @@ void Allocate::place_tasks(const JobWork& jw, Cursor& at, scoria_statement* stmt
     // Stop at the gang minimum so that other jobs get their turn.
     if (ready()) break;
   }
+}
+
+void Allocate::lift_gate(const TaskWork& t) const {
+  if ((t.queue_gate & SCORIA_TASK_QUEUE_GATE_OPTED_IN) == 0) {
+    log_line(SCORIA_LOG_WARNING, "task <", t.uid,
+             "> has Volcano's scheduling gate but not the opt-in annotation "
+             "scheduling.volcano.sh/queue-allocation-gate: \"true\"; the gate stays until "
+             "removed by hand");
+    return;
+  }
+  if (!SCORIA_HOST_HAS(&api(), session_lift_queue_gate)) return;
+  if (api().session_lift_queue_gate(ssn_, t.task) == SCORIA_OK)
+    log_line(SCORIA_LOG_V3, "task <", t.uid, "> passed its queue's check; its gate is lifted");
 }
 
 bool Allocate::finish(const JobWork& jw, scoria::Statement& stmt) {

@@ -30,6 +30,9 @@ struct TaskWork {
   const double* init_resreq;
   std::string_view role;
   std::string_view uid;
+  // Held by Volcano's queue-admission gate alone (SCORIA_TASK_QUEUE_GATE_*
+  // bits, 0 for any other task): it only goes through its queue's check.
+  uint32_t queue_gate = 0;
 };
 
 // Where the placement of a job's (or a sub-job's) tasks stands: the ones
@@ -109,7 +112,8 @@ class Allocate {
 
   // Appends the Pending tasks that ask for resources among `count` given by
   // task_at(k), in task order. Best-effort tasks are left to backfill; a pod
-  // held by scheduling gates waits until they are removed.
+  // held by scheduling gates waits until they are removed, save one held by
+  // Volcano's queue-admission gate alone, which its queue's check may lift.
   template <class TaskAt>
   void collect_tasks(size_t count, TaskAt&& task_at) {
     const size_t begin = tasks_.size();
@@ -117,12 +121,14 @@ class Allocate {
       const scoria_task* task = task_at(k);
       const scoria_task_info ti = scoria::info(task);
       if (ti.status != SCORIA_TASK_PENDING || ti.best_effort != 0) continue;
-      if (ti.scheduling_gated != 0) continue;
+      const uint32_t queue_gate = ti.scheduling_gated != 0 ? ti.queue_gate : 0;
+      if (ti.scheduling_gated != 0 && (ti.queue_gate & SCORIA_TASK_QUEUE_GATE_ONLY) == 0) continue;
       if (ti.init_resreq == nullptr) {
         log_line(SCORIA_LOG_ERROR, "task <", scoria::view(ti.uid), "> has no request; skipped");
         continue;
       }
-      tasks_.push_back(TaskWork{task, ti.init_resreq, scoria::view(ti.role), scoria::view(ti.uid)});
+      tasks_.push_back(
+          TaskWork{task, ti.init_resreq, scoria::view(ti.role), scoria::view(ti.uid), queue_gate});
     }
     // Heap sort: bounded even if a plugin's order is inconsistent, which
     // std::sort does not promise.
@@ -171,6 +177,10 @@ class Allocate {
   // Commits the job's statement once its gang is ready, keeps a pipelined
   // one open, undoes the rest. True when committed.
   bool finish(const JobWork& jw, scoria::Statement& stmt);
+
+  // A task held by the queue-admission gate alone passed its queue's
+  // check: its gate goes if it opted in (Volcano's allocate).
+  void lift_gate(const TaskWork& t) const;
 
   // --- sub-jobs and network topology (ABI 1.9, 1.6) ------------------------------
 

@@ -26,6 +26,12 @@
 //   enqueueable   minResources + allocated + inqueue - elastic <= real
 //                 capability.
 //
+// With SchedulingGatesQueueAdmission (the host reports it in each task's
+// queue_gate), a pending task whose queue-admission gate was lifted holds
+// its request reserved in its queue until it is placed: allocatable and
+// preemptive count the reservations in the task's own queue, and a task
+// that opted in and passes allocatable reserves (gate_reservations.h).
+//
 // With capacity.DynamicResourceAllocationEnable (default on), allocatable
 // and enqueueable also hold each queue to the devices per DeviceClass its
 // capability names (device_quota.h).
@@ -61,6 +67,7 @@
 #include <vector>
 
 #include "device_quota.h"
+#include "gate_reservations.h"
 #include "queue_ledger.h"
 #include "queue_tree.h"
 
@@ -109,7 +116,8 @@ struct Capacity {
   int64_t ancestor_reclaim_level;
   bool device_quota;
   bool consumable_capacity;
-  capacity::DeviceQuota devices;  // per session
+  capacity::DeviceQuota devices;     // per session
+  capacity::GateReservations gates;  // per session
   // Per session: ancestorReclaimLevel, at most the number of queues (no
   // tree is deeper), 0 without a usable hierarchy.
   int ancestor_levels = 0;
@@ -214,11 +222,18 @@ std::optional<size_t> queue_of_task(const scoria_task* task) {
 
 // A task placed in (sign 1) or taken from (-1) its queue: the ledger, then
 // the device-class quota of its queue and ancestors.
+// A task placed no longer holds a gate reservation; one taken back that
+// opted in holds one again, as Volcano's capacity restores it on rollback
+// (and on eviction, which Volcano reports the same way).
 void account(Capacity& self, const scoria_task* task, int sign) {
-  if (sign > 0)
+  if (sign > 0) {
     ledger::allocate_hook(&self.book, task);
-  else
+    self.gates.release(task);
+  } else {
     ledger::deallocate_hook(&self.book, task);
+    if (capacity::opted_in(scoria::info(task)))
+      if (const auto q = queue_of_task(task)) self.gates.reserve(*q, task);
+  }
   if (!self.devices.active()) return;
   if (const auto q = queue_of_task(task))
     for (const size_t at : levels(self, *q)) self.devices.allocate(at, task, sign);
@@ -317,13 +332,28 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
                ">: its claims would exceed the device-class capability of <", at.name, ">");
       return 0;
     }
-    if (!self.book.fits(at, task, at.real_capability)) {
+    // The gate reservations are kept by the task's own queue alone.
+    const std::vector<double> reserved =
+        at.queue == queue ? self.gates.with_reserved(static_cast<size_t>(q), task,
+                                                     scoria::info(task).resreq, self.book.dims())
+                          : std::vector<double>();
+    if (reserved.empty() ? !self.book.fits(at, task, at.real_capability)
+                         : !self.book.fits_request(at, reserved.data(), at.real_capability)) {
       log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
                scoria::view(scoria::info(task).uid), ">: it would exceed the capability of <",
                at.name, ">");
       return 0;
     }
   }
+  return 1;
+}
+
+// The allocatable hook: the check, and a task that opted in to the gate
+// reserves its room once it passes (Volcano's AllocatableFn).
+int allocatable_hook(void* user_data, const scoria_queue* queue, const scoria_task* task) {
+  if (allocatable(user_data, queue, task) == 0) return 0;
+  if (capacity::opted_in(scoria::info(task)))
+    self_of(user_data).gates.reserve(index_of(queue), task);
   return 1;
 }
 
@@ -584,6 +614,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
       }
     }
     self.named_in_spec = names_in_specs(ssn, self.book.accounts());
+    self.gates.open(ssn, self.book.accounts().size());
     hooks->user_data = &self;
     hooks->on_job_enqueued = [](void* ud, const scoria_job* job) { enqueued(self_of(ud), job); };
     hooks->on_allocate = [](void* ud, const scoria_task* task) { account(self_of(ud), task, 1); };
@@ -601,7 +632,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
           for (const size_t at : levels(self, *q)) self.devices.allocate(at, t, 1);
     hooks->on_victim_queue_order = victim_queue_order;
     hooks->on_queue_order = queue_order;
-    hooks->on_allocatable = allocatable;
+    hooks->on_allocatable = allocatable_hook;
     hooks->on_preemptive = preemptive;
     hooks->on_reclaimable = reclaimable;
     hooks->on_preemptive_tasks = preemptive_tasks;
@@ -629,6 +660,7 @@ void on_session_close(void* instance, scoria_session* ssn) {
   report_real_capability(self, ssn);
   self.book = ledger::QueueLedger();
   self.devices = capacity::DeviceQuota();
+  self.gates = capacity::GateReservations();
   self.named_in_spec.clear();
   self.refusal.clear();
   self.ssn = nullptr;

@@ -194,6 +194,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.13
     {192, 184, 96, 80, 280, 1000, 96, 40, 48, 48},  // 1.14
     {192, 184, 96, 80, 280, 1008, 96, 40, 48, 48},  // 1.15
+    {200, 184, 96, 80, 280, 1016, 96, 40, 48, 48},  // 1.16
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -280,6 +281,9 @@ TEST(AbiLayout, OffsetsOfTaskInfo) {
   EXPECT_OFFSET(scoria_task_info, nominated_node, 168);
   // 1.3
   EXPECT_OFFSET(scoria_task_info, scheduled_ms, 184);
+  // 1.16
+  EXPECT_OFFSET(scoria_task_info, queue_gate, 192);
+  EXPECT_OFFSET(scoria_task_info, reserved1, 196);
 }
 
 TEST(AbiLayout, OffsetsOfJobInfo) {
@@ -548,6 +552,8 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_task_device_demands, 992);
   // 1.15
   EXPECT_OFFSET(scoria_host_api, session_queue_set_real_capability, 1000);
+  // 1.16
+  EXPECT_OFFSET(scoria_host_api, session_lift_queue_gate, 1008);
 }
 
 // Born in 1.6: their whole layouts are pinned.

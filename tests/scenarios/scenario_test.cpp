@@ -3,7 +3,7 @@
 //
 // Comparison rules (so a scenario states exactly what it means):
 //   binds, pipelined, evictions: compared whole — an extra bind fails;
-//   claims: compared whole, none when the scenario lists none;
+//   claims, ungated: compared whole, none when the scenario lists none;
 //   podgroups, queues: each entry listed must match; fields listed in an
 //     entry must be equal, except "unschedulable", which must be contained
 //     in the actual message;
@@ -134,6 +134,9 @@ TEST_P(Scenario, MatchesExpected) {
       EXPECT_EQ(actual.at(whole), expected[whole]) << whole << " differ";
     }
   }
+  // Queue-admission gates lifted: none unless the scenario lists them.
+  EXPECT_EQ(actual.value("ungated", json::array()), expected.value("ungated", json::array()))
+      << "ungated pods differ";
   // ResourceClaims allocated: none unless the scenario lists them.
   EXPECT_EQ(actual.value("claims", json::object()), expected.value("claims", json::object()))
       << "claims differ";

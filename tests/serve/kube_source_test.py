@@ -262,13 +262,14 @@ class KubeSourceCase(unittest.TestCase):
     # The API server is a scoria serve: it runs sessions of its own, and its
     # enqueue admits PodGroups whatever scheduler their pods name.
     apiserver_config = CONFIG
+    apiserver_extra = ()
 
     def setUp(self):
         name = self.id().split(".")[-1]
         self.work = os.path.join(WORK, name)
         os.makedirs(self.work, exist_ok=True)
         self.apiserver = ScoriaServe(SCORIA, self.work, "apiserver", self.apiserver_config,
-                                     *API_SERVER_ARGS)
+                                     *API_SERVER_ARGS, *self.apiserver_extra)
         self.proxy = FaultProxy(self.apiserver.port, tls=self.proxy_tls)
         self.cluster = Cluster(self.apiserver.port)
         self.schedulers = []
@@ -1361,6 +1362,87 @@ class Shards(KubeSourceCase):
         self.assertEqual(sorted(n for n in self.cluster.placement().values() if n), ["node-0"])
 
 
+GATE = "scheduling.volcano.sh/queue-allocation-gate"
+QUEUE_ADMISSION = ("--feature-gates", "SchedulingGatesQueueAdmission=true")
+CAPACITY_CONFIG = """actions = ["enqueue", "allocate"]
+[[tiers]]
+plugins = [{ name = "priority" }, { name = "gang" }]
+[[tiers]]
+plugins = [{ name = "predicates" }, { name = "capacity" }, { name = "nodeorder" }]
+"""
+
+
+class QueueGates(KubeSourceCase):
+    """Volcano's SchedulingGatesQueueAdmission: the API server's admission
+    gates the pods that opt in, as Volcano's webhook does; the scheduler
+    lifts a gate with a strategic-merge patch once the pod's queue has room,
+    and never marks a gated pod Unschedulable."""
+
+    apiserver_extra = QUEUE_ADMISSION
+
+    def setUp(self):
+        super().setUp()
+        self.cluster.node("node-0", "8")
+        self.cluster.custom.create_cluster_custom_object(
+            "scheduling.volcano.sh", "v1beta1", "queues",
+            {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue",
+             "metadata": {"name": "quota"},
+             "spec": {"weight": 1, "capability": {"cpu": "2", "memory": "8Gi"}}})
+        self.config = os.path.join(self.work, "capacity.toml")
+        with open(self.config, "w") as f:
+            f.write(CAPACITY_CONFIG)
+
+    def gated_pod(self, name):
+        self.cluster.core.create_namespaced_pod("default", {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "annotations": {
+                GATE: "true", "scheduling.volcano.sh/queue-name": "quota"}},
+            "spec": {"schedulerName": SCHEDULER, "terminationGracePeriodSeconds": 0,
+                     "containers": [{"name": "c", "image": "busybox",
+                                     "resources": {"requests": {"cpu": "1"}}}]}})
+
+    def read(self, name):
+        # As JSON: this client's models predate spec.schedulingGates.
+        answer = self.cluster.core.read_namespaced_pod(name, "default", _preload_content=False)
+        return json.loads(answer.data)
+
+    def gates(self, name):
+        return [g["name"] for g in self.read(name)["spec"].get("schedulingGates", [])]
+
+    def unschedulable(self, name):
+        return [c for c in self.read(name).get("status", {}).get("conditions", [])
+                if c["type"] == "PodScheduled" and c.get("reason") == "Unschedulable"]
+
+    def test_a_gate_is_lifted_once_the_queue_has_room(self):
+        for i in range(3):
+            self.gated_pod(f"g-{i}")
+        # Admission gated each, as Volcano's webhook does.
+        for i in range(3):
+            self.assertEqual(self.gates(f"g-{i}"), [GATE])
+        s = self.start_scheduler("scheduler", *QUEUE_ADMISSION, config=self.config)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["g-0", "g-1"]), 20), s.text())
+        time.sleep(1)  # more sessions: the queue is full, g-2 keeps its gate
+        self.assertEqual(self.gates("g-0"), [])
+        self.assertEqual(self.gates("g-2"), [GATE])
+        self.assertFalse(self.cluster.placement()["g-2"])
+        self.assertEqual(self.unschedulable("g-2"), [])
+        self.assertIn(("patch", "pods", ""), self.proxy.verbs)
+        # Room appears: g-2's gate goes, and it is bound.
+        self.cluster.core.delete_namespaced_pod("g-0", "default", grace_period_seconds=0)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["g-2"]), 20), s.text())
+        self.assertEqual(self.gates("g-2"), [])
+
+    def test_a_refused_removal_leaves_the_gate_and_a_later_session_lifts_it(self):
+        self.gated_pod("g-0")
+        # Refused as a real server refuses (not retried within the write).
+        self.proxy.add_rule(once(1, lambda m, p, q: m == "PATCH" and p.endswith("/pods/g-0"),
+                                 {"status": 403}))
+        s = self.start_scheduler("scheduler", *QUEUE_ADMISSION, config=self.config)
+        self.assertTrue(wait_for(lambda: self.cluster.bound(["g-0"]), 20), s.text())
+        self.assertEqual(self.gates("g-0"), [])
+        self.assertIn("the queue-allocation gate of pod default/g-0 was not removed", s.text())
+
+
 class Https(KubeSourceCase):
     proxy_tls = {"cert": PKI("server.crt"), "key": PKI("server.key"), "ca": PKI("ca.crt")}
 
@@ -1594,8 +1676,8 @@ if __name__ == "__main__":
         # the verbs of those before it.
         suite.addTests(loader.loadTestsFromNames(sys.argv[4:], sys.modules[__name__]))
     else:
-        for case in (Schedules, Quotas, Shards, Faults, Https, BadKubeconfig, LeaderElection,
-                     WatchBookmarks, Rbac):
+        for case in (Schedules, Quotas, Shards, QueueGates, Faults, Https, BadKubeconfig,
+                     LeaderElection, WatchBookmarks, Rbac):
             suite.addTests(loader.loadTestsFromTestCase(case))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     sys.exit(0 if result.wasSuccessful() else 1)

@@ -78,6 +78,36 @@ TEST(VolcanoFlags, WhatWouldChangeSomethingIsRefusedSayingWhatToUse) {
   }
 }
 
+TEST(VolcanoFlags, FeatureGatesTakeQueueAdmissionAndRefuseWhatScoriaCannotChange) {
+  TempDir dir;
+  // Volcano's gates at the values Scoria behaves as change nothing; the
+  // queue-admission gate takes effect and says so.
+  ServeProcess serve(dir.path() / "state",
+                     {"--scheduler-conf", kVolcanoConf,
+                      "--feature-gates=PodDisruptionBudgetsSupport=true,CSIStorage=false,"
+                      "SchedulingGatesQueueAdmission=true"});
+  EXPECT_NE(serve.log().find("feature gate SchedulingGatesQueueAdmission: pods annotated"),
+            std::string::npos)
+      << serve.log();
+  const struct {
+    std::string gates;
+    std::string says;
+  } cases[] = {
+      {"PriorityClass=false",
+       "PriorityClass=false: not supported: Scoria always behaves as "
+       "PriorityClass=true"},
+      {"NoSuchGate=true", "unrecognized feature gate NoSuchGate"},
+      {"SchedulingGatesQueueAdmission", "give each gate as NAME=true or NAME=false"},
+  };
+  for (const auto& c : cases) {
+    const Exit exit =
+        run_scoria({"serve", "--scheduler-conf", kVolcanoConf, "--state-dir",
+                    (dir.path() / "refused").string(), "--port", "0", "--feature-gates", c.gates});
+    EXPECT_TRUE(WIFEXITED(exit.status) && WEXITSTATUS(exit.status) == 2) << c.gates << exit.err;
+    EXPECT_NE(exit.err.find(c.says), std::string::npos) << c.gates << ": " << exit.err;
+  }
+}
+
 TEST(VolcanoFlags, NodeSamplingFlagsOverrideTheConfig) {
   TempDir dir;
   ServeProcess serve(dir.path() / "state",

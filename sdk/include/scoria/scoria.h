@@ -57,7 +57,7 @@ extern "C" {
 /** ABI major version: a change here means old plugins no longer load. */
 #define SCORIA_ABI_VERSION_MAJOR 1
 /** ABI minor version: bumped when something is appended. */
-#define SCORIA_ABI_VERSION_MINOR 15
+#define SCORIA_ABI_VERSION_MINOR 16
 
 /** Name of the one symbol every plugin shared object exports. */
 #define SCORIA_ENTRY_SYMBOL "scoria_plugin_entry"
@@ -271,7 +271,27 @@ typedef struct scoria_task_info {
                                 its PodScheduled=True condition, ms since the
                                 epoch; 0 if it has none. Compare it with
                                 session_now_ms, not with a clock of your own */
+  /* --- since 1.16 -------------------------------------------------------- */
+  uint32_t queue_gate;     /**< SCORIA_TASK_QUEUE_GATE_* bits: what the pod
+                                carries of Volcano's queue-admission gate.
+                                Always 0 unless the host runs with Volcano's
+                                SchedulingGatesQueueAdmission feature gate */
+  uint32_t reserved1;
 } scoria_task_info;
+
+/** scoria_task_info.queue_gate (1.16): the pod's only scheduling gate is
+    `scheduling.volcano.sh/queue-allocation-gate` (Volcano's
+    HasOnlyVolcanoSchedulingGate). scheduling_gated is 1 as well: the pod
+    must not be placed, but its queue's capacity check may decide that the
+    gate goes (host_api.session_lift_queue_gate), as Volcano's allocate
+    takes such a pod into its worksheet for that check alone. */
+#define SCORIA_TASK_QUEUE_GATE_ONLY 0x1u
+/** scoria_task_info.queue_gate (1.16): the pod opts in with the annotation
+    `scheduling.volcano.sh/queue-allocation-gate: "true"` (Volcano's
+    HasQueueAllocationGateAnnotation). Without the gate (scheduling_gated 0)
+    and still Pending, the pod has passed its queue's check in an earlier
+    session: Volcano's capacity keeps its request reserved in the queue. */
+#define SCORIA_TASK_QUEUE_GATE_OPTED_IN 0x2u
 
 /** scoria_task_info.features (1.1): required podAffinity terms. */
 #define SCORIA_TASK_FEATURE_POD_AFFINITY 0x1u
@@ -294,6 +314,12 @@ typedef struct scoria_task_info {
     host_api.session_task_device_demands answers for it. The host lists
     these tasks for session_tasks_with_features by walking every task. */
 #define SCORIA_TASK_FEATURE_DEVICE_CLAIMS 0x40u
+/** scoria_task_info.features (1.16): the pod opts in to Volcano's
+    queue-admission gate (queue_gate has SCORIA_TASK_QUEUE_GATE_OPTED_IN);
+    set only while the host runs with SchedulingGatesQueueAdmission. The
+    host keeps these tasks listed for session_tasks_with_features, so a
+    plugin finds the few of them without a walk over every task. */
+#define SCORIA_TASK_FEATURE_QUEUE_GATE 0x80u
 
 /**
  * What one of a task's ResourceClaims asks of one DeviceClass (1.14), as
@@ -1694,6 +1720,34 @@ typedef struct scoria_host_api {
    */
   scoria_code (*session_queue_set_real_capability)(scoria_session* ssn, const scoria_queue* queue,
                                                    const double* real_capability);
+
+  /* --- since 1.16 (check SCORIA_HOST_HAS before calling) -------------------- */
+
+  /**
+   * Lifts Volcano's queue-admission gate from `task`'s pod once the
+   * session closes (Volcano's SchGateManager.Enqueue, which its allocate
+   * calls when a gated task passes session_allocatable). The host removes
+   * `scheduling.volcano.sh/queue-allocation-gate` from spec.schedulingGates:
+   * a strategic-merge patch of the pod on a Kubernetes cluster, an update of
+   * the stored pod in the local store, the pod itself in `simulate`. The pod
+   * stays gated for the rest of this session (do not place it); the next
+   * session sees it without the gate, once the source has it. A removal the
+   * server refuses is logged and the pod keeps its gate: a later session
+   * asks again.
+   *
+   * Returns SCORIA_OK when the removal is recorded (a second call for the
+   * same task in a session records nothing more); SCORIA_SKIP, recording
+   * nothing, when the task's queue_gate lacks SCORIA_TASK_QUEUE_GATE_ONLY
+   * (the pod has other gates or none, or the host runs without
+   * SchedulingGatesQueueAdmission), as Volcano's Enqueue declines;
+   * SCORIA_INVALID_ARGUMENT when an argument is NULL or `task` is not of
+   * `ssn`; SCORIA_ERROR, with the reason in the host's log, if the host
+   * failed. Call it from the session's thread, during an action.
+   *
+   * Why: only the host writes to the cluster, and Volcano lifts the gate
+   * from its scheduler, not from a controller.
+   */
+  scoria_code (*session_lift_queue_gate)(scoria_session* ssn, const scoria_task* task);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

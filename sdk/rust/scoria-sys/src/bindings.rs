@@ -57,7 +57,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 pub const SCORIA_ABI_VERSION_MAJOR: u32 = 1;
 
 /// ABI minor version: bumped when something is appended.
-pub const SCORIA_ABI_VERSION_MINOR: u32 = 15;
+pub const SCORIA_ABI_VERSION_MINOR: u32 = 16;
 
 /// Name of the one symbol every plugin shared object exports.
 pub const SCORIA_ENTRY_SYMBOL: &[u8] = b"scoria_plugin_entry\0";
@@ -327,6 +327,13 @@ pub struct scoria_task_info {
     /// epoch; 0 if it has none. Compare it with
     /// session_now_ms, not with a clock of your own
     pub scheduled_ms: i64,
+    // --- since 1.16 --------------------------------------------------------
+    /// SCORIA_TASK_QUEUE_GATE_* bits: what the pod
+    /// carries of Volcano's queue-admission gate.
+    /// Always 0 unless the host runs with Volcano's
+    /// SchedulingGatesQueueAdmission feature gate
+    pub queue_gate: u32,
+    pub reserved1: u32,
 }
 
 impl Default for scoria_task_info {
@@ -349,6 +356,21 @@ impl scoria_task_info {
         }
     }
 }
+
+/// scoria_task_info.queue_gate (1.16): the pod's only scheduling gate is
+/// `scheduling.volcano.sh/queue-allocation-gate` (Volcano's
+/// HasOnlyVolcanoSchedulingGate). scheduling_gated is 1 as well: the pod
+/// must not be placed, but its queue's capacity check may decide that the
+/// gate goes (host_api.session_lift_queue_gate), as Volcano's allocate
+/// takes such a pod into its worksheet for that check alone.
+pub const SCORIA_TASK_QUEUE_GATE_ONLY: u32 = 0x1;
+
+/// scoria_task_info.queue_gate (1.16): the pod opts in with the annotation
+/// `scheduling.volcano.sh/queue-allocation-gate: "true"` (Volcano's
+/// HasQueueAllocationGateAnnotation). Without the gate (scheduling_gated 0)
+/// and still Pending, the pod has passed its queue's check in an earlier
+/// session: Volcano's capacity keeps its request reserved in the queue.
+pub const SCORIA_TASK_QUEUE_GATE_OPTED_IN: u32 = 0x2;
 
 /// scoria_task_info.features (1.1): required podAffinity terms.
 pub const SCORIA_TASK_FEATURE_POD_AFFINITY: u32 = 0x1;
@@ -377,6 +399,13 @@ pub const SCORIA_TASK_FEATURE_VOLUMES: u32 = 0x20;
 /// host_api.session_task_device_demands answers for it. The host lists
 /// these tasks for session_tasks_with_features by walking every task.
 pub const SCORIA_TASK_FEATURE_DEVICE_CLAIMS: u32 = 0x40;
+
+/// scoria_task_info.features (1.16): the pod opts in to Volcano's
+/// queue-admission gate (queue_gate has SCORIA_TASK_QUEUE_GATE_OPTED_IN);
+/// set only while the host runs with SchedulingGatesQueueAdmission. The
+/// host keeps these tasks listed for session_tasks_with_features, so a
+/// plugin finds the few of them without a walk over every task.
+pub const SCORIA_TASK_FEATURE_QUEUE_GATE: u32 = 0x80;
 
 /// What one of a task's ResourceClaims asks of one DeviceClass (1.14), as
 /// Volcano's queue quota counts it: filled by the host, read by the plugin.
@@ -2775,6 +2804,35 @@ pub struct scoria_host_api {
             ssn: *mut scoria_session,
             queue: *const scoria_queue,
             real_capability: *const f64,
+        ) -> scoria_code,
+    >,
+    // --- since 1.16 (check SCORIA_HOST_HAS before calling) --------------------
+    /// Lifts Volcano's queue-admission gate from `task`'s pod once the
+    /// session closes (Volcano's SchGateManager.Enqueue, which its allocate
+    /// calls when a gated task passes session_allocatable). The host removes
+    /// `scheduling.volcano.sh/queue-allocation-gate` from spec.schedulingGates:
+    /// a strategic-merge patch of the pod on a Kubernetes cluster, an update of
+    /// the stored pod in the local store, the pod itself in `simulate`. The pod
+    /// stays gated for the rest of this session (do not place it); the next
+    /// session sees it without the gate, once the source has it. A removal the
+    /// server refuses is logged and the pod keeps its gate: a later session
+    /// asks again.
+    ///
+    /// Returns SCORIA_OK when the removal is recorded (a second call for the
+    /// same task in a session records nothing more); SCORIA_SKIP, recording
+    /// nothing, when the task's queue_gate lacks SCORIA_TASK_QUEUE_GATE_ONLY
+    /// (the pod has other gates or none, or the host runs without
+    /// SchedulingGatesQueueAdmission), as Volcano's Enqueue declines;
+    /// SCORIA_INVALID_ARGUMENT when an argument is NULL or `task` is not of
+    /// `ssn`; SCORIA_ERROR, with the reason in the host's log, if the host
+    /// failed. Call it from the session's thread, during an action.
+    ///
+    /// Why: only the host writes to the cluster, and Volcano lifts the gate
+    /// from its scheduler, not from a controller.
+    pub session_lift_queue_gate: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            task: *const scoria_task,
         ) -> scoria_code,
     >,
 }

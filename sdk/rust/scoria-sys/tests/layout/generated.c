@@ -112,6 +112,10 @@ int main(void) {
   FIELD(scoria_task_info, scheduling_gated);
   FIELD(scoria_task_info, nominated_node);
   FIELD(scoria_task_info, scheduled_ms);
+  FIELD(scoria_task_info, queue_gate);
+  FIELD(scoria_task_info, reserved1);
+  INT(SCORIA_TASK_QUEUE_GATE_ONLY);
+  INT(SCORIA_TASK_QUEUE_GATE_OPTED_IN);
   INT(SCORIA_TASK_FEATURE_POD_AFFINITY);
   INT(SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY);
   INT(SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY);
@@ -119,6 +123,7 @@ int main(void) {
   INT(SCORIA_TASK_FEATURE_HOST_PORTS);
   INT(SCORIA_TASK_FEATURE_VOLUMES);
   INT(SCORIA_TASK_FEATURE_DEVICE_CLAIMS);
+  INT(SCORIA_TASK_FEATURE_QUEUE_GATE);
   STRUCT(scoria_device_demand);
   FIELD(scoria_device_demand, struct_size);
   FIELD(scoria_device_demand, claim);
@@ -445,6 +450,7 @@ int main(void) {
   FIELD(scoria_host_api, session_volume_check);
   FIELD(scoria_host_api, session_task_device_demands);
   FIELD(scoria_host_api, session_queue_set_real_capability);
+  FIELD(scoria_host_api, session_lift_queue_gate);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -92,6 +92,10 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_task_info, scheduling_gated);
     field_line!(out, scoria_task_info, nominated_node);
     field_line!(out, scoria_task_info, scheduled_ms);
+    field_line!(out, scoria_task_info, queue_gate);
+    field_line!(out, scoria_task_info, reserved1);
+    int_line!(out, SCORIA_TASK_QUEUE_GATE_ONLY);
+    int_line!(out, SCORIA_TASK_QUEUE_GATE_OPTED_IN);
     int_line!(out, SCORIA_TASK_FEATURE_POD_AFFINITY);
     int_line!(out, SCORIA_TASK_FEATURE_POD_ANTI_AFFINITY);
     int_line!(out, SCORIA_TASK_FEATURE_PREFERRED_POD_AFFINITY);
@@ -99,6 +103,7 @@ fn rust_layout(out: &mut Vec<String>) {
     int_line!(out, SCORIA_TASK_FEATURE_HOST_PORTS);
     int_line!(out, SCORIA_TASK_FEATURE_VOLUMES);
     int_line!(out, SCORIA_TASK_FEATURE_DEVICE_CLAIMS);
+    int_line!(out, SCORIA_TASK_FEATURE_QUEUE_GATE);
     struct_line!(out, scoria_device_demand);
     field_line!(out, scoria_device_demand, struct_size);
     field_line!(out, scoria_device_demand, claim);
@@ -425,6 +430,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_volume_check);
     field_line!(out, scoria_host_api, session_task_device_demands);
     field_line!(out, scoria_host_api, session_queue_set_real_capability);
+    field_line!(out, scoria_host_api, session_lift_queue_gate);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
