@@ -63,11 +63,13 @@ distorted='Plugins\.(Listing(SurvivesAFileThatCrashesWhenLoaded|NamesTheCrashing
 distorted+='|Crash\.APluginsCrashIsNamedAndTheNextStartReportsIt'
 distorted+='|Connections\.(AcceptBacksOffWhenOutOfDescriptors|AWatcherThatDoesNotReadIsCutOffAndMemoryStaysBounded|ManyWatchersThatDoNotReadShareOneMemoryBudget)'
 # Each scenario runs once here (MatchesExpected, the equivalence cache's
-# path), not again with --no-cache: the plain suite compares the two paths
-# on every scenario, and the differential test runs both under the
-# sanitizers. A sanitized `simulate` costs many times a plain one (loading
-# every plugin instrumented), so the second runs were the bulk of this suite.
-again='Scenario\.SameOutputWithoutTheEquivalenceCache'
+# path), not again: the plain suite compares the cache's path with the plain
+# one on every scenario (the differential test runs both under the
+# sanitizers too), and the default config's TOML with its YAML on every
+# scenario's cluster. A sanitized `simulate` costs many times a plain one
+# (loading every plugin instrumented), and those runs again were the bulk
+# of this suite; the second is one test that runs a thousand of them in turn.
+again='Scenario\.SameOutputWithoutTheEquivalenceCache|DefaultConfig\.TomlAndYamlDecideAlike'
 status=0
 ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE release-artifact -E "$distorted|$again" ||
   status=$?

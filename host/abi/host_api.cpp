@@ -201,6 +201,8 @@ scoria_code api_job_info(const scoria_job* j, scoria_job_info* o) {
   FILL(o, allocated, j->allocated);
   FILL(o, total_request, j->total_request);
   FILL(o, pending_best_effort, j->pending_best_effort);
+  FILL(o, disrupt_whole, j->group != nullptr && j->group->disrupt_whole ? 1 : 0);
+  FILL(o, reserved1, 0);
   return SCORIA_OK;
 }
 scoria_code api_queue_info(const scoria_queue* q, scoria_queue_info* o) {

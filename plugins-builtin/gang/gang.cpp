@@ -285,7 +285,10 @@ struct EvictionBudget {
 };
 
 // Preemptable and reclaimable alike: selects candidates in the given order as
-// long as each victim job keeps at least minAvailable ready tasks.
+// long as each victim job keeps at least minAvailable ready tasks. A job
+// disrupted only whole (a scheduling.k8s.io PodGroup with disruptionMode
+// all, ABI 1.16) goes whole: the host evicts all of it with any one, so no
+// gang is left broken.
 scoria_vote keep_gangs_whole(const scoria_task* const* candidates, size_t count,
                              uint8_t* selected) {
   try {
@@ -295,6 +298,10 @@ scoria_vote keep_gangs_whole(const scoria_task* const* candidates, size_t count,
       const scoria_task_info ti = scoria::info(candidates[i]);
       if (ti.job == nullptr) {
         log_line(SCORIA_LOG_WARNING, "skip victim <", scoria::view(ti.uid), ">: it has no job");
+        continue;
+      }
+      if (scoria::info(ti.job).disrupt_whole != 0) {
+        selected[i] = 1;
         continue;
       }
       auto it = std::find_if(budgets.begin(), budgets.end(),

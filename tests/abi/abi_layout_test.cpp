@@ -194,7 +194,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.13
     {192, 184, 96, 80, 280, 1000, 96, 40, 48, 48},  // 1.14
     {192, 184, 96, 80, 280, 1008, 96, 40, 48, 48},  // 1.15
-    {200, 184, 96, 80, 280, 1016, 96, 40, 48, 48},  // 1.16
+    {200, 192, 96, 80, 280, 1016, 96, 40, 48, 48},  // 1.16
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -308,6 +308,9 @@ TEST(AbiLayout, OffsetsOfJobInfo) {
   // 1.10
   EXPECT_OFFSET(scoria_job_info, pending_best_effort, 176);
   EXPECT_OFFSET(scoria_job_info, reserved0, 180);
+  // 1.16
+  EXPECT_OFFSET(scoria_job_info, disrupt_whole, 184);
+  EXPECT_OFFSET(scoria_job_info, reserved1, 188);
 }
 
 TEST(AbiLayout, OffsetsOfQueueInfo) {

@@ -397,6 +397,13 @@ typedef struct scoria_job_info {
                                     resources (best-effort), live: Volcano's
                                     IsReady counts them as ready */
   int32_t reserved0;
+  /* --- since 1.16 --- */
+  int32_t disrupt_whole;   /**< 1 if the job is a scheduling.k8s.io PodGroup
+                                whose disruptionMode is all (KEP-5710): the
+                                host evicts every placed task of it in the
+                                statement that evicts one, so a plugin that
+                                guards gangs may let such a job go whole */
+  int32_t reserved1;
 } scoria_job_info;
 
 /** What a queue is. Filled by host_api.queue_info. */

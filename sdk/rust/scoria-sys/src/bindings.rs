@@ -527,6 +527,14 @@ pub struct scoria_job_info {
     /// IsReady counts them as ready
     pub pending_best_effort: i32,
     pub reserved0: i32,
+    // --- since 1.16 ---
+    /// 1 if the job is a scheduling.k8s.io PodGroup
+    /// whose disruptionMode is all (KEP-5710): the
+    /// host evicts every placed task of it in the
+    /// statement that evicts one, so a plugin that
+    /// guards gangs may let such a job go whole
+    pub disrupt_whole: i32,
+    pub reserved1: i32,
 }
 
 impl Default for scoria_job_info {

@@ -155,6 +155,8 @@ int main(void) {
   FIELD(scoria_job_info, total_request);
   FIELD(scoria_job_info, pending_best_effort);
   FIELD(scoria_job_info, reserved0);
+  FIELD(scoria_job_info, disrupt_whole);
+  FIELD(scoria_job_info, reserved1);
   STRUCT(scoria_queue_info);
   FIELD(scoria_queue_info, struct_size);
   FIELD(scoria_queue_info, index);

@@ -135,6 +135,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_job_info, total_request);
     field_line!(out, scoria_job_info, pending_best_effort);
     field_line!(out, scoria_job_info, reserved0);
+    field_line!(out, scoria_job_info, disrupt_whole);
+    field_line!(out, scoria_job_info, reserved1);
     struct_line!(out, scoria_queue_info);
     field_line!(out, scoria_queue_info, struct_size);
     field_line!(out, scoria_queue_info, index);
