@@ -234,6 +234,8 @@ scoria_code api_node_info(const scoria_node* n, scoria_node_info* o) {
   FILL(o, releasing, n->releasing);
   FILL(o, pipelined, n->pipelined);
   FILL(o, task_count, static_cast<uint32_t>(n->tasks.size()));
+  FILL(o, outside_soft_shard, n->ssn->outside_soft_shard(*n) ? 1 : 0);
+  FILL(o, reserved1, 0);
   return SCORIA_OK;
 }
 const scoria_session* api_job_session(const scoria_job* j) {

@@ -10,7 +10,7 @@ namespace {
 using Is = VolcanoFlag::Is;
 
 // cmd/scheduler/app/options/options.go at Volcano HEAD, and klog's flags.
-constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 25> kFlags = {{
+constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 26> kFlags = {{
     {"--scheduler-conf", {Is::Alias, "--config", "", true}},
     {"--listen-address", {Is::Alias, "--listen", "", true}},
     {"--plugins-dir", {Is::Alias, "--plugin-dir", "", true}},
@@ -43,6 +43,11 @@ constexpr std::array<std::pair<std::string_view, VolcanoFlag>, 25> kFlags = {{
      {Is::Accepted, "",
       "node events are applied to the cache in order on the source's thread; the count does not "
       "apply",
+      true}},
+    {"--gate-removal-worker-num",
+     {Is::Accepted, "",
+      "the queue-allocation gates a session lifts are patched by the writer's threads, beside "
+      "its binds; the count does not apply",
       true}},
     {"--resync-period",
      {Is::Accepted, "",

@@ -495,6 +495,10 @@ class Session {
   size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
                          const Node** fit);
   scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
+  /// Whether a soft node shard ranks `node` after its working set.
+  bool outside_soft_shard(const Node& node) const {
+    return sharding_ == model::ShardingMode::Soft && in_shard_[node.index] == 0;
+  }
   /// Of the `count` nodes in `fit`, with a soft shard and any of them in
   /// it, keeps only those (in order) and returns how many; else `count`.
   size_t shard_first(size_t count, const Node** fit) const {
@@ -683,13 +687,9 @@ class Session {
   // Brings the class's ChoiceIndex up to the nodes changed since it last
   // looked, asking only those.
   void refresh_choices(const Task& task, EquivalenceCache::Class& klass);
-  // Whether a hard node shard refuses `node` (model/node_shard.h), and
-  // whether a soft one ranks it after the working set.
+  // Whether a hard node shard refuses `node` (model/node_shard.h).
   bool outside_hard_shard(const Node& node) const {
     return sharding_ == model::ShardingMode::Hard && in_shard_[node.index] == 0;
-  }
-  bool outside_soft_shard(const Node& node) const {
-    return sharding_ == model::ShardingMode::Soft && in_shard_[node.index] == 0;
   }
   // Whether the task's resources are idle on the node now (else a node that
   // passed the resource check has them only once releasing ones are free).

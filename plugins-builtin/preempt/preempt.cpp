@@ -312,20 +312,32 @@ class Preempt {
 
   // Nodes whose predicates fail, if at all, only in a way preemption can fix
   // (SCORIA_UNSCHEDULABLE), in session order; `by_score`: in descending
-  // score, session order among equals (normal preemption).
+  // score, session order among equals (normal preemption). With a soft node
+  // shard, its nodes go first, each group ordered on its own (Volcano's
+  // GetPredicatedNodeByShard, tried group by group).
   // Asked node by node: session_predicate_nodes would also drop the fixable
   // failures (such as the pod count) and replace the task's fit error from
   // allocate. Every node is asked, where Volcano stops at its quota of
   // feasible nodes.
   std::vector<const scoria_node*> candidate_nodes(const Preemptor& p, bool by_score) {
-    std::vector<const scoria_node*> nodes;
+    std::vector<const scoria_node*> in_shard, outside;
     const size_t count = api().node_count(ssn_);
     for (size_t i = 0; i < count; ++i) {
       const scoria_node* node = api().node_at(ssn_, i);
       uint32_t reason = 0;
       const scoria_code code = api().session_predicate(ssn_, p.task, node, &reason);
-      if (code == SCORIA_OK || code == SCORIA_UNSCHEDULABLE) nodes.push_back(node);
+      if (code != SCORIA_OK && code != SCORIA_UNSCHEDULABLE) continue;
+      (scoria::info(node).outside_soft_shard != 0 ? outside : in_shard).push_back(node);
     }
+    std::vector<const scoria_node*> nodes = ordered(p, std::move(in_shard), by_score);
+    for (const scoria_node* node : ordered(p, std::move(outside), by_score)) nodes.push_back(node);
+    return nodes;
+  }
+
+  // `nodes` in descending score when `by_score`, session order among
+  // equals; else as given.
+  std::vector<const scoria_node*> ordered(const Preemptor& p, std::vector<const scoria_node*> nodes,
+                                          bool by_score) {
     if (!by_score || nodes.size() < 2) return nodes;
     std::vector<double> scores(nodes.size(), 0.0);
     if (api().session_node_scores(ssn_, p.task, nodes.data(), nodes.size(), scores.data()) !=

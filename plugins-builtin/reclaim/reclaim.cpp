@@ -70,6 +70,7 @@ class Reclaim {
 
   void run() {
     collect();
+    order_nodes();
     // Each queue is served once, chosen by the queue order as it stands when
     // its turn comes (reclaiming changes the shares).
     while (!queues_.empty()) {
@@ -149,9 +150,7 @@ class Reclaim {
     if (ti.init_resreq == nullptr) return;
     const scoria::ResourceView need(ti.init_resreq, dims_);
     const std::string_view queue_name = scoria::view(scoria::info(job).queue_name);
-    const size_t node_count = api().node_count(ssn_);
-    for (size_t n = 0; n < node_count; ++n) {
-      const scoria_node* node = api().node_at(ssn_, n);
+    for (const scoria_node* node : nodes_) {
       uint32_t reason = 0;
       const scoria_code code = api().session_predicate(ssn_, task, node, &reason);
       if (code != SCORIA_OK && code != SCORIA_UNSCHEDULABLE) continue;
@@ -255,8 +254,24 @@ class Reclaim {
     return scoria::less_equal(need, total);
   }
 
+  // The session's nodes in the order reclaim tries them: a soft node
+  // shard's first, then the others, each in session order (Volcano's
+  // GetPredicatedNodeByShard, flattened).
+  void order_nodes() {
+    const size_t count = api().node_count(ssn_);
+    nodes_.clear();
+    nodes_.reserve(count);
+    std::vector<const scoria_node*> outside;
+    for (size_t n = 0; n < count; ++n) {
+      const scoria_node* node = api().node_at(ssn_, n);
+      (scoria::info(node).outside_soft_shard != 0 ? outside : nodes_).push_back(node);
+    }
+    nodes_.insert(nodes_.end(), outside.begin(), outside.end());
+  }
+
   scoria_session* ssn_;
   const size_t dims_;
+  std::vector<const scoria_node*> nodes_;
   std::vector<JobWork> jobs_;
   std::vector<QueueWork> queues_;
 };

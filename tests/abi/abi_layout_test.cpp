@@ -194,7 +194,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.13
     {192, 184, 96, 80, 280, 1000, 96, 40, 48, 48},  // 1.14
     {192, 184, 96, 80, 280, 1008, 96, 40, 48, 48},  // 1.15
-    {200, 192, 96, 80, 280, 1016, 96, 40, 48, 48},  // 1.16
+    {200, 192, 96, 88, 280, 1016, 96, 40, 48, 48},  // 1.16
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -342,6 +342,9 @@ TEST(AbiLayout, OffsetsOfNodeInfo) {
   EXPECT_OFFSET(scoria_node_info, pipelined, 64);
   EXPECT_OFFSET(scoria_node_info, task_count, 72);
   EXPECT_OFFSET(scoria_node_info, reserved0, 76);
+  // 1.16
+  EXPECT_OFFSET(scoria_node_info, outside_soft_shard, 80);
+  EXPECT_OFFSET(scoria_node_info, reserved1, 84);
 }
 
 TEST(AbiLayout, OffsetsOfTaint) {

@@ -437,6 +437,15 @@ typedef struct scoria_node_info {
   const double* pipelined;   /**< sum of resreq of tasks pipelined onto it */
   uint32_t task_count;       /**< tasks placed on it */
   uint32_t reserved0;
+  /* --- since 1.16 --- */
+  int32_t outside_soft_shard; /**< 1 if the host runs with a soft node shard
+                                   (Volcano's --scheduler-sharding-mode soft)
+                                   and this node is not in its working set:
+                                   Volcano's preempt and reclaim try such
+                                   nodes only after the shard's. Always 0
+                                   otherwise (a hard shard's predicates
+                                   refuse the nodes outside it) */
+  int32_t reserved1;
 } scoria_node_info;
 
 /** One taint of a node. Filled by host_api.node_taint_at; the caller sets

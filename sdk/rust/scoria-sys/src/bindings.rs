@@ -631,6 +631,16 @@ pub struct scoria_node_info {
     /// tasks placed on it
     pub task_count: u32,
     pub reserved0: u32,
+    // --- since 1.16 ---
+    /// 1 if the host runs with a soft node shard
+    /// (Volcano's --scheduler-sharding-mode soft)
+    /// and this node is not in its working set:
+    /// Volcano's preempt and reclaim try such
+    /// nodes only after the shard's. Always 0
+    /// otherwise (a hard shard's predicates
+    /// refuse the nodes outside it)
+    pub outside_soft_shard: i32,
+    pub reserved1: i32,
 }
 
 impl Default for scoria_node_info {

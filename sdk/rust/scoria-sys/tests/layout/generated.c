@@ -184,6 +184,8 @@ int main(void) {
   FIELD(scoria_node_info, pipelined);
   FIELD(scoria_node_info, task_count);
   FIELD(scoria_node_info, reserved0);
+  FIELD(scoria_node_info, outside_soft_shard);
+  FIELD(scoria_node_info, reserved1);
   STRUCT(scoria_taint);
   FIELD(scoria_taint, struct_size);
   FIELD(scoria_taint, effect);

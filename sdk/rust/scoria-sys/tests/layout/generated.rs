@@ -164,6 +164,8 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_node_info, pipelined);
     field_line!(out, scoria_node_info, task_count);
     field_line!(out, scoria_node_info, reserved0);
+    field_line!(out, scoria_node_info, outside_soft_shard);
+    field_line!(out, scoria_node_info, reserved1);
     struct_line!(out, scoria_taint);
     field_line!(out, scoria_taint, struct_size);
     field_line!(out, scoria_taint, effect);
