@@ -220,18 +220,18 @@ std::optional<size_t> queue_of_task(const scoria_task* task) {
   return index_of(q);
 }
 
-// A task placed in (sign 1) or taken from (-1) its queue: the ledger, then
-// the device-class quota of its queue and ancestors.
-// A task placed no longer holds a gate reservation; one taken back that
-// opted in holds one again, as Volcano's capacity restores it on rollback
-// (and on eviction, which Volcano reports the same way).
+// A task placed in (sign 1) or taken from (-1) its queue: the ledger, the
+// gate reservations, then the device-class quota of its queue and
+// ancestors. A task placed no longer holds a gate reservation; one taken
+// back that opted in holds one again, as Volcano's capacity restores it on
+// rollback (and on eviction, which Volcano reports the same way).
 void account(Capacity& self, const scoria_task* task, int sign) {
   if (sign > 0) {
     ledger::allocate_hook(&self.book, task);
-    self.gates.release(task);
+    if (self.gates.active()) self.gates.release(task);
   } else {
     ledger::deallocate_hook(&self.book, task);
-    if (capacity::opted_in(scoria::info(task)))
+    if (self.gates.active() && capacity::opted_in(scoria::info(task)))
       if (const auto q = queue_of_task(task)) self.gates.reserve(*q, task);
   }
   if (!self.devices.active()) return;
@@ -334,9 +334,9 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
     }
     // The gate reservations are kept by the task's own queue alone.
     const std::vector<double> reserved =
-        at.queue == queue ? self.gates.with_reserved(static_cast<size_t>(q), task,
-                                                     scoria::info(task).resreq, self.book.dims())
-                          : std::vector<double>();
+        at.queue == queue && self.gates.active()
+            ? self.gates.with_reserved(static_cast<size_t>(q), task, self.book.dims())
+            : std::vector<double>();
     if (reserved.empty() ? !self.book.fits(at, task, at.real_capability)
                          : !self.book.fits_request(at, reserved.data(), at.real_capability)) {
       log_line(SCORIA_LOG_V3, "queue <", a->name, "> cannot take <",
@@ -352,8 +352,9 @@ int allocatable(void* user_data, const scoria_queue* queue, const scoria_task* t
 // reserves its room once it passes (Volcano's AllocatableFn).
 int allocatable_hook(void* user_data, const scoria_queue* queue, const scoria_task* task) {
   if (allocatable(user_data, queue, task) == 0) return 0;
-  if (capacity::opted_in(scoria::info(task)))
-    self_of(user_data).gates.reserve(index_of(queue), task);
+  Capacity& self = self_of(user_data);
+  if (self.gates.active() && capacity::opted_in(scoria::info(task)))
+    self.gates.reserve(index_of(queue), task);
   return 1;
 }
 

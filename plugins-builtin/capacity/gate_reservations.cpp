@@ -14,10 +14,12 @@ bool opted_in(const scoria_task_info& ti) {
 
 void GateReservations::open(const scoria_session* ssn, size_t queues) {
   by_queue_.assign(queues, {});
+  active_ = false;
   if (!SCORIA_HOST_HAS(&api(), session_tasks_with_features)) return;
   const size_t count =
       api().session_tasks_with_features(ssn, SCORIA_TASK_FEATURE_QUEUE_GATE, nullptr, 0);
   if (count == 0) return;
+  active_ = true;
   std::vector<const scoria_task*> tasks(count);
   api().session_tasks_with_features(ssn, SCORIA_TASK_FEATURE_QUEUE_GATE, tasks.data(), count);
   for (const scoria_task* t : tasks) {
@@ -43,8 +45,9 @@ void GateReservations::release(const scoria_task* task) {
 }
 
 std::vector<double> GateReservations::with_reserved(size_t queue, const scoria_task* task,
-                                                    const double* request, size_t dims) const {
+                                                    size_t dims) const {
   if (queue >= by_queue_.size() || by_queue_[queue].empty()) return {};
+  const double* request = scoria::info(task).resreq;
   std::vector<double> out(request, request + dims);
   for (const scoria_task* t : by_queue_[queue]) {
     if (t == task) continue;  // counted once, as the request

@@ -21,18 +21,21 @@ class GateReservations {
   // The session's reservations, for `queues` queues (index by
   // scoria_queue_info.index); none when the host lists no opted-in task.
   void open(const scoria_session* ssn, size_t queues);
+  // Whether any task of the session opted in: else nothing here applies,
+  // and the hooks need not ask about each task.
+  bool active() const { return active_; }
   // `task`, in queue `queue`, holds its request there (once).
   void reserve(size_t queue, const scoria_task* task);
   // `task` holds nothing any more (placed).
   void release(const scoria_task* task);
-  // For the check of `task` in `queue`: `request` plus what the other
-  // tasks reserved there hold, in the dimensions `request` asks for
-  // (Volcano compares those alone). Empty when nothing is reserved there.
-  std::vector<double> with_reserved(size_t queue, const scoria_task* task, const double* request,
-                                    size_t dims) const;
+  // For the check of `task` in `queue`: its request plus what the other
+  // tasks reserved there hold, in the dimensions it asks for (Volcano
+  // compares those alone). Empty when nothing is reserved there.
+  std::vector<double> with_reserved(size_t queue, const scoria_task* task, size_t dims) const;
 
  private:
   std::vector<std::vector<const scoria_task*>> by_queue_;
+  bool active_ = false;
 };
 
 // 1 if the task opts in to the gate (the host reports it only with
