@@ -21,7 +21,13 @@ as the peer harnesses' generator of the same flags writes, so that numbers
 measured on either cluster compare.
 
   bench/gencluster.py [--nodes N] [--running-jobs N --running-pods N]
-                      [--gang-jobs N --gang-size N] [--queues N] > cluster.yaml
+                      [--gang-jobs N --gang-size N] [--queues N]
+                      [--native-groups] > cluster.yaml
+
+--native-groups writes Kubernetes' own gangs instead of Volcano's
+PodGroups: scheduling.k8s.io/v1beta1 PodGroups (gang minCount, the queue
+in the annotation scheduling.volcano.sh/queue-name), joined by their pods
+through spec.schedulingGroup.podGroupName.
 """
 import argparse
 import sys
@@ -46,6 +52,8 @@ def options(argv):
     add("--bg-cpu-m", type=int, default=500, help="a background pod's cpu request")
     add("--bg-mem-mi", type=int, default=1024, help="a background pod's memory request")
     add("--scheduler-name", default="volcano")
+    add("--native-groups", action="store_true",
+        help="scheduling.k8s.io/v1beta1 PodGroups instead of Volcano's")
     a = p.parse_args(argv)
     for name in ("nodes", "zones", "queues"):
         if getattr(a, name) < 1:
@@ -71,19 +79,29 @@ def node(i, a):
             "  conditions:\n  - type: Ready\n    status: \"True\"\n")
 
 
-def pod_group(ns, name, queue_name, min_member, phase):
+def pod_group(ns, name, queue_name, min_member, phase, native=False):
+    if native:
+        # Kubernetes' own gang has no phase: a running one is scheduled.
+        status = ("status:\n  conditions:\n  - type: PodGroupInitiallyScheduled\n"
+                  "    status: \"True\"\n    reason: Scheduled\n") if phase == "Running" else ""
+        return ("---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata:\n"
+                f"  namespace: {ns}\n  name: {name}\n  annotations:\n"
+                f"    scheduling.volcano.sh/queue-name: {queue_name}\nspec:\n"
+                f"  schedulingPolicy:\n    gang:\n      minCount: {min_member}\n{status}")
     return ("---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata:\n"
             f"  namespace: {ns}\n  name: {name}\nspec:\n  minMember: {min_member}\n"
             f"  queue: {queue_name}\nstatus:\n  phase: {phase}\n")
 
 
-def pod(ns, name, group, cpu_m, mem_mi, scheduler, node_name):
+def pod(ns, name, group, cpu_m, mem_mi, scheduler, node_name, native=False):
     bound = f"  nodeName: {node_name}\n" if node_name is not None else ""
     phase = "Running" if node_name is not None else "Pending"
+    meta = ("" if native else
+            f"  annotations:\n    scheduling.k8s.io/group-name: {group}\n")
+    joins = f"  schedulingGroup:\n    podGroupName: {group}\n" if native else ""
     return ("---\napiVersion: v1\nkind: Pod\nmetadata:\n"
-            f"  namespace: {ns}\n  name: {name}\n  annotations:\n"
-            f"    scheduling.k8s.io/group-name: {group}\nspec:\n  schedulerName: {scheduler}\n"
-            f"{bound}  containers:\n  - name: main\n    image: busybox\n    resources:\n"
+            f"  namespace: {ns}\n  name: {name}\n{meta}spec:\n  schedulerName: {scheduler}\n"
+            f"{joins}{bound}  containers:\n  - name: main\n    image: busybox\n    resources:\n"
             f"      requests:\n        cpu: {cpu_m}m\n        memory: {mem_mi}Mi\n"
             f"status:\n  phase: {phase}\n")
 
@@ -101,18 +119,19 @@ def documents(a):
         for j in range(a.running_jobs):
             size = per_job + (1 if j < extra else 0)
             group = f"bg{j}"
-            yield pod_group("bg", group, f"q{j % a.queues}", size, "Running")
+            yield pod_group("bg", group, f"q{j % a.queues}", size, "Running", a.native_groups)
             for t in range(size):
                 yield pod("bg", f"{group}-{t}", group, a.bg_cpu_m, a.bg_mem_mi,
-                          a.scheduler_name, f"n{placed % a.nodes}")
+                          a.scheduler_name, f"n{placed % a.nodes}", a.native_groups)
                 placed += 1
     min_member = a.gang_size if a.min_member < 0 else a.min_member
     for j in range(a.gang_jobs):
         group = f"job{j}"
-        yield pod_group("work", group, f"q{j % a.queues}", min_member, "Inqueue")
+        yield pod_group("work", group, f"q{j % a.queues}", min_member, "Inqueue",
+                        a.native_groups)
         for t in range(a.gang_size):
             yield pod("work", f"{group}-{t}", group, a.pod_cpu_m, a.pod_mem_mi,
-                      a.scheduler_name, None)
+                      a.scheduler_name, None, a.native_groups)
 
 
 def main(argv):

@@ -21,7 +21,11 @@ constexpr std::string_view kTaskIndex = "volcano.sh/task-index";  // label and a
 constexpr std::array<std::string_view, 3> kAnnotations = {
     "scheduling.k8s.io/group-name", "scheduling.volcano.sh/group-name", kTaskIndex};
 constexpr std::array<std::string_view, 1> kLabels = {kTaskIndex};
-constexpr std::array<std::string_view, 3> kPlacement = {"nodeName", "hostname", "subdomain"};
+// The pod's place rather than its needs: its node, its DNS names, and the
+// scheduling.k8s.io PodGroup it joins (as the group-name annotations are
+// left out above).
+constexpr std::array<std::string_view, 4> kPlacement = {"nodeName", "hostname", "subdomain",
+                                                        "schedulingGroup"};
 
 bool among(std::string_view key, auto keys) {
   for (std::string_view k : keys)
