@@ -2,6 +2,7 @@
 
 #include "api/object_meta.h"
 #include "api/status.h"
+#include "api/table_columns.h"
 #include "cache/queue_gate.h"
 #include "model/objects.h"
 
@@ -67,15 +68,14 @@ void admit_create(const api::Resource& r, const json& object, store::ObjectStore
 }
 
 void prepare_pod(json& pod, bool queue_admission_gates) {
+  using api::columns::at;  // read in place: a pod's spec is not copied
   if (queue_admission_gates) {
-    const json meta = pod.value("metadata", json::object());
-    const json annotations = meta.is_object() ? meta.value("annotations", json::object()) : json();
-    if (annotations.is_object() &&
-        annotations.value(std::string(model::kQueueAllocationGate), "") == "true")
+    const std::string gate(model::kQueueAllocationGate);
+    const json& opted = at(pod, {"metadata", "annotations", gate.c_str()});
+    if (opted.is_string() && opted.get_ref<const std::string&>() == "true")
       cache::add_queue_gate(pod);
   }
-  const json spec = pod.value("spec", json::object());
-  const json gates = spec.is_object() ? spec.value("schedulingGates", json()) : json();
+  const json& gates = at(pod, {"spec", "schedulingGates"});
   if (!gates.is_array() || gates.empty()) return;
   json& status = pod["status"];
   if (!status.is_object()) status = json::object();

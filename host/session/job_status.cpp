@@ -276,6 +276,8 @@ void Session::close(Outcome& out) {
   out.now_ms = now_ms_;
   out.binds = binds_;
   out.evictions = evictions_;
+  std::sort(ungated_.begin(), ungated_.end());
+  ungated_.erase(std::unique(ungated_.begin(), ungated_.end()), ungated_.end());
   out.ungated = ungated_;
   out.pipelined.clear();
   // Only a task placed this session (or handed over placed) can be Binding,

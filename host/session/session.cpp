@@ -534,8 +534,7 @@ bool Session::lift_queue_gate(const Task& task) {
   // queue's (the host reports it only with SchedulingGatesQueueAdmission).
   if (!config_.queue_admission_gates || (task.pod->queue_gate & model::kOnlyQueueGate) == 0)
     return false;
-  if (std::find(ungated_.begin(), ungated_.end(), task.views->uid) == ungated_.end())
-    ungated_.push_back(task.views->uid);
+  ungated_.push_back(task.views->uid);  // a repeat is dropped at close
   return true;
 }
 

@@ -912,7 +912,7 @@ class Session {
   DeviceAllocator devices_;
   std::vector<Outcome::Bind> binds_;
   std::vector<std::string> evictions_;
-  std::vector<std::string> ungated_;      // lift_queue_gate, in call order, each once
+  std::vector<std::string> ungated_;      // lift_queue_gate; sorted, each once, at close
   std::unique_ptr<Explanation> explain_;  // set only when asked
 };
 
