@@ -98,6 +98,12 @@ struct Outcome {
   /// (session_lift_queue_gate): the source removes it from each.
   std::vector<std::string> ungated;
   std::vector<PodGroupStatus> pod_groups;
+  /// Which close wrote this outcome: a number the sessions of one scheduler
+  /// give each close (0: none). A session handed back, unchanged, the
+  /// outcome its predecessor closed writes again only the PodGroup entries
+  /// of the jobs that may have changed (session/closed_entries.cpp); whoever
+  /// changes pod_groups or queues in between sets it to 0.
+  uint64_t closed_by = 0;
   struct QueueStatus {
     std::string name;
     std::vector<double> allocated;  // by dimension

@@ -221,6 +221,7 @@ void Scheduler::run_once(const cycle::Snapshot& snapshot, cycle::Outcome& out,
   ssn.close(out);
   if (timings) {
     timings->close_ms = ms_since(close_start);
+    timings->kept_entries = ssn.kept_entries();
     timings->total_ms = ms_since(start);
     timings->predicate_ms = std::move(ssn.stage_durations().predicate_ms);
     timings->scoring_ms = std::move(ssn.stage_durations().scoring_ms);

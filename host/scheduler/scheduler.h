@@ -24,6 +24,9 @@ struct SessionTimings {
   /// The session kept the last one's records, written again only where
   /// they changed (session::SessionMemory).
   bool kept_records = false;
+  /// Its close wrote again only the PodGroup entries of the jobs that may
+  /// have changed (session::ClosedEntries).
+  bool kept_entries = false;
   std::vector<std::pair<std::string, double>> actions_ms;
   double close_ms = 0;
   double total_ms = 0;

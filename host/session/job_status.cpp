@@ -271,6 +271,93 @@ void Session::queue_devices(Outcome& out) {
   }
 }
 
+bool Session::write_entry(Outcome::PodGroupStatus& st, const Job& job, int32_t releasing,
+                          std::span<const double> share_total, size_t& unschedulable_tasks) {
+  st.unschedulable.clear();
+  st.pending.clear();
+  bool unschedulable = false;
+  // A gang whose only missing members are terminating on their nodes is
+  // not unschedulable: it is shutting down (Volcano's releasing skip).
+  const bool shutting_down =
+      releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
+      count_in(job.status_count, kScheduledMask) + releasing >= job.spec.min_member;
+  // Unschedulable when the session's plugins find the job not ready (gang:
+  // its JobReadyFn) and, as gang's close asks, it misses minMember itself
+  // (ready and pending best-effort tasks, Volcano's JobInfo.IsReady): a
+  // job whose only lack is a role's minimum is not marked so in Volcano.
+  const bool ready_count_met =
+      count_in(job.status_count, kReadyMask) + job.pending_best_effort >= job.spec.min_member;
+  if (!job.tasks.empty() && !ready_count_met && !job_ready(job) && !shutting_down) {
+    unschedulable = true;
+    st.unschedulable = unschedulable_message(job);
+    unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
+  }
+  const bool unplaced_tasks = job.status_count[0] + job.status_count[1] + job.status_count[2] > 0;
+  if (unplaced_tasks)
+    for (uint32_t t : job.tasks)
+      if (auto why = unplaced(tasks_[t], st.unschedulable)) st.pending.push_back(std::move(*why));
+  st.phase = phase_of(job, unschedulable, releasing);
+  st.running = job.status_count[5];
+  st.succeeded = job.status_count[7];
+  st.failed = job.status_count[8];
+  if (job.queue >= 0)
+    st.queue = queues_[static_cast<size_t>(job.queue)].spec->name;
+  else
+    st.queue.clear();
+  st.creation_ms = job.spec.creation_ms;
+  st.native = job.group != nullptr && job.group->native;
+  st.unready = unschedulable ? unready_tasks(job) : 0;
+  st.placed = job.committed + job.status_count[status_bit(SCORIA_TASK_PIPELINED)];
+  st.share = share_total.empty() ? -1.0 : dominant_share(job, tasks_, share_total);
+  // Fit errors and plugins' votes decide the rest; a job whose tasks are
+  // all placed and whose count alone makes it ready depends on its record.
+  return unplaced_tasks || !ready_count_met;
+}
+
+void Session::close_all(Outcome& out, std::span<const double> share_total, bool note) {
+  // Every field of every entry is written: `out` may hold an earlier
+  // session's outcome, whose strings are reused instead of allocated again.
+  out.unschedulable_tasks = 0;
+  // Jobs shift as others come and go: an entry an earlier session wrote for
+  // a job, found where it now sits, hands its key over by a swap (see
+  // take_key) instead of a copy.
+  const size_t earlier = out.pod_groups.size();
+  entries_indexed_ = false;
+  // Shrunk only after the loop: an entry past the new end may still give
+  // its key to a job.
+  if (out.pod_groups.size() < jobs_.size()) out.pod_groups.resize(jobs_.size());
+  const size_t d = dims();
+  ClosedEntries* closed = nullptr;
+  if (note && exact_sums()) {
+    closed = &memory_->closed;
+    closed->queue_of.resize(jobs_.size());
+    closed->added.resize(2 * d * jobs_.size());
+    closed->volatile_jobs.clear();
+  }
+  for (size_t j = 0; j < jobs_.size(); ++j) {
+    const Job& job = jobs_[j];
+    take_key(out.pod_groups, j, earlier);
+    // One pass over the job's tasks: releasing tasks still on a node keep
+    // their gang slot while they terminate; what allocated and pending
+    // tasks ask for is proportion's request of the queue.
+    Outcome::QueueStatus* qs =
+        job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
+    const int32_t releasing =
+        job_request(job, qs != nullptr ? qs->request.data() : nullptr, nullptr);
+    if (qs != nullptr &&
+        static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
+      for (size_t k = 0; k < d; ++k) qs->inqueue[k] += job.min_resources[k];
+    const bool depends =
+        write_entry(out.pod_groups[j], job, releasing, share_total, out.unschedulable_tasks);
+    if (closed != nullptr) {
+      closed->queue_of[j] = job.queue;
+      entry_sums(job, closed->added.data() + 2 * d * j);
+      if (depends) closed->volatile_jobs.push_back(static_cast<uint32_t>(j));
+    }
+  }
+  out.pod_groups.resize(jobs_.size());
+}
+
 void Session::close(Outcome& out) {
   out.dims = dim_names_;
   out.now_ms = now_ms_;
@@ -313,71 +400,15 @@ void Session::close(Outcome& out) {
   }
   queue_devices(out);
 
-  // Every field of every entry is written: `out` may hold an earlier
-  // session's outcome, whose strings are reused instead of allocated again.
-  out.unschedulable_tasks = 0;
-  // Jobs shift as others come and go: an entry an earlier session wrote for
-  // a job, found where it now sits, hands its key over by a swap (see
-  // take_key) instead of a copy.
-  const size_t earlier = out.pod_groups.size();
-  entries_indexed_ = false;
-  // Shrunk only after the loop: an entry past the new end may still give
-  // its key to a job.
-  if (out.pod_groups.size() < jobs_.size()) out.pod_groups.resize(jobs_.size());
   const std::vector<double> share_total = drf_total(config_, nodes_, dims());
-  for (size_t j = 0; j < jobs_.size(); ++j) {
-    const Job& job = jobs_[j];
-    take_key(out.pod_groups, j, earlier);
-    Outcome::PodGroupStatus& st = out.pod_groups[j];
-    // One pass over the job's tasks: releasing tasks still on a node keep
-    // their gang slot while they terminate; what allocated and pending
-    // tasks ask for is proportion's request of the queue.
-    Outcome::QueueStatus* qs =
-        job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
-    const int32_t placed = job.committed + job.status_count[status_bit(SCORIA_TASK_PIPELINED)];
-    const int32_t releasing =
-        job_request(job, qs != nullptr ? qs->request.data() : nullptr, nullptr);
-    if (qs != nullptr &&
-        static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
-      for (size_t d = 0; d < dims(); ++d) qs->inqueue[d] += job.min_resources[d];
-
-    st.unschedulable.clear();
-    st.pending.clear();
-    bool unschedulable = false;
-    // A gang whose only missing members are terminating on their nodes is
-    // not unschedulable: it is shutting down (Volcano's releasing skip).
-    const bool shutting_down =
-        releasing > 0 && job.status_count[0] == 0 && job.status_count[2] == 0 &&
-        count_in(job.status_count, kScheduledMask) + releasing >= job.spec.min_member;
-    // Unschedulable when the session's plugins find the job not ready (gang:
-    // its JobReadyFn) and, as gang's close asks, it misses minMember itself
-    // (ready and pending best-effort tasks, Volcano's JobInfo.IsReady): a
-    // job whose only lack is a role's minimum is not marked so in Volcano.
-    const bool ready_count_met =
-        count_in(job.status_count, kReadyMask) + job.pending_best_effort >= job.spec.min_member;
-    if (!job.tasks.empty() && !ready_count_met && !job_ready(job) && !shutting_down) {
-      unschedulable = true;
-      st.unschedulable = unschedulable_message(job);
-      out.unschedulable_tasks += static_cast<size_t>(job.status_count[0]);
-    }
-    if (job.status_count[0] + job.status_count[1] + job.status_count[2] > 0)
-      for (uint32_t t : job.tasks)
-        if (auto why = unplaced(tasks_[t], st.unschedulable)) st.pending.push_back(std::move(*why));
-    st.phase = phase_of(job, unschedulable, releasing);
-    st.running = job.status_count[5];
-    st.succeeded = job.status_count[7];
-    st.failed = job.status_count[8];
-    if (qs != nullptr)
-      st.queue = qs->name;
-    else
-      st.queue.clear();
-    st.creation_ms = job.spec.creation_ms;
-    st.native = job.group != nullptr && job.group->native;
-    st.unready = unschedulable ? unready_tasks(job) : 0;
-    st.placed = placed;
-    st.share = share_total.empty() ? -1.0 : dominant_share(job, tasks_, share_total);
+  kept_entries_ = close_kept(out, share_total);
+  if (!kept_entries_) close_all(out, share_total, memory_ != nullptr);
+  if (memory_ != nullptr) {
+    if (kept_entries_ && memory_->verify) verify_entries(out, share_total);
+    note_closed(out, share_total);
+  } else {
+    out.closed_by = 0;
   }
-  out.pod_groups.resize(jobs_.size());
   out.preemption_attempts = preemption_attempts_;
   out.preemption_victims = preemption_victims_;
   out.eviction_transactions = eviction_transactions_;

@@ -35,6 +35,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
       namespaces_(snap.namespaces),
       objects_(snap.objects) {
   if (memory_ != nullptr) {
+    number_ = ++memory_->sessions;
     swap_kept(*memory_);
     node_tasks_ = &memory_->node_tasks;
   } else {

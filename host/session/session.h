@@ -311,6 +311,31 @@ struct TouchJournal {
   }
 };
 
+/// What the last close wrote, for the next one (session/closed_entries.cpp):
+/// a close handed back the outcome its predecessor wrote writes again only
+/// the entries of the jobs whose records were written again or touched, or
+/// whose entry depends on more than the record (`volatile_jobs`), and takes
+/// the others' part out of and into its queues' sums. That is exact only
+/// while every value summed is a whole number and every sum is below 2^53
+/// (`exact`), as for the sums kept with the records.
+struct ClosedEntries {
+  uint64_t serial = 0;   // Outcome::closed_by it wrote; 0: no close yet
+  uint64_t session = 0;  // which session of this memory closed (SessionMemory::sessions)
+  bool exact = false;
+  size_t jobs = 0, dims = 0;
+  /// Each queue's request, then inqueue, sums (2 * dims values a queue).
+  std::vector<double> sums;
+  /// Per job, at its position then: its queue (or -1), and its part of
+  /// that queue's request and inqueue sums (2 * dims values).
+  std::vector<int32_t> queue_of;
+  std::vector<double> added;
+  /// Jobs with tasks not placed or readiness a plugin decides: their entry
+  /// depends on the session (fit errors, votes), so each close writes it.
+  std::vector<uint32_t> volatile_jobs;
+  /// drf's total the shares were divided by.
+  std::vector<double> share_total;
+};
+
 /// What sessions keep between them, held by their owner (the scheduler),
 /// one session at a time. The arrays keep their memory, so a session does
 /// not take tens of megabytes from the system and fault them in again (on
@@ -358,8 +383,11 @@ struct SessionMemory {
   double request_sum = 0;
   double node_alloc_max = 0;  // the largest sum of a node's allocatable values
   /// Set by tests: a session that kept records compares them with ones
-  /// written anew, and throws std::logic_error naming the first difference.
+  /// written anew, and a close that kept entries its outcome with one
+  /// written whole; each throws std::logic_error naming the first difference.
   bool verify = false;
+  ClosedEntries closed;
+  uint64_t sessions = 0;  // opened over this memory
 };
 
 /// The per-task stages Volcano times as
@@ -460,6 +488,8 @@ class Session {
   const config::SchedulerConfig& config() const { return config_; }
   /// Whether the session kept the last one's records (SessionMemory).
   bool kept_records() const { return kept_records_; }
+  /// Whether close() kept the entries of the jobs nothing changed.
+  bool kept_entries() const { return kept_entries_; }
   /// Times the predicate and scoring stages from now on (off: no clock is
   /// read, for callers that report no metrics).
   void time_stages(bool on) { timing_stages_ = on; }
@@ -717,6 +747,25 @@ class Session {
   void explain_predicates(const Task& task, bool resources);
   void explain_scores(const Task& task, std::span<const Node* const> nodes,
                       const std::vector<std::vector<double>>& parts, const double* totals);
+  // close()'s entries (job_status.cpp, closed_entries.cpp): every job's
+  // (with `note`, what the next close keeps), or, handed back the last
+  // close's outcome, only those that may have changed (false: it cannot).
+  void close_all(Outcome& out, std::span<const double> share_total, bool note);
+  bool close_kept(Outcome& out, std::span<const double> share_total);
+  // Writes job j's entry but for its key and its queue's sums; true when it
+  // depends on more than the job's record (ClosedEntries::volatile_jobs).
+  bool write_entry(Outcome::PodGroupStatus& st, const Job& job, int32_t releasing,
+                   std::span<const double> share_total, size_t& unschedulable_tasks);
+  // What job j adds to its queue's request and inqueue sums, into `to`
+  // (2 * dims values, overwritten); returns job_request's releasing count.
+  int32_t entry_sums(const Job& job, double* to) const;
+  // Whether every value the queue sums add is whole and every sum exact.
+  bool exact_sums() const;
+  // Notes for the next close what this one wrote (ClosedEntries).
+  void note_closed(Outcome& out, std::span<const double> share_total);
+  // Throws std::logic_error naming the first difference between `kept`
+  // and the outcome a whole close writes (SessionMemory::verify).
+  void verify_entries(const Outcome& kept, std::span<const double> share_total);
   // Gives entries[j] (close's entry for job j) the job's key and ids,
   // taking the key from the entry an earlier session wrote for the job when
   // it is among the first `earlier` and not yet rewritten (past j).
@@ -896,6 +945,11 @@ class Session {
   // the constructor is done.
   bool tracking_ = false;
   bool kept_records_ = false;
+  bool kept_entries_ = false;
+  uint64_t number_ = 0;  // SessionMemory::sessions when this one opened
+  // With kept records: the jobs written again at open (ascending, those
+  // that arrived included), and those taken out (Snapshot::Changes::removed).
+  std::vector<uint32_t> rewritten_, removed_at_open_;
   bool timing_stages_ = false;
   StageDurations stages_;
   // Where a stage's time goes: null unless timing and `when`.

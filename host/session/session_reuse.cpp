@@ -359,6 +359,10 @@ bool Session::keep_records(const Snapshot& snap) {
   request_sum_ = m.request_sum + added;
   node_alloc_max_ = node_alloc_max;
   kept_sums_ = sums;
+  // For close (closed_entries.cpp): what was written again, where it is now.
+  rewritten_ = std::move(again);
+  for (size_t j = kept_jobs; j < jobs; ++j) rewritten_.push_back(static_cast<uint32_t>(j));
+  removed_at_open_ = removed;
   return true;
 }
 
