@@ -59,6 +59,26 @@ std::string outcome_text(const cycle::Outcome& o) {
   return s.str();
 }
 
+config::SchedulerConfig plain_config() {
+  config::SchedulerConfig conf = config::parse_config(kConfig, "plain.toml");
+  conf.equivalence_cache = false;
+  return conf;
+}
+
+// A cluster of `objects` scheduled twice: keeping records (each kept set
+// checked against one written anew) and writing them anew each session.
+struct KeptAndPlain {
+  KeptAndPlain(const plugin::PluginRegistry& registry, const model::ClusterObjects& objects)
+      : kept_sched(registry, config::parse_config(kConfig, "kept.toml")),
+        plain_sched(registry, plain_config()) {
+    kept_sched.set_verify_kept_records(true);
+    kept_cache.reset(objects);
+    plain_cache.reset(objects);
+  }
+  scheduler::Scheduler kept_sched, plain_sched;
+  cache::ClusterCache kept_cache, plain_cache;
+};
+
 TEST(KeptRecords, DecideAsRecordsWrittenAnewThroughRandomChanges) {
   plugin::PluginRegistry registry{scoria::abi::host_api()};
   registry.set_allow_writable(true);  // the build tree's plugins
@@ -136,14 +156,8 @@ TEST(KeptRecords, KeptWhenOnlyTheNodesTogetherPassExactSums) {
   model::ClusterObjects objects;
   source::parse_objects(text, "big-nodes.yaml", objects);
   source::complete_objects(objects);
-  config::SchedulerConfig kept_conf = config::parse_config(kConfig, "kept.toml");
-  config::SchedulerConfig plain_conf = kept_conf;
-  plain_conf.equivalence_cache = false;
-  scheduler::Scheduler kept_sched(registry, kept_conf), plain_sched(registry, plain_conf);
-  kept_sched.set_verify_kept_records(true);
-  cache::ClusterCache kept_cache, plain_cache;
-  kept_cache.reset(objects);
-  plain_cache.reset(std::move(objects));
+  KeptAndPlain two(registry, objects);
+  auto& [kept_sched, plain_sched, kept_cache, plain_cache] = two;
   int kept = 0;
   for (int step = 0; step < 4; ++step) {
     const int64_t now = 1'700'000'000'000 + step * 1000;
@@ -204,14 +218,8 @@ TEST(KeptRecords, AKeptCloseWritesTheEntryOfAJobPreemptedFrom) {
   source::complete_objects(objects);
   source::parse_objects(group("urgent", "high") + pod("urgent", "urgent-0", "high", ""),
                         "arrival.yaml", arrival);
-  config::SchedulerConfig kept_conf = config::parse_config(kConfig, "kept.toml");
-  config::SchedulerConfig plain_conf = kept_conf;
-  plain_conf.equivalence_cache = false;
-  scheduler::Scheduler kept_sched(registry, kept_conf), plain_sched(registry, plain_conf);
-  kept_sched.set_verify_kept_records(true);
-  cache::ClusterCache kept_cache, plain_cache;
-  kept_cache.reset(objects);
-  plain_cache.reset(std::move(objects));
+  KeptAndPlain two(registry, objects);
+  auto& [kept_sched, plain_sched, kept_cache, plain_cache] = two;
   cycle::Outcome kept_out;
   // The first session's outcome writes every PodGroup's status, so the
   // second writes its records anew; the third and fourth keep theirs.
