@@ -606,6 +606,11 @@ scoria_code api_lift_queue_gate(scoria_session* s, const scoria_task* t) {
   if (!s || !t || t->ssn != mut(s)) return SCORIA_INVALID_ARGUMENT;
   return mut(s)->lift_queue_gate(*t) ? SCORIA_OK : SCORIA_SKIP;
 }
+scoria_code api_node_totals(scoria_session* s, double* allocatable, double* used) {
+  if (!s) return SCORIA_INVALID_ARGUMENT;
+  mut(s)->node_totals(allocatable, used);
+  return SCORIA_OK;
+}
 int api_preemptive(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
   return s && q && t ? mut(s)->preemptive(*q, *t) : 0;
 }
@@ -820,6 +825,7 @@ const scoria_host_api kApi = {
     GUARDED(api_task_device_demands),
     GUARDED(api_queue_set_real_capability),
     GUARDED(api_lift_queue_gate),
+    GUARDED(api_node_totals),
 };
 
 }  // namespace

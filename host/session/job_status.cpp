@@ -62,20 +62,13 @@ model::PodGroupPhase phase_of(const Job& job, bool unschedulable, int32_t releas
   return phase;
 }
 
-/// What drf divides a job's holdings by: the nodes' allocatable, summed;
-/// empty when no tier of `config` has drf (Volcano exports
-/// volcano_job_share from drf alone).
-std::vector<double> drf_total(const config::SchedulerConfig& config, std::span<const Node> nodes,
-                              size_t dims) {
-  const bool drf = std::any_of(config.tiers.begin(), config.tiers.end(), [](const auto& tier) {
+/// Whether a tier of `config` has drf (Volcano exports volcano_job_share
+/// from drf alone).
+bool has_drf(const config::SchedulerConfig& config) {
+  return std::any_of(config.tiers.begin(), config.tiers.end(), [](const auto& tier) {
     return std::any_of(tier.plugins.begin(), tier.plugins.end(),
                        [](const auto& p) { return p.name == "drf"; });
   });
-  if (!drf) return {};
-  std::vector<double> total(dims, 0.0);
-  for (const Node& n : nodes)
-    for (size_t d = 0; d < dims; ++d) total[d] += n.allocatable[d];
-  return total;
 }
 
 /// A job's dominant share as plugins-builtin/drf computes it: what it
@@ -400,7 +393,13 @@ void Session::close(Outcome& out) {
   }
   queue_devices(out);
 
-  const std::vector<double> share_total = drf_total(config_, nodes_, dims());
+  // What drf divides a job's holdings by: the nodes' allocatable, summed;
+  // empty without drf.
+  std::vector<double> share_total;
+  if (has_drf(config_)) {
+    share_total.resize(dims());
+    node_totals(share_total.data(), nullptr);
+  }
   kept_entries_ = close_kept(out, share_total);
   if (!kept_entries_) close_all(out, share_total, memory_ != nullptr);
   if (memory_ != nullptr) {
@@ -414,6 +413,18 @@ void Session::close(Outcome& out) {
   out.eviction_transactions = eviction_transactions_;
   out.explanation.reset();
   if (explain_ != nullptr) explain_close(out);
+}
+
+void Session::node_totals(double* allocatable, double* used) const {
+  const size_t d = dims();
+  if (allocatable != nullptr) std::fill_n(allocatable, d, 0.0);
+  if (used != nullptr) std::fill_n(used, d, 0.0);
+  for (const Node& n : nodes_) {
+    if (allocatable != nullptr)
+      for (size_t k = 0; k < d; ++k) allocatable[k] += n.allocatable[k];
+    if (used != nullptr)
+      for (size_t k = 0; k < d; ++k) used[k] += n.used[k];
+  }
 }
 
 }  // namespace scoria::session

@@ -458,6 +458,10 @@ class Session {
   /// (either may be null); returns how many of its tasks are releasing on a
   /// node (job_sets.cpp).
   int32_t job_request(const Job& job, double* request, double* allocated, double sign = 1.0) const;
+  /// The nodes' allocatable and used, each summed over the nodes in order
+  /// from zero, into `dims()` values (either may be null;
+  /// host_api.session_node_totals).
+  void node_totals(double* allocatable, double* used) const;
   /// A job's phase, as an action sets it (job_set_phase).
   void set_job_phase(Job& job, uint32_t phase) {
     touch(job);

@@ -207,12 +207,7 @@ scoria_code on_session_open(void* instance, scoria_session* ssn, scoria_hooks* h
     Drf& self = *static_cast<Drf*>(instance);
     const size_t dims = scoria::dims(ssn);
     self.dims = dims;
-    self.total.assign(dims, 0);
-    const size_t nodes = api().node_count(ssn);
-    for (size_t n = 0; n < nodes; ++n) {
-      const scoria_node_info ni = scoria::info(api().node_at(ssn, n));
-      for (size_t d = 0; d < dims; ++d) self.total[d] += ni.allocatable[d];
-    }
+    self.total = scoria::node_totals(ssn, true, false).allocatable;
     self.shares.assign(api().job_count(ssn), std::numeric_limits<double>::quiet_NaN());
     self.tree.reset();
     if (self.hierarchical) {

@@ -48,14 +48,13 @@ struct Overcommit {
 
 void open_session(Overcommit& self, scoria_session* ssn) {
   self.dims = scoria::dims(ssn);
-  self.idle.assign(self.dims, 0.0);
   self.inqueue.assign(self.dims, 0.0);
-  const size_t nodes = api().node_count(ssn);
-  for (size_t n = 0; n < nodes; ++n) {
-    const scoria_node_info ni = scoria::info(api().node_at(ssn, n));
-    for (size_t d = 0; d < self.dims; ++d)
-      self.idle[d] += ni.allocatable[d] * self.factor - ni.used[d];
-  }
+  // As Volcano's: the cluster's total times the factor, less what the
+  // nodes use.
+  const scoria::NodeTotals totals = scoria::node_totals(ssn);
+  self.idle.resize(self.dims);
+  for (size_t d = 0; d < self.dims; ++d)
+    self.idle[d] = totals.allocatable[d] * self.factor - totals.used[d];
   // What admitted jobs hold back: an Inqueue job's whole minResources, a
   // Running one's still unallocated part of it, summed by the host job by
   // job (jobs without a queue are not in Volcano's session at all).

@@ -21,10 +21,8 @@ bool le(double l, double r) { return l < r || std::fabs(l - r) < SCORIA_RESOURCE
 
 }  // namespace
 
-QueueLedger::QueueLedger(scoria_session* ssn) : dims_(scoria::dims(ssn)), total_(dims_, 0) {
-  const size_t nodes = api().node_count(ssn);
-  for (size_t n = 0; n < nodes; ++n) add(total_, scoria::info(api().node_at(ssn, n)).allocatable);
-
+QueueLedger::QueueLedger(scoria_session* ssn)
+    : dims_(scoria::dims(ssn)), total_(scoria::node_totals(ssn, true, false).allocatable) {
   const size_t queues = api().queue_count(ssn);
   accounts_.resize(queues);
   Vec total_guarantee(dims_, 0);

@@ -194,7 +194,7 @@ constexpr SizesAtMinor kSizesByMinor[] = {
     {192, 184, 96, 80, 280, 992, 96, 40, 48, 48},   // 1.13
     {192, 184, 96, 80, 280, 1000, 96, 40, 48, 48},  // 1.14
     {192, 184, 96, 80, 280, 1008, 96, 40, 48, 48},  // 1.15
-    {200, 192, 96, 88, 280, 1016, 96, 40, 48, 48},  // 1.16
+    {200, 192, 96, 88, 280, 1024, 96, 40, 48, 48},  // 1.16
 };
 
 TEST(AbiLayout, SizeTableHasARowForEveryMinor) {
@@ -560,6 +560,7 @@ TEST(AbiLayout, OffsetsOfHostApi) {
   EXPECT_OFFSET(scoria_host_api, session_queue_set_real_capability, 1000);
   // 1.16
   EXPECT_OFFSET(scoria_host_api, session_lift_queue_gate, 1008);
+  EXPECT_OFFSET(scoria_host_api, session_node_totals, 1016);
 }
 
 // Born in 1.6: their whole layouts are pinned.

@@ -1764,6 +1764,22 @@ typedef struct scoria_host_api {
    * from its scheduler, not from a controller.
    */
   scoria_code (*session_lift_queue_gate)(scoria_session* ssn, const scoria_task* task);
+
+  /**
+   * The nodes' allocatable and used resources, each added up over every
+   * node of the session in node order from zero: to the bit what a plugin
+   * gets adding node_info's `allocatable` and `used` node by node (Volcano's
+   * ssn.TotalResource, and the Used its overcommit adds up). Writes
+   * session_dims values into each of `allocatable` and `used` (caller's
+   * arrays; either may be NULL). `used` is as tasks stand at the call.
+   *
+   * Returns SCORIA_OK; SCORIA_INVALID_ARGUMENT when `ssn` is NULL.
+   *
+   * Why: drf, proportion, capacity and overcommit each add up every node
+   * when a session opens, a call or two per node through this table; the
+   * host adds them up from its own records. Since 1.16.
+   */
+  scoria_code (*session_node_totals)(scoria_session* ssn, double* allocatable, double* used);
 } scoria_host_api;
 
 /** 1 if the host table `api` is large enough to contain `field`. */

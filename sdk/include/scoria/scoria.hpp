@@ -259,6 +259,35 @@ inline std::vector<scoria_queue_job_sums> queue_job_sums(scoria_session* ssn) {
   return out;
 }
 
+/// The nodes' allocatable and used, each summed over every node in node
+/// order (session_node_totals; a host before 1.16 is asked node by node,
+/// which sums the same). Either may be left out.
+struct NodeTotals {
+  std::vector<double> allocatable, used;
+};
+inline NodeTotals node_totals(scoria_session* ssn, bool allocatable = true, bool used = true) {
+  const size_t d = api().resource_dim_count(ssn);
+  NodeTotals t;
+  if (allocatable) t.allocatable.assign(d, 0.0);
+  if (used) t.used.assign(d, 0.0);
+  double* a = allocatable ? t.allocatable.data() : nullptr;
+  double* u = used ? t.used.data() : nullptr;
+  if (SCORIA_HOST_HAS(&api(), session_node_totals)) {
+    if (api().session_node_totals(ssn, a, u) != SCORIA_OK)
+      throw std::runtime_error("the host could not sum the nodes");
+    return t;
+  }
+  const size_t nodes = api().node_count(ssn);
+  for (size_t n = 0; n < nodes; ++n) {
+    const scoria_node_info ni = info(api().node_at(ssn, n));
+    for (size_t k = 0; k < d; ++k) {
+      if (a != nullptr) a[k] += ni.allocatable[k];
+      if (u != nullptr) u[k] += ni.used[k];
+    }
+  }
+  return t;
+}
+
 /// The jobs matching any bit of `which` (SCORIA_JOBS_*), in job order
 /// (session_jobs_where); host-owned, valid until the next call or close.
 inline std::span<const scoria_job* const> jobs_where(scoria_session* ssn, uint32_t which) {

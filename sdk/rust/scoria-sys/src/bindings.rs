@@ -2853,6 +2853,25 @@ pub struct scoria_host_api {
             task: *const scoria_task,
         ) -> scoria_code,
     >,
+    /// The nodes' allocatable and used resources, each added up over every
+    /// node of the session in node order from zero: to the bit what a plugin
+    /// gets adding node_info's `allocatable` and `used` node by node (Volcano's
+    /// ssn.TotalResource, and the Used its overcommit adds up). Writes
+    /// session_dims values into each of `allocatable` and `used` (caller's
+    /// arrays; either may be NULL). `used` is as tasks stand at the call.
+    ///
+    /// Returns SCORIA_OK; SCORIA_INVALID_ARGUMENT when `ssn` is NULL.
+    ///
+    /// Why: drf, proportion, capacity and overcommit each add up every node
+    /// when a session opens, a call or two per node through this table; the
+    /// host adds them up from its own records. Since 1.16.
+    pub session_node_totals: Option<
+        unsafe extern "C" fn(
+            ssn: *mut scoria_session,
+            allocatable: *mut f64,
+            used: *mut f64,
+        ) -> scoria_code,
+    >,
 }
 
 impl Default for scoria_host_api {

@@ -455,6 +455,7 @@ int main(void) {
   FIELD(scoria_host_api, session_task_device_demands);
   FIELD(scoria_host_api, session_queue_set_real_capability);
   FIELD(scoria_host_api, session_lift_queue_gate);
+  FIELD(scoria_host_api, session_node_totals);
   INT(SCORIA_FLAG_SERIAL_HOOKS);
   INT(SCORIA_FLAG_DECLARES_ARGS);
   ENUM(scoria_arg_type);

@@ -435,6 +435,7 @@ fn rust_layout(out: &mut Vec<String>) {
     field_line!(out, scoria_host_api, session_task_device_demands);
     field_line!(out, scoria_host_api, session_queue_set_real_capability);
     field_line!(out, scoria_host_api, session_lift_queue_gate);
+    field_line!(out, scoria_host_api, session_node_totals);
     int_line!(out, SCORIA_FLAG_SERIAL_HOOKS);
     int_line!(out, SCORIA_FLAG_DECLARES_ARGS);
     enum_line!(out, scoria_arg_type);
