@@ -99,6 +99,8 @@ bool Session::close_kept(Outcome& out, std::span<const double> share_total) {
       ++to;
     }
     out.pod_groups.resize(kept);
+    c.queue_of.resize(kept);
+    c.added.resize(2 * d * kept);
   }
   out.pod_groups.resize(jobs_.size());
   c.queue_of.resize(jobs_.size(), -1);

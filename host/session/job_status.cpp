@@ -335,18 +335,26 @@ void Session::close_all(Outcome& out, std::span<const double> share_total, bool 
     // tasks ask for is proportion's request of the queue.
     Outcome::QueueStatus* qs =
         job.queue >= 0 ? &out.queues[static_cast<size_t>(job.queue)] : nullptr;
-    const int32_t releasing =
-        job_request(job, qs != nullptr ? qs->request.data() : nullptr, nullptr);
-    if (qs != nullptr &&
-        static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
-      for (size_t k = 0; k < d; ++k) qs->inqueue[k] += job.min_resources[k];
+    int32_t releasing = 0;
+    if (closed != nullptr) {
+      // Whole numbers: the job's part added at once sums as its tasks
+      // added one by one, and is noted for the next close in one walk.
+      double* part = closed->added.data() + 2 * d * j;
+      releasing = entry_sums(job, part);
+      closed->queue_of[j] = job.queue;
+      if (qs != nullptr) {
+        model::add(qs->request, {part, d});
+        model::add(qs->inqueue, {part + d, d});
+      }
+    } else {
+      releasing = job_request(job, qs != nullptr ? qs->request.data() : nullptr, nullptr);
+      if (qs != nullptr &&
+          static_cast<model::PodGroupPhase>(job.phase) == model::PodGroupPhase::Inqueue)
+        for (size_t k = 0; k < d; ++k) qs->inqueue[k] += job.min_resources[k];
+    }
     const bool depends =
         write_entry(out.pod_groups[j], job, releasing, share_total, out.unschedulable_tasks);
-    if (closed != nullptr) {
-      closed->queue_of[j] = job.queue;
-      entry_sums(job, closed->added.data() + 2 * d * j);
-      if (depends) closed->volatile_jobs.push_back(static_cast<uint32_t>(j));
-    }
+    if (closed != nullptr && depends) closed->volatile_jobs.push_back(static_cast<uint32_t>(j));
   }
   out.pod_groups.resize(jobs_.size());
 }
