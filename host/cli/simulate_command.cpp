@@ -350,11 +350,15 @@ Json run_frozen(scheduler::Scheduler& sched, model::ClusterObjects objects,
     // Nor a resource-claim controller: write and make claims as they would.
     if (auto done = cache.claim_completions(last); !done.empty()) cache.apply_changes(done);
     if (auto made = cache.claim_controller(); !made.empty()) cache.apply_changes(made);
+    // Done with the binds: freed here, as serve frees an outcome once its
+    // writes are made, not by the next session's close.
+    last.binds.clear();
     Json actions = Json::object();
     for (const auto& [name, ms] : t.actions_ms) actions[name] = ms;
     sessions.push_back({{"snapshot_ms", snapshot_ms},
                         {"open_ms", t.open_ms},
                         {"kept_records", t.kept_records},
+                        {"kept_entries", t.kept_entries},
                         {"actions_ms", actions},
                         {"close_ms", t.close_ms},
                         {"total_ms", t.total_ms}});

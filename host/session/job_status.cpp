@@ -362,11 +362,11 @@ void Session::close_all(Outcome& out, std::span<const double> share_total, bool 
 void Session::close(Outcome& out) {
   out.dims = dim_names_;
   out.now_ms = now_ms_;
-  out.binds = binds_;
-  out.evictions = evictions_;
+  out.binds = std::move(binds_);
+  out.evictions = std::move(evictions_);
   std::sort(ungated_.begin(), ungated_.end());
   ungated_.erase(std::unique(ungated_.begin(), ungated_.end()), ungated_.end());
-  out.ungated = ungated_;
+  out.ungated = std::move(ungated_);
   out.pipelined.clear();
   // Only a task placed this session (or handed over placed) can be Binding,
   // Allocated or Pipelined now: the rest are left as they are.

@@ -319,7 +319,6 @@ struct TouchJournal {
 /// while every value summed is a whole number and every sum is below 2^53
 /// (`exact`), as for the sums kept with the records.
 struct ClosedEntries {
-  uint64_t serial = 0;   // Outcome::closed_by it wrote; 0: no close yet
   uint64_t session = 0;  // which session of this memory closed (SessionMemory::sessions)
   bool exact = false;
   size_t jobs = 0, dims = 0;
@@ -665,6 +664,8 @@ class Session {
 
   // --- close ---------------------------------------------------------------------
   /// Computes PodGroup phases and conditions and everything the cache needs.
+  /// Once per session: the binds, evictions and lifted gates move to the
+  /// outcome (a bind with its volumes and claims is not copied).
   Outcome close();
   /// The same, written over `out`: an earlier session's outcome given back
   /// keeps its storage, so a session with a job per PodGroup allocates

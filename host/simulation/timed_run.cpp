@@ -354,12 +354,15 @@ TimedRunResult TimedRun::run() {
     if (auto done = cache_.claim_completions(outcome); !done.empty()) cache_.apply_changes(done);
     // Nor an API server to take the gates' patches.
     if (auto done = cache_.gate_removals(outcome); !done.empty()) cache_.apply_changes(done);
+    // Done with the binds: freed here, not by a later session's close.
+    spare_.binds.clear();
     if (timings_) {
       Json actions = Json::object();
       for (const auto& [name, ms] : timing.actions_ms) actions[name] = ms;
       result_.timings.push_back({{"t_s", static_cast<double>(now) / 1000.0},
                                  {"open_ms", timing.open_ms},
                                  {"kept_records", timing.kept_records},
+                                 {"kept_entries", timing.kept_entries},
                                  {"actions_ms", actions},
                                  {"close_ms", timing.close_ms},
                                  {"total_ms", timing.total_ms}});
