@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/huge_pages.h"
+#include "cli/large_heap.h"
 #include "cli/plugin_trial.h"
 
 namespace {
@@ -49,8 +49,10 @@ int main(int argc, char** argv) {
   // The commands that hold a cluster in memory: a service (whatever its
   // store holds, or will), and a run over files large enough to gain.
   if (cmd == "serve" ||
-      ((cmd == "simulate" || cmd == "trace") && scoria::cli::may_hold_a_large_cluster(rest)))
+      ((cmd == "simulate" || cmd == "trace") && scoria::cli::may_hold_a_large_cluster(rest))) {
     scoria::cli::restart_with_huge_pages(argv);
+    scoria::cli::keep_freed_heap();
+  }
   if (cmd == "simulate") return scoria::cli::simulate(rest);
   if (cmd == "plugins") return scoria::cli::plugins(rest, scoria::cli::plugin_trial());
   if (cmd == "check-config") return scoria::cli::check_config(rest, scoria::cli::plugin_trial());

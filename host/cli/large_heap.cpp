@@ -1,7 +1,9 @@
-#include "cli/huge_pages.h"
+#include "cli/large_heap.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -81,6 +83,16 @@ void restart_with_huge_pages(char** argv) {
     setenv("GLIBC_TUNABLES", set, 1);
   else
     unsetenv("GLIBC_TUNABLES");
+}
+
+bool keep_freed_heap() {
+  if (!kGlibcHeap) return false;
+  const char* set = std::getenv("GLIBC_TUNABLES");
+  const std::string_view tunables = set != nullptr ? set : "";
+  if (tunables.find("glibc.malloc.mmap_max") != std::string_view::npos ||
+      tunables.find("glibc.malloc.trim_threshold") != std::string_view::npos)
+    return false;
+  return mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
 }
 
 }  // namespace scoria::cli

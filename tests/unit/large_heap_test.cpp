@@ -1,6 +1,8 @@
 // A run restarts on huge pages only when its input may be large: files of
 // 1 MiB or more in all, or a pipe or standard input, whose size is unknown.
+// And a large cluster's process keeps the blocks it frees in its heap.
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,8 +12,9 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "cli/huge_pages.h"
+#include "cli/large_heap.h"
 
 namespace scoria {
 namespace {
@@ -61,6 +64,18 @@ TEST(HugePages, InputOfUnknownSizeRestarts) {
   const fs::path fifo = dir.path / "cluster";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_TRUE(large({fifo.string()}));
+}
+
+TEST(LargeHeap, ABlockFreedStaysInTheHeapForTheNext) {
+  if (!cli::keep_freed_heap()) GTEST_SKIP() << "another allocator, or GLIBC_TUNABLES sets it";
+  const size_t mapped = mallinfo2().hblks;
+  constexpr size_t kBlock = size_t{64} << 20;  // past glibc's largest mapping threshold
+  {
+    std::vector<char> block(kBlock, 1);
+    EXPECT_EQ(mallinfo2().hblks, mapped) << "the block was mapped apart from the heap";
+  }
+  // Freed, it is still the heap's (not trimmed), free for the next block.
+  EXPECT_GE(mallinfo2().fordblks, kBlock);
 }
 
 }  // namespace
