@@ -175,6 +175,7 @@ VolumeBinder::Prepared VolumeBinder::prepare(const Task& task) const {
     }
     if (pvc == nullptr) continue;
     c.once_pod = (pvc->access_modes & model::kReadWriteOncePod) != 0;
+    c.named_by_others = named_by_others(c.key);
     if (fully_bound(*pvc)) {
       c.state = Claim::State::Bound;
       if (storage_.volumes != nullptr)
@@ -236,7 +237,7 @@ std::string VolumeBinder::meaning_of(const Prepared& p, const model::Pod& pod) c
     const bool prebound =
         storage_.prebound_claims != nullptr && storage_.prebound_claims->contains(key);
     const PersistentVolumeClaim& pvc = *c->pvc;
-    if (named_by_others(key) || prebound || pvc.selector ||
+    if (c->named_by_others || prebound || pvc.selector ||
         (c->state == Claim::State::Bound && c->volume == nullptr)) {
       out += "claim:" + key;
     } else if (c->state == Claim::State::Bound) {
@@ -570,7 +571,7 @@ void VolumeBinder::assume(const Task& task, const Node& node) {
       made.push_back({c.key, c.pvc->uid, c.pvc->provisioned_volume_name(), node.spec->name, true});
     }
     // Another pod naming the claim now finds it decided (its answers change).
-    if (named_by_others(c.key)) {
+    if (c.named_by_others) {
       assumed_[c.key] = {m.volume, node.spec->name, task.index};
       ++epoch_;
     }

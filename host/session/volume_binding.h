@@ -96,9 +96,10 @@ class VolumeBinder {
     std::string class_name;
     State state = State::Immediate;
     bool ephemeral = false;
-    bool once_pod = false;  // ReadWriteOncePod
-    std::string selected;   // the node its volume.kubernetes.io/selected-node names
-    uint32_t position = 0;  // among the pod's claims (Pod::claims)
+    bool once_pod = false;         // ReadWriteOncePod
+    bool named_by_others = false;  // more pods than this one name the claim
+    std::string selected;          // the node its volume.kubernetes.io/selected-node names
+    uint32_t position = 0;         // among the pod's claims (Pod::claims)
   };
   // What a task's claims are, worked out once per session.
   struct Prepared {
