@@ -48,6 +48,13 @@ constexpr bool kGlibcHeap = true;
 
 constexpr std::uintmax_t kLargeInput = std::uintmax_t{1} << 20;
 
+/// Whether GLIBC_TUNABLES names `tunable`: set either way by the user (or
+/// by the restart), which is then left as it is.
+bool tunable_given(std::string_view tunable) {
+  const char* set = std::getenv("GLIBC_TUNABLES");
+  return set != nullptr && std::string_view(set).find(tunable) != std::string_view::npos;
+}
+
 }  // namespace
 
 bool may_hold_a_large_cluster(std::span<const std::string_view> args) {
@@ -68,11 +75,9 @@ bool may_hold_a_large_cluster(std::span<const std::string_view> args) {
 
 void restart_with_huge_pages(char** argv) {
   if (!kGlibcHeap || std::getenv(kRestarted) != nullptr) return;
+  if (tunable_given(kTunable) || !huge_pages_on_request()) return;
   const char* set = std::getenv("GLIBC_TUNABLES");
   const std::string tunables = set != nullptr ? set : "";
-  // Already asked (by the restart below, or by the user either way).
-  if (tunables.find(kTunable) != std::string::npos) return;
-  if (!huge_pages_on_request()) return;
   const std::string with = tunables + (tunables.empty() ? "" : ":") + std::string(kTunable) + "=1";
   if (setenv(kRestarted, "1", 1) != 0) return;
   if (setenv("GLIBC_TUNABLES", with.c_str(), 1) == 0) execv("/proc/self/exe", argv);
@@ -86,11 +91,8 @@ void restart_with_huge_pages(char** argv) {
 }
 
 bool keep_freed_heap() {
-  if (!kGlibcHeap) return false;
-  const char* set = std::getenv("GLIBC_TUNABLES");
-  const std::string_view tunables = set != nullptr ? set : "";
-  if (tunables.find("glibc.malloc.mmap_max") != std::string_view::npos ||
-      tunables.find("glibc.malloc.trim_threshold") != std::string_view::npos)
+  if (!kGlibcHeap || tunable_given("glibc.malloc.mmap_max") ||
+      tunable_given("glibc.malloc.trim_threshold"))
     return false;
   return mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
 }
