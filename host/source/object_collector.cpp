@@ -123,37 +123,60 @@ void fail_at(const Origin* o, std::string_view kind, const std::string& object,
   throw InputError(message_at(o, kind, object, field, what));
 }
 
-void Collector::add(std::vector<std::vector<decode::Decoded>>& parsed, std::string_view file) {
+void DecodedRun::document_done(size_t run_documents) {
+  if (++documents < run_documents) return;
+  std::array<size_t, std::variant_size_v<decode::Object>> counts{};
+  for (const decode::Decoded& d : pending) ++counts[d.object.index()];
+  model::for_each_list(objects, [&](auto& list) {
+    using T = typename std::decay_t<decltype(list)>::value_type;
+    list.reserve(list.size() + counts[kObjectIndex<T>]);
+    places[kObjectIndex<T>].reserve(list.size() + counts[kObjectIndex<T>]);
+  });
+  for (decode::Decoded& d : pending) {
+    std::visit(
+        [&](auto& object) {
+          using T = std::decay_t<decltype(object)>;
+          model::list_of<T>(objects).push_back(std::move(object));
+          places[kObjectIndex<T>].push_back(Place{d.doc, d.item, d.never_preempt});
+        },
+        d.object);
+  }
+  std::vector<decode::Decoded>().swap(pending);
+}
+
+void Collector::add(std::vector<DecodedRun>& runs, std::string_view file) {
   ++files_;
   // Each kind gets its room at once: growing a list of hundreds of
   // thousands moves every object again and again.
-  std::array<size_t, std::variant_size_v<decode::Object>> counts{};
-  for (const auto& chunk : parsed)
-    for (const decode::Decoded& d : chunk) ++counts[d.object.index()];
   model::for_each_list(objects_, [&](auto& list) {
     using T = typename std::decay_t<decltype(list)>::value_type;
-    list.reserve(list.size() + counts[kObjectIndex<T>]);
-    origins_[kObjectIndex<T>].reserve(list.size() + counts[kObjectIndex<T>]);
+    size_t count = 0;
+    for (DecodedRun& run : runs) count += model::list_of<T>(run.objects).size();
+    list.reserve(list.size() + count);
+    origins_[kObjectIndex<T>].reserve(list.size() + count);
   });
   // The storage kinds are moved on a second core while the rest are.
   const auto move = [&](bool storage) {
-    for (std::vector<decode::Decoded>& chunk : parsed) {
-      for (decode::Decoded& d : chunk) {
-        std::visit(
-            [&](auto& object) {
-              using T = std::decay_t<decltype(object)>;
-              if (kStorage<T> != storage) return;
-              if constexpr (std::is_same_v<T, model::PriorityClass>)
-                if (d.never_preempt) never_preempt_.insert(object.name);
-              model::list_of<T>(objects_).push_back(std::move(object));
-              origins_[kObjectIndex<T>].push_back(Origin{file, files_, d.doc, d.item});
-            },
-            d.object);
+    model::for_each_list(objects_, [&](auto& list) {
+      using T = typename std::decay_t<decltype(list)>::value_type;
+      if (kStorage<T> != storage) return;
+      std::vector<Origin>& origins = origins_[kObjectIndex<T>];
+      for (DecodedRun& run : runs) {
+        std::vector<T>& from = model::list_of<T>(run.objects);
+        std::vector<Place>& places = run.places[kObjectIndex<T>];
+        for (size_t i = 0; i < from.size(); ++i) {
+          if constexpr (std::is_same_v<T, model::PriorityClass>)
+            if (places[i].never_preempt) never_preempt_.insert(from[i].name);
+          list.push_back(std::move(from[i]));
+          origins.push_back(Origin{file, files_, places[i].doc, places[i].item});
+        }
+        std::vector<T>().swap(from);
+        std::vector<Place>().swap(places);
       }
-    }
+    });
   };
   on_two_cores(move);
-  parsed.clear();
+  runs.clear();
 }
 
 void Collector::check_unique() const {

@@ -40,6 +40,30 @@ constexpr size_t object_index(const std::variant<Ts...>*) {
 template <class T>
 inline constexpr size_t kObjectIndex = object_index<T>(static_cast<const decode::Object*>(nullptr));
 
+/// Where in its file an object decoded from a run of documents came from.
+struct Place {
+  int doc = 0;
+  int item = -1;               // index in a List's items, else -1
+  bool never_preempt = false;  // PriorityClass preemptionPolicy: Never
+};
+
+/// The objects decoded from one run of documents (a slot of a read), kind
+/// by kind in document order, each list beside its places. A run's objects
+/// are decoded as decode::Decoded and moved into their kinds' lists when
+/// its last document is in: a Decoded is as large as the largest kind, and
+/// a read holds every object of a cluster at once, where a run's Decoded
+/// are freed for the next run to reuse.
+struct DecodedRun {
+  model::ClusterObjects objects;
+  std::array<std::vector<Place>, std::variant_size_v<decode::Object>> places;
+  std::vector<decode::Decoded> pending;  // the documents not yet filed
+  size_t documents = 0;                  // documents decoded so far
+
+  /// Counts a document decoded into `pending` (or empty); once the run's
+  /// `run_documents` are in, files them by kind.
+  void document_done(size_t run_documents);
+};
+
 class Collector {
  public:
   /// `before`: objects already present, which new ones must not duplicate
@@ -48,9 +72,9 @@ class Collector {
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
 
-  /// Takes the objects decoded from `file` (the next file of the read), in
-  /// document order; the chunks are emptied as they go.
-  void add(std::vector<std::vector<decode::Decoded>>& parsed, std::string_view file);
+  /// Takes the objects decoded from `file` (the next file of the read), its
+  /// runs in document order; each run's lists are freed as they are taken.
+  void add(std::vector<DecodedRun>& runs, std::string_view file);
 
   /// Throws InputError for the first object, in the order read, whose kind
   /// and name an earlier one (or one given before) has, naming both.

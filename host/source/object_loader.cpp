@@ -7,7 +7,6 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
-#include <variant>
 
 #include "decode/field_reader.h"
 #include "decode/object_decoder.h"
@@ -25,38 +24,39 @@ namespace {
 
 using decode::quote;
 
-using decode::Decoded;
-
 constexpr std::string_view kGroupNameKey = "scheduling.k8s.io/group-name";
 constexpr std::string_view kQueueNameKey = "scheduling.volcano.sh/queue-name";
 constexpr std::string_view kDefaultQueue = "default";
 constexpr std::string_view kStdinName = "<stdin>";
 
 /// What reading a text (or documents) found: its objects, and the warnings
-/// about unknown fields, document by document (slot by slot).
+/// about unknown fields, run by run (slot by slot).
 struct Parsed {
-  std::vector<std::vector<Decoded>> objects;
+  std::vector<DecodedRun> runs;
   std::vector<std::vector<std::string>> warnings;
 
   void assign(size_t n) {
-    objects.assign(n, {});
+    runs.assign(n, {});
     warnings.assign(n, {});
   }
 };
 
-/// Decodes one document into slot `slot` of `out`, then looks for unknown
-/// fields in it as `checks` say: Strict throws the first as an InputError.
+/// Decodes one document into slot `slot` of `out` (`in_slot`: how many
+/// documents the slot holds), then looks for unknown fields in it as
+/// `checks` say: Strict throws the first as an InputError.
 template <class Document>  // input::Document or input::TreeDocument
 void decode_one(const Document& doc, std::string_view file, const FieldChecks& checks, size_t slot,
-                Parsed& out) {
+                size_t in_slot, Parsed& out) {
+  DecodedRun& run = out.runs[slot];
   // An empty document (a stray "---") is numbered but holds nothing.
-  if (doc.value.is_null()) return;
-  std::vector<decode::Decoded>& objects = out.objects[slot];
-  if constexpr (requires { doc.in_slot; }) {
-    // Room for the slot at once: growing it moves every object again.
-    if (objects.empty()) objects.reserve(doc.in_slot);
+  if (doc.value.is_null()) {
+    run.document_done(in_slot);
+    return;
   }
-  decode::decode_document(doc.value, file, doc.number, objects);
+  // Room for the slot at once: growing it moves every object again.
+  if (run.pending.empty()) run.pending.reserve(in_slot);
+  decode::decode_document(doc.value, file, doc.number, run.pending);
+  run.document_done(in_slot);
   if (checks.validation == schema::FieldValidation::kIgnore) return;
   std::vector<std::string> unknown = unknown_field_messages(doc.value, file, doc.number);
   if (unknown.empty()) return;
@@ -73,7 +73,7 @@ Parsed decode_all(const std::vector<input::Document>& docs, std::string_view fil
   std::vector<std::exception_ptr> errors(docs.size());
   input::run_ordered_batches(docs.size(), [&](size_t i) {
     try {
-      decode_one(docs[i], file, checks, i, out);
+      decode_one(docs[i], file, checks, i, 1, out);
     } catch (...) {
       errors[i] = std::current_exception();
       return false;
@@ -92,7 +92,7 @@ Parsed parse_text(std::string_view text, std::string_view file, const FieldCheck
   input::stream_documents(
       text, file, input::kFileLimits, [&](size_t n) { out.assign(n); },
       [&](size_t slot, const input::TreeDocument& doc) {
-        decode_one(doc, file, checks, slot, out);
+        decode_one(doc, file, checks, slot, doc.in_slot, out);
       });
   return out;
 }
@@ -312,7 +312,7 @@ void parse_objects(std::string_view text, const std::string& file_name, model::C
   FieldWarnings warnings(checks);
   warnings.add(parsed);
   warnings.finish();
-  c.add(parsed.objects, file_name);
+  c.add(parsed.runs, file_name);
   c.check_unique();
   append_collected(c, out);
 }
@@ -324,7 +324,7 @@ void decode_objects(const std::vector<input::Document>& docs, std::string_view o
   FieldWarnings warnings(checks);
   warnings.add(parsed);
   warnings.finish();
-  c.add(parsed.objects, origin);
+  c.add(parsed.runs, origin);
   c.check_unique();
   append_collected(c, out);
 }
@@ -338,7 +338,7 @@ model::ClusterObjects load_object_files(const std::vector<std::string>& files,
     const std::string_view name = f == "-" ? kStdinName : std::string_view(f);
     Parsed parsed = parse_text(file.text(), name, checks);
     warnings.add(parsed);
-    c.add(parsed.objects, name);
+    c.add(parsed.runs, name);
   }
   warnings.finish();
   c.check_unique();
