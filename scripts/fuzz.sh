@@ -8,33 +8,41 @@
 #   scripts/fuzz.sh --corpus DIR        where corpora grow (default: build-fuzz/corpus)
 #   scripts/fuzz.sh --only api          one target
 #   scripts/fuzz.sh --opt -O0           optimisation level (-O1 by default)
+#   scripts/fuzz.sh --tree build-asan   the targets of a tree configured with
+#                                       SCORIA_FUZZ (scripts/test.sh's sanitized tree)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 time_each=60
-corpus=build-fuzz/corpus
+corpus=""
 only=""
 opt=-O1
+tree=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) time_each="$2"; shift 2 ;;
     --corpus) corpus="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --opt) opt="$2"; shift 2 ;;
-    *) echo "usage: scripts/fuzz.sh [--time SECONDS] [--corpus DIR] [--only TARGET] [--opt -O0|-O1|-O2]" >&2; exit 2 ;;
+    --tree) tree="$2"; shift 2 ;;
+    *) echo "usage: scripts/fuzz.sh [--time SECONDS] [--corpus DIR] [--only TARGET] [--opt -O0|-O1|-O2] [--tree DIR]" >&2; exit 2 ;;
   esac
 done
 
 targets=(objects config quantity kubeconfig api cel block_yaml kube_list protobuf)
 [ -n "$only" ] && targets=("$only")
 
-# Unity build: as scripts/test.sh's, for the compile time; the layers'
-# header checks are the plain build's.
-CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$opt -g1" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$opt -g1" \
-  -DSCORIA_WERROR=ON -DSCORIA_FUZZ=ON -DSCORIA_BUILD_TESTS=OFF -DSCORIA_CHECK_LAYER_HEADERS=OFF \
-  -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]/%/_fuzz}"
+if [ -z "$tree" ]; then
+  tree=build-fuzz
+  # Unity build: as scripts/test.sh's, for the compile time; the layers'
+  # header checks are the plain build's.
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$opt -g1" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$opt -g1" \
+    -DSCORIA_WERROR=ON -DSCORIA_FUZZ=ON -DSCORIA_BUILD_TESTS=OFF -DSCORIA_CHECK_LAYER_HEADERS=OFF \
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 >/dev/null
+fi
+cmake --build "$tree" -j "$(nproc)" --target "${targets[@]/%/_fuzz}"
+corpus="${corpus:-$tree/corpus}"
 
 mkdir -p "$corpus"
 python3 fuzz/seeds.py "$PWD" "$corpus"
@@ -44,8 +52,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 total=0
 status=0
 for t in "${targets[@]}"; do
-  mkdir -p "$corpus/$t" build-fuzz/findings
-  log="build-fuzz/$t.log"
+  mkdir -p "$corpus/$t" "$tree/findings"
+  log="$tree/$t.log"
   # Object files are many documents: long ones cost milliseconds each and
   # find nothing short ones do not.
   max_len=65536
@@ -54,11 +62,11 @@ for t in "${targets[@]}"; do
   case "$t" in objects | config | kubeconfig | block_yaml | kube_list) dict=(-dict=fuzz/yaml.dict) ;; esac
   # -rss_limit_mb: the limits refuse big inputs long before this; an input
   # that needs more is a finding.
-  if ! build-fuzz/bin/"${t}_fuzz" "$corpus/$t" "${dict[@]}" -max_total_time="$time_each" \
+  if ! "$tree/bin/${t}_fuzz" "$corpus/$t" "${dict[@]}" -max_total_time="$time_each" \
       -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-      -artifact_prefix="build-fuzz/findings/$t-" >"$log" 2>&1; then
+      -artifact_prefix="$tree/findings/$t-" >"$log" 2>&1; then
     echo "fuzz: $t found a failure; reproducer and report:" >&2
-    ls build-fuzz/findings/"$t"-* >&2 || true
+    ls "$tree/findings/$t"-* >&2 || true
     tail -60 "$log" >&2
     status=1
   fi
