@@ -9,7 +9,8 @@
 #   scripts/fuzz.sh --only api          one target
 #   scripts/fuzz.sh --opt -O0           optimisation level (-O1 by default)
 #   scripts/fuzz.sh --tree build-asan   the targets of a tree configured with
-#                                       SCORIA_FUZZ (scripts/test.sh's sanitized tree)
+#                                       SCORIA_FUZZ (scripts/test.sh's sanitized tree),
+#                                       built as that tree is (--opt is for build-fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -127,10 +127,11 @@ void DecodedRun::document_done(size_t run_documents) {
   if (++documents < run_documents) return;
   std::array<size_t, std::variant_size_v<decode::Object>> counts{};
   for (const decode::Decoded& d : pending) ++counts[d.object.index()];
+  // Filed once, when the run is whole: each list gets its exact room.
   model::for_each_list(objects, [&](auto& list) {
     using T = typename std::decay_t<decltype(list)>::value_type;
-    list.reserve(list.size() + counts[kObjectIndex<T>]);
-    places[kObjectIndex<T>].reserve(list.size() + counts[kObjectIndex<T>]);
+    list.reserve(counts[kObjectIndex<T>]);
+    places[kObjectIndex<T>].reserve(counts[kObjectIndex<T>]);
   });
   for (decode::Decoded& d : pending) {
     std::visit(

@@ -50,9 +50,10 @@ struct Place {
 /// The objects decoded from one run of documents (a slot of a read), kind
 /// by kind in document order, each list beside its places. A run's objects
 /// are decoded as decode::Decoded and moved into their kinds' lists when
-/// its last document is in: a Decoded is as large as the largest kind, and
-/// a read holds every object of a cluster at once, where a run's Decoded
-/// are freed for the next run to reuse.
+/// its last document is in. A Decoded is as large as the largest kind, and
+/// a read keeps every object of a cluster until it is collected: kept by
+/// kind they take their own size, and a run's Decoded are freed for the
+/// next run to reuse.
 struct DecodedRun {
   model::ClusterObjects objects;
   std::array<std::vector<Place>, std::variant_size_v<decode::Object>> places;
