@@ -205,7 +205,7 @@ http::Reply Service::answer(const http::Request& request,
     }
     if (parts[0] == "top" && parts.size() == 2 && parts[1] == "queues") {
       json queues = json::array();
-      for (const auto& q : s.last.queues) {
+      for (const auto& q : s.recorder.last().queues) {
         json entry = {{"name", q.name}, {"allocated", amounts(s.cache.dims(), q.allocated)}};
         if (!q.deserved.empty()) entry["deserved"] = amounts(s.cache.dims(), q.deserved);
         queues.push_back(std::move(entry));

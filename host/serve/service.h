@@ -50,7 +50,7 @@ struct ServeOptions {
   // warning (the API server's default), or refused (--strict-fields).
   schema::FieldValidation field_validation = schema::FieldValidation::kWarn;
   // A write through the API starts the next session early (see
-  // Service::State::wake); false keeps Volcano's fixed cadence.
+  // SessionCadence); false keeps Volcano's fixed cadence.
   bool schedule_on_change = true;
   // Connection limits and timeouts (its address and port are the above).
   http::ServerOptions http;

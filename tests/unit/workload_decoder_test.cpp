@@ -14,19 +14,19 @@ namespace {
 using test_support::parse;
 using test_support::parse_error;
 
-std::string group(std::string_view spec, std::string_view version = "v1beta1",
-                  std::string_view metadata = "") {
+std::string native_group(std::string_view spec, std::string_view version = "v1beta1",
+                         std::string_view metadata = "") {
   return "apiVersion: scheduling.k8s.io/" + std::string(version) +
          "\nkind: PodGroup\nmetadata:\n  namespace: ml\n  name: train\n" + std::string(metadata) +
          "spec:\n" + std::string(spec);
 }
 
 TEST(WorkloadDecoder, AGangPodGroupIsAJobWithItsMinCount) {
-  const auto objects =
-      parse(group("  schedulingPolicy: {gang: {minCount: 4}}\n  priorityClassName: high\n"
-                  "  priority: 50\n  disruptionMode: {all: {}}\n"
-                  "  workloadRef: {workloadName: train, templateName: workers}\n",
-                  "v1beta1", "  annotations: {scheduling.volcano.sh/queue-name: research}\n"));
+  const auto objects = parse(
+      native_group("  schedulingPolicy: {gang: {minCount: 4}}\n  priorityClassName: high\n"
+                   "  priority: 50\n  disruptionMode: {all: {}}\n"
+                   "  workloadRef: {workloadName: train, templateName: workers}\n",
+                   "v1beta1", "  annotations: {scheduling.volcano.sh/queue-name: research}\n"));
   const model::PodGroup& g = objects.pod_groups.at(0);
   EXPECT_TRUE(g.native);
   EXPECT_EQ(g.key(), "ml/train");
@@ -39,7 +39,7 @@ TEST(WorkloadDecoder, AGangPodGroupIsAJobWithItsMinCount) {
 }
 
 TEST(WorkloadDecoder, BasicIsOnePodAtATimeInTheDefaultQueue) {
-  const auto objects = parse(group("  schedulingPolicy: {basic: {}}\n"));
+  const auto objects = parse(native_group("  schedulingPolicy: {basic: {}}\n"));
   const model::PodGroup& g = objects.pod_groups.at(0);
   EXPECT_EQ(g.min_member, 1);
   EXPECT_EQ(g.queue, "default");
@@ -48,22 +48,22 @@ TEST(WorkloadDecoder, BasicIsOnePodAtATimeInTheDefaultQueue) {
 }
 
 TEST(WorkloadDecoder, V1alpha2ReadsItsOwnShapes) {
-  const auto objects = parse(
-      group("  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: PodGroup\n"
-            "  podGroupTemplateRef: {workload: {workloadName: train, podGroupTemplateName: w}}\n",
-            "v1alpha2"));
+  const auto objects = parse(native_group(
+      "  schedulingPolicy: {gang: {minCount: 2}}\n  disruptionMode: PodGroup\n"
+      "  podGroupTemplateRef: {workload: {workloadName: train, podGroupTemplateName: w}}\n",
+      "v1alpha2"));
   EXPECT_EQ(objects.pod_groups.at(0).min_member, 2);
   EXPECT_TRUE(objects.pod_groups.at(0).disrupt_whole);
 }
 
 TEST(WorkloadDecoder, AScheduledConditionReadsAsRunning) {
   const auto objects =
-      parse(group("  schedulingPolicy: {gang: {minCount: 2}}\n") +
+      parse(native_group("  schedulingPolicy: {gang: {minCount: 2}}\n") +
             "status:\n  conditions:\n  - {type: PodGroupInitiallyScheduled, status: \"True\", "
             "reason: Scheduled}\n");
   EXPECT_EQ(objects.pod_groups.at(0).phase, model::PodGroupPhase::Running);
   const auto waiting =
-      parse(group("  schedulingPolicy: {gang: {minCount: 2}}\n") +
+      parse(native_group("  schedulingPolicy: {gang: {minCount: 2}}\n") +
             "status:\n  conditions:\n  - {type: PodGroupInitiallyScheduled, status: \"False\", "
             "reason: Unschedulable, message: no room}\n");
   EXPECT_EQ(waiting.pod_groups.at(0).phase, model::PodGroupPhase::Pending);
@@ -71,7 +71,7 @@ TEST(WorkloadDecoder, AScheduledConditionReadsAsRunning) {
 }
 
 TEST(WorkloadDecoder, APodJoinsThroughSchedulingGroup) {
-  const auto objects = parse(group("  schedulingPolicy: {gang: {minCount: 1}}\n") +
+  const auto objects = parse(native_group("  schedulingPolicy: {gang: {minCount: 1}}\n") +
                              "---\napiVersion: v1\nkind: Pod\nmetadata: {namespace: ml, name: "
                              "w-0}\nspec:\n  schedulingGroup: {podGroupName: train}\n"
                              "  containers: [{name: c, image: i}]\n");
@@ -82,36 +82,37 @@ TEST(WorkloadDecoder, APodJoinsThroughSchedulingGroup) {
 
 TEST(WorkloadDecoder, RefusesWhatTheApiServerRefuses) {
   const std::string where = "cluster.yaml: document 1 (PodGroup ml/train): field spec.";
-  EXPECT_EQ(parse_error(group("  priority: 1\n")),
+  EXPECT_EQ(parse_error(native_group("  priority: 1\n")),
             where + "schedulingPolicy: is missing; write basic: {} or gang: {minCount: N}");
-  EXPECT_EQ(parse_error(group("  schedulingPolicy: {basic: {}, gang: {minCount: 2}}\n")),
+  EXPECT_EQ(parse_error(native_group("  schedulingPolicy: {basic: {}, gang: {minCount: 2}}\n")),
             where + "schedulingPolicy: must give exactly one of basic and gang");
-  EXPECT_EQ(parse_error(group("  schedulingPolicy: {gang: {}}\n")),
+  EXPECT_EQ(parse_error(native_group("  schedulingPolicy: {gang: {}}\n")),
             where +
                 "schedulingPolicy.gang.minCount: is missing; write how many pods the gang "
                 "needs");
-  EXPECT_EQ(parse_error(group("  schedulingPolicy: {basic: {}}\n  disruptionMode: {all: {}}\n")),
-            where +
-                "disruptionMode: all is not supported with the basic scheduling policy; use "
-                "gang, or single");
-  EXPECT_EQ(parse_error(group("  schedulingPolicy: {gang: {minCount: 2}}\n"
-                              "  disruptionMode: PodGroup\n")),
+  EXPECT_EQ(
+      parse_error(native_group("  schedulingPolicy: {basic: {}}\n  disruptionMode: {all: {}}\n")),
+      where +
+          "disruptionMode: all is not supported with the basic scheduling policy; use "
+          "gang, or single");
+  EXPECT_EQ(parse_error(native_group("  schedulingPolicy: {gang: {minCount: 2}}\n"
+                                     "  disruptionMode: PodGroup\n")),
             where +
                 "disruptionMode: \"PodGroup\" is v1alpha2's form; in v1beta1 write single: {} "
                 "or all: {}");
-  EXPECT_NE(parse_error(group("  schedulingPolicy: {gang: {minCount: 2}}\n"
-                              "  disruptionMode: Everything\n",
-                              "v1alpha2"))
+  EXPECT_NE(parse_error(native_group("  schedulingPolicy: {gang: {minCount: 2}}\n"
+                                     "  disruptionMode: Everything\n",
+                                     "v1alpha2"))
                 .find("disruptionMode: \"Everything\" is not a disruption mode; write Pod or "
                       "PodGroup"),
             std::string::npos);
-  EXPECT_EQ(parse_error(group("  schedulingPolicy: {gang: {minCount: 2}}\n"
-                              "  priority: 2000000000\n")),
+  EXPECT_EQ(parse_error(native_group("  schedulingPolicy: {gang: {minCount: 2}}\n"
+                                     "  priority: 2000000000\n")),
             where +
                 "priority: 2000000000 is above 1000000000, the highest priority a user may "
                 "give; use a PriorityClass above it");
-  EXPECT_EQ(parse_error(group("  schedulingPolicy: {gang: {minCount: 2}}\n"
-                              "  workloadRef: {workloadName: train}\n")),
+  EXPECT_EQ(parse_error(native_group("  schedulingPolicy: {gang: {minCount: 2}}\n"
+                                     "  workloadRef: {workloadName: train}\n")),
             where + "workloadRef.templateName: is missing; name it");
 }
 
@@ -145,7 +146,7 @@ TEST(WorkloadDecoder, AWorkloadIsCheckedAndDecidesNothing) {
 }
 
 TEST(WorkloadDecoder, AnApiVersionOfNeitherGroupIsRefusedListingBoth) {
-  EXPECT_NE(parse_error(group("  schedulingPolicy: {basic: {}}\n", "v1"))
+  EXPECT_NE(parse_error(native_group("  schedulingPolicy: {basic: {}}\n", "v1"))
                 .find("\"scheduling.k8s.io/v1\" is not an apiVersion of PodGroup; write "
                       "apiVersion: scheduling.volcano.sh/v1beta1 or scheduling.k8s.io/v1beta1 or "
                       "scheduling.k8s.io/v1alpha2"),
