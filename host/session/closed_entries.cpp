@@ -29,10 +29,6 @@ bool same_bits(std::span<const double> a, std::span<const double> b) {
 
 }  // namespace
 
-bool Session::exact_sums() const {
-  return whole_requests_ && whole_min_resources_ && request_sum_ < model::kExactSums;
-}
-
 int32_t Session::entry_sums(const Job& job, double* to) const {
   const size_t d = dims();
   std::fill_n(to, 2 * d, 0.0);
@@ -48,7 +44,7 @@ bool Session::close_kept(Outcome& out, std::span<const double> share_total) {
   const size_t d = dims();
   const std::vector<uint32_t>& removed = removed_at_open_;
   if (c.session == 0 || out.closed_by != c.session || c.session + 1 != number_ || !c.exact ||
-      !exact_sums() || c.dims != d || c.sums.size() != 2 * d * queues_.size() ||
+      !exact_.queue_sums_exact() || c.dims != d || c.sums.size() != 2 * d * queues_.size() ||
       out.pod_groups.size() != c.jobs || c.queue_of.size() != c.jobs ||
       !same_bits(share_total, c.share_total) || (!removed.empty() && removed.back() >= c.jobs))
     return false;
@@ -138,7 +134,7 @@ void Session::note_closed(Outcome& out, std::span<const double> share_total) {
   c.session = number_;
   // close_all noted every job's part when the sums were exact, and
   // close_kept runs only then.
-  c.exact = exact_sums();
+  c.exact = exact_.queue_sums_exact();
   c.jobs = jobs_.size();
   c.dims = dims();
   c.share_total.assign(share_total.begin(), share_total.end());

@@ -321,7 +321,7 @@ void Session::close_all(Outcome& out, std::span<const double> share_total, bool 
   if (out.pod_groups.size() < jobs_.size()) out.pod_groups.resize(jobs_.size());
   const size_t d = dims();
   ClosedEntries* closed = nullptr;
-  if (note && exact_sums()) {
+  if (note && exact_.queue_sums_exact()) {
     closed = &memory_->closed;
     closed->queue_of.resize(jobs_.size());
     closed->added.resize(2 * d * jobs_.size());

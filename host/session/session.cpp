@@ -86,10 +86,7 @@ void Session::write_records(const Snapshot& snap) {
   made_keys_.clear();
   noting_requests_ = memory_ != nullptr && config_.equivalence_cache && snap.exact_vectors &&
                      snap.changes.writer != 0;
-  whole_requests_ = noting_requests_;
-  whole_min_resources_ = noting_requests_;
-  request_sum_ = 0;
-  node_alloc_max_ = 0;
+  exact_ = ExactSums::starting(noting_requests_);
 
   const size_t d = dims();
   // Vectors a session never writes (requests, allocatable, queue bounds,
@@ -145,7 +142,7 @@ void Session::write_records(const Snapshot& snap) {
     n.releasing = n.used + d;
     n.pipelined = n.releasing + d;
     std::copy_n(n.allocatable, d, n.idle);
-    if (noting_requests_) note_allocatable(span(n.allocatable));
+    if (noting_requests_) exact_.note_allocatable(span(n.allocatable));
     n.tasks.reserve(!tasks_on.empty() ? tasks_on[i] : task_count / snap.nodes.size() + 1);
   }
 
@@ -217,10 +214,7 @@ void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t firs
   j.total_request = vectors + d;
   if (!append) std::fill_n(vectors, 2 * d, 0.0);
   j.min_resources = read(in.min_resources);
-  if (append && noting_requests_) {
-    whole_min_resources_ = whole_min_resources_ && model::whole_numbers(span(j.min_resources));
-    for (double v : span(j.min_resources)) request_sum_ += std::fabs(v);
-  }
+  if (append && noting_requests_) exact_.note_min_resources(span(j.min_resources));
   j.uid = !in.key.empty() ? in.key : std::string_view(made_keys_.emplace_back(in.group->key()));
   j.spec = in.fields;
   j.source = in.source;
@@ -255,7 +249,7 @@ void Session::write_job(uint32_t index, const Snapshot::JobIn& in, uint32_t firs
     Task& task = tasks_[t];
     if (append && (tin.features & kListedFeatures) != 0) featured_.push_back(t);
     add({j.total_request, d}, span(task.resreq), 1);
-    if (append && noting_requests_) note_request(span(task.resreq));
+    if (append && noting_requests_) exact_.note_request(span(task.resreq));
     // Status is applied through the same path statements use, so the
     // accounting rules live in one place.
     ++j.status_count[status_bit(SCORIA_TASK_PENDING)];

@@ -1,23 +1,17 @@
-// One scheduling session (Volcano's framework.Session): a snapshot of the
-// cluster in dense arrays, the hooks plugins registered for it, and the
-// tier-dispatched decisions actions ask for.
-//
-// The opaque SDK handles (scoria_task, scoria_job, ...) are defined here:
-// a handle is a pointer to the session's own record, so no lookup is needed
-// to go from handle to data.
+// One scheduling session (Volcano's framework.Session): the records of a
+// snapshot of the cluster (records.h), the hooks plugins registered for it
+// (plugin_hooks.h), and the tier-dispatched decisions actions ask for.
+// What sessions keep between them is session_memory.h's.
 #pragma once
 
 #include <scoria/scoria.h>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,150 +27,13 @@
 #include "session/device_allocation.h"
 #include "session/equivalence_cache.h"
 #include "session/hyper_nodes.h"
+#include "session/node_task_memory.h"
+#include "session/plugin_hooks.h"
+#include "session/records.h"
+#include "session/session_memory.h"
+#include "session/stage_clock.h"
 #include "session/task_range.h"
 #include "session/volume_binding.h"
-
-namespace scoria::session {
-class Session;
-class Statement;
-}  // namespace scoria::session
-
-/// Predicate failures of one task: reason id -> number of nodes, and how
-/// many nodes were tried (for "0/N nodes are available: ...").
-struct FitErrors {
-  std::vector<std::pair<uint32_t, uint32_t>> reasons;
-  uint32_t nodes_tried = 0;
-  bool recorded = false;
-  // A reason that held on every node whatever the node (a PreFilter
-  // rejection, such as a claim that does not exist); 0 if none.
-  uint32_t task_wide = 0;
-};
-
-struct scoria_task {
-  scoria::session::Session* ssn = nullptr;
-  const scoria::model::Pod* pod = nullptr;
-  const scoria::cycle::TaskViews* views = nullptr;
-  uint32_t index = 0;
-  uint32_t job = 0;
-  uint32_t sub_job = 0;  // index into the session's sub-jobs
-  int32_t node = -1;     // index of the node it occupies or is headed to
-  uint32_t status = SCORIA_TASK_PENDING;
-  int32_t priority = 0;
-  bool best_effort = false;
-  bool committed = false;  // an allocate of it was committed this session
-  // Status it had when a statement holding it was discarded (Volcano's
-  // LastTransaction): a pending task that was placeable counts as such in
-  // the gang's message.
-  uint32_t last_discarded = 0;
-  int32_t last_discarded_node = -1;  // where it was headed then
-  // The snapshot's (the cache's) vectors: never written in a session.
-  const double* resreq = nullptr;
-  const double* init_resreq = nullptr;
-  // Where the session keeps what is rare and owns memory, so that a task
-  // record is plain data (sessions build and drop hundreds of thousands):
-  // 1 + the index of its predicate failures (Session::fit_of), and of what
-  // plugins asked to write on the pod when this allocation is bound
-  // (Session::bind_annotations_of); 0 for none.
-  uint32_t fit = 0;
-  uint32_t bind_annotations = 0;
-};
-
-struct scoria_job {
-  scoria::session::Session* ssn = nullptr;
-  const scoria::model::PodGroup* group = nullptr;
-  uint32_t index = 0;
-  int32_t queue = -1;
-  uint32_t phase = SCORIA_PHASE_PENDING;
-  int32_t priority = 0;
-  scoria::session::TaskRange tasks;  // indices into the session's tasks
-  int32_t status_count[10] = {};
-  int32_t pending_best_effort = 0;  // Pending tasks that ask for nothing
-  int32_t committed = 0;            // tasks whose allocation was committed
-  double* allocated = nullptr;
-  double* total_request = nullptr;
-  const double* min_resources = nullptr;
-  // Job-level reason (enqueue refused, invalid, ...): the cache's text or
-  // one the session keeps (Session::keep_message).
-  std::string_view fit_error;
-  std::string_view uid;  // "namespace/name": Snapshot::JobIn::key
-  // What job_info reports of the PodGroup, as the snapshot hands it over:
-  // plugins walk every job several times a session, and this array is all
-  // they read.
-  scoria::cycle::GroupFields spec;
-  uint32_t source = UINT32_MAX;  // Snapshot::JobIn::source
-  uint64_t source_seq = 0;       // Snapshot::JobIn::source_seq
-  // Why the cache cannot let it be scheduled (something it names is
-  // missing); empty if it can. job_valid() refuses it with this reason.
-  // Snapshot::JobIn::invalid.
-  std::string_view invalid;
-  // spec.networkTopology as the session prepares it (hyper_nodes.h), with
-  // the allocated HyperNode the allocating action keeps up to date.
-  scoria_network_topology topology = scoria::session::kNoNetworkTopology;
-  // Its sub-jobs: sub_job_count of the session's, from first_sub_job.
-  uint32_t first_sub_job = 0;
-  uint32_t sub_job_count = 0;
-  bool has_sub_group_policy = false;  // spec.subGroupPolicy is not empty
-};
-
-// A sub-job (Volcano's SubJobInfo; session/sub_jobs.h forms them).
-struct scoria_sub_job {
-  scoria::session::Session* ssn = nullptr;
-  uint32_t job = 0;    // the session's job index
-  uint32_t index = 0;  // among its job's sub-jobs
-  std::string_view uid, gid;
-  uint32_t policy = SCORIA_NO_SUB_GROUP_POLICY;
-  int32_t min_available = 1;
-  int64_t match_index = 0;
-  int32_t priority = 0;
-  // Its tasks: the job's whole range for a job's only sub-job when the job
-  // has no policy (no list to build), else `range` indexes the session's
-  // list of sub-job members (Session::sub_job_task), in task order. Nothing
-  // here owns memory: a session has one per job, and builds them each time.
-  scoria::session::TaskRange range;
-  bool whole_job = true;
-  int32_t status_count[10] = {};
-  int32_t pending_best_effort = 0;  // Pending tasks that ask for nothing
-  // Its policy's networkTopology (the job's for the default sub-job), as
-  // the session prepares it.
-  scoria_network_topology topology = scoria::session::kNoNetworkTopology;
-
-  size_t size() const { return range.size(); }
-};
-
-struct scoria_node {
-  scoria_node() = default;
-  explicit scoria_node(std::pmr::memory_resource* task_memory) : tasks(task_memory) {}
-
-  scoria::session::Session* ssn = nullptr;
-  const scoria::model::Node* spec = nullptr;
-  uint32_t index = 0;
-  // Its tasks, from the session's node_task_memory_ (one buffer for all
-  // nodes instead of an allocation each).
-  std::pmr::vector<uint32_t> tasks;
-  const double* allocatable = nullptr;
-  double* idle = nullptr;
-  double* used = nullptr;
-  double* releasing = nullptr;
-  double* pipelined = nullptr;
-};
-
-struct scoria_queue {
-  scoria::session::Session* ssn = nullptr;
-  const scoria::model::Queue* spec = nullptr;
-  uint32_t index = 0;
-  const double* capability = nullptr;
-  const double* deserved = nullptr;
-  const double* guarantee = nullptr;
-  double* allocated = nullptr;
-  // Deserved share a plugin computed this session (session_queue_set_deserved);
-  // empty until one does.
-  std::vector<double> status_deserved;
-  // Real capability a plugin computed this session
-  // (session_queue_set_real_capability, for metrics); empty until one does.
-  std::vector<double> real_capability;
-  // What the overused hooks last said of it this session (for metrics).
-  std::optional<bool> overused;
-};
 
 namespace scoria::session {
 
@@ -188,30 +45,7 @@ using cycle::Outcome;
 using cycle::Snapshot;
 using cycle::TaskViews;
 
-using Task = scoria_task;
-using Job = scoria_job;
-using Node = scoria_node;
-using Queue = scoria_queue;
-using SubJob = scoria_sub_job;
-
-/// Hooks of one plugin in one tier, with the config flags that gate them.
-struct PluginHooks {
-  std::string name;
-  const char* mark = "";  // name, kept for the process's life (plugin::InPlugin)
-  const config::PluginOption* option = nullptr;
-  scoria_plugin_ctx* ctx = nullptr;
-  scoria_hooks hooks{};
-  bool serial = false;  // SCORIA_FLAG_SERIAL_HOOKS
-  // Its arguments as its instance received them (declared defaults
-  // included); null when unknown. Read only to explain a placement.
-  const config::Arguments* arguments = nullptr;
-  // The reason shown for nodes this plugin's failing predicate refused.
-  uint32_t failed_reason = 0;
-  // Hooks (bits of plugin_answers.h's Answer) whose undefined answer was
-  // logged this session; updated through std::atomic_ref by worker threads.
-  alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t undefined_logged = 0;
-};
-
+class Statement;
 class WorkerPool;
 
 /// The feature bits whose tasks the session lists (tasks_with_features):
@@ -226,198 +60,6 @@ struct PredicateScratch {
   std::vector<size_t> where;
   std::vector<scoria_code> codes;
   std::vector<uint32_t> reasons;
-};
-
-/// Where the nodes' task lists live: one buffer for all of them (instead of
-/// an allocation each), given back whole when the records are written
-/// anew, and then one block as large as all it took last time. It counts
-/// what the lists took, so that records kept long enough for their lists to
-/// be rewritten many times are written anew.
-class NodeTaskMemory {
- public:
-  NodeTaskMemory() { release(); }
-  NodeTaskMemory(const NodeTaskMemory&) = delete;
-  NodeTaskMemory& operator=(const NodeTaskMemory&) = delete;
-  std::pmr::memory_resource* resource() { return &front_; }
-  size_t taken() const { return front_.taken; }
-  /// Every list in it must be gone.
-  void release() {
-    buffer_.reset();
-    if (front_.taken > block_size_) {
-      block_size_ = front_.taken + front_.taken / 4;
-      block_ = std::make_unique_for_overwrite<std::byte[]>(block_size_);
-    }
-    if (block_size_ == 0)
-      buffer_.emplace(std::pmr::new_delete_resource());
-    else
-      buffer_.emplace(block_.get(), block_size_, std::pmr::new_delete_resource());
-    front_.to = &*buffer_;
-    front_.taken = 0;
-  }
-
- private:
-  struct Front final : std::pmr::memory_resource {
-    size_t taken = 0;
-    std::pmr::memory_resource* to = nullptr;
-    void* do_allocate(size_t bytes, size_t align) override {
-      taken += bytes;
-      return to->allocate(bytes, align);
-    }
-    void do_deallocate(void* p, size_t bytes, size_t align) override {
-      to->deallocate(p, bytes, align);
-    }
-    bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override {
-      return this == &o;
-    }
-  };
-  std::unique_ptr<std::byte[]> block_;
-  size_t block_size_ = 0;
-  std::optional<std::pmr::monotonic_buffer_resource> buffer_;
-  Front front_;
-};
-
-/// What a session touched of the records (Session::touch), and what each
-/// touched record was at the session's open, noted at its first touch: the
-/// next session keeping the records puts those back, then writes again what
-/// changed (session_reuse.cpp).
-struct TouchJournal {
-  /// Values a job adds to its queue's sums (Session::QueueJobSums): jobs,
-  /// then allocated, request, elastic, inqueue minimum, inqueue and running
-  /// unallocated, each `dims` values.
-  static constexpr size_t kSumVectors = 6;
-
-  std::vector<uint64_t> job_bits, node_bits;  // touched
-  std::vector<uint32_t> jobs;                 // touched, in the order touched
-  // For each touched job: its first entry in `places`, where its tasks'
-  // (node, status) follow; its allocated (dims values); its share of its
-  // queue's sums (kSumVectors * dims values).
-  std::vector<uint32_t> task_at;
-  std::vector<std::pair<int32_t, uint32_t>> places;
-  std::vector<double> allocated, sums;
-  // The nodes touched, in order: each one's task list (one after another in
-  // `lists`, ending at list_end[i]) and its idle, used, releasing and
-  // pipelined (4 * dims values).
-  std::vector<uint32_t> nodes, lists, list_end;
-  std::vector<double> node_sums;
-
-  void clear(size_t job_count, size_t node_count) {
-    job_bits.assign((job_count + 63) / 64, 0);
-    node_bits.assign((node_count + 63) / 64, 0);
-    for (auto* v : {&jobs, &task_at, &nodes, &lists, &list_end}) v->clear();
-    places.clear();
-    allocated.clear();
-    sums.clear();
-    node_sums.clear();
-  }
-};
-
-/// What the last close wrote, for the next one (session/closed_entries.cpp):
-/// a close handed back the outcome its predecessor wrote writes again only
-/// the entries of the jobs whose records were written again or touched, or
-/// whose entry depends on more than the record (`volatile_jobs`), and takes
-/// the others' part out of and into its queues' sums. That is exact only
-/// while every value summed is a whole number and every sum is below 2^53
-/// (`exact`), as for the sums kept with the records.
-struct ClosedEntries {
-  uint64_t session = 0;  // which session of this memory closed (SessionMemory::sessions)
-  bool exact = false;
-  size_t jobs = 0, dims = 0;
-  /// Each queue's request, then inqueue, sums (2 * dims values a queue).
-  std::vector<double> sums;
-  /// Per job, at its position then: its queue (or -1), and its part of
-  /// that queue's request and inqueue sums (2 * dims values).
-  std::vector<int32_t> queue_of;
-  std::vector<double> added;
-  /// Jobs with tasks not placed or readiness a plugin decides: their entry
-  /// depends on the session (fit errors, votes), so each close writes it.
-  std::vector<uint32_t> volatile_jobs;
-  /// drf's total the shares were divided by.
-  std::vector<double> share_total;
-};
-
-/// What sessions keep between them, held by their owner (the scheduler),
-/// one session at a time. The arrays keep their memory, so a session does
-/// not take tens of megabytes from the system and fault them in again (on
-/// S2, 57 MB a session). And the records themselves are kept, with what the
-/// session changed in them: the next session over the next refresh of the
-/// same kept snapshot writes again only the jobs and nodes that changed or
-/// that the last session touched (session_reuse.cpp).
-struct SessionMemory {
-  NodeTaskMemory node_tasks;  // before nodes: their lists live in it
-  std::vector<Job> jobs;
-  std::vector<Task> tasks;
-  std::vector<SubJob> sub_jobs;
-  std::vector<Node> nodes;
-  std::vector<double> arena;
-  // Session members kept with the records (Session::keep_records).
-  std::vector<uint64_t> pending_task_jobs, phase_pending_jobs, queueless_jobs;
-  std::vector<uint32_t> featured, topology_jobs, sub_job_members;
-  std::deque<std::string> made_keys;
-  std::vector<uint32_t> renumbered;  // take_out_jobs' scratch, for its storage
-  EquivalenceCache equivalence;      // for its storage (reset by each session)
-  // What the last session's records were at its open: its placed tasks, its
-  // queues' allocated (queue after queue), the records it touched, and, if
-  // it summed its jobs by queue at open (`sums_kept`), those sums (jobs
-  // counted apart) to be kept too.
-  std::vector<uint32_t> opening_placed;
-  std::vector<double> opening_queue_allocated;
-  TouchJournal touched;
-  std::vector<double> opening_queue_sums;
-  std::vector<uint32_t> opening_queue_jobs;
-  bool sums_kept = false;
-  // The snapshot they were written from (Snapshot::Changes) and by which
-  // session object (the records point at it); `kept` while they may serve.
-  uint64_t writer = 0, version = 0, layout = 0;
-  const void* session = nullptr;
-  bool kept = false;
-  // Every task's request is whole numbers (and small enough that sums of
-  // them are exact): queue sums then come out the same in any order.
-  // Node allocatables, and every job's minResources for the queue sums.
-  bool whole_requests = false;
-  bool whole_min_resources = false;
-  // A bound on every sum the records keep: each adds requests and
-  // minResources to at most one node's allocatable (a node's idle), never
-  // two nodes' together. So the requests and minResources are summed, in
-  // absolute value, and of the nodes only the largest counts.
-  double request_sum = 0;
-  double node_alloc_max = 0;  // the largest sum of a node's allocatable values
-  /// Set by tests: a session that kept records compares them with ones
-  /// written anew, and a close that kept entries its outcome with one
-  /// written whole; each throws std::logic_error naming the first difference.
-  bool verify = false;
-  ClosedEntries closed;
-  uint64_t sessions = 0;  // opened over this memory
-};
-
-/// The per-task stages Volcano times as
-/// volcano_scheduling_stage_duration_milliseconds, in ms, one entry per
-/// time: each search of nodes for a task (Predicate) and each scoring of a
-/// task's candidates (Scoring).
-struct StageDurations {
-  std::vector<double> predicate_ms, scoring_ms;
-};
-
-/// Adds the milliseconds from its making to its end to `into`; nothing when
-/// `into` is null (no clock is read then).
-class StageClock {
- public:
-  explicit StageClock(std::vector<double>* into)
-      : into_(into), start_(into != nullptr ? Clock::now() : Clock::time_point{}) {}
-  ~StageClock() {
-    if (into_ == nullptr) return;
-    // A sample lost to a failed allocation is no reason to terminate.
-    try {
-      into_->push_back(std::chrono::duration<double, std::milli>(Clock::now() - start_).count());
-    } catch (...) {
-    }
-  }
-  StageClock(const StageClock&) = delete;
-  StageClock& operator=(const StageClock&) = delete;
-
- private:
-  using Clock = std::chrono::steady_clock;
-  std::vector<double>* into_;
-  Clock::time_point start_;
 };
 
 class Session {
@@ -764,8 +406,6 @@ class Session {
   // What job j adds to its queue's request and inqueue sums, into `to`
   // (2 * dims values, overwritten); returns job_request's releasing count.
   int32_t entry_sums(const Job& job, double* to) const;
-  // Whether every value the queue sums add is whole and every sum exact.
-  bool exact_sums() const;
   // Notes for the next close what this one wrote (ClosedEntries).
   void note_closed(Outcome& out, std::span<const double> share_total);
   // Throws std::logic_error naming the first difference between `kept`
@@ -835,9 +475,6 @@ class Session {
   void verify_records(const Snapshot& snap) const;
   void touch_job(uint32_t job);
   void touch_node(uint32_t node);
-  // Notes values summed across records: whole numbers, and their bound.
-  void note_request(std::span<const double> request);
-  void note_allocatable(std::span<const double> allocatable);
   // Notes in the memory the queue sums just taken at open.
   void note_opening_sums();
   // Makes queue_sums_ point into zeroed memory for `queues` queues.
@@ -943,9 +580,7 @@ class Session {
   // are noted (whole numbers, their sum) for a later session to keep them.
   double* tail_ = nullptr;
   bool noting_requests_ = false;
-  bool whole_requests_ = true;
-  double request_sum_ = 0;
-  double node_alloc_max_ = 0;  // see SessionMemory::request_sum
+  ExactSums exact_;
   // What this session touched of the records (SessionMemory), tracked once
   // the constructor is done.
   bool tracking_ = false;
@@ -961,7 +596,6 @@ class Session {
   std::vector<double>* stage_sink(std::vector<double> StageDurations::*stage, bool when = true) {
     return timing_stages_ && when ? &(stages_.*stage) : nullptr;
   }
-  bool whole_min_resources_ = true;
   bool kept_sums_ = false;  // keep_records brought the queue sums too
   TouchJournal journal_;
   uint64_t changes_at_open_ = 0;

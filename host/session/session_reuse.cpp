@@ -38,8 +38,6 @@ bool set(std::vector<uint64_t>& bits, size_t i) {
   return was;
 }
 
-using model::kExactSums;
-
 // `kept` (ascending) without the entries `drop` says, merged with `more`
 // (ascending).
 template <class Drop>
@@ -83,26 +81,6 @@ void Session::touch_node(uint32_t n) {
   t.node_sums.insert(t.node_sums.end(), node.idle, node.idle + 4 * dims());
 }
 
-void Session::note_request(std::span<const double> request) {
-  whole_requests_ = whole_requests_ && model::whole_numbers(request);
-  for (double v : request) request_sum_ += std::fabs(v);
-}
-
-namespace {
-
-double magnitude(std::span<const double> values) {
-  double sum = 0;
-  for (double v : values) sum += std::fabs(v);
-  return sum;
-}
-
-}  // namespace
-
-void Session::note_allocatable(std::span<const double> allocatable) {
-  whole_requests_ = whole_requests_ && model::whole_numbers(allocatable);
-  node_alloc_max_ = std::max(node_alloc_max_, magnitude(allocatable));
-}
-
 bool Session::keep_records(const Snapshot& snap) {
   SessionMemory& m = *memory_;
   const TouchJournal& was = m.touched;
@@ -114,7 +92,7 @@ bool Session::keep_records(const Snapshot& snap) {
   const bool kept = std::exchange(m.kept, false);  // again by note_opening, if all goes well
   if (!kept || !config_.equivalence_cache || !snap.exact_vectors || m.session != this ||
       c.writer == 0 || c.writer != m.writer || c.version != m.version + 1 || c.layout != m.layout ||
-      c.vectors_changed || !m.whole_requests)
+      c.vectors_changed || !m.exact.whole_requests)
     return false;
   // Jobs that left are taken out (their tasks with them), the others moving
   // down in order; jobs that arrived since come last, their tasks after
@@ -177,16 +155,13 @@ bool Session::keep_records(const Snapshot& snap) {
   for (size_t k = 0; k < removed.size(); ++k)
     tasks_removed_before[k + 1] =
         tasks_removed_before[k] + static_cast<uint32_t>(jobs_[removed[k]].tasks.size());
-  double added = 0;
-  bool whole_min_resources = m.whole_min_resources;
+  // The bound on the sums, with what is written again or arrived added
+  // (what was there before stays counted: the bound need not be tight).
+  ExactSums exact = m.exact;
   const auto note = [&](const Snapshot::JobIn& in) {
-    for (const auto& tin : in.tasks) {
-      if (!model::whole_numbers(tin.resreq)) return false;
-      for (double v : tin.resreq) added += std::fabs(v);
-    }
-    whole_min_resources = whole_min_resources && model::whole_numbers(in.min_resources);
-    for (double v : in.min_resources) added += std::fabs(v);
-    return true;
+    for (const auto& tin : in.tasks) exact.note_request(tin.resreq);
+    exact.note_min_resources(in.min_resources);
+    return exact.whole_requests;
   };
   for (uint32_t j : again) {
     const Job& old = jobs_[j];
@@ -201,13 +176,12 @@ bool Session::keep_records(const Snapshot& snap) {
   for (size_t j = kept_jobs; j < jobs; ++j)
     if (!note(snap.jobs[j])) return false;
   // A changed node's allocatable may be larger than the largest before;
-  // the bound keeps the larger of the two (it need not be tight).
-  double node_alloc_max = m.node_alloc_max;
+  // the bound keeps the larger of the two.
   for (uint32_t n : c.nodes) {
-    if (n >= nodes_.size() || !model::whole_numbers(snap.nodes[n].allocatable)) return false;
-    node_alloc_max = std::max(node_alloc_max, magnitude(snap.nodes[n].allocatable));
+    if (n >= nodes_.size()) return false;
+    exact.note_allocatable(snap.nodes[n].allocatable);
   }
-  if (!(m.request_sum + added + node_alloc_max < kExactSums)) return false;
+  if (!exact.records_exact()) return false;
 
   // Nothing fails from here on.
   // The nodes the last session touched, as they were at its open.
@@ -219,7 +193,7 @@ bool Session::keep_records(const Snapshot& snap) {
   }
   // The queue sums of that open, if it took them (and they can be kept).
   constexpr size_t kVectors = TouchJournal::kSumVectors;
-  const bool sums = m.sums_kept && whole_min_resources;
+  const bool sums = m.sums_kept && exact.whole_min_resources;
   if (sums) {
     prepare_queue_sums(snap.queues.size());  // (the queues are written below)
     std::copy(m.opening_queue_sums.begin(), m.opening_queue_sums.end(), queue_sums_memory_.begin());
@@ -354,10 +328,7 @@ bool Session::keep_records(const Snapshot& snap) {
       job_sums(job, queue_base(job.queue), 1);
     }
   }
-  whole_requests_ = true;
-  whole_min_resources_ = whole_min_resources;
-  request_sum_ = m.request_sum + added;
-  node_alloc_max_ = node_alloc_max;
+  exact_ = exact;
   kept_sums_ = sums;
   // For close (closed_entries.cpp): what was written again, where it is now.
   rewritten_ = std::move(again);
@@ -373,10 +344,7 @@ void Session::note_opening(const Snapshot& snap) {
   m.version = snap.changes.version;
   m.layout = snap.changes.layout;
   m.session = this;
-  m.whole_requests = whole_requests_;
-  m.whole_min_resources = whole_min_resources_;
-  m.request_sum = request_sum_;
-  m.node_alloc_max = node_alloc_max_;
+  m.exact = exact_;
   m.kept = config_.equivalence_cache && snap.exact_vectors && snap.changes.writer != 0;
   m.opening_placed.assign(placed_.begin(), placed_.end());
   m.opening_queue_allocated.resize(d * queues_.size());
@@ -394,7 +362,7 @@ void Session::note_opening_sums() {
   m.opening_queue_sums.assign(queue_sums_memory_.begin(), queue_sums_memory_.end());
   m.opening_queue_jobs.resize(queue_sums_.size());
   for (size_t q = 0; q < queue_sums_.size(); ++q) m.opening_queue_jobs[q] = queue_sums_[q].jobs;
-  m.sums_kept = m.whole_requests && m.whole_min_resources;
+  m.sums_kept = m.exact.whole_requests && m.exact.whole_min_resources;
 }
 
 namespace {
