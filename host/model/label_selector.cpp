@@ -1,50 +1,37 @@
 #include "model/label_selector.h"
 
+#include <scoria/label_match.hpp>
+
 #include <algorithm>
-#include <charconv>
-#include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace scoria::model {
 
-namespace {
-
-std::optional<int64_t> integer(const std::string& s) {
-  int64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-}  // namespace
+static_assert(static_cast<uint32_t>(SelectorOp::In) == SCORIA_OP_IN &&
+              static_cast<uint32_t>(SelectorOp::NotIn) == SCORIA_OP_NOT_IN &&
+              static_cast<uint32_t>(SelectorOp::Exists) == SCORIA_OP_EXISTS &&
+              static_cast<uint32_t>(SelectorOp::DoesNotExist) == SCORIA_OP_DOES_NOT_EXIST &&
+              static_cast<uint32_t>(SelectorOp::Gt) == SCORIA_OP_GT &&
+              static_cast<uint32_t>(SelectorOp::Lt) == SCORIA_OP_LT);
 
 bool meets(const SelectorRequirement& r, const std::map<std::string, std::string>& labels) {
   if (r.is_field) return false;  // labels are all there is to match
   const auto it = labels.find(r.key);
-  const bool has = it != labels.end();
-  const auto in = [&] {
-    return has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
-  };
-  switch (r.op) {
-    case SelectorOp::In:
-    case SelectorOp::Equal:
-      return in();
-    case SelectorOp::NotIn:
-      return !in();
-    case SelectorOp::Exists:
-      return has;
-    case SelectorOp::DoesNotExist:
-      return !has;
-    case SelectorOp::Gt:
-    case SelectorOp::Lt: {
-      if (!has || r.values.size() != 1) return false;
-      const auto value = integer(it->second);
-      const auto bound = integer(r.values[0]);
-      if (!value || !bound) return false;
-      return r.op == SelectorOp::Gt ? *value > *bound : *value < *bound;
-    }
-  }
-  return false;
+  const std::string_view value = it != labels.end() ? std::string_view(it->second) : "";
+  const std::string_view* label = it != labels.end() ? &value : nullptr;
+  // The SDK's operators, the host's SelectorOp values; Equal (a
+  // toleration's) means In here.
+  const auto op = static_cast<uint32_t>(r.op == SelectorOp::Equal ? SelectorOp::In : r.op);
+  std::optional<int64_t> bound;
+  if ((r.op == SelectorOp::Gt || r.op == SelectorOp::Lt) && r.values.size() == 1)
+    bound = label_integer(r.values[0]);
+  return label_requirement_met(
+      op, label,
+      [&](std::string_view v) {
+        return std::find(r.values.begin(), r.values.end(), v) != r.values.end();
+      },
+      bound);
 }
 
 bool selects(const LabelSelector& selector, const std::map<std::string, std::string>& labels) {

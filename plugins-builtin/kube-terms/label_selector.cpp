@@ -18,22 +18,12 @@ using nlohmann::json;
 template <class Label>
 bool all_met(const std::vector<LabelRequirement>& requirements, Label&& label) {
   return std::all_of(requirements.begin(), requirements.end(), [&](const LabelRequirement& r) {
-    scoria_str value{};
-    const bool has = label(scoria::str(r.key), &value) == SCORIA_OK;
-    const auto listed = [&] {
-      return std::find(r.values.begin(), r.values.end(), scoria::view(value)) != r.values.end();
-    };
-    switch (r.op) {
-      case LabelRequirement::Op::kIn:
-        return has && listed();
-      case LabelRequirement::Op::kNotIn:
-        return !has || !listed();
-      case LabelRequirement::Op::kExists:
-        return has;
-      case LabelRequirement::Op::kDoesNotExist:
-        return !has;
-    }
-    return false;
+    scoria_str found{};
+    const bool has = label(scoria::str(r.key), &found) == SCORIA_OK;
+    const std::string_view value = scoria::view(found);
+    return scoria::label_requirement_met(r.op, has ? &value : nullptr, [&](std::string_view v) {
+      return std::find(r.values.begin(), r.values.end(), v) != r.values.end();
+    });
   });
 }
 
@@ -60,7 +50,7 @@ bool LabelSelector::matches_namespace(const scoria_session* ssn, std::string_vie
 bool LabelSelector::matches_unlabelled() const {
   if (!present || !valid) return false;
   return std::all_of(requirements.begin(), requirements.end(), [](const LabelRequirement& r) {
-    return r.op == LabelRequirement::Op::kNotIn || r.op == LabelRequirement::Op::kDoesNotExist;
+    return r.op == SCORIA_OP_NOT_IN || r.op == SCORIA_OP_DOES_NOT_EXIST;
   });
 }
 
@@ -73,7 +63,7 @@ LabelSelector parse_label_selector(const json* selector) {
       out.valid = false;
     else
       for (const auto& [key, value] : labels->items())
-        out.requirements.push_back({key, LabelRequirement::Op::kIn, {text(&value)}});
+        out.requirements.push_back({key, SCORIA_OP_IN, {text(&value)}});
   }
   if (const json* exprs = member(*selector, "matchExpressions"); exprs != nullptr) {
     if (!exprs->is_array()) {
@@ -87,10 +77,10 @@ LabelSelector parse_label_selector(const json* selector) {
       if (const json* values = member(e, "values"); values != nullptr && values->is_array())
         for (const json& v : *values) r.values.push_back(text(&v));
       if (op == "In" || op == "NotIn") {
-        r.op = op == "In" ? LabelRequirement::Op::kIn : LabelRequirement::Op::kNotIn;
+        r.op = op == "In" ? SCORIA_OP_IN : SCORIA_OP_NOT_IN;
         if (r.values.empty()) out.valid = false;
       } else if (op == "Exists" || op == "DoesNotExist") {
-        r.op = op == "Exists" ? LabelRequirement::Op::kExists : LabelRequirement::Op::kDoesNotExist;
+        r.op = op == "Exists" ? SCORIA_OP_EXISTS : SCORIA_OP_DOES_NOT_EXIST;
         if (!r.values.empty()) out.valid = false;
       } else {
         out.valid = false;

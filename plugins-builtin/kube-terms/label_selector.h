@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,9 +16,8 @@
 namespace kube {
 
 struct LabelRequirement {
-  enum class Op { kIn, kNotIn, kExists, kDoesNotExist };
   std::string key;
-  Op op = Op::kIn;
+  uint32_t op = SCORIA_OP_IN;  // SCORIA_OP_IN, _NOT_IN, _EXISTS or _DOES_NOT_EXIST
   std::vector<std::string> values;
 };
 

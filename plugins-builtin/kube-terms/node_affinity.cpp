@@ -31,7 +31,9 @@ bool prepare(Requirement& r) {
       return r.values.empty();
     case SCORIA_OP_GT:
     case SCORIA_OP_LT:
-      return r.values.size() == 1 && parse_int64(view(r.values[0]), r.bound);
+      if (r.values.size() != 1) return false;
+      r.bound = scoria::label_integer(view(r.values[0]));
+      return r.bound.has_value();
     default:
       return false;
   }
@@ -44,26 +46,12 @@ bool matches(const Requirement& r, const scoria_node* node, std::string_view nod
     const bool equal = field == view(r.values[0]);
     return r.op == SCORIA_OP_IN ? equal : !equal;
   }
-  scoria_str label{};
-  const bool has = api().node_label(node, scoria::str(r.key), &label) == SCORIA_OK;
-  switch (r.op) {
-    case SCORIA_OP_IN:
-      return has && contains(r.values, view(label));
-    case SCORIA_OP_NOT_IN:
-      return !has || !contains(r.values, view(label));
-    case SCORIA_OP_EXISTS:
-      return has;
-    case SCORIA_OP_DOES_NOT_EXIST:
-      return !has;
-    case SCORIA_OP_GT:
-    case SCORIA_OP_LT: {
-      int64_t n = 0;
-      if (!has || !parse_int64(view(label), n)) return false;
-      return r.op == SCORIA_OP_GT ? n > r.bound : n < r.bound;
-    }
-    default:
-      return false;
-  }
+  scoria_str found{};
+  const bool has = api().node_label(node, scoria::str(r.key), &found) == SCORIA_OK;
+  const std::string_view label = view(found);
+  return scoria::label_requirement_met(
+      r.op, has ? &label : nullptr, [&](std::string_view v) { return contains(r.values, v); },
+      r.bound);
 }
 
 size_t requirement_count(const scoria_task* task, uint32_t kind, size_t terms) {
@@ -73,28 +61,6 @@ size_t requirement_count(const scoria_task* task, uint32_t kind, size_t terms) {
 }
 
 }  // namespace
-
-// By hand rather than std::from_chars, whose digit table is a GNU-unique
-// symbol that would keep the object loaded for good.
-bool parse_int64(std::string_view s, int64_t& out) {
-  bool negative = false;
-  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
-    negative = s.front() == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return false;
-  // Accumulate the magnitude; the negative range is one larger.
-  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  uint64_t magnitude = 0;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (magnitude > (limit - digit) / 10) return false;
-    magnitude = magnitude * 10 + digit;
-  }
-  out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-  return true;
-}
 
 NodeAffinityTerms::NodeAffinityTerms(const scoria_task* task, uint32_t kind)
     : terms_(api().task_affinity_term_count(task, kind)),

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -16,16 +17,13 @@
 
 namespace kube {
 
-// Go's strconv.ParseInt(s, 10, 64), which Kubernetes uses for Gt and Lt.
-bool parse_int64(std::string_view s, int64_t& out);
-
 // One requirement of a term, validated once.
 struct Requirement {
   std::string_view key;
   uint32_t op = 0;
   bool is_field = false;
   std::span<const scoria_str> values;
-  int64_t bound = 0;  // the parsed value of Gt and Lt
+  std::optional<int64_t> bound;  // the value of Gt and Lt (scoria::label_integer)
 };
 
 // A term: requirements [first, first + count) of the flat list.

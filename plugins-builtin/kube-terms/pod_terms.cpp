@@ -63,7 +63,7 @@ void merge_match_label_keys(const json* keys, const json* pod_labels, LabelSelec
     const json* value = member(*pod_labels, name.c_str());
     if (name.empty() || value == nullptr || !value->is_string()) continue;
     selector.requirements.push_back(
-        LabelRequirement{name, LabelRequirement::Op::kIn, {value->get<std::string>()}});
+        LabelRequirement{name, SCORIA_OP_IN, {value->get<std::string>()}});
   }
 }
 

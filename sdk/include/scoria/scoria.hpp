@@ -23,6 +23,7 @@
 
 #include <scoria/scoria.h>
 #include <scoria/duration.hpp>
+#include <scoria/label_match.hpp>
 #include <scoria/quantity.hpp>
 #include <scoria/rfc3339.hpp>
 
