@@ -21,23 +21,26 @@ struct Cadence : ::testing::Test {
   SessionCadence make(bool early) {
     return SessionCadence(io, early, [this] { ++started; });
   }
+  // A session began and ended at once; the next is due a minute after it.
+  static void ran(SessionCadence& c) {
+    c.begin();
+    c.finished(0ms);
+    c.next(60s);
+  }
 };
 
 TEST_F(Cadence, TheNextSessionIsAPeriodAfterTheLastStarted) {
   SessionCadence c = make(true);
   c.begin();
   EXPECT_FALSE(c.armed());
-  c.finished(0ms);
-  c.next(60s);
+  ran(c);
   EXPECT_TRUE(c.armed());
   EXPECT_EQ(c.expiry(), c.session_start() + 60s);
 }
 
 TEST_F(Cadence, AWriteBringsTheNextSessionForward) {
   SessionCadence c = make(true);
-  c.begin();
-  c.finished(0ms);
-  c.next(60s);
+  ran(c);
   const Clock::time_point before = Clock::now();
   c.wake();
   EXPECT_GE(c.expiry(), before + SessionCadence::kWakeDelay);
@@ -46,9 +49,7 @@ TEST_F(Cadence, AWriteBringsTheNextSessionForward) {
 
 TEST_F(Cadence, WithoutScheduleOnChangeAWriteWaitsForThePeriod) {
   SessionCadence c = make(false);
-  c.begin();
-  c.finished(0ms);
-  c.next(60s);
+  ran(c);
   c.wake();
   EXPECT_EQ(c.expiry(), c.session_start() + 60s);
 }
