@@ -50,6 +50,7 @@ Session::Session(const Snapshot& snap, const config::SchedulerConfig& config, Wo
   }
   all_nodes_.reserve(nodes_.size());
   for (const Node& n : nodes_) all_nodes_.push_back(&n);
+  search_.open(all_nodes_, dims(), equivalence_);
   volumes_.reset(snap.storage, tasks_);
   devices_.reset(snap.devices, tasks_, nodes_);
   prepare_network_topologies(snap.hyper_nodes);

@@ -27,6 +27,7 @@
 #include "session/device_allocation.h"
 #include "session/equivalence_cache.h"
 #include "session/hyper_nodes.h"
+#include "session/node_search.h"
 #include "session/node_task_memory.h"
 #include "session/plugin_hooks.h"
 #include "session/records.h"
@@ -54,15 +55,7 @@ class WorkerPool;
 /// affinity, spread) stays cheap.
 inline constexpr uint32_t kListedFeatures = ~uint32_t{model::kVolumes | model::kDeviceClaims};
 
-/// Per-thread buffers of the predicate loop, reused across tasks.
-struct PredicateScratch {
-  std::vector<const Node*> alive;
-  std::vector<size_t> where;
-  std::vector<scoria_code> codes;
-  std::vector<uint32_t> reasons;
-};
-
-class Session {
+class Session final : private NodeSearch::Needs {
  public:
   /// With `memory`, the session's arrays live in it (one session at a time).
   Session(const Snapshot& snapshot, const config::SchedulerConfig& config, WorkerPool* workers,
@@ -166,12 +159,14 @@ class Session {
   bool task_less(const Task& l, const Task& r);
   bool victim_queue_less(const Queue& l, const Queue& r, const Task* preemptor);
   /// All predicates over `candidates`; returns the nodes that pass, in the
-  /// given order, and records the task's fit errors.
+  /// given order, and records the task's fit errors (NodeSearch).
   size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
-                         const Node** fit);
+                         const Node** fit) {
+    return search_.predicate_nodes(task, candidates, check_resources, fit);
+  }
   scoria_code predicate(const Task& task, const Node& node, uint32_t* reason);
   /// Whether a soft node shard ranks `node` after its working set.
-  bool outside_soft_shard(const Node& node) const {
+  bool outside_soft_shard(const Node& node) const override {
     return sharding_ == model::ShardingMode::Soft && in_shard_[node.index] == 0;
   }
   /// Of the `count` nodes in `fit`, with a soft shard and any of them in
@@ -183,22 +178,18 @@ class Session {
     return end == fit ? count : static_cast<size_t>(end - fit);
   }
   /// Allocate's choice of a node for `task` among `candidates`
-  /// (node_choice.cpp; host_api.session_select_node): predicate_nodes with
-  /// the resource check; of the nodes that pass, those where the task fits
-  /// the idle resources now, else those where it fits the future idle;
-  /// among them node_scores and best_node.
-  struct NodeChoice {
-    const Node* node = nullptr;
-    bool idle = false;
-    size_t fit_count = 0;
-  };
-  NodeChoice select_node(Task& task, std::span<const Node* const> candidates);
+  /// (host_api.session_select_node; NodeSearch::select_node).
+  using NodeChoice = NodeSearch::Choice;
+  NodeChoice select_node(Task& task, std::span<const Node* const> candidates) {
+    return search_.select_node(task, candidates);
+  }
   /// predicate() as if the tasks of `gone` had left their nodes
   /// (predicate_without.cpp; host_api.session_predicate_without).
   scoria_code predicate_without(const Task& task, const Node& node, std::span<Task* const> gone,
                                 uint32_t* reason);
-  void node_scores(const Task& task, std::span<const Node* const> nodes, double* scores);
-  int64_t best_node(const Task& task, std::span<const Node* const> nodes, const double* scores);
+  void node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) override;
+  int64_t best_node(const Task& task, std::span<const Node* const> nodes,
+                    const double* scores) override;
   bool job_valid(const Job& job, std::string* message);
   bool job_ready(const Job& job);
   bool job_pipelined(const Job& job);
@@ -326,12 +317,10 @@ class Session {
                  scoria_vote (*call)(const scoria_hooks&, const Job&), const Job& job);
   void check_resources(const Task& task, std::span<const Node* const> nodes, uint8_t* pass,
                        uint32_t* reasons) const;
-  void predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
-                       PredicateScratch& scratch);
   // Every predicate (and the resource check, with `resources`) for `task`
   // on each of `nodes`, into pass[i] and reasons[i].
   void evaluate_nodes(const Task& task, bool resources, std::span<const Node* const> nodes,
-                      uint8_t* pass, uint32_t* reasons, PredicateScratch& scratch);
+                      uint8_t* pass, uint32_t* reasons, PredicateScratch& scratch) override;
   // The plugins' predicates alone (evaluate_nodes adds the host's).
   void evaluate_plugins(const Task& task, bool resources, std::span<const Node* const> nodes,
                         uint8_t* pass, uint32_t* reasons, PredicateScratch& scratch);
@@ -342,43 +331,27 @@ class Session {
   // cacheable for the class; null otherwise, or when the cache is off. A
   // task with claims may be given the wider class of tasks whose claims
   // mean the same (VolumeBinder::sharing, SCORIA_CACHE_CLAIMS).
-  EquivalenceCache::Class* cached_class(const Task& task, uint32_t need);
+  EquivalenceCache::Class* cached_class(const Task& task, uint32_t need) override;
   // Asks the plugins for `klass`'s policy, with `task`, once per session.
   void know_policy(const Task& task, EquivalenceCache::Class& klass);
-  // predicate_chunk from the class's answers, asking only the nodes that
-  // changed since they were recorded.
-  void cached_predicates(const Task& task, bool resources, EquivalenceCache::Class& klass,
-                         size_t begin, size_t end);
-  // node_scores from the class's scores, asking only the nodes that changed.
-  void cached_scores(const Task& task, EquivalenceCache::Class& klass,
-                     std::span<const Node* const> nodes, double* scores);
   // Every score plugin's score for `task` on each of `nodes`, added up in
   // tier order into scores[i] (zeroed first); per plugin into `parts` when
   // given.
   void sum_scores(const Task& task, std::span<const Node* const> nodes, double* scores,
-                  std::vector<std::vector<double>>* parts);
-  // select_node as the calls it stands for (the plain path), and from the
-  // class's ChoiceIndex, with the same answer.
-  NodeChoice select_by_calls(Task& task, std::span<const Node* const> candidates);
-  NodeChoice select_by_index(Task& task, EquivalenceCache::Class& klass);
-  // Brings the class's ChoiceIndex up to the nodes changed since it last
-  // looked, asking only those.
-  void refresh_choices(const Task& task, EquivalenceCache::Class& klass);
+                  std::vector<std::vector<double>>* parts) override;
   // Whether a hard node shard refuses `node` (model/node_shard.h).
   bool outside_hard_shard(const Node& node) const {
     return sharding_ == model::ShardingMode::Hard && in_shard_[node.index] == 0;
   }
-  // Whether the task's resources are idle on the node now (else a node that
-  // passed the resource check has them only once releasing ones are free).
-  bool fits_idle(const Task& task, const Node& node) const {
-    return model::less_equal(span(task.init_resreq), span(node.idle));
-  }
-  // The task's fit errors after a search of `scanned` nodes that found `fit`
-  // passing: when none did, why each refused (reasons_[k] for the k-th node
-  // searched), counted in search order.
-  void record_fit(Task& task, size_t fit, size_t scanned);
+  // The task's fit errors after a search of reasons.size() nodes that
+  // found `fit` passing: when none did, why each refused (reasons[k] for
+  // the k-th node searched), counted in search order.
+  void record_fit(Task& task, size_t fit, std::span<const uint32_t> reasons) override;
   // Whether any enabled plugin has on_best_node (it sees the candidates).
-  bool best_node_hooked();
+  bool best_node_hooked() override;
+  bool serial_predicates() override;
+  cycle::Explanation* explain_search(const Task& task, bool resources) override;
+  bool soft_shard() const override { return sharding_ == model::ShardingMode::Soft; }
   void node_changed(const Node& node) {
     if (equivalence_) equivalence_->node_changed(node.index);
   }
@@ -387,7 +360,7 @@ class Session {
   // score), into out[i].
   void plugin_scores(PluginHooks& p, const Task& task, std::span<const Node* const> nodes,
                      double* out);
-  bool explaining(const Task& task) const {
+  bool explaining(const Task& task) const override {
     return explain_ != nullptr && task.views->uid == explain_->task;
   }
   // Every plugin's predicate answer for `task` on every node of the session.
@@ -518,38 +491,12 @@ class Session {
   model::ShardingMode sharding_ = model::ShardingMode::None;
   std::vector<uint8_t> in_shard_;
   uint32_t not_in_shard_reason_ = 0;
-  // Predicate search state: rotation cursor and buffers reused per task.
-  size_t predicate_cursor_ = 0;
-  // Volcano's search covers at least this many nodes a round.
-  static constexpr size_t kSearchRound = 256;
-  // Measured cost of one node through every predicate (moving average), and
-  // how long a round must be expected to take before it is worth splitting
-  // between threads (a hand-off costs tens of microseconds).
-  static constexpr double kParallelRoundNs = 400'000;
-  double ns_per_node_ = 0;
-  std::vector<const Node*> rotated_;
-  std::vector<uint8_t> pass_;
-  std::vector<uint32_t> reasons_;
-  std::vector<size_t> positions_;
-  std::vector<PredicateScratch> scratch_;
   // Equivalence classes (null when config_.equivalence_cache is off: the
-  // memory's, else own_equivalence_), and the nodes a cached lookup found
-  // stale, with their positions.
+  // memory's, else own_equivalence_).
   EquivalenceCache* equivalence_ = nullptr;
   std::optional<EquivalenceCache> own_equivalence_;
-  std::vector<const Node*> stale_;
-  std::vector<size_t> stale_at_;
-  std::vector<uint8_t> stale_pass_;
-  std::vector<uint32_t> stale_reasons_;
-  std::vector<double> stale_scores_;
-  // select_node's buffers: the nodes that passed (refresh_choices: the
-  // nodes it asks, and those of them that pass), split by idle and future.
-  std::vector<const Node*> choice_nodes_;
-  std::vector<const Node*> choice_fitting_;
-  // select_by_calls's groups: idle in the shard, idle elsewhere, releasing
-  // in the shard, releasing elsewhere.
-  std::array<std::vector<const Node*>, 4> choice_groups_;
-  std::vector<double> choice_scores_;
+  // The search of nodes for a task, and its buffers.
+  NodeSearch search_{*this, config_, workers_};
   std::optional<bool> best_node_hooked_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
@@ -593,7 +540,8 @@ class Session {
   bool timing_stages_ = false;
   StageDurations stages_;
   // Where a stage's time goes: null unless timing and `when`.
-  std::vector<double>* stage_sink(std::vector<double> StageDurations::*stage, bool when = true) {
+  std::vector<double>* stage_sink(std::vector<double> StageDurations::*stage,
+                                  bool when = true) override {
     return timing_stages_ && when ? &(stages_.*stage) : nullptr;
   }
   bool kept_sums_ = false;  // keep_records brought the queue sums too

@@ -121,98 +121,8 @@ void Session::check_resources(const Task& task, std::span<const Node* const> nod
   }
 }
 
-size_t Session::predicate_nodes(Task& task, std::span<const Node* const> candidates, bool resources,
-                                const Node** fit) {
-  const size_t n = candidates.size();
-  const StageClock timed(stage_sink(&StageDurations::predicate_ms, n > 0));
-  const bool record = explain_ != nullptr && !explain_->predicates_done && explaining(task);
-  if (record) explain_predicates(task, resources);
-  // Volcano's search: stop once enough feasible nodes are found, starting
-  // where the previous search stopped so every node gets its turn. The
-  // rotation is a session counter, so the result stays deterministic.
-  const size_t want = config::feasible_nodes_to_find(config_, n);
-  const size_t start = (want < n && n > 0) ? predicate_cursor_ % n : 0;
-  // Sized once; each round fills only its own part, since a search usually
-  // stops long before the last node.
-  rotated_.resize(n);
-  pass_.resize(n);
-  reasons_.resize(n);
-
-  bool serial = false;
-  for (auto& tier : tiers_)
-    for (auto& p : tier)
-      if (on(p, Flag::Predicate) && (p.hooks.on_predicate || p.hooks.on_predicate_batch))
-        serial = serial || p.serial;
-  const bool parallel = workers_ != nullptr && workers_->size() > 1 && !serial;
-  if (scratch_.size() < (workers_ ? workers_->size() : 1))
-    scratch_.resize(workers_ ? workers_->size() : 1);
-
-  auto run_chunk = [&](size_t chunk, size_t begin, size_t end) {
-    if (begin < end) predicate_chunk(task, resources, begin, end, scratch_[chunk]);
-  };
-
-  // Tasks of a class whose predicates are all cacheable read the answers
-  // recorded for it; the one being explained is asked afresh.
-  EquivalenceCache::Class* klass = record ? nullptr : cached_class(task, SCORIA_CACHE_PREDICATE);
-
-  size_t scanned = 0, found = 0;
-  while (scanned < n && found < want) {
-    // Each round covers at least what is still wanted. Waking the other
-    // thread costs tens of microseconds, so a round is split only when the
-    // per-node cost measured so far says it will take much longer than that.
-    const size_t round = std::min(n - scanned, std::max(want - found, kSearchRound));
-    for (size_t k = scanned; k < scanned + round; ++k) {
-      const size_t at = start + k;
-      rotated_[k] = candidates[at < n ? at : at - n];
-      pass_[k] = 0;
-      reasons_[k] = 0;
-    }
-    if (klass != nullptr) {
-      cached_predicates(task, resources, *klass, scanned, scanned + round);
-      for (size_t k = scanned; k < scanned + round; ++k) found += pass_[k];
-      scanned += round;
-      continue;
-    }
-    const bool split = parallel && ns_per_node_ * static_cast<double>(round) > kParallelRoundNs;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (split)
-      workers_->parallel_for(round, [&](size_t chunk, size_t b, size_t e) {
-        run_chunk(chunk, scanned + b, scanned + e);
-      });
-    else
-      run_chunk(0, scanned, scanned + round);
-    // Per-node cost in thread time, so the estimate holds either way.
-    const double ns =
-        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() *
-        (split ? static_cast<double>(workers_->size()) : 1.0);
-    ns_per_node_ = 0.9 * ns_per_node_ + 0.1 * (ns / static_cast<double>(round));
-    for (size_t k = scanned; k < scanned + round; ++k) found += pass_[k];
-    scanned += round;
-  }
-  predicate_cursor_ = start + scanned;
-
-  // Callers see the fitting nodes in candidate order, whatever the rotation.
-  positions_.clear();
-  for (size_t k = 0; k < scanned && positions_.size() < want; ++k)
-    if (pass_[k]) positions_.push_back((start + k) % n);
-  // Two ascending runs, from `start` up and (wrapped) from 0 up: the
-  // wrapped one goes first, which sorts them.
-  std::rotate(
-      positions_.begin(),
-      std::find_if(positions_.begin(), positions_.end(), [start](size_t p) { return p < start; }),
-      positions_.end());
-  const size_t out = positions_.size();
-  for (size_t i = 0; i < out; ++i) fit[i] = candidates[positions_[i]];
-  if (record) {
-    explain_->examined = out;
-    for (size_t i = 0; i < out; ++i) explain_->nodes[fit[i]->index].examined = true;
-  }
-
-  record_fit(task, out, scanned);
-  return out;
-}
-
-void Session::record_fit(Task& task, size_t fit, size_t scanned) {
+void Session::record_fit(Task& task, size_t fit, std::span<const uint32_t> reasons) {
+  const size_t scanned = reasons.size();
   if (task.fit == 0) {
     if (fit != 0) return;  // nothing to record, nothing recorded before
     touch(jobs_[task.job]);
@@ -227,23 +137,16 @@ void Session::record_fit(Task& task, size_t fit, size_t scanned) {
   if (fit != 0) return;
   if (const uint32_t wide = task_wide_reason(task);
       wide != 0 && scanned > 0 &&
-      std::all_of(reasons_.begin(), reasons_.begin() + static_cast<std::ptrdiff_t>(scanned),
-                  [wide](uint32_t r) { return r == wide; }))
+      std::all_of(reasons.begin(), reasons.end(), [wide](uint32_t r) { return r == wide; }))
     errors.task_wide = wide;
-  for (size_t k = 0; k < scanned; ++k) {
+  for (const uint32_t reason : reasons) {
     auto it = std::find_if(errors.reasons.begin(), errors.reasons.end(),
-                           [&](const auto& r) { return r.first == reasons_[k]; });
+                           [&](const auto& r) { return r.first == reason; });
     if (it == errors.reasons.end())
-      errors.reasons.emplace_back(reasons_[k], 1);
+      errors.reasons.emplace_back(reason, 1);
     else
       ++it->second;
   }
-}
-
-void Session::predicate_chunk(const Task& task, bool resources, size_t begin, size_t end,
-                              PredicateScratch& s) {
-  evaluate_nodes(task, resources, {rotated_.data() + begin, end - begin}, &pass_[begin],
-                 &reasons_[begin], s);
 }
 
 void Session::evaluate_nodes(const Task& task, bool resources, std::span<const Node* const> nodes,
@@ -432,7 +335,7 @@ void Session::node_scores(const Task& task, std::span<const Node* const> nodes, 
   const bool record = explain_ != nullptr && !explain_->scores_done && explaining(task);
   if (!record) {
     if (EquivalenceCache::Class* klass = cached_class(task, SCORIA_CACHE_NODE_ORDER)) {
-      cached_scores(task, *klass, nodes, scores);
+      search_.cached_scores(task, *klass, nodes, scores);
       return;
     }
   }
@@ -451,6 +354,31 @@ void Session::sum_scores(const Task& task, std::span<const Node* const> nodes, d
     for (size_t i = 0; i < nodes.size(); ++i) scores[i] += part[i];
     if (parts != nullptr) parts->push_back(part);
   });
+}
+
+bool Session::best_node_hooked() {
+  if (!best_node_hooked_) {
+    bool hooked = false;
+    for (auto& tier : tiers_)
+      for (auto& p : tier) hooked = hooked || (on(p, Flag::BestNode) && p.hooks.on_best_node);
+    best_node_hooked_ = hooked;
+  }
+  return *best_node_hooked_;
+}
+
+bool Session::serial_predicates() {
+  for (auto& tier : tiers_)
+    for (auto& p : tier)
+      if (on(p, Flag::Predicate) && (p.hooks.on_predicate || p.hooks.on_predicate_batch) &&
+          p.serial)
+        return true;
+  return false;
+}
+
+cycle::Explanation* Session::explain_search(const Task& task, bool resources) {
+  if (explain_ == nullptr || explain_->predicates_done || !explaining(task)) return nullptr;
+  explain_predicates(task, resources);
+  return explain_.get();
 }
 
 int64_t Session::best_node(const Task& task, std::span<const Node* const> nodes,
