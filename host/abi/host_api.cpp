@@ -381,17 +381,17 @@ scoria_str api_queue_object_json(const scoria_queue* q) { return q ? S(q->spec->
 
 // --- session decisions ------------------------------------------------------------------
 int api_job_less(const scoria_session* s, const scoria_job* l, const scoria_job* r) {
-  return mut(s)->job_less(*l, *r);
+  return mut(s)->dispatch().job_less(*l, *r);
 }
 int api_queue_less(const scoria_session* s, const scoria_queue* l, const scoria_queue* r) {
-  return mut(s)->queue_less(*l, *r);
+  return mut(s)->dispatch().queue_less(*l, *r);
 }
 int api_task_less(const scoria_session* s, const scoria_task* l, const scoria_task* r) {
-  return mut(s)->task_less(*l, *r);
+  return mut(s)->dispatch().task_less(*l, *r);
 }
 int api_victim_queue_less(const scoria_session* s, const scoria_queue* l, const scoria_queue* r,
                           const scoria_task* p) {
-  return mut(s)->victim_queue_less(*l, *r, p);
+  return mut(s)->dispatch().victim_queue_less(*l, *r, p);
 }
 size_t api_predicate_nodes(scoria_session* s, const scoria_task* t, const scoria_node* const* cands,
                            size_t count, int check, const scoria_node** fit) {
@@ -548,20 +548,28 @@ int64_t api_best_node(scoria_session* s, const scoria_task* t, const scoria_node
 int api_job_valid(scoria_session* s, const scoria_job* j, scoria_str* message) {
   if (message) *message = S("");  // also what a throw below leaves
   std::string msg;
-  bool ok = mut(s)->job_valid(*j, &msg);
+  bool ok = mut(s)->dispatch().job_valid(*j, &msg);
   if (!ok && message) *message = S(mut(s)->keep_message(std::move(msg)));
   return ok;
 }
-int api_job_ready(scoria_session* s, const scoria_job* j) { return mut(s)->job_ready(*j); }
-int api_job_pipelined(scoria_session* s, const scoria_job* j) { return mut(s)->job_pipelined(*j); }
-int api_job_enqueueable(scoria_session* s, const scoria_job* j) {
-  return mut(s)->job_enqueueable(*j);
+int api_job_ready(scoria_session* s, const scoria_job* j) {
+  return mut(s)->dispatch().job_ready(*j);
 }
-void api_job_enqueued(scoria_session* s, const scoria_job* j) { mut(s)->job_enqueued(*j); }
-int api_job_starving(scoria_session* s, const scoria_job* j) { return mut(s)->job_starving(*j); }
+int api_job_pipelined(scoria_session* s, const scoria_job* j) {
+  return mut(s)->dispatch().job_pipelined(*j);
+}
+int api_job_enqueueable(scoria_session* s, const scoria_job* j) {
+  return mut(s)->dispatch().job_enqueueable(*j);
+}
+void api_job_enqueued(scoria_session* s, const scoria_job* j) {
+  mut(s)->dispatch().job_enqueued(*j);
+}
+int api_job_starving(scoria_session* s, const scoria_job* j) {
+  return mut(s)->dispatch().job_starving(*j);
+}
 int api_overused(scoria_session* s, const scoria_queue* q) { return mut(s)->overused(*q); }
 int api_allocatable(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
-  return mut(s)->allocatable(*q, *t);
+  return mut(s)->dispatch().allocatable(*q, *t);
 }
 void api_preemptable(scoria_session* s, const scoria_task* p, const scoria_task* const* c, size_t n,
                      uint8_t* sel) {
@@ -569,10 +577,10 @@ void api_preemptable(scoria_session* s, const scoria_task* p, const scoria_task*
 }
 void api_reclaimable(scoria_session* s, const scoria_task* p, const scoria_task* const* c, size_t n,
                      uint8_t* sel) {
-  mut(s)->reclaimable(*p, {c, n}, sel);
+  mut(s)->dispatch().reclaimable(*p, {c, n}, sel);
 }
 void api_victim_tasks(scoria_session* s, const scoria_task* const* c, size_t n, uint8_t* sel) {
-  mut(s)->victim_tasks({c, n}, sel);
+  mut(s)->dispatch().victim_tasks({c, n}, sel);
 }
 scoria_code api_job_set_phase(scoria_session*, const scoria_job* j, uint32_t phase) {
   if (!j || phase > SCORIA_PHASE_COMPLETED) return SCORIA_INVALID_ARGUMENT;
@@ -612,14 +620,14 @@ scoria_code api_node_totals(scoria_session* s, double* allocatable, double* used
   return SCORIA_OK;
 }
 int api_preemptive(scoria_session* s, const scoria_queue* q, const scoria_task* t) {
-  return s && q && t ? mut(s)->preemptive(*q, *t) : 0;
+  return s && q && t ? mut(s)->dispatch().preemptive(*q, *t) : 0;
 }
 int api_preemptive_tasks(scoria_session* s, const scoria_queue* q, const scoria_task* const* t,
                          size_t n) {
   if (!s || !q || (!t && n > 0)) return 0;
   for (size_t i = 0; i < n; ++i)
     if (!t[i]) return 0;
-  return mut(s)->preemptive_tasks(*q, {t, n});
+  return mut(s)->dispatch().preemptive_tasks(*q, {t, n});
 }
 void api_evictable(scoria_session* s, const scoria_eviction_context* ctx,
                    const scoria_task* const* c, size_t n, uint8_t* sel) {
@@ -629,7 +637,7 @@ void api_evictable(scoria_session* s, const scoria_eviction_context* ctx,
   if (!s || !ctx || ctx->struct_size < sizeof(scoria_eviction_context) || (!c && n > 0)) return;
   for (size_t i = 0; i < n; ++i)
     if (!c[i]) return;
-  mut(s)->evictable(*ctx, {c, n}, sel);
+  mut(s)->dispatch().evictable(*ctx, {c, n}, sel);
 }
 int api_action_enabled(const scoria_session* s, scoria_str action) {
   return mut(s)->action_enabled(V(action));

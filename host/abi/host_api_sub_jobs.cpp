@@ -103,7 +103,7 @@ int pipelined(scoria_session* ssn, const scoria_sub_job* s) {
 }
 
 int less(scoria_session* ssn, const scoria_sub_job* l, const scoria_sub_job* r) {
-  return of(ssn, l) && of(ssn, r) && mut(ssn)->sub_job_less(*l, *r) ? 1 : 0;
+  return of(ssn, l) && of(ssn, r) && mut(ssn)->dispatch().sub_job_less(*l, *r) ? 1 : 0;
 }
 
 scoria_code hypernode_scores(scoria_session* ssn, const scoria_sub_job* s,

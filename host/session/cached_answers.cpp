@@ -53,7 +53,7 @@ void Session::know_policy(const Task& task, EquivalenceCache::Class& klass) {
   // Every plugin with a hook of a kind must declare it; one that does not
   // (any plugin built before 1.7) keeps the class on the plain path.
   uint32_t policy = SCORIA_CACHE_PREDICATE | SCORIA_CACHE_NODE_ORDER | SCORIA_CACHE_CLAIMS;
-  for (auto& tier : tiers_)
+  for (auto& tier : dispatch_.tiers())
     for (auto& p : tier) {
       const bool predicate =
           on(p, Flag::Predicate) && (p.hooks.on_predicate != nullptr || p.hooks.on_predicate_batch);

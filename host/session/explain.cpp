@@ -52,7 +52,7 @@ void Session::explain_predicates(const Task& task, bool resources) {
   // each answer is seen.
   std::vector<scoria_code> codes(n);
   std::vector<uint32_t> why(n);
-  for (auto& tier : tiers_)
+  for (auto& tier : dispatch_.tiers())
     for (auto& p : tier) {
       if (!on(p, Flag::Predicate)) continue;
       std::vector<NodeAnswer> answers(n);
@@ -107,7 +107,7 @@ void Session::explain_scores(const Task& task, std::span<const Node* const> node
   x.scores_done = true;
   if (x.nodes.empty()) return;  // scored without a predicate search first
   std::vector<const PluginHooks*> scorers;
-  for (auto& tier : tiers_)
+  for (auto& tier : dispatch_.tiers())
     for (auto& p : tier)
       if (on(p, Flag::NodeOrder) && (p.hooks.on_node_order_batch || p.hooks.on_node_order))
         scorers.push_back(&p);

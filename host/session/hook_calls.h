@@ -9,16 +9,25 @@
 #include <cstring>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "plugin/crash_report.h"
 #include "plugin/plugin_ctx.h"
 #include "session/plugin_answers.h"
-#include "session/session.h"
+#include "session/plugin_hooks.h"
 
 namespace scoria::session {
 
 inline bool on(const PluginHooks& p, config::Flag f) {
   return p.option == nullptr || p.option->enabled(f);
+}
+
+// Calls fn(plugin) for every plugin, tier by tier, whose `flag` is enabled.
+template <class Fn>
+void each(std::vector<std::vector<PluginHooks>>& tiers, config::Flag flag, Fn&& fn) {
+  for (auto& tier : tiers)
+    for (auto& p : tier)
+      if (on(p, flag)) fn(p);
 }
 
 // What a predicate's code means for the node. Codes cross the ABI as ints

@@ -280,7 +280,7 @@ bool Session::write_entry(Outcome::PodGroupStatus& st, const Job& job, int32_t r
   // job whose only lack is a role's minimum is not marked so in Volcano.
   const bool ready_count_met =
       count_in(job.status_count, kReadyMask) + job.pending_best_effort >= job.spec.min_member;
-  if (!job.tasks.empty() && !ready_count_met && !job_ready(job) && !shutting_down) {
+  if (!job.tasks.empty() && !ready_count_met && !dispatch_.job_ready(job) && !shutting_down) {
     unschedulable = true;
     st.unschedulable = unschedulable_message(job);
     unschedulable_tasks += static_cast<size_t>(job.status_count[0]);

@@ -129,7 +129,7 @@ void Session::sum_hypernode_scores(std::span<const uint32_t> hypernodes, double*
                                    Ask&& ask) {
   std::fill_n(scores, hypernodes.size(), 0.0);
   std::vector<double> part(hypernodes.size());
-  for (auto& tier : tiers_) {
+  for (auto& tier : dispatch_.tiers()) {
     for (auto& p : tier) {
       if (!on(p, config::Flag::HyperNodeOrder)) continue;
       std::fill(part.begin(), part.end(), 0.0);
@@ -149,7 +149,7 @@ void Session::sum_hypernode_scores(std::span<const uint32_t> hypernodes, double*
 template <class Ask>
 size_t Session::first_gradient(uint32_t root, uint32_t* hypernodes, uint32_t* gradient,
                                size_t capacity, Ask&& ask) {
-  for (auto& tier : tiers_) {
+  for (auto& tier : dispatch_.tiers()) {
     for (auto& p : tier) {
       if (!on(p, config::Flag::HyperNodeGradient)) continue;
       const int64_t n = ask(p);

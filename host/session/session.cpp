@@ -347,14 +347,6 @@ void Session::write_default_sub_job(Job& job, SubJob& s) {
   s.range = job.tasks;  // write_job names it in each task as it goes
 }
 
-void Session::add_plugin_hooks(size_t tier, PluginHooks hooks) {
-  if (tiers_.size() <= tier) tiers_.resize(tier + 1);
-  hooks.failed_reason =
-      plugin::intern_reason("node(s) were refused because plugin " + hooks.name + " failed");
-  hooks.mark = plugin::lasting_name(hooks.name);
-  tiers_[tier].push_back(std::move(hooks));
-}
-
 size_t Session::tasks_with_features(uint32_t features, const Task** out, size_t capacity) const {
   features &= feature_mask();
   size_t n = 0;
@@ -460,7 +452,7 @@ void Session::node_remove_task(Node& node, Task& task) {
 }
 
 void Session::fire_allocate(const Task& task) {
-  for (auto& tier : tiers_)
+  for (auto& tier : dispatch_.tiers())
     for (auto& p : tier)
       if (p.hooks.on_allocate) {
         const plugin::InPlugin in(p.mark, "on_allocate");
@@ -469,7 +461,7 @@ void Session::fire_allocate(const Task& task) {
 }
 
 void Session::fire_deallocate(const Task& task) {
-  for (auto& tier : tiers_)
+  for (auto& tier : dispatch_.tiers())
     for (auto& p : tier)
       if (p.hooks.on_deallocate) {
         const plugin::InPlugin in(p.mark, "on_deallocate");
@@ -537,6 +529,45 @@ bool Session::lift_queue_gate(const Task& task) {
 std::string& Session::keep_message(std::string message) {
   messages_.push_back(std::make_unique<std::string>(std::move(message)));
   return *messages_.back();
+}
+
+bool Session::overused(const Queue& queue) {
+  const bool over = dispatch_.overused(queue);
+  queues_[queue.index].overused = over;
+  return over;
+}
+
+void Session::preemptable(const Task& preemptor, std::span<const Task* const> candidates,
+                          uint8_t* selected) {
+  dispatch_.preemptable(preemptor, candidates, selected);
+  // Volcano's preempt action sets pod_preemption_victims after each ask and
+  // counts an attempt where the victims let it try; here, where there are any.
+  if (action_ == "preempt") {
+    const auto victims = static_cast<size_t>(
+        std::count_if(selected, selected + candidates.size(), [](uint8_t v) { return v != 0; }));
+    preemption_victims_ = victims;
+    if (victims > 0) ++preemption_attempts_;
+  }
+}
+
+bool Session::sub_job_ready(const SubJob& sub_job) {
+  const Job& job = jobs_[sub_job.job];
+  return job.has_sub_group_policy ? dispatch_.sub_job_ready(sub_job) : dispatch_.job_ready(job);
+}
+
+bool Session::sub_job_pipelined(const SubJob& sub_job) {
+  const Job& job = jobs_[sub_job.job];
+  return job.has_sub_group_policy ? dispatch_.sub_job_pipelined(sub_job)
+                                  : dispatch_.job_pipelined(job);
+}
+
+void Session::count_eviction_transaction() {
+  for (auto& [action, count] : eviction_transactions_)
+    if (action == action_) {
+      ++count;
+      return;
+    }
+  eviction_transactions_.emplace_back(action_, 1);
 }
 
 }  // namespace scoria::session

@@ -34,6 +34,7 @@
 #include "session/session_memory.h"
 #include "session/stage_clock.h"
 #include "session/task_range.h"
+#include "session/tier_dispatch.h"
 #include "session/volume_binding.h"
 
 namespace scoria::session {
@@ -66,8 +67,10 @@ class Session final : private NodeSearch::Needs {
 
   // --- plugins -------------------------------------------------------------
   /// Registers the hooks of one plugin of tier `tier` (called in tier order).
-  void add_plugin_hooks(size_t tier, PluginHooks hooks);
-  const std::vector<std::vector<PluginHooks>>& tiers() const { return tiers_; }
+  void add_plugin_hooks(size_t tier, PluginHooks hooks) { dispatch_.add(tier, std::move(hooks)); }
+  const TierDispatch::Tiers& tiers() const { return dispatch_.tiers(); }
+  /// The tiers' decisions on jobs, queues and victims (tier_dispatch.h).
+  TierDispatch& dispatch() { return dispatch_; }
 
   // --- data ------------------------------------------------------------------
   size_t dims() const { return dim_names_.size(); }
@@ -153,11 +156,7 @@ class Session final : private NodeSearch::Needs {
   void fire_allocate(const Task& task);
   void fire_deallocate(const Task& task);
 
-  // --- tier dispatch (tier_dispatch.cpp), Volcano's session_plugins.go ------
-  bool job_less(const Job& l, const Job& r);
-  bool queue_less(const Queue& l, const Queue& r);
-  bool task_less(const Task& l, const Task& r);
-  bool victim_queue_less(const Queue& l, const Queue& r, const Task* preemptor);
+  // --- nodes for a task (node_search.h, node_answers.cpp) -------------------
   /// All predicates over `candidates`; returns the nodes that pass, in the
   /// given order, and records the task's fit errors (NodeSearch).
   size_t predicate_nodes(Task& task, std::span<const Node* const> candidates, bool check_resources,
@@ -190,35 +189,25 @@ class Session final : private NodeSearch::Needs {
   void node_scores(const Task& task, std::span<const Node* const> nodes, double* scores) override;
   int64_t best_node(const Task& task, std::span<const Node* const> nodes,
                     const double* scores) override;
-  bool job_valid(const Job& job, std::string* message);
-  bool job_ready(const Job& job);
-  bool job_pipelined(const Job& job);
-  bool job_enqueueable(const Job& job);
-  void job_enqueued(const Job& job);
-  bool job_starving(const Job& job);
+
+  // --- the tiers' decisions with what the session keeps of them -----------
+  // (the rest: dispatch())
+  /// The tiers' answer, kept for the queue_overused metric, as Volcano's
+  /// proportion sets it whenever it is asked.
   bool overused(const Queue& queue);
-  bool allocatable(const Queue& queue, const Task& task);
-  bool preemptive(const Queue& queue, const Task& task);
-  /// Preemptive for several tasks together (a gang's pending tasks).
-  bool preemptive_tasks(const Queue& queue, std::span<const Task* const> tasks);
+  /// The tiers' victims; in preempt, counted for Volcano's preemption
+  /// metrics.
   void preemptable(const Task& preemptor, std::span<const Task* const> candidates,
                    uint8_t* selected);
-  void reclaimable(const Task& reclaimer, std::span<const Task* const> candidates,
-                   uint8_t* selected);
-  /// Victims for the eviction `ctx` describes (on_evictable; no enable flag).
-  void evictable(const scoria_eviction_context& ctx, std::span<const Task* const> candidates,
-                 uint8_t* selected);
-  void victim_tasks(std::span<const Task* const> tasks, uint8_t* selected);
   /// Sum of every plugin's HyperNode order score (on_hypernode_order).
   void hypernode_scores(const Job& job, std::span<const uint32_t> hypernodes, double* scores);
   /// The first plugin's gradient (on_hypernode_gradient), else `root` alone.
   size_t hypernode_gradient(const Job& job, uint32_t root, uint32_t purpose, uint32_t* hypernodes,
                             uint32_t* gradient, size_t capacity);
   /// Sub-jobs (ABI 1.9): ready and pipelined fall back to the job's when it
-  /// has no subGroupPolicy; the order falls back to match index, then uid.
+  /// has no subGroupPolicy.
   bool sub_job_ready(const SubJob& sub_job);
   bool sub_job_pipelined(const SubJob& sub_job);
-  bool sub_job_less(const SubJob& l, const SubJob& r);
   void sub_job_hypernode_scores(const SubJob& sub_job, std::span<const uint32_t> hypernodes,
                                 double* scores);
   size_t sub_job_hypernode_gradient(const SubJob& sub_job, uint32_t root, uint32_t purpose,
@@ -348,8 +337,8 @@ class Session final : private NodeSearch::Needs {
   // the k-th node searched), counted in search order.
   void record_fit(Task& task, size_t fit, std::span<const uint32_t> reasons) override;
   // Whether any enabled plugin has on_best_node (it sees the candidates).
-  bool best_node_hooked() override;
-  bool serial_predicates() override;
+  bool best_node_hooked() override { return dispatch_.best_node_hooked(); }
+  bool serial_predicates() override { return dispatch_.serial_predicates(); }
   cycle::Explanation* explain_search(const Task& task, bool resources) override;
   bool soft_shard() const override { return sharding_ == model::ShardingMode::Soft; }
   void node_changed(const Node& node) {
@@ -483,7 +472,7 @@ class Session final : private NodeSearch::Needs {
   // The jobs with a network topology or sub-group policies, to prepare.
   std::vector<uint32_t> topology_jobs_;
   std::vector<const Node*> all_nodes_;
-  std::vector<std::vector<PluginHooks>> tiers_;
+  TierDispatch dispatch_;
   std::vector<uint32_t> insufficient_reason_;  // per dimension, interned
   uint32_t undefined_answer_reason_ = 0;       // a predicate's undefined code
   // Node shards (model/node_shard.h): the mode, each node's place in the
@@ -497,7 +486,6 @@ class Session final : private NodeSearch::Needs {
   std::optional<EquivalenceCache> own_equivalence_;
   // The search of nodes for a task, and its buffers.
   NodeSearch search_{*this, config_, workers_};
-  std::optional<bool> best_node_hooked_;
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<std::unique_ptr<std::string>> messages_;
   // Tasks placed this session, or handed over Allocated, Pipelined or

@@ -72,11 +72,11 @@ TEST(DanglingReferences, MissingQueueKeepsTheJobWaitingWithAReason) {
   std::string why;
   for (const session::Job& j : ssn.jobs()) {
     if (j.uid == "ns/bad") {
-      EXPECT_FALSE(ssn.job_valid(j, &why));
+      EXPECT_FALSE(ssn.dispatch().job_valid(j, &why));
       EXPECT_EQ(why, "queue \"q9\" does not exist");
       EXPECT_EQ(j.fit_error, "queue \"q9\" does not exist");
     } else {
-      EXPECT_TRUE(ssn.job_valid(j, nullptr)) << j.uid;
+      EXPECT_TRUE(ssn.dispatch().job_valid(j, nullptr)) << j.uid;
     }
   }
 

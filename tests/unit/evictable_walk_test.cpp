@@ -56,7 +56,7 @@ class EvictableWalk : public ::testing::Test {
   std::vector<uint8_t> ask() {
     const std::vector<const Task*> cands = {&ssn->tasks()[0], &ssn->tasks()[1]};
     std::vector<uint8_t> sel(cands.size(), 1);
-    ssn->evictable(ctx, cands, sel.data());
+    ssn->dispatch().evictable(ctx, cands, sel.data());
     return sel;
   }
 

@@ -108,9 +108,9 @@ class TierDispatch : public ::testing::Test {
 };
 
 TEST_F(TierDispatch, OrderFallsBackToCreationTimeThenUid) {
-  EXPECT_TRUE(ssn->job_less(job(2), job(0)));  // older first
-  EXPECT_TRUE(ssn->job_less(job(1), job(0)));  // same time: by uid
-  EXPECT_FALSE(ssn->job_less(job(0), job(1)));
+  EXPECT_TRUE(ssn->dispatch().job_less(job(2), job(0)));  // older first
+  EXPECT_TRUE(ssn->dispatch().job_less(job(1), job(0)));  // same time: by uid
+  EXPECT_FALSE(ssn->dispatch().job_less(job(0), job(1)));
 }
 
 TEST_F(TierDispatch, OrderTakesFirstDecisiveAnswerTierByTier) {
@@ -120,8 +120,8 @@ TEST_F(TierDispatch, OrderTakesFirstDecisiveAnswerTierByTier) {
   add(1, third);   // never asked: tier 0 decided
   // The fallback (creation time) would put job 2 first; tier 0's "r first"
   // decides, and tier 1's "l first" is never asked.
-  EXPECT_FALSE(ssn->job_less(job(2), job(0)));
-  EXPECT_FALSE(ssn->job_less(job(0), job(2)));
+  EXPECT_FALSE(ssn->dispatch().job_less(job(2), job(0)));
+  EXPECT_FALSE(ssn->dispatch().job_less(job(0), job(2)));
 }
 
 TEST_F(TierDispatch, DisabledFlagSkipsOnlyThatHook) {
@@ -129,9 +129,9 @@ TEST_F(TierDispatch, DisabledFlagSkipsOnlyThatHook) {
   off.flags[static_cast<size_t>(config::Flag::JobOrder)] = false;
   Fake fake{.order = 1};
   add(0, fake, &off);
-  EXPECT_TRUE(ssn->job_less(job(2), job(0)));  // fallback, plugin ignored
+  EXPECT_TRUE(ssn->dispatch().job_less(job(2), job(0)));  // fallback, plugin ignored
   fake.yes = 0;
-  EXPECT_FALSE(ssn->job_ready(job(0)));  // its other hooks still count
+  EXPECT_FALSE(ssn->dispatch().job_ready(job(0)));  // its other hooks still count
 }
 
 // Volcano's CompareTask: the index of a job-task-N name first; a name of
@@ -147,54 +147,54 @@ TEST_F(TierDispatch, TaskOrderFallsBackToPodIndex) {
   g.task(0, "j-ps-+3", 1);
   Session s(g.snap, g.config, nullptr);
   const auto& t = s.tasks();
-  EXPECT_TRUE(s.task_less(t[1], t[0]));  // index 2 before 10
-  EXPECT_TRUE(s.task_less(t[2], t[3]));  // no index: uid ns/web-10 before ns/web-2
-  EXPECT_FALSE(s.task_less(t[3], t[2]));
-  EXPECT_TRUE(s.task_less(t[4], t[0]));  // Atoi's sign: 3 before 10
-  EXPECT_TRUE(s.task_less(t[1], t[4]));
+  EXPECT_TRUE(s.dispatch().task_less(t[1], t[0]));  // index 2 before 10
+  EXPECT_TRUE(s.dispatch().task_less(t[2], t[3]));  // no index: uid ns/web-10 before ns/web-2
+  EXPECT_FALSE(s.dispatch().task_less(t[3], t[2]));
+  EXPECT_TRUE(s.dispatch().task_less(t[4], t[0]));  // Atoi's sign: 3 before 10
+  EXPECT_TRUE(s.dispatch().task_less(t[1], t[4]));
 }
 
 TEST_F(TierDispatch, ReadyAllocatableNeedEveryPluginOverusedNeedsOne) {
   Fake yes{.yes = 1}, no{.yes = 0};
   add(0, yes);
-  EXPECT_TRUE(ssn->job_ready(job(0)));
+  EXPECT_TRUE(ssn->dispatch().job_ready(job(0)));
   EXPECT_TRUE(ssn->overused(ssn->queues()[0]));
-  EXPECT_TRUE(ssn->preemptive(ssn->queues()[0], ssn->tasks()[0]));
+  EXPECT_TRUE(ssn->dispatch().preemptive(ssn->queues()[0], ssn->tasks()[0]));
   add(1, no);
-  EXPECT_FALSE(ssn->job_ready(job(0)));
-  EXPECT_FALSE(ssn->allocatable(ssn->queues()[0], ssn->tasks()[0]));
-  EXPECT_FALSE(ssn->preemptive(ssn->queues()[0], ssn->tasks()[0]));
+  EXPECT_FALSE(ssn->dispatch().job_ready(job(0)));
+  EXPECT_FALSE(ssn->dispatch().allocatable(ssn->queues()[0], ssn->tasks()[0]));
+  EXPECT_FALSE(ssn->dispatch().preemptive(ssn->queues()[0], ssn->tasks()[0]));
   EXPECT_TRUE(ssn->overused(ssn->queues()[0]));
 }
 
 TEST_F(TierDispatch, NoHooksMeansReadyAndNotOverused) {
-  EXPECT_TRUE(ssn->job_ready(job(0)));
-  EXPECT_TRUE(ssn->preemptive(ssn->queues()[0], ssn->tasks()[0]));
-  EXPECT_TRUE(ssn->job_pipelined(job(0)));
+  EXPECT_TRUE(ssn->dispatch().job_ready(job(0)));
+  EXPECT_TRUE(ssn->dispatch().preemptive(ssn->queues()[0], ssn->tasks()[0]));
+  EXPECT_TRUE(ssn->dispatch().job_pipelined(job(0)));
   EXPECT_FALSE(ssn->overused(ssn->queues()[0]));
-  EXPECT_FALSE(ssn->job_starving(job(0)));
+  EXPECT_FALSE(ssn->dispatch().job_starving(job(0)));
 }
 
 TEST_F(TierDispatch, VotesRejectWinsPermitEndsWalkAbstainIsYes) {
   Fake abstain{.vote = SCORIA_VOTE_ABSTAIN}, permit{.vote = SCORIA_VOTE_PERMIT},
       reject{.vote = SCORIA_VOTE_REJECT};
   add(0, abstain);
-  EXPECT_TRUE(ssn->job_pipelined(job(0)));
+  EXPECT_TRUE(ssn->dispatch().job_pipelined(job(0)));
   add(1, permit);
   add(2, reject);  // never reached: tier 1 permitted
-  EXPECT_TRUE(ssn->job_pipelined(job(0)));
-  EXPECT_TRUE(ssn->job_enqueueable(job(0)));
+  EXPECT_TRUE(ssn->dispatch().job_pipelined(job(0)));
+  EXPECT_TRUE(ssn->dispatch().job_enqueueable(job(0)));
   add(1, reject);  // same tier as the permit: reject wins
-  EXPECT_FALSE(ssn->job_pipelined(job(0)));
+  EXPECT_FALSE(ssn->dispatch().job_pipelined(job(0)));
 }
 
 TEST_F(TierDispatch, StarvingFirstTierWithHookDecides) {
   Fake yes{.yes = 1}, no{.yes = 0};
   add(0, yes);
   add(1, no);  // not consulted
-  EXPECT_TRUE(ssn->job_starving(job(0)));
+  EXPECT_TRUE(ssn->dispatch().job_starving(job(0)));
   add(0, no);
-  EXPECT_FALSE(ssn->job_starving(job(0)));
+  EXPECT_FALSE(ssn->dispatch().job_starving(job(0)));
 }
 
 TEST_F(TierDispatch, PredicatesMustAllPassAndReasonsAreCounted) {
@@ -297,7 +297,7 @@ TEST_F(TierDispatch, EvictableIntersectsWithinTierIgnoresFlagsAndPassesTheContex
   add(0, b);
   const scoria_eviction_context ctx{
       sizeof ctx, SCORIA_EVICTION_GANG_RECLAIM, &job(0), nullptr, {nullptr, 0}};
-  ssn->evictable(ctx, cands, sel.data());
+  ssn->dispatch().evictable(ctx, cands, sel.data());
   EXPECT_EQ(sel, (std::vector<uint8_t>{0, 1, 0}));
   EXPECT_EQ(a.seen_kind, SCORIA_EVICTION_GANG_RECLAIM);
   EXPECT_EQ(b.seen_kind, SCORIA_EVICTION_GANG_RECLAIM);
@@ -310,7 +310,7 @@ TEST_F(TierDispatch, EvictableWithNoAnswerNamesNoVictim) {
   add(0, abstain);
   const scoria_eviction_context ctx{
       sizeof ctx, SCORIA_EVICTION_GANG_PREEMPT, &job(0), nullptr, {nullptr, 0}};
-  ssn->evictable(ctx, cands, sel.data());
+  ssn->dispatch().evictable(ctx, cands, sel.data());
   EXPECT_EQ(sel, (std::vector<uint8_t>{0}));
 }
 
@@ -322,15 +322,15 @@ TEST_F(TierDispatch, PreemptiveTasksAsksTogetherElseTaskByTask) {
   const Queue& q = ssn->queues()[0];
   Fake together{.yes = 1};
   add_with_preemptive_tasks(0, together);
-  EXPECT_TRUE(ssn->preemptive_tasks(q, tasks));
+  EXPECT_TRUE(ssn->dispatch().preemptive_tasks(q, tasks));
   EXPECT_EQ(together.seen_tasks, 2u);
   together.yes = 0;
-  EXPECT_FALSE(ssn->preemptive_tasks(q, tasks));
+  EXPECT_FALSE(ssn->dispatch().preemptive_tasks(q, tasks));
   together.yes = 1;
   Fake single{.yes = 0};
   add(1, single);
-  EXPECT_FALSE(ssn->preemptive_tasks(q, tasks));
-  EXPECT_FALSE(ssn->preemptive(q, ssn->tasks()[0]));
+  EXPECT_FALSE(ssn->dispatch().preemptive_tasks(q, tasks));
+  EXPECT_FALSE(ssn->dispatch().preemptive(q, ssn->tasks()[0]));
 }
 
 TEST_F(TierDispatch, VictimTasksUnionWithinFirstSelectingTier) {
@@ -340,7 +340,7 @@ TEST_F(TierDispatch, VictimTasksUnionWithinFirstSelectingTier) {
   add(0, a);
   add(0, b);
   add(1, c);
-  ssn->victim_tasks(tasks, sel.data());
+  ssn->dispatch().victim_tasks(tasks, sel.data());
   EXPECT_EQ(sel, (std::vector<uint8_t>{1, 1, 0}));
 }
 
