@@ -26,8 +26,8 @@ constexpr std::string_view kWho = "serve";
 // A session failing every period is logged once per this, with a count.
 constexpr std::chrono::seconds kFailureLogInterval{10};
 
-void info(const std::string& message) { log::write(log::kInfo, kWho, message); }
-void warn(const std::string& message) { log::write(log::kWarning, kWho, message); }
+void log_info(const std::string& message) { log::write(log::kInfo, kWho, message); }
+void log_warning(const std::string& message) { log::write(log::kWarning, kWho, message); }
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -61,12 +61,12 @@ Service::State::State(asio::io_context& loop, ServeOptions o)
                 scheduler ? scheduler->config() : config::SchedulerConfig();
             adopt(std::move(loaded));
             metrics.count_config_reload(true);
-            info("config " + options.config.string() + " reloaded (" + why +
-                 "): " + config::describe_changes(before, scheduler->config()));
+            log_info("config " + options.config.string() + " reloaded (" + why +
+                     "): " + config::describe_changes(before, scheduler->config()));
           },
           [this](const std::string& error) {
             metrics.count_config_reload(false);
-            warn("config rejected, scheduling goes on with the last good one: " + error);
+            log_warning("config rejected, scheduling goes on with the last good one: " + error);
           }) {
   signals.add(SIGUSR2);
   commits.on_commit([this] { cadence.wake(); });
@@ -84,9 +84,10 @@ void Service::State::adopt(LoadedConfig loaded) {
 void Service::State::session_failed(const std::string& what) {
   sync_error = "the last session failed: " + what;
   if (const auto n = session_failures.admit())
-    warn("session failed" +
-         (*n > 1 ? " (" + std::to_string(*n) + " times since the last line)" : std::string()) +
-         ": " + what);
+    log_warning(
+        "session failed" +
+        (*n > 1 ? " (" + std::to_string(*n) + " times since the last line)" : std::string()) +
+        ": " + what);
 }
 
 // What a session carries from the loop to the session thread and back.
@@ -112,7 +113,7 @@ void Service::State::tick() {
     cadence.caught_up();  // this session sees every write committed so far
     run->record.refresh_ms = ms_since(refresh_start);
     if (error) {
-      if (sync_error != error) warn("the cluster cannot be scheduled: " + *error);
+      if (sync_error != error) log_warning("the cluster cannot be scheduled: " + *error);
       sync_error = error;
       explain_waits.fail(*error);
       // Not a period's wait: the first session starts as soon as it can.
@@ -251,15 +252,15 @@ void Service::State::dump() {
   std::ofstream out(dir / name);
   out << dump_cache(cache.change().snapshot(), recorder.last()).dump(2) << "\n";
   if (out)
-    info("cache dumped to " + (dir / name).string());
+    log_info("cache dumped to " + (dir / name).string());
   else
-    warn("cannot write the cache dump to " + (dir / name).string());
+    log_warning("cannot write the cache dump to " + (dir / name).string());
 }
 
 void Service::State::stop() {
   if (stopping) return;
   stopping = true;
-  info("stopping");
+  log_info("stopping");
   sd_notify(0, "STOPPING=1");
   cadence.stop();
   signals.cancel();
@@ -274,7 +275,7 @@ void Service::State::stop() {
   } else if (watchdog.hung()) {
     abandon();
   } else {
-    info("waiting for the running session to finish");
+    log_info("waiting for the running session to finish");
   }
 }
 
