@@ -1,8 +1,10 @@
-// Equivalence classes (SDK 1.7, on_cache_policy): a task whose plugins all
-// declared their node hooks pure for its class reads the answers recorded
-// for the class and asks only the nodes that changed since. Each node's
-// answer is what the plain path would compute for it, so the decisions are
-// the same; `equivalence_cache = false` runs the plain path.
+// Equivalence classes (SDK 1.7, on_cache_policy): which class a task's
+// answers may be kept for, and what its plugins declared. A task whose
+// plugins all declared their node hooks pure for its class reads the
+// answers recorded for the class (NodeSearch) and asks only the nodes that
+// changed since. Each node's answer is what the plain path would compute
+// for it, so the decisions are the same; `equivalence_cache = false` runs
+// the plain path.
 #include "session/hook_calls.h"
 #include "session/session.h"
 

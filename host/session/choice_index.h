@@ -1,5 +1,5 @@
 // The nodes of one equivalence class, ordered for allocate's choice
-// (Session::select_node): which nodes a task of the class fits, which of
+// (NodeSearch::select_node): which nodes a task of the class fits, which of
 // those have the resources idle now, and each node's score. A segment tree
 // over node positions answers what the plain path finds by a scan, in
 // O(log nodes): how many nodes fit in a range, where the k-th fitting node

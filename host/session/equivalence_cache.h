@@ -37,7 +37,7 @@ class EquivalenceCache {
     // resource check, 0: without.
     std::vector<Predicate> predicates[2];
     std::vector<Score> scores;
-    // Allocate's choice for the class (Session::select_node): made on its
+    // Allocate's choice for the class (NodeSearch::select_node): made on its
     // second call (`has_choices`), then kept current from the nodes changed
     // since `seen`.
     uint32_t selects = 0;

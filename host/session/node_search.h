@@ -95,6 +95,7 @@ class NodeSearch {
 
   /// The session's nodes (index order), its resource dimensions, and its
   /// equivalence cache (null when off); set once the records are written.
+  /// The span is kept: the list must not change while the search serves.
   void open(std::span<const Node* const> all_nodes, size_t dims, EquivalenceCache* equivalence) {
     all_nodes_ = all_nodes;
     dims_ = dims;

@@ -1,7 +1,9 @@
 // One scheduling session (Volcano's framework.Session): the records of a
-// snapshot of the cluster (records.h), the hooks plugins registered for it
-// (plugin_hooks.h), and the tier-dispatched decisions actions ask for.
-// What sessions keep between them is session_memory.h's.
+// snapshot of the cluster (records.h), the statements that change them, and
+// the answers actions ask for, through its parts: the tiers' decisions on
+// jobs, queues and victims (tier_dispatch.h), the search of nodes for a
+// task (node_search.h), the pods' volumes and devices. What sessions keep
+// between them is session_memory.h's.
 #pragma once
 
 #include <scoria/scoria.h>
