@@ -3,7 +3,9 @@
 // scoria_job, ...): a handle is a pointer to the session's own record, so
 // no lookup is needed to go from handle to data. Plain data: a session
 // writes hundreds of thousands of them, and the next may keep them
-// (session_memory.h).
+// (session_memory.h). A field added here is written by the session
+// (session.cpp, write_job) and compared by the check of kept records
+// (session_reuse.cpp, verify_records), whose size check says so.
 #pragma once
 
 #include <scoria/scoria.h>
