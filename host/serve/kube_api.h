@@ -86,6 +86,11 @@ class KubeApi {
   /// the object if absent.
   http::Reply apply(const http::Request& request, const api::ResourcePath& at,
                     std::string_view query);
+  /// The one object of the body of a create or update (`options`:
+  /// "CreateOptions", "UpdateOptions"), its fields checked as the
+  /// request's fieldValidation says; the warnings kept for the answer.
+  nlohmann::json checked_body(const http::Request& request, const api::Resource& r,
+                              std::string_view query, std::string_view options);
   /// Creates `object` (read, checked and with its managedFields) in
   /// `path_namespace`, as a POST does.
   http::Reply create_object(const http::Request& request, const api::Resource& r,

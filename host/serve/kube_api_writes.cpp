@@ -205,13 +205,19 @@ void KubeApi::note_terminating(const std::string& key, const json& pod) {
     terminating_[key] = std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms));
 }
 
-http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at,
-                            std::string_view query) {
-  const Resource& r = *at.resource;
-  api::FieldValidator fields(query, field_validation_, "CreateOptions");
+json KubeApi::checked_body(const http::Request& request, const Resource& r, std::string_view query,
+                           std::string_view options) {
+  api::FieldValidator fields(query, field_validation_, options);
   json object = body_object(request, r);
   fields.check_body(r, object);
   warnings_ = fields.warnings();
+  return object;
+}
+
+http::Reply KubeApi::create(const http::Request& request, const ResourcePath& at,
+                            std::string_view query) {
+  const Resource& r = *at.resource;
+  json object = checked_body(request, r, query, "CreateOptions");
   api::record_update(object, nullptr, schema_of(r), writer_of(request, r, at, query));
   return create_object(request, r, std::move(object), at.namespace_);
 }
@@ -339,10 +345,7 @@ void KubeApi::remove_owned_group(const json& pod) {
 http::Reply KubeApi::update(const http::Request& request, const ResourcePath& at,
                             std::string_view query) {
   const Resource& r = *at.resource;
-  api::FieldValidator fields(query, field_validation_, "UpdateOptions");
-  json object = body_object(request, r);
-  fields.check_body(r, object);
-  warnings_ = fields.warnings();
+  json object = checked_body(request, r, query, "UpdateOptions");
   const json& meta = object.contains("metadata") ? object["metadata"] : json::object();
   if (meta.is_object() && meta.contains("name") && meta["name"] != at.name) {
     throw api::bad_request("the name of the object (" + meta.value("name", "") +

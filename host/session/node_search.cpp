@@ -190,10 +190,11 @@ NodeSearch::Choice NodeSearch::select_by_calls(Task& task,
   // shards; without a soft shard every node is "in the shard".
   for (auto& group : choice_groups_) group.clear();
   // Every node that passed fits the future idle (the resource check).
+  const bool soft = session_.soft_shard();
   for (size_t i = 0; i < out.fit_count; ++i) {
     const Node* node = choice_nodes_[i];
     const size_t group =
-        (fits_idle(task, *node) ? 0 : 2) + (session_.outside_soft_shard(*node) ? 1 : 0);
+        (fits_idle(task, *node) ? 0 : 2) + (soft && session_.outside_soft_shard(*node) ? 1 : 0);
     choice_groups_[group].push_back(node);
   }
   const auto best_of = [&](const std::vector<const Node*>& nodes) -> const Node* {
